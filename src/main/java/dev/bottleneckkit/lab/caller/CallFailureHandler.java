@@ -1,0 +1,65 @@
+package dev.bottleneckkit.lab.caller;
+
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.util.Map;
+
+import org.apache.hc.client5.http.ConnectTimeoutException;
+import org.apache.hc.client5.http.HttpHostConnectException;
+import org.apache.hc.core5.http.NoHttpResponseException;
+
+import org.springframework.context.annotation.Profile;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.client.ResourceAccessException;
+import org.springframework.web.client.RestClientResponseException;
+
+/**
+ * Turns a failed downstream call into a status and an error kind a load test can count: {@code
+ * pool-timeout} (no connection leased in time, 503), {@code connect-timeout}/{@code connect-refused}
+ * (502), {@code read-timeout} (504), {@code connection-reset} (502), {@code downstream-status} (502).
+ */
+@RestControllerAdvice(assignableTypes = CallerController.class)
+@Profile("caller")
+class CallFailureHandler {
+
+	@ExceptionHandler(ResourceAccessException.class)
+	ResponseEntity<Map<String, String>> ioFailure(ResourceAccessException ex) {
+		Throwable cause = ex.getCause();
+		if (cause instanceof org.apache.hc.client5.http.impl.classic.RequestFailedException
+				|| cause instanceof org.apache.hc.core5.util.DeadlineTimeoutException
+				|| isPoolTimeout(cause)) {
+			return failure(HttpStatus.SERVICE_UNAVAILABLE, "pool-timeout", ex);
+		}
+		if (cause instanceof ConnectTimeoutException) {
+			return failure(HttpStatus.BAD_GATEWAY, "connect-timeout", ex);
+		}
+		if (cause instanceof HttpHostConnectException || cause instanceof ConnectException) {
+			return failure(HttpStatus.BAD_GATEWAY, "connect-refused", ex);
+		}
+		if (cause instanceof SocketTimeoutException) {
+			return failure(HttpStatus.GATEWAY_TIMEOUT, "read-timeout", ex);
+		}
+		if (cause instanceof NoHttpResponseException || cause instanceof java.net.SocketException) {
+			return failure(HttpStatus.BAD_GATEWAY, "connection-reset", ex);
+		}
+		return failure(HttpStatus.BAD_GATEWAY, "io-error", ex);
+	}
+
+	@ExceptionHandler(RestClientResponseException.class)
+	ResponseEntity<Map<String, String>> downstreamStatus(RestClientResponseException ex) {
+		return failure(HttpStatus.BAD_GATEWAY, "downstream-status", ex);
+	}
+
+	private static boolean isPoolTimeout(Throwable cause) {
+		return cause != null && cause.getClass().getName().equals("org.apache.hc.client5.http.impl.ConnectionRequestTimeoutException")
+				|| cause instanceof org.apache.hc.core5.http.ConnectionRequestTimeoutException;
+	}
+
+	private static ResponseEntity<Map<String, String>> failure(HttpStatus status, String kind, Exception ex) {
+		return ResponseEntity.status(status).body(Map.of("error", kind, "detail", String.valueOf(ex.getMessage())));
+	}
+
+}

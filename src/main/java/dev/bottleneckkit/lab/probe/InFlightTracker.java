@@ -1,0 +1,44 @@
+package dev.bottleneckkit.lab.probe;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Counts requests being served right now and the highest such count since the last reset. The peak is
+ * the mechanism a scenario asserts: a pool of 5 connections upstream shows here as a peak of exactly 5.
+ */
+public class InFlightTracker {
+
+	private final AtomicInteger current = new AtomicInteger();
+
+	private final AtomicInteger peak = new AtomicInteger();
+
+	private final AtomicLong completed = new AtomicLong();
+
+	public void enter() {
+		int now = this.current.incrementAndGet();
+		this.peak.accumulateAndGet(now, Math::max);
+	}
+
+	public void exit() {
+		this.current.decrementAndGet();
+		this.completed.incrementAndGet();
+	}
+
+	public Snapshot snapshot() {
+		return new Snapshot(this.current.get(), this.peak.get(), this.completed.get());
+	}
+
+	/** Starts a new observation window: the peak restarts from what is in flight now. */
+	public Snapshot reset() {
+		Snapshot before = snapshot();
+		this.peak.set(this.current.get());
+		this.completed.set(0);
+		return before;
+	}
+
+	/** In-flight requests now, the peak since the last reset, and requests completed since then. */
+	public record Snapshot(int current, int peak, long completed) {
+	}
+
+}

@@ -1,0 +1,71 @@
+package dev.bottleneckkit.kit.load;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * What a load run measured inside its measurement window (after warm-up): completed requests,
+ * throughput, latency percentiles (HdrHistogram, microsecond resolution), errors by kind, and a
+ * per-second timeline of the whole run, warm-up included.
+ *
+ * @param name what was loaded, for reports
+ * @param users concurrent users (closed loop)
+ * @param window length of the measurement window
+ * @param succeeded requests answered 2xx inside the window
+ * @param errors failed requests inside the window, by kind: {@code http-503}, {@code timeout}, …
+ * @param latencies latencies of the requests completed inside the window, in microseconds
+ * @param timeline one entry per second since the run started
+ * @param warmUp length of the warm-up before the window
+ */
+public record LoadResult(String name, int users, Duration window, long succeeded, Map<String, Long> errors,
+		Histogram latencies, List<Second> timeline, Duration warmUp) {
+
+	/** Successful requests per second inside the measurement window. */
+	public double throughput() {
+		return this.succeeded / (this.window.toNanos() / 1e9);
+	}
+
+	public long errorCount() {
+		return this.errors.values().stream().mapToLong(Long::longValue).sum();
+	}
+
+	/** Latency at {@code percentile} (0 to 100) of the requests completed in the window. */
+	public Duration latencyAt(double percentile) {
+		return Duration.ofNanos(this.latencies.getValueAtPercentile(percentile) * 1000);
+	}
+
+	public Duration median() {
+		return latencyAt(50);
+	}
+
+	public Duration p99() {
+		return latencyAt(99);
+	}
+
+	public Duration maxLatency() {
+		return Duration.ofNanos(this.latencies.getMaxValue() * 1000);
+	}
+
+	/** "40 users: 9.9 rps, p50 4012 ms, p99 4504 ms, 0 errors" */
+	public String summary() {
+		return String.format(Locale.ROOT, "%s, %d users: %.1f rps, p50 %d ms, p90 %d ms, p99 %d ms, %d errors%s", this.name,
+				this.users, throughput(), median().toMillis(), latencyAt(90).toMillis(), p99().toMillis(), errorCount(),
+				this.errors.isEmpty() ? "" : " " + this.errors);
+	}
+
+	/**
+	 * One second of the run.
+	 * @param second seconds since the run started
+	 * @param succeeded requests answered 2xx that second
+	 * @param failed requests that failed that second
+	 * @param meanLatencyMs mean latency of the requests completed that second, 0 when none completed
+	 * @param inWindow whether the second lies in the measurement window
+	 */
+	public record Second(int second, long succeeded, long failed, double meanLatencyMs, boolean inWindow) {
+	}
+
+}
