@@ -132,5 +132,7 @@ PATH=$PATH:/usr/local/go/bin
 fp=$(fingerprint "toxiproxy-$TOXIPROXY_RECIPE" "$TOXIPROXY_VERSION" "$HERE/toxiproxy/Dockerfile")
 if current "$TOXIPROXY_IMAGE" "$fp"; then say "present and current, skipped"; else timed build_toxiproxy "$fp"; fi
 
+# Rebuilt images leave their predecessors untagged: remove those, never anything else.
+docker image prune -f --filter "label=bottleneck-kit.fingerprint" >/dev/null
 printf '[offline-images] all %d images ready in %d s:\n' "$step_total" "$((SECONDS - started_at))"
 docker image ls --format '  {{.Repository}}:{{.Tag}}  {{.Size}}' --filter 'reference=bottleneck-kit/*'

@@ -1,0 +1,134 @@
+package dev.bottleneckkit.kit.containers;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.bottleneckkit.kit.images.JavaRuntime;
+import dev.bottleneckkit.kit.images.KitImages;
+import dev.bottleneckkit.kit.internal.Knobs;
+import dev.bottleneckkit.kit.probe.InFlightProbe;
+import org.rnorth.ducttape.ratelimits.RateLimiterBuilder;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.Network;
+import org.testcontainers.containers.wait.strategy.Wait;
+
+/**
+ * The lab service in a container: a Spring Boot app playing the <em>downstream</em> (answers after a
+ * latency, counts in-flight requests) or the <em>caller</em> (calls the downstream through RestClient on
+ * Apache HttpClient 5, built as Spring Boot builds it). Knobs map to Spring Boot properties through
+ * environment variables; each rejects values outside its range when called.
+ *
+ * <pre>{@code
+ * Network network = KitResources.newNetwork();
+ * LabServiceContainer downstream = LabServiceContainer.downstream(network).withDefaultLatency(Duration.ofMillis(500));
+ * LabServiceContainer caller = LabServiceContainer.callerOf(downstream).withMaxConnectionsPerRoute(40);
+ * }</pre>
+ */
+public class LabServiceContainer extends GenericContainer<LabServiceContainer> {
+
+	/** The HTTP port inside the container. */
+	public static final int PORT = 8080;
+
+	/** Network alias of the downstream: callers reach it at {@code http://downstream:8080}. */
+	public static final String DOWNSTREAM_ALIAS = "downstream";
+
+	private static final AtomicInteger instances = new AtomicInteger();
+
+	private final String role;
+
+	private LabServiceContainer(String role, Network network, JavaRuntime runtime) {
+		super(LabServiceImage.of(runtime));
+		this.role = role;
+		withNetwork(network);
+		withExposedPorts(PORT);
+		withEnv("SPRING_PROFILES_ACTIVE", role);
+		withEnv("JAVA_OPTS", "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k");
+		withStartupAttempts(KitImages.STARTUP_ATTEMPTS);
+		waitingFor(Wait.forHttp("/actuator/health")
+			.forStatusCode(200)
+			.withRateLimiter(RateLimiterBuilder.newBuilder().withRate(10, TimeUnit.SECONDS).withConstantThroughput().build())
+			.withStartupTimeout(KitImages.STARTUP_TIMEOUT));
+		withLogConsumer(ContainerLogs.toFile(role + "-" + instances.incrementAndGet()));
+		KitResources.labelled(this);
+	}
+
+	/** A downstream on {@code network}, reachable by callers as {@value #DOWNSTREAM_ALIAS}, on Java 21. */
+	public static LabServiceContainer downstream(Network network) {
+		return new LabServiceContainer("downstream", network, JavaRuntime.JAVA_21).withNetworkAliases(DOWNSTREAM_ALIAS);
+	}
+
+	/** A caller of {@code downstream} on the same network, on Java 21, with Spring Boot's default HTTP pool. */
+	public static LabServiceContainer callerOf(LabServiceContainer downstream) {
+		return new LabServiceContainer("caller", downstream.getNetwork(), JavaRuntime.JAVA_21)
+			.withEnv("LAB_CALLER_DOWNSTREAMURL", "http://" + DOWNSTREAM_ALIAS + ":" + PORT);
+	}
+
+	/** Runs the service on another Java runtime (the image is built for it once per JVM). */
+	public LabServiceContainer withJavaRuntime(JavaRuntime runtime) {
+		setImage(LabServiceImage.of(runtime));
+		return this;
+	}
+
+	/** Downstream: how long {@code /work/sleep} blocks when the request names no latency; 0 to 10 min. */
+	public LabServiceContainer withDefaultLatency(Duration latency) {
+		Knobs.between("latency", latency, Duration.ZERO, Duration.ofMinutes(10));
+		return withEnv("LAB_DOWNSTREAM_LATENCY", latency.toMillis() + "ms");
+	}
+
+	/** Serve requests on virtual threads ({@code spring.threads.virtual.enabled}). */
+	public LabServiceContainer withVirtualThreads(boolean enabled) {
+		return withEnv("SPRING_THREADS_VIRTUAL_ENABLED", Boolean.toString(enabled));
+	}
+
+	/** Tomcat's platform request threads ({@code server.tomcat.threads.max}), 1 to 10 000; Boot's default is 200. */
+	public LabServiceContainer withTomcatMaxThreads(int threads) {
+		return withEnv("SERVER_TOMCAT_THREADS_MAX", Integer.toString(Knobs.between("tomcatMaxThreads", threads, 1, 10_000)));
+	}
+
+	/** Caller: connections per route of the HTTP pool, 1 to 10 000; unset keeps HttpClient 5's 5. */
+	public LabServiceContainer withMaxConnectionsPerRoute(int connections) {
+		return withEnv("LAB_CALLER_POOL_MAXPERROUTE",
+				Integer.toString(Knobs.between("maxConnectionsPerRoute", connections, 1, 10_000)));
+	}
+
+	/** Caller: connections over all routes, 1 to 10 000; unset keeps HttpClient 5's 25. */
+	public LabServiceContainer withMaxConnectionsTotal(int connections) {
+		return withEnv("LAB_CALLER_POOL_MAXTOTAL",
+				Integer.toString(Knobs.between("maxConnectionsTotal", connections, 1, 10_000)));
+	}
+
+	/** Caller: connect timeout ({@code spring.http.clients.connect-timeout}), 1 ms to 10 min. */
+	public LabServiceContainer withConnectTimeout(Duration timeout) {
+		Knobs.between("connectTimeout", timeout, Duration.ofMillis(1), Duration.ofMinutes(10));
+		return withEnv("SPRING_HTTP_CLIENTS_CONNECTTIMEOUT", timeout.toMillis() + "ms");
+	}
+
+	/** Caller: read timeout ({@code spring.http.clients.read-timeout}), 1 ms to 10 min. */
+	public LabServiceContainer withReadTimeout(Duration timeout) {
+		Knobs.between("readTimeout", timeout, Duration.ofMillis(1), Duration.ofMinutes(10));
+		return withEnv("SPRING_HTTP_CLIENTS_READTIMEOUT", timeout.toMillis() + "ms");
+	}
+
+	/** Extra JVM flags, appended to the kit's defaults (e.g. {@code -Djdk.virtualThreadScheduler.parallelism=2}). */
+	public LabServiceContainer withJvmOptions(String options) {
+		return withEnv("JAVA_OPTS", getEnvMap().get("JAVA_OPTS") + " " + options);
+	}
+
+	/** "downstream" or "caller". */
+	public String role() {
+		return this.role;
+	}
+
+	/** The URI of {@code path} on this container, as the test JVM reaches it. */
+	public URI uri(String path) {
+		return URI.create("http://" + getHost() + ":" + getMappedPort(PORT) + path);
+	}
+
+	/** The in-flight probe of this service. */
+	public InFlightProbe inFlight() {
+		return new InFlightProbe(uri(""));
+	}
+
+}

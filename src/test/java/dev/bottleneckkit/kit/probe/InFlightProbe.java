@@ -1,0 +1,45 @@
+package dev.bottleneckkit.kit.probe;
+
+import java.net.URI;
+
+import io.restassured.RestAssured;
+import io.restassured.path.json.JsonPath;
+
+/**
+ * Reads a lab service's in-flight probe ({@code /probe/in-flight}): requests being served now, the peak
+ * since the last reset, and requests completed since then. A downstream's peak is what a scenario
+ * asserts as the mechanism: behind a pool of 5 connections it is exactly 5, whatever the load.
+ */
+public final class InFlightProbe {
+
+	private final URI base;
+
+	public InFlightProbe(URI base) {
+		this.base = base;
+	}
+
+	/** The current reading. */
+	public InFlight read() {
+		return parse(RestAssured.given().baseUri(this.base.toString()).get("/probe/in-flight"));
+	}
+
+	/** Starts a new window (peak restarts from current) and returns the reading of the window that ended. */
+	public InFlight reset() {
+		return parse(RestAssured.given().baseUri(this.base.toString()).delete("/probe/in-flight"));
+	}
+
+	private static InFlight parse(io.restassured.response.Response response) {
+		JsonPath json = response.then().statusCode(200).extract().jsonPath();
+		return new InFlight(json.getInt("current"), json.getInt("peak"), json.getLong("completed"));
+	}
+
+	/**
+	 * One reading.
+	 * @param current requests being served now
+	 * @param peak most requests served at once since the last reset
+	 * @param completed requests completed since the last reset
+	 */
+	public record InFlight(int current, int peak, long completed) {
+	}
+
+}

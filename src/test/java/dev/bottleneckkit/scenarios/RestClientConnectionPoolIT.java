@@ -1,0 +1,103 @@
+package dev.bottleneckkit.scenarios;
+
+import java.time.Duration;
+import java.util.Map;
+
+import dev.bottleneckkit.kit.containers.KitResources;
+import dev.bottleneckkit.kit.containers.LabServiceContainer;
+import dev.bottleneckkit.kit.junit.Scenario;
+import dev.bottleneckkit.kit.junit.ScenarioReport;
+import dev.bottleneckkit.kit.load.ClosedLoopLoad;
+import dev.bottleneckkit.kit.load.LoadResult;
+import dev.bottleneckkit.kit.model.Ceiling;
+import dev.bottleneckkit.kit.probe.InFlightProbe.InFlight;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.testcontainers.containers.Network;
+import org.testcontainers.junit.jupiter.Container;
+
+import static dev.bottleneckkit.kit.assertions.BottleneckAssertions.assertThat;
+
+/**
+ * S1 (seed 004, "Rest Template &amp; Connection Pool"): a caller whose RestClient runs on Apache HttpClient 5,
+ * built as Spring Boot builds it, in front of a downstream that answers in 500 ms. Boot leaves HttpClient's
+ * pool at 5 connections per route, so 40 users get 5 / 0.5 s = 10 rps and wait in the pool for the rest;
+ * sizing the pool for the load restores 40 / 0.5 s = 80 rps.
+ */
+@Scenario(id = "S1", title = "RestClient on HttpClient 5: Spring Boot's default pool caps a route at 5 connections")
+class RestClientConnectionPoolIT {
+
+	/** The downstream's latency: seed 004's stub waits 500 ms. */
+	static final Duration DOWNSTREAM_LATENCY = Duration.ofMillis(500);
+
+	/** Users in the closed loop: far more than 5, well under Tomcat's 200 threads on either side. */
+	static final int USERS = 40;
+
+	/** HttpClient 5's connections per route, which Spring Boot 4 does not change. */
+	static final int HTTPCLIENT5_DEFAULT_MAX_PER_ROUTE = 5;
+
+	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS)
+		.warmUp(Duration.ofSeconds(3))
+		.forDuration(Duration.ofSeconds(10));
+
+	static final Network network = KitResources.newNetwork();
+
+	@Container
+	static final LabServiceContainer downstream = LabServiceContainer.downstream(network)
+		.withDefaultLatency(DOWNSTREAM_LATENCY);
+
+	@AfterAll
+	static void removeNetwork() {
+		network.close();
+	}
+
+	@BeforeEach
+	void startANewInFlightWindow() {
+		downstream.inFlight().reset();
+	}
+
+	@Test
+	void defaultPoolCapsThroughputAtFivePerRoute(ScenarioReport report) {
+		Ceiling pool = Ceiling.of(HTTPCLIENT5_DEFAULT_MAX_PER_ROUTE, "connections per route", DOWNSTREAM_LATENCY);
+		try (LabServiceContainer caller = LabServiceContainer.callerOf(downstream)) {
+			caller.start();
+
+			LoadResult result = LOAD.named("Spring Boot's default pool").run(caller.uri("/call/sleep"));
+
+			InFlight downstreamSaw = downstream.inFlight().read();
+			report.record("default pool (5 per route)", result, pool, Map.of("downstream peak in-flight", downstreamSaw.peak()));
+			assertThat(downstreamSaw.peak())
+				.as("the downstream never sees more than the pool's 5 connections, whatever the load (40 users)")
+				.isEqualTo(HTTPCLIENT5_DEFAULT_MAX_PER_ROUTE);
+			assertThat(result).as("default pool: throughput is the pool's Little's-law ceiling")
+				.hasNoErrors()
+				.hasThroughputNear(pool, 0.15);
+			assertThat(result).as("default pool: users wait for a connection, W = L / λ")
+				.hasMedianLatencyAtLeast(2, DOWNSTREAM_LATENCY)
+				.hasMedianLatencyNear(pool.latencyFor(USERS), 0.25);
+		}
+	}
+
+	@Test
+	void poolSizedForTheLoadLetsEveryUserThrough(ScenarioReport report) {
+		Ceiling pool = Ceiling.of(USERS, "connections per route", DOWNSTREAM_LATENCY);
+		try (LabServiceContainer caller = LabServiceContainer.callerOf(downstream)
+			.withMaxConnectionsPerRoute(USERS)
+			.withMaxConnectionsTotal(USERS)) {
+			caller.start();
+
+			LoadResult result = LOAD.named("pool sized for the load").run(caller.uri("/call/sleep"));
+
+			InFlight downstreamSaw = downstream.inFlight().read();
+			report.record("pool sized for the load (40 per route)", result, pool,
+					Map.of("downstream peak in-flight", downstreamSaw.peak()));
+			assertThat(downstreamSaw.peak()).as("with a connection per user, every user reaches the downstream at once")
+				.isEqualTo(USERS);
+			assertThat(result).as("sized pool: throughput is users / latency").hasNoErrors().hasThroughputNear(pool, 0.15);
+			assertThat(result).as("sized pool: nobody queues, latency is the downstream's")
+				.hasMedianLatencyNear(DOWNSTREAM_LATENCY, 0.25);
+		}
+	}
+
+}
