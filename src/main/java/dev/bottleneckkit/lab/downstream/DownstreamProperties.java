@@ -26,7 +26,8 @@ public record DownstreamProperties(@DefaultValue("0ms") Duration latency, @Defau
 
 	static Duration checkLatency(String knob, Duration latency) {
 		if (latency.isNegative() || latency.compareTo(MAX_LATENCY) > 0) {
-			throw new IllegalArgumentException(knob + " must be between 0 and " + MAX_LATENCY + ", was " + latency);
+			throw new IllegalArgumentException(knob + " must be between 0 ms and " + MAX_LATENCY.toMinutes() + " min, was "
+					+ latency.toMillis() + " ms");
 		}
 		return latency;
 	}

@@ -9,7 +9,11 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.web.filter.OncePerRequestFilter;
 
-/** Feeds the {@link InFlightTracker} from the routes that do work; probes and Actuator are not counted. */
+/**
+ * Feeds the {@link InFlightTracker} from the downstream's work routes ({@code /work/**}) only: probes,
+ * Actuator and the caller's own routes are not counted, so one app playing both roles still reports what
+ * the downstream sees.
+ */
 class InFlightFilter extends OncePerRequestFilter {
 
 	private final InFlightTracker tracker;
@@ -20,8 +24,7 @@ class InFlightFilter extends OncePerRequestFilter {
 
 	@Override
 	protected boolean shouldNotFilter(HttpServletRequest request) {
-		String path = request.getRequestURI();
-		return path.startsWith("/probe") || path.startsWith("/actuator");
+		return !request.getRequestURI().startsWith("/work/");
 	}
 
 	@Override

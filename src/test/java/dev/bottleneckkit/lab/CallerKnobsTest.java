@@ -1,0 +1,160 @@
+package dev.bottleneckkit.lab;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.web.client.RestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+
+/**
+ * The caller's knobs, proven by behaviour: one app plays caller and downstream, so the downstream's
+ * in-flight probe shows how many connections the caller's pool really opened.
+ */
+class CallerKnobsTest {
+
+	static final ParameterizedTypeReference<Map<String, Object>> JSON = new ParameterizedTypeReference<>() {
+	};
+
+	/** More concurrent calls than HttpClient 5's default 5 per route. */
+	static final int CALLS = 12;
+
+	@Nested
+	@SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
+	@ActiveProfiles({ "caller", "downstream" })
+	class SpringBootsDefaultPool extends CallerAndDownstream {
+
+		@Test
+		void opensAtMostFiveConnectionsPerRoute() throws Exception {
+			Concurrently.run(CALLS, () -> call("/call/sleep?latency=300ms"));
+
+			assertThat(downstreamPeak()).as("HttpClient 5's default: 5 per route, which Spring Boot 4 keeps").isEqualTo(5);
+		}
+
+	}
+
+	@Nested
+	@SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT,
+			properties = { "lab.caller.pool.max-per-route=" + CALLS, "lab.caller.pool.max-total=50" })
+	@ActiveProfiles({ "caller", "downstream" })
+	class PoolSizedByKnobs extends CallerAndDownstream {
+
+		@Test
+		void opensAConnectionPerConcurrentCall() throws Exception {
+			Concurrently.run(CALLS, () -> call("/call/sleep?latency=300ms"));
+
+			assertThat(downstreamPeak()).as("lab.caller.pool.max-per-route reached the pool").isEqualTo(CALLS);
+		}
+
+	}
+
+	@Nested
+	@SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT,
+			properties = { "lab.caller.pool.max-per-route=50", "lab.caller.pool.max-total=3" })
+	@ActiveProfiles({ "caller", "downstream" })
+	class TotalBelowPerRoute extends CallerAndDownstream {
+
+		@Test
+		void maxTotalCapsTheRouteToo() throws Exception {
+			Concurrently.run(CALLS, () -> call("/call/sleep?latency=300ms"));
+
+			assertThat(downstreamPeak()).as("lab.caller.pool.max-total reached the pool").isEqualTo(3);
+		}
+
+	}
+
+	@Nested
+	@SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT,
+			properties = { "spring.http.clients.read-timeout=150ms", "spring.threads.virtual.enabled=true" })
+	@ActiveProfiles({ "caller", "downstream" })
+	class ReadTimeoutAndVirtualThreads extends CallerAndDownstream {
+
+		@Test
+		void aSlowDownstreamEndsInAReadTimeoutStatus() {
+			ResponseEntity<Map<String, Object>> reply = http().get().uri("/call/sleep?latency=2s").retrieve()
+				.onStatus((status) -> true, (request, response) -> {
+				})
+				.toEntity(JSON);
+
+			assertThat(reply.getStatusCode()).as("spring.http.clients.read-timeout reached HttpClient").isEqualTo(HttpStatus.GATEWAY_TIMEOUT);
+			assertThat(reply.getBody()).containsEntry("error", "read-timeout");
+		}
+
+		@Test
+		void callerServesOnVirtualThreads() {
+			Map<String, Object> reply = call("/call/sleep?latency=0ms");
+
+			assertThat(((Map<?, ?>) reply.get("thread")).get("virtual")).as("spring.threads.virtual.enabled").isEqualTo(true);
+		}
+
+	}
+
+	@Test
+	void aPoolSizeOutOfRangeStopsStartupNamingTheKnob() {
+		SpringApplicationBuilder app = new SpringApplicationBuilder(LabApplication.class).profiles("caller")
+			.properties("server.port=0", "lab.caller.pool.max-per-route=0");
+
+		assertThatException().isThrownBy(app::run)
+			.havingRootCause()
+			.withMessage("lab.caller.pool.max-per-route must be between 1 and 10000, was 0");
+	}
+
+	/** Runs caller and downstream in one app on a free fixed port, the caller pointed at itself. */
+	abstract static class CallerAndDownstream {
+
+		@Value("${server.port}")
+		int port;
+
+		@DynamicPropertySource
+		static void selfAsDownstream(DynamicPropertyRegistry registry) {
+			// Each context gets its own port: Spring's context cache keeps earlier ones running.
+			int port = freePort();
+			registry.add("server.port", () -> port);
+			registry.add("lab.caller.downstream-url", () -> "http://localhost:" + port);
+		}
+
+		@BeforeEach
+		void newInFlightWindow() {
+			http().delete().uri("/probe/in-flight").retrieve().toBodilessEntity();
+		}
+
+		RestClient http() {
+			return RestClient.create("http://localhost:" + this.port);
+		}
+
+		Map<String, Object> call(String path) {
+			return http().get().uri(path).retrieve().body(JSON);
+		}
+
+		int downstreamPeak() {
+			return ((Number) http().get().uri("/probe/in-flight").retrieve().body(JSON).get("peak")).intValue();
+		}
+
+		private static int freePort() {
+			try (ServerSocket socket = new ServerSocket(0)) {
+				return socket.getLocalPort();
+			}
+			catch (IOException ex) {
+				throw new IllegalStateException(ex);
+			}
+		}
+
+	}
+
+}
