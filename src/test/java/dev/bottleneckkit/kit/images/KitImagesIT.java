@@ -1,0 +1,81 @@
+package dev.bottleneckkit.kit.images;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+
+import dev.bottleneckkit.kit.containers.KitResources;
+import dev.bottleneckkit.kit.junit.Scenario;
+import eu.rekawek.toxiproxy.Proxy;
+import eu.rekawek.toxiproxy.ToxiproxyClient;
+import eu.rekawek.toxiproxy.model.ToxicDirection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.testcontainers.containers.Network;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.mysql.MySQLContainer;
+import org.testcontainers.toxiproxy.ToxiproxyContainer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The database images the DB scenarios stand on, whichever set {@link KitImages} selects: MySQL answers
+ * {@code SELECT SLEEP(1)} in a second through Testcontainers' {@code MySQLContainer}, and Toxiproxy in front
+ * of it adds exactly the latency it is told to.
+ */
+@Scenario(id = "K1", title = "Kit images: MySQL answers SELECT SLEEP(n) behind Toxiproxy")
+class KitImagesIT {
+
+	static final Duration SLEEP = Duration.ofSeconds(1);
+
+	static final Duration TOXIC_LATENCY = Duration.ofMillis(300);
+
+	static final Network network = KitResources.newNetwork();
+
+	@Container
+	static final MySQLContainer mysql = KitResources.labelled(new MySQLContainer(KitImages.mysql()))
+		.withNetwork(network)
+		.withNetworkAliases("mysql")
+		.withStartupTimeout(KitImages.STARTUP_TIMEOUT);
+
+	@Container
+	static final ToxiproxyContainer toxiproxy = KitResources.labelled(new ToxiproxyContainer(KitImages.toxiproxy()))
+		.withNetwork(network)
+		.withStartupTimeout(KitImages.STARTUP_TIMEOUT);
+
+	@AfterAll
+	static void removeNetwork() {
+		network.close();
+	}
+
+	@Test
+	void mysqlSleepsAsLongAsItIsAskedAndToxiproxyAddsItsLatency() throws Exception {
+		Proxy proxy = new ToxiproxyClient(toxiproxy.getHost(), toxiproxy.getControlPort()).createProxy("mysql",
+				"0.0.0.0:8666", "mysql:3306");
+		String viaProxy = "jdbc:mysql://" + toxiproxy.getHost() + ":" + toxiproxy.getMappedPort(8666) + "/"
+				+ mysql.getDatabaseName();
+
+		Duration direct = timeSleep(mysql.getJdbcUrl());
+		proxy.toxics().latency("db-latency", ToxicDirection.DOWNSTREAM, TOXIC_LATENCY.toMillis());
+		Duration proxied = timeSleep(viaProxy);
+
+		assertThat(direct).as("SELECT SLEEP(1) on the %s image", KitImages.mysql())
+			.isBetween(SLEEP, SLEEP.plusMillis(250));
+		assertThat(proxied.minus(direct)).as("a %d ms latency toxic adds its latency to the query", TOXIC_LATENCY.toMillis())
+			.isBetween(TOXIC_LATENCY.minusMillis(20), TOXIC_LATENCY.plusMillis(250));
+	}
+
+	private static Duration timeSleep(String jdbcUrl) throws Exception {
+		try (Connection connection = DriverManager.getConnection(jdbcUrl, mysql.getUsername(), mysql.getPassword());
+				Statement statement = connection.createStatement()) {
+			long started = System.nanoTime();
+			try (ResultSet rows = statement.executeQuery("SELECT SLEEP(" + SLEEP.toSeconds() + ")")) {
+				rows.next();
+			}
+			return Duration.ofNanos(System.nanoTime() - started);
+		}
+	}
+
+}
