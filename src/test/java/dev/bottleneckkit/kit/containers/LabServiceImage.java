@@ -12,7 +12,8 @@ import org.testcontainers.images.builder.ImageFromDockerfile;
 
 /**
  * Builds the lab-service image ({@code containers/lab-service/Dockerfile} plus the Spring Boot jar) once
- * per Java runtime per JVM, and removes it when the JVM exits.
+ * per Java runtime per JVM, and removes it when the JVM exits (or, if the JVM is killed, the next run's
+ * leftover reaping does).
  */
 final class LabServiceImage {
 
@@ -34,7 +35,8 @@ final class LabServiceImage {
 		}
 		return new ImageFromDockerfile("bottleneck-kit/lab-service", true).withFileFromPath("Dockerfile", dockerfile)
 			.withFileFromPath("app.jar", jar)
-			.withBuildArg("JAVA_IMAGE", KitImages.java(runtime).asCanonicalNameString());
+			.withBuildArg("JAVA_IMAGE", KitImages.java(runtime).asCanonicalNameString())
+			.withBuildImageCmdModifier((cmd) -> cmd.withLabels(KitResources.ownerLabels()));
 	}
 
 }

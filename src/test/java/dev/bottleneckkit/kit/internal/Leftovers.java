@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.api.model.Image;
 import com.github.dockerjava.api.model.Network;
 import dev.bottleneckkit.kit.containers.KitResources;
 import org.slf4j.Logger;
@@ -13,7 +14,7 @@ import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
 
 /**
- * Removes containers and networks that an earlier kit run on this host left behind because its JVM was
+ * Removes containers, networks and lab-service images that an earlier kit run on this host left behind because its JVM was
  * killed (no Ryuk on registry-less machines): resources with the kit's labels whose owning process is no
  * longer alive. Resources of live processes, other hosts, or not the kit's are never touched.
  */
@@ -50,9 +51,16 @@ public final class Leftovers {
 				removedNetworks++;
 			}
 		}
-		if (removedContainers + removedNetworks > 0) {
-			log.warn("Removed {} container(s) and {} network(s) left behind by an earlier run whose JVM was killed",
-					removedContainers, removedNetworks);
+		int removedImages = 0;
+		for (Image image : docker.listImagesCmd().withLabelFilter(thisHost).exec()) {
+			if (ownerIsGone(image.getLabels())) {
+				docker.removeImageCmd(image.getId()).withForce(true).exec();
+				removedImages++;
+			}
+		}
+		if (removedContainers + removedNetworks + removedImages > 0) {
+			log.warn("Removed {} container(s), {} network(s) and {} image(s) left behind by an earlier run whose JVM was killed",
+					removedContainers, removedNetworks, removedImages);
 		}
 	}
 
