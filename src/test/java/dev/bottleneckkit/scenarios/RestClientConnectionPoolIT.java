@@ -13,7 +13,10 @@ import dev.bottleneckkit.kit.model.Ceiling;
 import dev.bottleneckkit.kit.probe.InFlightProbe.InFlight;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 
@@ -26,6 +29,7 @@ import static dev.bottleneckkit.kit.assertions.BottleneckAssertions.assertThat;
  * sizing the pool for the load restores 40 / 0.5 s = 80 rps.
  */
 @Scenario(id = "S1", title = "RestClient on HttpClient 5: Spring Boot's default pool caps a route at 5 connections")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RestClientConnectionPoolIT {
 
 	/** The downstream's latency: seed 004's stub waits 500 ms. */
@@ -58,6 +62,7 @@ class RestClientConnectionPoolIT {
 	}
 
 	@Test
+	@Order(1)
 	void defaultPoolCapsThroughputAtFivePerRoute(ScenarioReport report) {
 		Ceiling pool = Ceiling.of(HTTPCLIENT5_DEFAULT_MAX_PER_ROUTE, "connections per route", DOWNSTREAM_LATENCY);
 		try (LabServiceContainer caller = LabServiceContainer.callerOf(downstream)) {
@@ -80,6 +85,7 @@ class RestClientConnectionPoolIT {
 	}
 
 	@Test
+	@Order(2)
 	void poolSizedForTheLoadLetsEveryUserThrough(ScenarioReport report) {
 		Ceiling pool = Ceiling.of(USERS, "connections per route", DOWNSTREAM_LATENCY);
 		try (LabServiceContainer caller = LabServiceContainer.callerOf(downstream)
