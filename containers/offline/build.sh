@@ -112,8 +112,11 @@ done
 step "MySQL stand-in $MYSQL_IMAGE (MariaDB from Debian)"
 fp=$(fingerprint mysql "$fp_base" "$HERE"/mysql/*)
 if current "$MYSQL_IMAGE" "$fp"; then say "present and current, skipped"; else
-  timed docker build -q --build-arg BASE_IMAGE="$BASE_IMAGE" --label "bottleneck-kit.fingerprint=$fp" \
-    -t "$MYSQL_IMAGE" "$HERE/mysql" >/dev/null
+  build_mysql() {
+    docker build -q --build-arg BASE_IMAGE="$BASE_IMAGE" --label "bottleneck-kit.fingerprint=$1" \
+      -t "$MYSQL_IMAGE" "$HERE/mysql" >/dev/null
+  }
+  timed build_mysql "$fp"
 fi
 
 # 5. Toxiproxy -------------------------------------------------------------------------------------
