@@ -6,6 +6,7 @@ import java.util.Map;
 
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.client5.http.HttpHostConnectException;
+import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.apache.hc.core5.http.NoHttpResponseException;
 
 import org.springframework.context.annotation.Profile;
@@ -28,9 +29,8 @@ class CallFailureHandler {
 	@ExceptionHandler(ResourceAccessException.class)
 	ResponseEntity<Map<String, String>> ioFailure(ResourceAccessException ex) {
 		Throwable cause = ex.getCause();
-		if (cause instanceof org.apache.hc.client5.http.impl.classic.RequestFailedException
-				|| cause instanceof org.apache.hc.core5.util.DeadlineTimeoutException
-				|| isPoolTimeout(cause)) {
+		// HttpClient 5 throws this when no pooled connection was leased within the connection-request timeout.
+		if (cause instanceof ConnectionRequestTimeoutException) {
 			return failure(HttpStatus.SERVICE_UNAVAILABLE, "pool-timeout", ex);
 		}
 		if (cause instanceof ConnectTimeoutException) {
@@ -51,11 +51,6 @@ class CallFailureHandler {
 	@ExceptionHandler(RestClientResponseException.class)
 	ResponseEntity<Map<String, String>> downstreamStatus(RestClientResponseException ex) {
 		return failure(HttpStatus.BAD_GATEWAY, "downstream-status", ex);
-	}
-
-	private static boolean isPoolTimeout(Throwable cause) {
-		return cause != null && cause.getClass().getName().equals("org.apache.hc.client5.http.impl.ConnectionRequestTimeoutException")
-				|| cause instanceof org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 	}
 
 	private static ResponseEntity<Map<String, String>> failure(HttpStatus status, String kind, Exception ex) {

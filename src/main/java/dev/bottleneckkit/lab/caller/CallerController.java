@@ -1,6 +1,7 @@
 package dev.bottleneckkit.lab.caller;
 
 import java.util.Map;
+import java.util.Optional;
 
 import dev.bottleneckkit.lab.Threads;
 
@@ -30,7 +31,7 @@ class CallerController {
 	@GetMapping("/sleep")
 	CallReply sleep(@RequestParam(required = false) String latency) {
 		Map<?, ?> reply = this.downstream.get()
-			.uri((uri) -> uri.path("/work/sleep").queryParamIfPresent("latency", java.util.Optional.ofNullable(latency)).build())
+			.uri((uri) -> uri.path("/work/sleep").queryParamIfPresent("latency", Optional.ofNullable(latency)).build())
 			.retrieve()
 			.body(Map.class);
 		return new CallReply(reply, Threads.current());

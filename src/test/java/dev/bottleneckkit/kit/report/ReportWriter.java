@@ -95,7 +95,8 @@ public final class ReportWriter {
 						"<td class=\"num\">%d</td><td class=\"num\">%.1f rps</td><td class=\"num\">%.1f rps</td>"
 								+ "<td class=\"num\">%d ms</td><td class=\"num\">%d ms</td><td class=\"num\">%d</td>",
 						r.users(), expected, r.throughput(), r.median().toMillis(), r.p99().toMillis(), r.errorCount()));
-				html.append("<td class=\"ev\">").append(escape(evidence(e, "<br>"))).append("</td>");
+				html.append("<td class=\"ev\">").append(String.join("<br>", evidenceLines(e).stream().map(ReportWriter::escape).toList()))
+					.append("</td>");
 				html.append("<td>").append(sparkline(r, expected)).append("</td>");
 				html.append("<td class=\"").append(e.passed() ? "pass" : "fail").append("\">").append(escape(e.outcome()))
 					.append("</td></tr>");
@@ -103,16 +104,20 @@ public final class ReportWriter {
 			html.append("</table>");
 		});
 		html.append("</body></html>\n");
-		return html.toString().replace("&lt;br&gt;", "<br>");
+		return html.toString();
 	}
 
 	private static String evidence(ReportEntry e, String separator) {
-		StringBuilder text = new StringBuilder();
-		e.evidence().forEach((key, value) -> text.append(text.isEmpty() ? "" : separator).append(key).append(": ").append(value));
+		return String.join(separator, evidenceLines(e));
+	}
+
+	private static List<String> evidenceLines(ReportEntry e) {
+		List<String> lines = new java.util.ArrayList<>();
+		e.evidence().forEach((key, value) -> lines.add(key + ": " + value));
 		if (!e.result().errors().isEmpty()) {
-			text.append(text.isEmpty() ? "" : separator).append("errors by kind: ").append(e.result().errors());
+			lines.add("errors by kind: " + e.result().errors());
 		}
-		return text.toString();
+		return lines;
 	}
 
 	private static String sparkline(LoadResult r, double expected) {

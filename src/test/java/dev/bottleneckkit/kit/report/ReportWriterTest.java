@@ -1,0 +1,57 @@
+package dev.bottleneckkit.kit.report;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.bottleneckkit.kit.load.LoadResult;
+import dev.bottleneckkit.kit.model.Ceiling;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ReportWriterTest {
+
+	@Test
+	void reportShowsExpectedAndMeasuredFiguresEvidenceAndOutcome() {
+		ReportEntry entry = entry("default pool <5>");
+		entry.settle(null);
+
+		String html = ReportWriter.html(List.of(entry));
+		String markdown = ReportWriter.markdown(List.of(entry));
+
+		assertThat(html).as("figures, cap and evidence in the HTML")
+			.contains("10.0 rps", "9.9 rps", "4000 ms", "5 connections per route / 0.500 s = 10.0 rps",
+					"downstream peak in-flight: 5", "passed", "<svg")
+			.as("case names are escaped")
+			.contains("default pool &lt;5&gt;")
+			.doesNotContain("default pool <5>");
+		assertThat(markdown).contains("| S1 | default pool <5> | 40 | 5 connections per route / 0.500 s = 10.0 rps | 10.0 rps | 9.9 rps |");
+	}
+
+	@Test
+	void aFailedRunShowsTheFirstLineOfItsAssertion() {
+		ReportEntry entry = entry("sized pool");
+		entry.settle(new AssertionError("measured 9.9 rps; expected 80.0 rps ±15 %\n  run: details"));
+
+		assertThat(ReportWriter.html(List.of(entry))).contains("failed: measured 9.9 rps; expected 80.0 rps ±15 %")
+			.doesNotContain("run: details");
+	}
+
+	private static ReportEntry entry(String caseName) {
+		Histogram latencies = new Histogram(3);
+		for (int i = 0; i < 99; i++) {
+			latencies.recordValue(4_000_000);
+		}
+		LoadResult result = new LoadResult("load", 40, Duration.ofSeconds(10), 99, Map.of(), latencies,
+				List.of(new LoadResult.Second(0, 8, 0, 3900, false), new LoadResult.Second(1, 10, 0, 4000, true)),
+				Duration.ofSeconds(1));
+		Map<String, String> evidence = new LinkedHashMap<>();
+		evidence.put("downstream peak in-flight", "5");
+		return new ReportEntry("S1", "default pool", "test", caseName, result,
+				Ceiling.of(5, "connections per route", Duration.ofMillis(500)), evidence, "id");
+	}
+
+}
