@@ -1,6 +1,7 @@
 package dev.bottleneckkit.kit.assertions;
 
 import dev.bottleneckkit.kit.load.LoadResult;
+import dev.bottleneckkit.kit.probe.PinningReport;
 import org.assertj.core.api.Assertions;
 
 /**
@@ -11,6 +12,10 @@ public class BottleneckAssertions extends Assertions {
 
 	public static LoadResultAssert assertThat(LoadResult actual) {
 		return new LoadResultAssert(actual);
+	}
+
+	public static PinningReportAssert assertThat(PinningReport actual) {
+		return new PinningReportAssert(actual);
 	}
 
 }
