@@ -25,7 +25,7 @@ public class LoadResultAssert extends AbstractAssert<LoadResultAssert, LoadResul
 	public LoadResultAssert hasThroughputNear(Ceiling ceiling, double tolerance) {
 		isNotNull();
 		Knobs.between("tolerance", tolerance, 0.01, 1.0);
-		double expected = ceiling.throughputFor(this.actual.users());
+		double expected = ceiling.throughputFor(this.actual);
 		double measured = this.actual.throughput();
 		if (Math.abs(measured - expected) > tolerance * expected) {
 			failWithMessage("measured %s; expected %s ±%d %% — %s%n  run: %s", rps(measured), rps(expected),
@@ -70,6 +70,10 @@ public class LoadResultAssert extends AbstractAssert<LoadResultAssert, LoadResul
 	}
 
 	private String limitStory(Ceiling ceiling) {
+		if (this.actual.openLoop()) {
+			return String.format(Locale.ROOT, "%s offered against %s (λ = L / W)", rps(this.actual.offeredRps()),
+					ceiling.explain());
+		}
 		int users = this.actual.users();
 		if (ceiling.saturatedBy(users)) {
 			return String.format(Locale.ROOT, "%d users share %s, so %s is the cap (λ = L / W)", users, ceiling.resource(),

@@ -52,7 +52,7 @@ class LoadResultAssertTest {
 		for (long i = 0; i < succeeded; i++) {
 			latencies.recordValue(latencyMs * 1000);
 		}
-		return new LoadResult("test", users, window, succeeded, Map.of(), latencies, List.of(), Duration.ZERO);
+		return new LoadResult("test", users, window, succeeded, Map.of(), latencies, List.of(), Duration.ZERO, Double.NaN);
 	}
 
 }

@@ -1,28 +1,11 @@
 package dev.bottleneckkit.kit.load;
 
-import java.io.IOException;
-import java.net.ConnectException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 
 import dev.bottleneckkit.kit.internal.Knobs;
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -121,167 +104,44 @@ public final class ClosedLoopLoad {
 
 		private final URI target;
 
-		private final HttpClient client;
-
-		private final Recorder recorder = new Recorder(3);
-
-		private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
-
-		private final LongAdder succeededInWindow = new LongAdder();
-
-		private final int maxSeconds;
-
-		private final AtomicLongArray succeededPerSecond;
-
-		private final AtomicLongArray failedPerSecond;
-
-		private final AtomicLongArray latencyMicrosPerSecond;
-
-		private long startNanos;
-
-		private long windowStartNanos;
-
-		private volatile long windowEndNanos;
-
 		Run(URI target) {
 			this.target = target;
-			this.client = HttpClient.newBuilder()
-				.version(HttpClient.Version.HTTP_1_1)
-				.connectTimeout(Duration.ofSeconds(10))
-				.executor(Executors.newVirtualThreadPerTaskExecutor())
-				.build();
-			this.maxSeconds = (int) (ClosedLoopLoad.this.warmUp.plus(ClosedLoopLoad.this.duration)
-				.plus(ClosedLoopLoad.this.requestTimeout)
-				.toSeconds() + 2);
-			this.succeededPerSecond = new AtomicLongArray(this.maxSeconds);
-			this.failedPerSecond = new AtomicLongArray(this.maxSeconds);
-			this.latencyMicrosPerSecond = new AtomicLongArray(this.maxSeconds);
 		}
 
 		LoadResult execute() {
-			HttpRequest request = HttpRequest.newBuilder(this.target).timeout(ClosedLoopLoad.this.requestTimeout).GET().build();
 			log.info("{}: {} users against {} ({} warm-up, then {})", ClosedLoopLoad.this.name, ClosedLoopLoad.this.users,
 					this.target, Knobs.human(ClosedLoopLoad.this.warmUp),
 					(ClosedLoopLoad.this.requests > 0) ? ClosedLoopLoad.this.requests + " requests"
 							: Knobs.human(ClosedLoopLoad.this.duration));
-			this.startNanos = System.nanoTime();
-			this.windowStartNanos = this.startNanos + ClosedLoopLoad.this.warmUp.toNanos();
-			this.windowEndNanos = this.windowStartNanos + ClosedLoopLoad.this.duration.toNanos();
-			try (ExecutorService users = Executors.newVirtualThreadPerTaskExecutor()) {
+			Measurement measurement = new Measurement(ClosedLoopLoad.this.warmUp, ClosedLoopLoad.this.duration,
+					ClosedLoopLoad.this.requestTimeout);
+			try (HttpSender sender = new HttpSender(this.target, ClosedLoopLoad.this.requestTimeout);
+					ExecutorService users = Executors.newVirtualThreadPerTaskExecutor()) {
 				for (int i = 0; i < ClosedLoopLoad.this.users; i++) {
-					users.submit(() -> user(request));
+					users.submit(() -> user(sender, measurement));
 				}
 				users.shutdown();
-				awaitWithProgress(users);
+				Progress.await(users, measurement, ClosedLoopLoad.this.name);
 			}
-			finally {
-				this.client.shutdownNow();
-			}
-			long windowEnd = Math.min(this.windowEndNanos, System.nanoTime());
-			Duration window = Duration.ofNanos(Math.max(1, windowEnd - this.windowStartNanos));
-			Histogram latencies = this.recorder.getIntervalHistogram();
-			Map<String, Long> errorCounts = new TreeMap<>();
-			this.errors.forEach((kind, count) -> errorCounts.put(kind, count.sum()));
-			LoadResult result = new LoadResult(ClosedLoopLoad.this.name, ClosedLoopLoad.this.users, window,
-					this.succeededInWindow.sum(), Map.copyOf(errorCounts), latencies, timeline(windowEnd),
+			LoadResult result = measurement.result(ClosedLoopLoad.this.name, ClosedLoopLoad.this.users, Double.NaN,
 					ClosedLoopLoad.this.warmUp);
 			log.info("{}", result.summary());
 			return result;
 		}
 
-		private void awaitWithProgress(ExecutorService users) {
-			try {
-				long lastSecond = 0;
-				while (!users.awaitTermination(1, TimeUnit.SECONDS)) {
-					long second = (System.nanoTime() - this.startNanos) / 1_000_000_000L;
-					if (second >= lastSecond + 5) {
-						lastSecond = second;
-						int index = (int) Math.min(second - 1, this.maxSeconds - 1);
-						log.info("{}: {} s, {} rps in the last second", ClosedLoopLoad.this.name, second,
-								this.succeededPerSecond.get(index));
-					}
-				}
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				users.shutdownNow();
-			}
-		}
-
-		private void user(HttpRequest request) {
+		private void user(HttpSender sender, Measurement measurement) {
 			while (!Thread.currentThread().isInterrupted()) {
 				long sent = System.nanoTime();
-				if (sent >= this.windowEndNanos) {
+				if (sent >= measurement.windowEndNanos()) {
 					return;
 				}
-				String failure = send(request);
+				String failure = sender.send();
 				long done = System.nanoTime();
-				record(sent, done, failure);
-			}
-		}
-
-		private String send(HttpRequest request) {
-			try {
-				HttpResponse<Void> response = this.client.send(request, HttpResponse.BodyHandlers.discarding());
-				int status = response.statusCode();
-				return (status >= 200 && status < 300) ? null : "http-" + status;
-			}
-			catch (HttpConnectTimeoutException ex) {
-				return "connect-timeout";
-			}
-			catch (HttpTimeoutException ex) {
-				return "timeout";
-			}
-			catch (ConnectException ex) {
-				return "connect-refused";
-			}
-			catch (IOException ex) {
-				return "io-" + ex.getClass().getSimpleName();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return "interrupted";
-			}
-		}
-
-		private void record(long sent, long done, String failure) {
-			int second = (int) Math.min((done - this.startNanos) / 1_000_000_000L, this.maxSeconds - 1);
-			long micros = (done - sent) / 1000;
-			if (failure == null) {
-				this.succeededPerSecond.incrementAndGet(second);
-			}
-			else {
-				this.failedPerSecond.incrementAndGet(second);
-			}
-			this.latencyMicrosPerSecond.addAndGet(second, micros);
-			if (done < this.windowStartNanos || done > this.windowEndNanos) {
-				return;
-			}
-			this.recorder.recordValue(Math.max(1, micros));
-			if (failure == null) {
-				this.succeededInWindow.increment();
-				if (ClosedLoopLoad.this.requests > 0 && this.succeededInWindow.sum() >= ClosedLoopLoad.this.requests) {
-					this.windowEndNanos = Math.min(this.windowEndNanos, done);
+				measurement.record(sent, done, failure);
+				if (ClosedLoopLoad.this.requests > 0 && measurement.succeededInWindow() >= ClosedLoopLoad.this.requests) {
+					measurement.endWindowAt(done);
 				}
 			}
-			else {
-				this.errors.computeIfAbsent(failure, (kind) -> new LongAdder()).increment();
-			}
-		}
-
-		private List<LoadResult.Second> timeline(long windowEnd) {
-			int seconds = (int) Math.min(this.maxSeconds, (System.nanoTime() - this.startNanos) / 1_000_000_000L + 1);
-			List<LoadResult.Second> timeline = new ArrayList<>(seconds);
-			for (int s = 0; s < seconds; s++) {
-				long ok = this.succeededPerSecond.get(s);
-				long failed = this.failedPerSecond.get(s);
-				long all = ok + failed;
-				double meanMs = (all == 0) ? 0 : this.latencyMicrosPerSecond.get(s) / 1000.0 / all;
-				long secondStart = this.startNanos + s * 1_000_000_000L;
-				boolean inWindow = secondStart >= this.windowStartNanos && secondStart < windowEnd;
-				timeline.add(new LoadResult.Second(s, ok, failed, meanMs, inWindow));
-			}
-			return timeline;
 		}
 
 	}

@@ -13,16 +13,22 @@ import org.HdrHistogram.Histogram;
  * per-second timeline of the whole run, warm-up included.
  *
  * @param name what was loaded, for reports
- * @param users concurrent users (closed loop)
+ * @param users concurrent users (closed loop), or the bound on outstanding requests (open loop)
  * @param window length of the measurement window
  * @param succeeded requests answered 2xx inside the window
  * @param errors failed requests inside the window, by kind: {@code http-503}, {@code timeout}, …
  * @param latencies latencies of the requests completed inside the window, in microseconds
  * @param timeline one entry per second since the run started
  * @param warmUp length of the warm-up before the window
+ * @param offeredRps the open loop's arrival rate, requests per second; NaN for a closed loop
  */
 public record LoadResult(String name, int users, Duration window, long succeeded, Map<String, Long> errors,
-		Histogram latencies, List<Second> timeline, Duration warmUp) {
+		Histogram latencies, List<Second> timeline, Duration warmUp, double offeredRps) {
+
+	/** True for a constant-arrival-rate run. */
+	public boolean openLoop() {
+		return !Double.isNaN(this.offeredRps);
+	}
 
 	/** Successful requests per second inside the measurement window. */
 	public double throughput() {
@@ -52,8 +58,9 @@ public record LoadResult(String name, int users, Duration window, long succeeded
 
 	/** "40 users: 9.9 rps, p50 4012 ms, p99 4504 ms, 0 errors" */
 	public String summary() {
-		return String.format(Locale.ROOT, "%s, %d users: %.1f rps, p50 %d ms, p90 %d ms, p99 %d ms, %d errors%s", this.name,
-				this.users, throughput(), median().toMillis(), latencyAt(90).toMillis(), p99().toMillis(), errorCount(),
+		String load = openLoop() ? String.format(Locale.ROOT, "%.1f rps offered", this.offeredRps) : this.users + " users";
+		return String.format(Locale.ROOT, "%s, %s: %.1f rps, p50 %d ms, p90 %d ms, p99 %d ms, %d errors%s", this.name,
+				load, throughput(), median().toMillis(), latencyAt(90).toMillis(), p99().toMillis(), errorCount(),
 				this.errors.isEmpty() ? "" : " " + this.errors);
 	}
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Locale;
 
 import dev.bottleneckkit.kit.internal.Knobs;
+import dev.bottleneckkit.kit.load.LoadResult;
 
 /**
  * Little's law applied to one limited resource: a resource that serves at most {@code limit} requests at
@@ -42,6 +43,15 @@ public record Ceiling(int limit, String resource, Duration latency) {
 	public double throughputFor(int users) {
 		Knobs.between("users", users, 1, 1_000_000);
 		return Math.min(users, this.limit) / seconds(this.latency);
+	}
+
+	/**
+	 * Throughput the ceiling allows the load that produced {@code result}: for a closed loop,
+	 * {@link #throughputFor(int) throughputFor(users)}; for an open loop, the offered rate or the ceiling,
+	 * whichever is lower.
+	 */
+	public double throughputFor(LoadResult result) {
+		return result.openLoop() ? Math.min(result.offeredRps(), throughputFor(result.users())) : throughputFor(result.users());
 	}
 
 	/** Latency a closed loop of {@code users} sees: W = L / λ, never below the resource's own latency. */

@@ -53,7 +53,7 @@ public final class ReportWriter {
 		for (ReportEntry e : entries) {
 			LoadResult r = e.result();
 			md.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %.1f rps | %.1f rps | %d ms | %d ms | %d | %s | %s |%n",
-					e.scenarioId(), e.caseName(), r.users(), e.ceiling().explain(), e.ceiling().throughputFor(r.users()),
+					e.scenarioId(), e.caseName(), r.users(), e.ceiling().explain(), e.ceiling().throughputFor(r),
 					r.throughput(), r.median().toMillis(), r.p99().toMillis(), r.errorCount(), evidence(e, "; "),
 					e.outcome().replace("|", "\\|")));
 		}
@@ -88,7 +88,7 @@ public final class ReportWriter {
 					+ "<th>timeline</th><th>outcome</th></tr>");
 			for (ReportEntry e : runs) {
 				LoadResult r = e.result();
-				double expected = e.ceiling().throughputFor(r.users());
+				double expected = e.ceiling().throughputFor(r);
 				html.append("<tr><td>").append(escape(e.caseName())).append("<div class=\"cap\">cap: ")
 					.append(escape(e.ceiling().explain())).append("</div></td>");
 				html.append(String.format(Locale.ROOT,

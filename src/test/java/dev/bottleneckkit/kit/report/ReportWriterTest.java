@@ -47,7 +47,7 @@ class ReportWriterTest {
 		}
 		LoadResult result = new LoadResult("load", 40, Duration.ofSeconds(10), 99, Map.of(), latencies,
 				List.of(new LoadResult.Second(0, 8, 0, 3900, false), new LoadResult.Second(1, 10, 0, 4000, true)),
-				Duration.ofSeconds(1));
+				Duration.ofSeconds(1), Double.NaN);
 		Map<String, String> evidence = new LinkedHashMap<>();
 		evidence.put("downstream peak in-flight", "5");
 		return new ReportEntry("S1", "default pool", "test", caseName, result,
