@@ -47,6 +47,12 @@ class CallerKnobsTest {
 			assertThat(downstreamPeak()).as("HttpClient 5's default: 5 per route, which Spring Boot 4 keeps").isEqualTo(5);
 		}
 
+		@Test
+		void poolGaugesReportHttpClientsDefaults() {
+			assertThat(meter("httpcomponents.httpclient.pool.route.max.default")).as("per-route gauge").isEqualTo(5);
+			assertThat(meter("httpcomponents.httpclient.pool.total.max")).as("total gauge").isEqualTo(25);
+		}
+
 	}
 
 	@Nested
@@ -60,6 +66,7 @@ class CallerKnobsTest {
 			Concurrently.run(CALLS, () -> call("/call/sleep?latency=300ms"));
 
 			assertThat(downstreamPeak()).as("lab.caller.pool.max-per-route reached the pool").isEqualTo(CALLS);
+			assertThat(meter("httpcomponents.httpclient.pool.route.max.default")).as("and its gauge").isEqualTo(CALLS);
 		}
 
 	}
@@ -140,6 +147,11 @@ class CallerKnobsTest {
 
 		Map<String, Object> call(String path) {
 			return http().get().uri(path).retrieve().body(JSON);
+		}
+
+		double meter(String name) {
+			Map<String, Object> meter = http().get().uri("/actuator/metrics/" + name).retrieve().body(JSON);
+			return ((Number) ((Map<?, ?>) ((java.util.List<?>) meter.get("measurements")).get(0)).get("value")).doubleValue();
 		}
 
 		int downstreamPeak() {

@@ -1,7 +1,9 @@
 package dev.bottleneckkit.scenarios;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalDouble;
 
 import dev.bottleneckkit.kit.containers.KitResources;
 import dev.bottleneckkit.kit.containers.LabServiceContainer;
@@ -10,7 +12,10 @@ import dev.bottleneckkit.kit.junit.ScenarioReport;
 import dev.bottleneckkit.kit.load.ClosedLoopLoad;
 import dev.bottleneckkit.kit.load.LoadResult;
 import dev.bottleneckkit.kit.model.Ceiling;
+import dev.bottleneckkit.kit.probe.Gauge;
+import dev.bottleneckkit.kit.probe.GaugeTimeline;
 import dev.bottleneckkit.kit.probe.InFlightProbe.InFlight;
+import dev.bottleneckkit.kit.probe.ServiceGauges;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
@@ -68,13 +73,21 @@ class RestClientConnectionPoolIT {
 		try (LabServiceContainer caller = LabServiceContainer.callerOf(downstream)) {
 			caller.start();
 
+			ServiceGauges callerGauges = ServiceGauges.of(caller.uri("")).gauges(Gauge.HTTP_POOL_LEASED, Gauge.HTTP_POOL_PENDING).start();
+
 			LoadResult result = LOAD.named("Spring Boot's default pool").run(caller.uri("/call/sleep"));
 
+			GaugeTimeline callerSaw = callerGauges.stop();
 			InFlight downstreamSaw = downstream.inFlight().read();
-			report.record("default pool (5 per route)", result, pool, Map.of("downstream peak in-flight", downstreamSaw.peak()));
+			report.record("default pool (5 per route)", result, pool, evidence(downstreamSaw, callerSaw));
 			assertThat(downstreamSaw.peak())
 				.as("the downstream never sees more than the pool's 5 connections, whatever the load (40 users)")
 				.isEqualTo(HTTPCLIENT5_DEFAULT_MAX_PER_ROUTE);
+			assertThat(callerSaw.max(Gauge.HTTP_POOL_LEASED)).as("the caller's pool leases all 5 connections, no more")
+				.hasValue(HTTPCLIENT5_DEFAULT_MAX_PER_ROUTE);
+			assertThat(callerSaw.max(Gauge.HTTP_POOL_PENDING).orElseThrow())
+				.as("the other 35 users wait in the caller's pool for a connection")
+				.isGreaterThanOrEqualTo(0.9 * (USERS - HTTPCLIENT5_DEFAULT_MAX_PER_ROUTE));
 			assertThat(result).as("default pool: throughput is the pool's Little's-law ceiling")
 				.hasNoErrors()
 				.hasThroughputNear(pool, 0.15);
@@ -93,17 +106,32 @@ class RestClientConnectionPoolIT {
 			.withMaxConnectionsTotal(USERS)) {
 			caller.start();
 
+			ServiceGauges callerGauges = ServiceGauges.of(caller.uri("")).gauges(Gauge.HTTP_POOL_LEASED, Gauge.HTTP_POOL_PENDING).start();
+
 			LoadResult result = LOAD.named("pool sized for the load").run(caller.uri("/call/sleep"));
 
+			GaugeTimeline callerSaw = callerGauges.stop();
 			InFlight downstreamSaw = downstream.inFlight().read();
-			report.record("pool sized for the load (40 per route)", result, pool,
-					Map.of("downstream peak in-flight", downstreamSaw.peak()));
+			report.record("pool sized for the load (40 per route)", result, pool, evidence(downstreamSaw, callerSaw));
 			assertThat(downstreamSaw.peak()).as("with a connection per user, every user reaches the downstream at once")
 				.isEqualTo(USERS);
+			assertThat(callerSaw.max(Gauge.HTTP_POOL_PENDING)).as("nobody waits for a connection").hasValue(0);
 			assertThat(result).as("sized pool: throughput is users / latency").hasNoErrors().hasThroughputNear(pool, 0.15);
 			assertThat(result).as("sized pool: nobody queues, latency is the downstream's")
 				.hasMedianLatencyNear(DOWNSTREAM_LATENCY, 0.25);
 		}
+	}
+
+	private static Map<String, Object> evidence(InFlight downstreamSaw, GaugeTimeline callerSaw) {
+		Map<String, Object> evidence = new LinkedHashMap<>();
+		evidence.put("downstream peak in-flight", downstreamSaw.peak());
+		evidence.put("caller pool leased max", format(callerSaw.max(Gauge.HTTP_POOL_LEASED)));
+		evidence.put("caller pool pending max", format(callerSaw.max(Gauge.HTTP_POOL_PENDING)));
+		return evidence;
+	}
+
+	private static String format(OptionalDouble value) {
+		return value.isPresent() ? String.valueOf(Math.round(value.getAsDouble())) : "n/a";
 	}
 
 }

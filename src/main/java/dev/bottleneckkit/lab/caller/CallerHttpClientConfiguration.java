@@ -1,10 +1,14 @@
 package dev.bottleneckkit.lab.caller;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.httpcomponents.hc5.PoolingHttpClientConnectionManagerMetricsBinder;
+
 import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Profile;
+import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
 /**
@@ -30,9 +34,16 @@ class CallerHttpClientConfiguration {
 		});
 	}
 
+	/**
+	 * The client to the downstream, on the request factory Spring Boot built (one pool, the one whose
+	 * gauges {@code httpcomponents.httpclient.pool.*{httpclient=downstream}} report).
+	 */
 	@Bean
-	RestClient downstreamClient(RestClient.Builder builder, CallerProperties properties) {
-		return builder.baseUrl(properties.downstreamUrl().toString()).build();
+	RestClient downstreamClient(RestClient.Builder builder, ClientHttpRequestFactory requestFactory,
+			CallerProperties properties, MeterRegistry meters) {
+		HttpClientPools.of(requestFactory)
+			.ifPresent((pool) -> new PoolingHttpClientConnectionManagerMetricsBinder(pool, "downstream").bindTo(meters));
+		return builder.requestFactory(requestFactory).baseUrl(properties.downstreamUrl().toString()).build();
 	}
 
 }
