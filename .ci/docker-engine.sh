@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Makes sure a Docker engine answers on this machine.
-#   docker-engine.sh start  -> installs docker.io if missing, starts dockerd if none answers.
+#   docker-engine.sh start  -> installs docker.io if missing, starts dockerd if none answers; prints
+#                              "started" on stdout when it started one, "running" when one already answered
+#                              (a caller stops only an engine it started).
 #   docker-engine.sh stop   -> stops the dockerd this script started (its pid file), never another one.
 set -euo pipefail
 
@@ -15,13 +17,14 @@ install_engine() {
   if command -v dockerd >/dev/null 2>&1; then return; fi
   log "no dockerd on this machine: installing Debian's docker.io"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends docker.io iptables >/dev/null
+  apt-get update -qq >&2
+  apt-get install -y -qq --no-install-recommends docker.io iptables >/dev/null 2>&1
 }
 
 start() {
   if engine_answers; then
     log "a Docker engine already answers: $(docker version -f '{{.Server.Version}}' 2>/dev/null)"
+    echo running
     return
   fi
   install_engine
@@ -31,6 +34,7 @@ start() {
   for _ in $(seq 1 60); do
     if engine_answers; then
       log "dockerd is up: $(docker version -f '{{.Server.Version}}' 2>/dev/null), API $(docker version -f '{{.Server.APIVersion}}' 2>/dev/null)"
+      echo started
       return
     fi
     sleep 0.5

@@ -1,0 +1,116 @@
+package dev.bottleneckkit.scenarios;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.bottleneckkit.kit.containers.KitResources;
+import dev.bottleneckkit.kit.containers.LabServiceContainer;
+import dev.bottleneckkit.kit.junit.Scenario;
+import dev.bottleneckkit.kit.junit.ScenarioReport;
+import dev.bottleneckkit.kit.load.ClosedLoopLoad;
+import dev.bottleneckkit.kit.load.LoadResult;
+import dev.bottleneckkit.kit.model.Ceiling;
+import dev.bottleneckkit.kit.probe.Gauge;
+import dev.bottleneckkit.kit.probe.GaugeTimeline;
+import dev.bottleneckkit.kit.probe.InFlightProbe.InFlight;
+import dev.bottleneckkit.kit.probe.ServiceGauges;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.testcontainers.containers.Network;
+
+import static dev.bottleneckkit.kit.assertions.BottleneckAssertions.assertThat;
+
+/**
+ * S2 (seeds 001–003): a service whose route blocks for 300 ms (a slow dependency, a query). On Tomcat's
+ * platform threads, each request holds a thread for the whole 300 ms, so N threads cap throughput at
+ * N / 0.3 s and the other users queue for a thread. On virtual threads the blocked request gives its
+ * carrier back, the thread pool is no longer the cap, and throughput follows users / 0.3 s (seed 003
+ * measured 130.93 rps for 40 users against a ceiling of 133).
+ */
+@Scenario(id = "S2", title = "Platform thread pool queueing vs virtual threads on a blocking route")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class PlatformThreadPoolQueueingIT {
+
+	/** How long the route blocks: seed 003's 300 ms. */
+	static final Duration BLOCKING_LATENCY = Duration.ofMillis(300);
+
+	/** Tomcat's platform request threads, scaled down from 200 so 2 cores can outnumber them. */
+	static final int TOMCAT_THREADS = 10;
+
+	/** Users in the closed loop: seed 003's 40, four times the threads. */
+	static final int USERS = 40;
+
+	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS)
+		.warmUp(Duration.ofSeconds(3))
+		.forDuration(Duration.ofSeconds(8));
+
+	static final Network network = KitResources.newNetwork();
+
+	@AfterAll
+	static void removeNetwork() {
+		network.close();
+	}
+
+	@Test
+	@Order(1)
+	void platformThreadsCapThroughputAtThreadsOverLatency(ScenarioReport report) {
+		Ceiling threads = Ceiling.of(TOMCAT_THREADS, "Tomcat platform threads", BLOCKING_LATENCY);
+		try (LabServiceContainer service = LabServiceContainer.downstream(network)
+			.withDefaultLatency(BLOCKING_LATENCY)
+			.withTomcatMaxThreads(TOMCAT_THREADS)) {
+			service.start();
+			ServiceGauges gauges = ServiceGauges.of(service.uri("")).gauges(Gauge.TOMCAT_BUSY, Gauge.TOMCAT_MAX).start();
+
+			LoadResult result = LOAD.named("platform threads").run(service.uri("/work/sleep"));
+
+			GaugeTimeline tomcat = gauges.stop();
+			InFlight served = service.inFlight().read();
+			report.record("platform threads (Tomcat max " + TOMCAT_THREADS + ")", result, threads,
+					evidence(served, tomcat));
+			assertThat(served.peak()).as("never more requests served at once than Tomcat has threads")
+				.isEqualTo(TOMCAT_THREADS);
+			assertThat(tomcat.max(Gauge.TOMCAT_BUSY)).as("every platform thread busy: the pool is the cap")
+				.hasValue(TOMCAT_THREADS);
+			assertThat(result).as("platform threads: throughput is threads / latency").hasNoErrors()
+				.hasThroughputNear(threads, 0.15);
+			assertThat(result).as("platform threads: users queue for a thread, W = L / λ")
+				.hasMedianLatencyAtLeast(2, BLOCKING_LATENCY)
+				.hasMedianLatencyNear(threads.latencyFor(USERS), 0.25);
+		}
+	}
+
+	@Test
+	@Order(2)
+	void virtualThreadsLetEveryUserBlockAtOnce(ScenarioReport report) {
+		Ceiling users = Ceiling.of(USERS, "users (virtual threads: no thread cap)", BLOCKING_LATENCY);
+		try (LabServiceContainer service = LabServiceContainer.downstream(network)
+			.withDefaultLatency(BLOCKING_LATENCY)
+			.withTomcatMaxThreads(TOMCAT_THREADS)
+			.withVirtualThreads(true)) {
+			service.start();
+
+			LoadResult result = LOAD.named("virtual threads").run(service.uri("/work/sleep"));
+
+			InFlight served = service.inFlight().read();
+			report.record("virtual threads (same Tomcat max " + TOMCAT_THREADS + ", now unused)", result, users,
+					Map.of("peak requests served at once", served.peak()));
+			assertThat(served.peak()).as("server.tomcat.threads.max no longer applies: all users are served at once")
+				.isEqualTo(USERS);
+			assertThat(result).as("virtual threads: throughput is users / latency").hasNoErrors()
+				.hasThroughputNear(users, 0.15);
+			assertThat(result).as("virtual threads: nobody queues").hasMedianLatencyNear(BLOCKING_LATENCY, 0.25);
+		}
+	}
+
+	private static Map<String, Object> evidence(InFlight served, GaugeTimeline tomcat) {
+		Map<String, Object> evidence = new LinkedHashMap<>();
+		evidence.put("peak requests served at once", served.peak());
+		evidence.putAll(tomcat.maxima());
+		return evidence;
+	}
+
+}
