@@ -112,6 +112,31 @@ class CallerKnobsTest {
 
 	}
 
+	@Nested
+	@SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT,
+			properties = { "lab.caller.bulkhead.max-concurrent-calls=2", "lab.caller.pool.max-per-route=20" })
+	@ActiveProfiles({ "caller", "downstream" })
+	class Bulkhead extends CallerAndDownstream {
+
+		@Test
+		void admitsItsPermitsAndRejectsTheRestAtOnce() throws Exception {
+			java.util.List<HttpStatus> statuses = Concurrently.run(6, () -> HttpStatus.valueOf(http().get()
+				.uri("/call/sleep?latency=2s")
+				.retrieve()
+				.onStatus((status) -> true, (request, response) -> {
+				})
+				.toBodilessEntity()
+				.getStatusCode()
+				.value()));
+
+			assertThat(statuses).as("2 permits: 2 calls pass, 4 are rejected with 429 bulkhead-full")
+				.containsExactlyInAnyOrder(HttpStatus.OK, HttpStatus.OK, HttpStatus.TOO_MANY_REQUESTS,
+						HttpStatus.TOO_MANY_REQUESTS, HttpStatus.TOO_MANY_REQUESTS, HttpStatus.TOO_MANY_REQUESTS);
+			assertThat(downstreamPeak()).as("the downstream sees no more than the bulkhead admits").isEqualTo(2);
+		}
+
+	}
+
 	@Test
 	void aPoolSizeOutOfRangeStopsStartupNamingTheKnob() {
 		SpringApplicationBuilder app = new SpringApplicationBuilder(LabApplication.class).profiles("caller")

@@ -4,6 +4,7 @@ import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.util.Map;
 
+import io.github.resilience4j.bulkhead.BulkheadFullException;
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.client5.http.HttpHostConnectException;
 import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
@@ -20,7 +21,8 @@ import org.springframework.web.client.RestClientResponseException;
 /**
  * Turns a failed downstream call into a status and an error kind a load test can count: {@code
  * pool-timeout} (no connection leased in time, 503), {@code connect-timeout}/{@code connect-refused}
- * (502), {@code read-timeout} (504), {@code connection-reset} (502), {@code downstream-status} (502).
+ * (502), {@code read-timeout} (504), {@code connection-reset} (502), {@code downstream-status} (502),
+ * {@code bulkhead-full} (429).
  */
 @RestControllerAdvice(assignableTypes = CallerController.class)
 @Profile("caller")
@@ -46,6 +48,11 @@ class CallFailureHandler {
 			return failure(HttpStatus.BAD_GATEWAY, "connection-reset", ex);
 		}
 		return failure(HttpStatus.BAD_GATEWAY, "io-error", ex);
+	}
+
+	@ExceptionHandler(BulkheadFullException.class)
+	ResponseEntity<Map<String, String>> bulkheadFull(BulkheadFullException ex) {
+		return failure(HttpStatus.TOO_MANY_REQUESTS, "bulkhead-full", ex);
 	}
 
 	@ExceptionHandler(RestClientResponseException.class)

@@ -2,6 +2,9 @@ package dev.bottleneckkit.lab.caller;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
+
+import io.github.resilience4j.bulkhead.Bulkhead;
 
 import dev.bottleneckkit.lab.Threads;
 
@@ -23,17 +26,21 @@ class CallerController {
 
 	private final RestClient downstream;
 
-	CallerController(RestClient downstream) {
+	private final Optional<Bulkhead> bulkhead;
+
+	CallerController(RestClient downstream, Optional<Bulkhead> downstreamBulkhead) {
 		this.downstream = downstream;
+		this.bulkhead = downstreamBulkhead;
 	}
 
-	/** Calls the downstream's {@code /work/sleep}, passing {@code latency} on when given. */
+	/** Calls the downstream's {@code /work/sleep}, passing {@code latency} on when given; through the bulkhead if set. */
 	@GetMapping("/sleep")
 	CallReply sleep(@RequestParam(required = false) String latency) {
-		Map<?, ?> reply = this.downstream.get()
+		Supplier<Map<?, ?>> call = () -> this.downstream.get()
 			.uri((uri) -> uri.path("/work/sleep").queryParamIfPresent("latency", Optional.ofNullable(latency)).build())
 			.retrieve()
 			.body(Map.class);
+		Map<?, ?> reply = this.bulkhead.isPresent() ? this.bulkhead.get().executeSupplier(call) : call.get();
 		return new CallReply(reply, Threads.current());
 	}
 

@@ -1,8 +1,11 @@
 package dev.bottleneckkit.lab.caller;
 
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.httpcomponents.hc5.PoolingHttpClientConnectionManagerMetricsBinder;
 
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
@@ -32,6 +35,16 @@ class CallerHttpClientConfiguration {
 				connectionManager.setMaxConnTotal(pool.maxTotal());
 			}
 		});
+	}
+
+	/** The bulkhead around downstream calls, when {@code lab.caller.bulkhead.max-concurrent-calls} is set. */
+	@Bean
+	@ConditionalOnProperty("lab.caller.bulkhead.max-concurrent-calls")
+	Bulkhead downstreamBulkhead(CallerProperties properties) {
+		return Bulkhead.of("downstream", BulkheadConfig.custom()
+			.maxConcurrentCalls(properties.bulkhead().maxConcurrentCalls())
+			.maxWaitDuration(properties.bulkhead().maxWait())
+			.build());
 	}
 
 	/**

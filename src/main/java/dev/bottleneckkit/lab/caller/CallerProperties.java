@@ -12,9 +12,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param downstreamUrl base URL of the downstream, e.g. {@code http://downstream:8080}
  * @param pool the outbound HTTP connection pool; unset sizes keep Spring Boot's default
+ * @param bulkhead a limit on concurrent downstream calls; unset, there is none
  */
 @ConfigurationProperties("lab.caller")
-public record CallerProperties(@DefaultValue("http://localhost:8080") URI downstreamUrl, @DefaultValue Pool pool) {
+public record CallerProperties(@DefaultValue("http://localhost:8080") URI downstreamUrl, @DefaultValue Pool pool,
+		@DefaultValue Bulkhead bulkhead) {
 
 	/** Upper bound for pool sizes: far beyond any load these machines can make. */
 	static final int MAX_POOL_SIZE = 10_000;
@@ -36,6 +38,28 @@ public record CallerProperties(@DefaultValue("http://localhost:8080") URI downst
 		private static void check(String knob, Integer size) {
 			if (size != null && (size < 1 || size > MAX_POOL_SIZE)) {
 				throw new IllegalArgumentException(knob + " must be between 1 and " + MAX_POOL_SIZE + ", was " + size);
+			}
+		}
+
+	}
+
+	/**
+	 * A Resilience4j semaphore bulkhead around the downstream call: at most {@code maxConcurrentCalls} at
+	 * once; a call that finds no permit within {@code maxWait} is rejected with 429 {@code bulkhead-full}.
+	 *
+	 * @param maxConcurrentCalls permits, 1 to 10 000, or unset for no bulkhead
+	 * @param maxWait how long a call may wait for a permit, 0 to 10 min (default 0: reject at once)
+	 */
+	public record Bulkhead(Integer maxConcurrentCalls, @DefaultValue("0ms") java.time.Duration maxWait) {
+
+		public Bulkhead {
+			if (maxConcurrentCalls != null && (maxConcurrentCalls < 1 || maxConcurrentCalls > MAX_POOL_SIZE)) {
+				throw new IllegalArgumentException("lab.caller.bulkhead.max-concurrent-calls must be between 1 and "
+						+ MAX_POOL_SIZE + ", was " + maxConcurrentCalls);
+			}
+			if (maxWait.isNegative() || maxWait.compareTo(java.time.Duration.ofMinutes(10)) > 0) {
+				throw new IllegalArgumentException(
+						"lab.caller.bulkhead.max-wait must be between 0 ms and 10 min, was " + maxWait.toMillis() + " ms");
 			}
 		}
 

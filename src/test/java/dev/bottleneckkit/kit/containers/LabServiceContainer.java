@@ -99,6 +99,15 @@ public class LabServiceContainer extends GenericContainer<LabServiceContainer> {
 				Integer.toString(Knobs.between("maxConnectionsTotal", connections, 1, 10_000)));
 	}
 
+	/**
+	 * Caller: a Resilience4j semaphore bulkhead of {@code maxConcurrentCalls} (1 to 10 000) around downstream
+	 * calls; a call that finds no permit is rejected at once with 429 {@code bulkhead-full}.
+	 */
+	public LabServiceContainer withBulkhead(int maxConcurrentCalls) {
+		return withEnv("LAB_CALLER_BULKHEAD_MAXCONCURRENTCALLS",
+				Integer.toString(Knobs.between("bulkhead maxConcurrentCalls", maxConcurrentCalls, 1, 10_000)));
+	}
+
 	/** Caller: connect timeout ({@code spring.http.clients.connect-timeout}), 1 ms to 10 min. */
 	public LabServiceContainer withConnectTimeout(Duration timeout) {
 		Knobs.between("connectTimeout", timeout, Duration.ofMillis(1), Duration.ofMinutes(10));

@@ -15,6 +15,9 @@ public record Gauge(String label, String meter, List<String> tags) {
 	/** Tomcat platform threads serving requests (absent when requests run on virtual threads). */
 	public static final Gauge TOMCAT_BUSY = of("tomcat.threads.busy");
 
+	/** Open connections to Tomcat: requests being served plus those queued for a thread (keep-alive ones too). */
+	public static final Gauge TOMCAT_CONNECTIONS = of("tomcat.connections.current");
+
 	/** Tomcat's {@code server.tomcat.threads.max}. */
 	public static final Gauge TOMCAT_MAX = of("tomcat.threads.config.max");
 
@@ -60,7 +63,7 @@ public record Gauge(String label, String meter, List<String> tags) {
 	public static final Gauge LAB_IN_FLIGHT = of("lab.requests.in-flight");
 
 	/** Everything above; absent meters are skipped after the first read. */
-	public static final List<Gauge> SPRING_BOOT_CAPS = List.of(TOMCAT_BUSY, TOMCAT_MAX, HTTP_POOL_LEASED, HTTP_POOL_PENDING,
+	public static final List<Gauge> SPRING_BOOT_CAPS = List.of(TOMCAT_BUSY, TOMCAT_MAX, TOMCAT_CONNECTIONS, HTTP_POOL_LEASED, HTTP_POOL_PENDING,
 			HTTP_POOL_MAX_PER_ROUTE, REACTOR_ACTIVE, REACTOR_PENDING, HIKARI_ACTIVE, HIKARI_IDLE, HIKARI_PENDING, HIKARI_MAX,
 			JVM_LIVE_THREADS, VIRTUAL_MOUNTED, VIRTUAL_QUEUED, LAB_IN_FLIGHT);
 

@@ -1,0 +1,200 @@
+package dev.bottleneckkit.scenarios;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.bottleneckkit.kit.containers.KitResources;
+import dev.bottleneckkit.kit.containers.LabServiceContainer;
+import dev.bottleneckkit.kit.junit.Scenario;
+import dev.bottleneckkit.kit.junit.ScenarioReport;
+import dev.bottleneckkit.kit.load.LoadResult;
+import dev.bottleneckkit.kit.load.OpenLoopLoad;
+import dev.bottleneckkit.kit.model.Ceiling;
+import dev.bottleneckkit.kit.probe.Gauge;
+import dev.bottleneckkit.kit.probe.GaugeTimeline;
+import dev.bottleneckkit.kit.probe.InFlightProbe.InFlight;
+import dev.bottleneckkit.kit.probe.ServiceGauges;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.testcontainers.containers.Network;
+
+import static dev.bottleneckkit.kit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.api.Assertions.withinPercentage;
+
+/**
+ * S5 (seed 000; seed 001's "the default bulkhead is lost"): a downstream still on a small pool of platform
+ * threads, offered more than it can serve. A caller on platform threads can only have as many calls
+ * in flight as it has threads, so it holds the excess back. The same caller moved to virtual threads,
+ * with a large outbound pool, passes every arrival through: the downstream's queue grows past the caller's
+ * read timeout, calls fail with read timeouts while the downstream keeps working on requests nobody waits
+ * for. Two fixes: the downstream on virtual threads (its work only waits), or a bulkhead in the caller
+ * sized to what the downstream serves, which rejects the excess at once with 429.
+ */
+@Scenario(id = "S5", title = "A virtual-thread caller floods a platform-thread downstream")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class VirtualThreadCallerFloodsDownstreamIT {
+
+	/** The downstream's work: it blocks for this long. */
+	static final Duration DOWNSTREAM_LATENCY = Duration.ofMillis(500);
+
+	/** The downstream's platform threads: with 500 ms each, it serves 20 rps. */
+	static final int DOWNSTREAM_THREADS = 10;
+
+	/** The platform-thread caller's Tomcat threads: its natural bulkhead. */
+	static final int CALLER_THREADS = 20;
+
+	/** Twice what the downstream serves. */
+	static final double OFFERED_RPS = 40;
+
+	/** The caller's read timeout: four times the downstream's latency. */
+	static final Duration READ_TIMEOUT = Duration.ofSeconds(2);
+
+	/** The caller's outbound pool: large, so the pool is not what limits a virtual-thread caller. */
+	static final int LARGE_POOL = 500;
+
+	static final OpenLoopLoad LOAD = OpenLoopLoad.ratePerSecond(OFFERED_RPS)
+		.maxOutstanding(400)
+		.warmUp(Duration.ofSeconds(2))
+		.forDuration(Duration.ofSeconds(8))
+		.requestTimeout(Duration.ofSeconds(20));
+
+	static final Ceiling DOWNSTREAM = Ceiling.of(DOWNSTREAM_THREADS, "downstream platform threads", DOWNSTREAM_LATENCY);
+
+	static final Network network = KitResources.newNetwork();
+
+	@AfterAll
+	static void removeNetwork() {
+		network.close();
+	}
+
+	@Test
+	@Order(1)
+	void platformThreadCallerHoldsTheExcessBack(ScenarioReport report) {
+		try (LabServiceContainer downstream = platformDownstream();
+				LabServiceContainer caller = caller(downstream).withTomcatMaxThreads(CALLER_THREADS)) {
+			Run run = run(downstream, caller);
+
+			report.record("platform-thread caller (" + CALLER_THREADS + " threads)", run.result, DOWNSTREAM, run.evidence());
+			assertThat(run.callerLeased()).as("the caller has no more calls in flight than it has threads")
+				.isLessThanOrEqualTo(CALLER_THREADS);
+			assertThat(run.result.errors()).as("the downstream's queue stays short of the read timeout")
+				.doesNotContainKey("http-504");
+			assertThat(run.result).as("the downstream serves at its ceiling").hasThroughputNear(DOWNSTREAM, 0.15);
+		}
+	}
+
+	@Test
+	@Order(2)
+	void virtualThreadCallerFloodsTheDownstreamIntoReadTimeouts(ScenarioReport report) {
+		try (LabServiceContainer downstream = platformDownstream();
+				LabServiceContainer caller = caller(downstream).withVirtualThreads(true)) {
+			Run run = run(downstream, caller);
+
+			report.record("virtual-thread caller, no bulkhead", run.result, DOWNSTREAM, run.evidence());
+			assertThat(run.callerLeased())
+				.as("nothing holds the caller back: calls in flight pile up until the read timeout ends them, "
+						+ "L = λ × W = %.0f rps × %d s", OFFERED_RPS, READ_TIMEOUT.toSeconds())
+				.isCloseTo(OFFERED_RPS * READ_TIMEOUT.toSeconds(), withinPercentage(20));
+			assertThat(run.downstreamConnections()).as("and every one of them waits at the downstream, far past its threads")
+				.isGreaterThanOrEqualTo(3 * DOWNSTREAM_THREADS);
+			assertThat(run.result.errors().getOrDefault("http-504", 0L)).as("calls queue past the 2 s read timeout")
+				.isPositive();
+			assertThat(run.result.throughput()).as("work done for callers that gave up is lost: goodput below the ceiling")
+				.isLessThan(0.85 * DOWNSTREAM.requestsPerSecond());
+		}
+	}
+
+	@Test
+	@Order(3)
+	void fixDownstreamOnVirtualThreadsServesEveryArrival(ScenarioReport report) {
+		Ceiling unbounded = Ceiling.of(1000, "virtual threads (no thread cap)", DOWNSTREAM_LATENCY);
+		try (LabServiceContainer downstream = platformDownstream().withVirtualThreads(true);
+				LabServiceContainer caller = caller(downstream).withVirtualThreads(true)) {
+			Run run = run(downstream, caller);
+
+			report.record("fix (a): downstream on virtual threads", run.result, unbounded, run.evidence());
+			assertThat(run.result).as("the downstream's waiting no longer holds a thread: every arrival is served")
+				.hasNoErrors()
+				.hasThroughputNear(unbounded, 0.15)
+				.hasMedianLatencyNear(DOWNSTREAM_LATENCY, 0.25);
+		}
+	}
+
+	@Test
+	@Order(4)
+	void fixBulkheadInTheCallerRejectsTheExcessAtOnce(ScenarioReport report) {
+		Ceiling bulkhead = Ceiling.of(DOWNSTREAM_THREADS, "bulkhead permits", DOWNSTREAM_LATENCY);
+		try (LabServiceContainer downstream = platformDownstream();
+				LabServiceContainer caller = caller(downstream).withVirtualThreads(true).withBulkhead(DOWNSTREAM_THREADS)) {
+			Run run = run(downstream, caller);
+
+			report.record("fix (b): bulkhead of " + DOWNSTREAM_THREADS + " in the caller", run.result, bulkhead,
+					run.evidence());
+			assertThat(run.downstreamPeak.peak()).as("the downstream never serves more than the bulkhead admits")
+				.isLessThanOrEqualTo(DOWNSTREAM_THREADS);
+			assertThat(run.result.errors()).as("the excess is rejected with 429 bulkhead-full, nothing times out")
+				.containsKey("http-429")
+				.doesNotContainKey("http-504");
+			assertThat(run.result).as("admitted calls pass at the downstream's own latency")
+				.hasThroughputNear(bulkhead, 0.15)
+				.hasMedianLatencyNear(DOWNSTREAM_LATENCY, 0.25);
+		}
+	}
+
+	private static LabServiceContainer platformDownstream() {
+		return LabServiceContainer.downstream(network)
+			.withDefaultLatency(DOWNSTREAM_LATENCY)
+			.withTomcatMaxThreads(DOWNSTREAM_THREADS);
+	}
+
+	private static LabServiceContainer caller(LabServiceContainer downstream) {
+		return LabServiceContainer.callerOf(downstream)
+			.withMaxConnectionsPerRoute(LARGE_POOL)
+			.withMaxConnectionsTotal(LARGE_POOL)
+			.withReadTimeout(READ_TIMEOUT);
+	}
+
+	private static Run run(LabServiceContainer downstream, LabServiceContainer caller) {
+		downstream.start();
+		caller.start();
+		ServiceGauges downstreamGauges = ServiceGauges.of(downstream.uri(""))
+			.gauges(Gauge.TOMCAT_CONNECTIONS, Gauge.TOMCAT_BUSY)
+			.start();
+		ServiceGauges callerGauges = ServiceGauges.of(caller.uri("")).gauges(Gauge.HTTP_POOL_LEASED).start();
+		LoadResult result = LOAD.named("open load on the caller").run(caller.uri("/call/sleep"));
+		return new Run(result, downstreamGauges.stop(), callerGauges.stop(), downstream.inFlight().read());
+	}
+
+	/**
+	 * One run's evidence. The downstream's connection count includes the probes' own few connections, so
+	 * exact bounds are asserted on the caller's leased connections instead.
+	 */
+	private record Run(LoadResult result, GaugeTimeline downstream, GaugeTimeline caller, InFlight downstreamPeak) {
+
+		double downstreamConnections() {
+			return this.downstream.max(Gauge.TOMCAT_CONNECTIONS).orElseThrow();
+		}
+
+		double callerLeased() {
+			return this.caller.max(Gauge.HTTP_POOL_LEASED).orElseThrow();
+		}
+
+		Map<String, Object> evidence() {
+			Map<String, Object> evidence = new LinkedHashMap<>();
+			evidence.put("caller calls in flight (pool leased) max", Math.round(callerLeased()));
+			evidence.put("downstream connections max", Math.round(downstreamConnections()));
+			evidence.put("downstream peak served at once", this.downstreamPeak.peak());
+			// Tomcat reports -1 busy threads when requests run on virtual threads.
+			this.downstream.max(Gauge.TOMCAT_BUSY)
+				.ifPresent((busy) -> evidence.put("downstream busy threads max", (busy < 0) ? "n/a (virtual)" : Math.round(busy)));
+			evidence.put("caller p99 (successes)", this.result.p99().toMillis() + " ms");
+			return evidence;
+		}
+
+	}
+
+}
