@@ -65,6 +65,11 @@ public class LabServiceContainer extends GenericContainer<LabServiceContainer> {
 			.withEnv("LAB_CALLER_DOWNSTREAMURL", "http://" + DOWNSTREAM_ALIAS + ":" + PORT);
 	}
 
+	/** Caller: where it calls the downstream, e.g. {@code http://toxiproxy:8666} to go through a proxy. */
+	public LabServiceContainer withDownstreamUrl(String url) {
+		return withEnv("LAB_CALLER_DOWNSTREAMURL", java.net.URI.create(url).toString());
+	}
+
 	/** Runs the service on another Java runtime (the image is built for it once per JVM). */
 	public LabServiceContainer withJavaRuntime(JavaRuntime runtime) {
 		setImage(LabServiceImage.of(runtime));

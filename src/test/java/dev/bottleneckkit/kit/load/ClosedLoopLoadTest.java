@@ -60,6 +60,17 @@ class ClosedLoopLoadTest {
 	}
 
 	@Test
+	void namesTheErrorAFailedAnswerGivesInItsBody() throws Exception {
+		try (LimitedServer pool = LimitedServer.answering(503, "{\"error\":\"pool-timeout\",\"detail\":\"x\"}", 2,
+				Duration.ofMillis(20))) {
+
+			LoadResult result = quickLoad(2).run(pool.uri());
+
+			assertThat(result.errors()).as("status and the body's error kind").containsOnlyKeys("http-503 pool-timeout");
+		}
+	}
+
+	@Test
 	void stopsAfterTheRequestedCount() throws Exception {
 		try (LimitedServer server = LimitedServer.start(2, Duration.ofMillis(10))) {
 

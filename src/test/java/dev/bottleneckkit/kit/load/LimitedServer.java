@@ -25,7 +25,7 @@ final class LimitedServer implements AutoCloseable {
 
 	private final AtomicInteger peak = new AtomicInteger();
 
-	private LimitedServer(int threads, Duration latency, int status) throws IOException {
+	private LimitedServer(int threads, Duration latency, int status, String body) throws IOException {
 		this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1000);
 		this.handlers = Executors.newFixedThreadPool(threads);
 		this.server.setExecutor(this.handlers);
@@ -33,7 +33,11 @@ final class LimitedServer implements AutoCloseable {
 			this.peak.accumulateAndGet(this.inFlight.incrementAndGet(), Math::max);
 			try {
 				Thread.sleep(latency);
-				exchange.sendResponseHeaders(status, -1);
+				byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+				exchange.sendResponseHeaders(status, (bytes.length == 0) ? -1 : bytes.length);
+				if (bytes.length > 0) {
+					exchange.getResponseBody().write(bytes);
+				}
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
@@ -47,11 +51,15 @@ final class LimitedServer implements AutoCloseable {
 	}
 
 	static LimitedServer start(int threads, Duration latency) throws IOException {
-		return new LimitedServer(threads, latency, 200);
+		return new LimitedServer(threads, latency, 200, "");
 	}
 
 	static LimitedServer answering(int status, int threads, Duration latency) throws IOException {
-		return new LimitedServer(threads, latency, status);
+		return new LimitedServer(threads, latency, status, "");
+	}
+
+	static LimitedServer answering(int status, String body, int threads, Duration latency) throws IOException {
+		return new LimitedServer(threads, latency, status, body);
 	}
 
 	URI uri() {

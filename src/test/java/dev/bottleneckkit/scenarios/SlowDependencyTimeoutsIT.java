@@ -1,0 +1,163 @@
+package dev.bottleneckkit.scenarios;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+
+import dev.bottleneckkit.kit.containers.KitResources;
+import dev.bottleneckkit.kit.containers.LabServiceContainer;
+import dev.bottleneckkit.kit.images.KitImages;
+import dev.bottleneckkit.kit.junit.Scenario;
+import dev.bottleneckkit.kit.junit.ScenarioReport;
+import dev.bottleneckkit.kit.load.ClosedLoopLoad;
+import dev.bottleneckkit.kit.load.LoadResult;
+import dev.bottleneckkit.kit.load.OpenLoopLoad;
+import dev.bottleneckkit.kit.model.Ceiling;
+import eu.rekawek.toxiproxy.Proxy;
+import eu.rekawek.toxiproxy.ToxiproxyClient;
+import eu.rekawek.toxiproxy.model.Toxic;
+import eu.rekawek.toxiproxy.model.ToxicDirection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.testcontainers.containers.Network;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.toxiproxy.ToxiproxyContainer;
+
+import static dev.bottleneckkit.kit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.api.Assertions.withinPercentage;
+
+/**
+ * S8 (seed 004's "know your dependency latency"): Toxiproxy between the caller and its downstream makes
+ * the dependency slow or resets its connections. With Spring Boot's defaults the caller waits as long as
+ * the dependency does; a configured read timeout fails each call within its bound, with a clear error
+ * kind; reset connections are counted, and the caller is healthy again once the network is.
+ */
+@Scenario(id = "S8", title = "A slow or failing dependency against the caller's timeouts")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SlowDependencyTimeoutsIT {
+
+	/** The downstream's own latency. */
+	static final Duration DOWNSTREAM_LATENCY = Duration.ofMillis(100);
+
+	/** What the network adds when the dependency turns slow. */
+	static final Duration ADDED_LATENCY = Duration.ofSeconds(2);
+
+	/** The caller's read timeout in the fix: a quarter of the slow dependency's latency. */
+	static final Duration READ_TIMEOUT = Duration.ofMillis(500);
+
+	/** Users in the closed loop: fewer than the default pool's 5 connections, so the pool is not the cap. */
+	static final int USERS = 4;
+
+	static final int PROXY_PORT = 8666;
+
+	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS).warmUp(Duration.ofSeconds(1)).forDuration(Duration.ofSeconds(6));
+
+	static final Network network = KitResources.newNetwork();
+
+	@Container
+	static final LabServiceContainer downstream = LabServiceContainer.downstream(network)
+		.withDefaultLatency(DOWNSTREAM_LATENCY);
+
+	@Container
+	static final ToxiproxyContainer toxiproxy = KitResources.labelled(new ToxiproxyContainer(KitImages.toxiproxy()))
+		.withNetwork(network)
+		.withNetworkAliases("toxiproxy")
+		.withStartupTimeout(KitImages.STARTUP_TIMEOUT);
+
+	static Proxy proxy;
+
+	@BeforeAll
+	static void proxyTheDownstream() throws IOException {
+		proxy = new ToxiproxyClient(toxiproxy.getHost(), toxiproxy.getControlPort()).createProxy("downstream",
+				"0.0.0.0:" + PROXY_PORT, LabServiceContainer.DOWNSTREAM_ALIAS + ":" + LabServiceContainer.PORT);
+	}
+
+	@AfterEach
+	void healTheNetwork() throws IOException {
+		for (Toxic toxic : proxy.toxics().getAll()) {
+			toxic.remove();
+		}
+	}
+
+	@AfterAll
+	static void removeNetwork() {
+		network.close();
+	}
+
+	@Test
+	@Order(1)
+	void defaultTimeoutsWaitAsLongAsTheDependency(ScenarioReport report) throws IOException {
+		Duration slow = DOWNSTREAM_LATENCY.plus(ADDED_LATENCY);
+		Ceiling users = Ceiling.of(USERS, "users", slow);
+		proxy.toxics().latency("slow-dependency", ToxicDirection.DOWNSTREAM, ADDED_LATENCY.toMillis());
+		try (LabServiceContainer caller = callerThroughProxy()) {
+			caller.start();
+
+			LoadResult result = LOAD.named("defaults, slow dependency").run(caller.uri("/call/sleep"));
+
+			report.record("Spring Boot defaults, dependency +2 s", result, users, Map.of("toxic", "latency +2 s"));
+			assertThat(result).as("no read timeout by default: every call waits the full 2.1 s")
+				.hasNoErrors()
+				.hasMedianLatencyNear(slow, 0.25)
+				.hasThroughputNear(users, 0.15);
+		}
+	}
+
+	@Test
+	@Order(2)
+	void aReadTimeoutFailsEachCallWithinItsBound(ScenarioReport report) throws IOException {
+		Ceiling timeout = Ceiling.of(USERS, "users, each failing after the read timeout", READ_TIMEOUT);
+		proxy.toxics().latency("slow-dependency", ToxicDirection.DOWNSTREAM, ADDED_LATENCY.toMillis());
+		try (LabServiceContainer caller = callerThroughProxy().withReadTimeout(READ_TIMEOUT)) {
+			caller.start();
+
+			LoadResult result = LOAD.named("read timeout 500 ms, slow dependency").run(caller.uri("/call/sleep"));
+
+			double failuresPerSecond = result.errorCount() / (result.window().toMillis() / 1000.0);
+			report.record("read timeout 500 ms, dependency +2 s", result, timeout,
+					Map.of("failures per second", Math.round(failuresPerSecond)));
+			assertThat(result.succeeded()).as("nothing answers within 500 ms").isZero();
+			assertThat(result.errors()).as("every failure is the caller's read timeout, mapped to 504")
+				.containsOnlyKeys("http-504 read-timeout");
+			assertThat(failuresPerSecond)
+				.as("each call ends at the timeout: %d users fail %s times a second (L / W)", USERS,
+						timeout.requestsPerSecond())
+				.isCloseTo(timeout.requestsPerSecond(), withinPercentage(20));
+		}
+	}
+
+	@Test
+	@Order(3)
+	void resetConnectionsAreCountedAndTheCallerRecovers(ScenarioReport report) throws IOException {
+		Ceiling healthy = Ceiling.of(1000, "connections (no cap at 20 rps)", DOWNSTREAM_LATENCY);
+		OpenLoopLoad load = OpenLoopLoad.ratePerSecond(20).warmUp(Duration.ZERO).forDuration(Duration.ofSeconds(3));
+		try (LabServiceContainer caller = callerThroughProxy()) {
+			caller.start();
+			proxy.toxics().resetPeer("reset", ToxicDirection.DOWNSTREAM, 0);
+
+			LoadResult reset = load.named("connections reset").run(caller.uri("/call/sleep"));
+			healTheNetwork();
+			LoadResult recovered = load.named("after the network heals").run(caller.uri("/call/sleep"));
+
+			report.record("connections reset by the network", reset, healthy, Map.of("toxic", "reset_peer"));
+			report.record("after the network heals", recovered, healthy, Map.of("toxic", "none"));
+			assertThat(reset.succeeded()).as("no call gets through a resetting network").isZero();
+			assertThat(reset.errors()).as("each reset is counted as the caller's connection-reset, mapped to 502")
+				.containsOnlyKeys("http-502 connection-reset");
+			assertThat(recovered).as("the caller is healthy again once the network is")
+				.hasNoErrors()
+				.hasThroughputNear(healthy, 0.15)
+				.hasMedianLatencyNear(DOWNSTREAM_LATENCY, 0.5);
+		}
+	}
+
+	private static LabServiceContainer callerThroughProxy() {
+		return LabServiceContainer.callerOf(downstream).withDownstreamUrl("http://toxiproxy:" + PROXY_PORT);
+	}
+
+}
