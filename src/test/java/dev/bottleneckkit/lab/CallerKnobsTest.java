@@ -48,6 +48,20 @@ class CallerKnobsTest {
 		}
 
 		@Test
+		void viaCallsANamedDownstreamAndRejectsUnknownNames() {
+			Map<String, Object> reply = call("/call/sleep?latency=0ms&via=loopback");
+			ResponseEntity<Map<String, Object>> unknown = http().get().uri("/call/sleep?via=nope").retrieve()
+				.onStatus((status) -> true, (request, response) -> {
+				})
+				.toEntity(JSON);
+
+			assertThat(reply).as("lab.caller.downstreams.loopback reached").containsKey("downstream");
+			assertThat(unknown.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+			assertThat(unknown.getBody()).containsEntry("error", "bad-request")
+				.containsEntry("detail", "via must name one of lab.caller.downstreams [loopback], was 'nope'");
+		}
+
+		@Test
 		void poolGaugesReportHttpClientsDefaults() {
 			assertThat(meter("httpcomponents.httpclient.pool.route.max.default")).as("per-route gauge").isEqualTo(5);
 			assertThat(meter("httpcomponents.httpclient.pool.total.max")).as("total gauge").isEqualTo(25);
@@ -161,6 +175,7 @@ class CallerKnobsTest {
 			int port = freePort();
 			registry.add("server.port", () -> port);
 			registry.add("lab.caller.downstream-url", () -> "http://localhost:" + port);
+			registry.add("lab.caller.downstreams.loopback", () -> "http://127.0.0.1:" + port);
 		}
 
 		@BeforeEach

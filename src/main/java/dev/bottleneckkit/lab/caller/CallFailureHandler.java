@@ -50,6 +50,11 @@ class CallFailureHandler {
 		return failure(HttpStatus.BAD_GATEWAY, "io-error", ex);
 	}
 
+	@ExceptionHandler(IllegalArgumentException.class)
+	ResponseEntity<Map<String, String>> badRequest(IllegalArgumentException ex) {
+		return failure(HttpStatus.BAD_REQUEST, "bad-request", ex);
+	}
+
 	@ExceptionHandler(BulkheadFullException.class)
 	ResponseEntity<Map<String, String>> bulkheadFull(BulkheadFullException ex) {
 		return failure(HttpStatus.TOO_MANY_REQUESTS, "bulkhead-full", ex);

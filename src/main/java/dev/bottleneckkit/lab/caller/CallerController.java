@@ -1,5 +1,6 @@
 package dev.bottleneckkit.lab.caller;
 
+import java.net.URI;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -14,6 +15,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.client.RestClient;
+import org.springframework.web.util.UriComponentsBuilder;
 
 /**
  * The caller's routes: each request makes one call to the downstream and returns its reply with the
@@ -28,20 +30,41 @@ class CallerController {
 
 	private final Optional<Bulkhead> bulkhead;
 
-	CallerController(RestClient downstream, Optional<Bulkhead> downstreamBulkhead) {
+	private final CallerProperties properties;
+
+	CallerController(RestClient downstream, Optional<Bulkhead> downstreamBulkhead, CallerProperties properties) {
 		this.downstream = downstream;
 		this.bulkhead = downstreamBulkhead;
+		this.properties = properties;
 	}
 
-	/** Calls the downstream's {@code /work/sleep}, passing {@code latency} on when given; through the bulkhead if set. */
+	/**
+	 * Calls the downstream's {@code /work/sleep}, passing {@code latency} on when given, through the bulkhead
+	 * if one is set. {@code via} names another downstream from {@code lab.caller.downstreams}: same client,
+	 * same pool, another route.
+	 */
 	@GetMapping("/sleep")
-	CallReply sleep(@RequestParam(required = false) String latency) {
+	CallReply sleep(@RequestParam(required = false) String latency, @RequestParam(required = false) String via) {
+		URI base = (via != null) ? namedDownstream(via) : this.properties.downstreamUrl();
 		Supplier<Map<?, ?>> call = () -> this.downstream.get()
-			.uri((uri) -> uri.path("/work/sleep").queryParamIfPresent("latency", Optional.ofNullable(latency)).build())
+			.uri(UriComponentsBuilder.fromUri(base)
+				.path("/work/sleep")
+				.queryParamIfPresent("latency", Optional.ofNullable(latency))
+				.build()
+				.toUri())
 			.retrieve()
 			.body(Map.class);
 		Map<?, ?> reply = this.bulkhead.isPresent() ? this.bulkhead.get().executeSupplier(call) : call.get();
 		return new CallReply(reply, Threads.current());
+	}
+
+	private URI namedDownstream(String name) {
+		URI base = this.properties.downstreams().get(name);
+		if (base == null) {
+			throw new IllegalArgumentException(
+					"via must name one of lab.caller.downstreams " + this.properties.downstreams().keySet() + ", was '" + name + "'");
+		}
+		return base;
 	}
 
 	record CallReply(Map<?, ?> downstream, Threads thread) {

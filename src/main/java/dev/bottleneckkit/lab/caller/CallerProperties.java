@@ -1,6 +1,7 @@
 package dev.bottleneckkit.lab.caller;
 
 import java.net.URI;
+import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -13,10 +14,16 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param downstreamUrl base URL of the downstream, e.g. {@code http://downstream:8080}
  * @param pool the outbound HTTP connection pool; unset sizes keep Spring Boot's default
  * @param bulkhead a limit on concurrent downstream calls; unset, there is none
+ * @param downstreams more downstreams by name ({@code lab.caller.downstreams.<name>=<url>}), reached through
+ * the same client and pool with {@code ?via=<name>}: one route each
  */
 @ConfigurationProperties("lab.caller")
 public record CallerProperties(@DefaultValue("http://localhost:8080") URI downstreamUrl, @DefaultValue Pool pool,
-		@DefaultValue Bulkhead bulkhead) {
+		@DefaultValue Bulkhead bulkhead, Map<String, URI> downstreams) {
+
+	public CallerProperties {
+		downstreams = (downstreams != null) ? Map.copyOf(downstreams) : Map.of();
+	}
 
 	/** Upper bound for pool sizes: far beyond any load these machines can make. */
 	static final int MAX_POOL_SIZE = 10_000;

@@ -70,6 +70,17 @@ public class LabServiceContainer extends GenericContainer<LabServiceContainer> {
 		return withEnv("LAB_CALLER_DOWNSTREAMURL", java.net.URI.create(url).toString());
 	}
 
+	/**
+	 * Caller: another downstream, reached through the same client and pool with {@code ?via=name}; its own
+	 * route (host:port) in the pool. {@code name}: letters and digits.
+	 */
+	public LabServiceContainer withNamedDownstream(String name, String url) {
+		if (!name.matches("[a-z0-9]{1,30}")) {
+			throw new IllegalArgumentException("downstream name must be 1 to 30 lower-case letters or digits, was '" + name + "'");
+		}
+		return withEnv("LAB_CALLER_DOWNSTREAMS_" + name.toUpperCase(java.util.Locale.ROOT), java.net.URI.create(url).toString());
+	}
+
 	/** Runs the service on another Java runtime (the image is built for it once per JVM). */
 	public LabServiceContainer withJavaRuntime(JavaRuntime runtime) {
 		setImage(LabServiceImage.of(runtime));

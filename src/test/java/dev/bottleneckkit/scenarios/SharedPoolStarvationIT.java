@@ -1,0 +1,145 @@
+package dev.bottleneckkit.scenarios;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+
+import dev.bottleneckkit.kit.containers.KitResources;
+import dev.bottleneckkit.kit.containers.LabServiceContainer;
+import dev.bottleneckkit.kit.images.KitImages;
+import dev.bottleneckkit.kit.junit.Scenario;
+import dev.bottleneckkit.kit.junit.ScenarioReport;
+import dev.bottleneckkit.kit.load.ClosedLoopLoad;
+import dev.bottleneckkit.kit.load.LoadResult;
+import dev.bottleneckkit.kit.model.Ceiling;
+import eu.rekawek.toxiproxy.Proxy;
+import eu.rekawek.toxiproxy.ToxiproxyClient;
+import eu.rekawek.toxiproxy.model.ToxicDirection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.testcontainers.containers.Network;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.toxiproxy.ToxiproxyContainer;
+
+import static dev.bottleneckkit.kit.assertions.BottleneckAssertions.assertThat;
+
+/**
+ * S7 (seed 000's "shared pool exhaustion"): one caller, one HTTP client pool, two routes. The slow route
+ * goes through Toxiproxy, which adds 2 s; the healthy route answers in 100 ms. When one route may take
+ * the whole pool (max per route = max total), the slow route's callers hold every connection and calls
+ * to the healthy route wait for one. With a per-route limit below the total, the slow route can take only
+ * its share and the healthy route keeps its latency.
+ */
+@Scenario(id = "S7", title = "One slow downstream starves a shared connection pool")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SharedPoolStarvationIT {
+
+	static final Duration HEALTHY_LATENCY = Duration.ofMillis(100);
+
+	static final Duration ADDED_LATENCY = Duration.ofSeconds(2);
+
+	/** The caller's whole pool. */
+	static final int POOL_TOTAL = 10;
+
+	/** Users of the slow route: more than the pool, so they would hold all of it. */
+	static final int SLOW_USERS = 20;
+
+	/** Users of the healthy route. */
+	static final int HEALTHY_USERS = 4;
+
+	static final int PROXY_PORT = 8666;
+
+	static final Network network = KitResources.newNetwork();
+
+	@Container
+	static final LabServiceContainer downstream = LabServiceContainer.downstream(network)
+		.withDefaultLatency(HEALTHY_LATENCY);
+
+	@Container
+	static final ToxiproxyContainer toxiproxy = KitResources.labelled(new ToxiproxyContainer(KitImages.toxiproxy()))
+		.withNetwork(network)
+		.withNetworkAliases("toxiproxy")
+		.withStartupTimeout(KitImages.STARTUP_TIMEOUT);
+
+	@BeforeAll
+	static void slowRouteThroughToxiproxy() throws IOException {
+		Proxy slow = new ToxiproxyClient(toxiproxy.getHost(), toxiproxy.getControlPort()).createProxy("slow",
+				"0.0.0.0:" + PROXY_PORT, LabServiceContainer.DOWNSTREAM_ALIAS + ":" + LabServiceContainer.PORT);
+		slow.toxics().latency("slow-dependency", ToxicDirection.DOWNSTREAM, ADDED_LATENCY.toMillis());
+	}
+
+	@AfterAll
+	static void removeNetwork() {
+		network.close();
+	}
+
+	@Test
+	@Order(1)
+	void oneRouteMayTakeThePoolSoTheHealthyRouteQueuesBehindTheSlowOne(ScenarioReport report) {
+		try (LabServiceContainer caller = callerWithTwoRoutes().withMaxConnectionsPerRoute(POOL_TOTAL)) {
+			caller.start();
+
+			Runs runs = loadBothRoutes(caller);
+
+			Ceiling healthy = Ceiling.of(HEALTHY_USERS, "users of the healthy route", HEALTHY_LATENCY);
+			report.record("shared pool (per route = total = " + POOL_TOTAL + "): healthy route", runs.healthy, healthy,
+					Map.of("slow route rps", String.format("%.1f", runs.slow.throughput())));
+			assertThat(runs.healthy).as("the healthy route's calls wait for connections the slow route holds")
+				.hasMedianLatencyAtLeast(5, HEALTHY_LATENCY);
+		}
+	}
+
+	@Test
+	@Order(2)
+	void aPerRouteLimitBelowTheTotalKeepsTheHealthyRouteFast(ScenarioReport report) {
+		try (LabServiceContainer caller = callerWithTwoRoutes().withMaxConnectionsPerRoute(POOL_TOTAL / 2)) {
+			caller.start();
+
+			Runs runs = loadBothRoutes(caller);
+
+			Ceiling healthy = Ceiling.of(HEALTHY_USERS, "users of the healthy route", HEALTHY_LATENCY);
+			Ceiling slowShare = Ceiling.of(POOL_TOTAL / 2, "slow route's connections", HEALTHY_LATENCY.plus(ADDED_LATENCY));
+			report.record("per route " + POOL_TOTAL / 2 + " of " + POOL_TOTAL + ": healthy route", runs.healthy, healthy,
+					Map.of("slow route rps", String.format("%.1f", runs.slow.throughput())));
+			report.record("per route " + POOL_TOTAL / 2 + " of " + POOL_TOTAL + ": slow route", runs.slow, slowShare, Map.of());
+			assertThat(runs.healthy).as("the healthy route keeps its own latency").hasNoErrors()
+				.hasThroughputNear(healthy, 0.15)
+				.hasMedianLatencyNear(HEALTHY_LATENCY, 0.5);
+			assertThat(runs.slow).as("the slow route gets only its share of the pool: 5 / 2.1 s")
+				.hasThroughputNear(slowShare, 0.2);
+		}
+	}
+
+	private static LabServiceContainer callerWithTwoRoutes() {
+		return LabServiceContainer.callerOf(downstream)
+			.withNamedDownstream("slow", "http://toxiproxy:" + PROXY_PORT)
+			.withMaxConnectionsTotal(POOL_TOTAL);
+	}
+
+	/** Loads the slow route and, while it is saturated, the healthy one. */
+	private static Runs loadBothRoutes(LabServiceContainer caller) {
+		ClosedLoopLoad slowLoad = ClosedLoopLoad.users(SLOW_USERS).warmUp(Duration.ofSeconds(3)).forDuration(Duration.ofSeconds(10))
+			.requestTimeout(Duration.ofSeconds(30))
+			.named("slow route");
+		ClosedLoopLoad healthyLoad = ClosedLoopLoad.users(HEALTHY_USERS).warmUp(Duration.ofSeconds(3))
+			.forDuration(Duration.ofSeconds(10))
+			.requestTimeout(Duration.ofSeconds(30))
+			.named("healthy route");
+		try (var both = Executors.newVirtualThreadPerTaskExecutor()) {
+			CompletableFuture<LoadResult> slow = CompletableFuture.supplyAsync(
+					() -> slowLoad.run(caller.uri("/call/sleep?via=slow")), both);
+			LoadResult healthy = healthyLoad.run(caller.uri("/call/sleep"));
+			return new Runs(slow.join(), healthy);
+		}
+	}
+
+	private record Runs(LoadResult slow, LoadResult healthy) {
+	}
+
+}
