@@ -151,6 +151,32 @@ class CallerKnobsTest {
 
 	}
 
+	@Nested
+	@SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT,
+			properties = { "lab.caller.webclient.max-connections=2", "lab.caller.webclient.pending-acquire-max-count=2" })
+	@ActiveProfiles({ "caller", "downstream" })
+	class WebClientPool extends CallerAndDownstream {
+
+		@Test
+		void callsBeyondConnectionsPlusPendingFailAtOnce() throws Exception {
+			java.util.List<HttpStatus> statuses = Concurrently.run(8, () -> HttpStatus.valueOf(http().get()
+				.uri("/call/webclient/sleep?latency=2s")
+				.retrieve()
+				.onStatus((status) -> true, (request, response) -> {
+				})
+				.toBodilessEntity()
+				.getStatusCode()
+				.value()));
+
+			assertThat(statuses).as("2 connections + 2 pending pass; 4 more fail with 503 pool-pending-limit")
+				.filteredOn(HttpStatus.OK::equals)
+				.hasSize(4);
+			assertThat(statuses).filteredOn(HttpStatus.SERVICE_UNAVAILABLE::equals).hasSize(4);
+			assertThat(downstreamPeak()).as("the downstream sees the pool's 2 connections").isEqualTo(2);
+		}
+
+	}
+
 	@Test
 	void aPoolSizeOutOfRangeStopsStartupNamingTheKnob() {
 		SpringApplicationBuilder app = new SpringApplicationBuilder(LabApplication.class).profiles("caller")

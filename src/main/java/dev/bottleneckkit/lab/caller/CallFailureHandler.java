@@ -17,12 +17,14 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClientResponseException;
+import org.springframework.web.reactive.function.client.WebClientException;
+import org.springframework.web.reactive.function.client.WebClientResponseException;
 
 /**
  * Turns a failed downstream call into a status and an error kind a load test can count: {@code
  * pool-timeout} (no connection leased in time, 503), {@code connect-timeout}/{@code connect-refused}
  * (502), {@code read-timeout} (504), {@code connection-reset} (502), {@code downstream-status} (502),
- * {@code bulkhead-full} (429).
+ * {@code bulkhead-full} (429); through WebClient, {@code pool-pending-limit} and {@code pool-acquire-timeout} (503).
  */
 @RestControllerAdvice(assignableTypes = CallerController.class)
 @Profile("caller")
@@ -46,6 +48,27 @@ class CallFailureHandler {
 		}
 		if (cause instanceof NoHttpResponseException || cause instanceof java.net.SocketException) {
 			return failure(HttpStatus.BAD_GATEWAY, "connection-reset", ex);
+		}
+		return failure(HttpStatus.BAD_GATEWAY, "io-error", ex);
+	}
+
+	/**
+	 * WebClient failures: Reactor Netty's pool exceptions come wrapped, and their package is shaded, so they
+	 * are recognised by simple name anywhere in the cause chain.
+	 */
+	@ExceptionHandler(WebClientException.class)
+	ResponseEntity<Map<String, String>> webClientFailure(WebClientException ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			switch (cause.getClass().getSimpleName()) {
+				case "PoolAcquirePendingLimitException":
+					return failure(HttpStatus.SERVICE_UNAVAILABLE, "pool-pending-limit", ex);
+				case "PoolAcquireTimeoutException":
+					return failure(HttpStatus.SERVICE_UNAVAILABLE, "pool-acquire-timeout", ex);
+				default:
+			}
+		}
+		if (ex instanceof WebClientResponseException) {
+			return failure(HttpStatus.BAD_GATEWAY, "downstream-status", ex);
 		}
 		return failure(HttpStatus.BAD_GATEWAY, "io-error", ex);
 	}

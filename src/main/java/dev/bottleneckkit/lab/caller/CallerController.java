@@ -15,6 +15,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.client.RestClient;
+import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.util.UriComponentsBuilder;
 
 /**
@@ -32,10 +33,25 @@ class CallerController {
 
 	private final CallerProperties properties;
 
-	CallerController(RestClient downstream, Optional<Bulkhead> downstreamBulkhead, CallerProperties properties) {
+	private final WebClient webClient;
+
+	CallerController(RestClient downstream, Optional<Bulkhead> downstreamBulkhead, CallerProperties properties,
+			WebClient downstreamWebClient) {
 		this.downstream = downstream;
 		this.bulkhead = downstreamBulkhead;
 		this.properties = properties;
+		this.webClient = downstreamWebClient;
+	}
+
+	/** The same call through WebClient on Reactor Netty, waiting for the answer on this request's thread. */
+	@GetMapping("/webclient/sleep")
+	CallReply webClientSleep(@RequestParam(required = false) String latency) {
+		Map<?, ?> reply = this.webClient.get()
+			.uri((uri) -> uri.path("/work/sleep").queryParamIfPresent("latency", Optional.ofNullable(latency)).build())
+			.retrieve()
+			.bodyToMono(Map.class)
+			.block();
+		return new CallReply(reply, Threads.current());
 	}
 
 	/**

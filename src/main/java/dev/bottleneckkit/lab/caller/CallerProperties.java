@@ -14,12 +14,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param downstreamUrl base URL of the downstream, e.g. {@code http://downstream:8080}
  * @param pool the outbound HTTP connection pool; unset sizes keep Spring Boot's default
  * @param bulkhead a limit on concurrent downstream calls; unset, there is none
+ * @param webclient the Reactor Netty pool of the WebClient route ({@code /call/webclient/sleep})
  * @param downstreams more downstreams by name ({@code lab.caller.downstreams.<name>=<url>}), reached through
  * the same client and pool with {@code ?via=<name>}: one route each
  */
 @ConfigurationProperties("lab.caller")
 public record CallerProperties(@DefaultValue("http://localhost:8080") URI downstreamUrl, @DefaultValue Pool pool,
-		@DefaultValue Bulkhead bulkhead, Map<String, URI> downstreams) {
+		@DefaultValue Bulkhead bulkhead, @DefaultValue WebClientPool webclient, Map<String, URI> downstreams) {
 
 	public CallerProperties {
 		downstreams = (downstreams != null) ? Map.copyOf(downstreams) : Map.of();
@@ -67,6 +68,38 @@ public record CallerProperties(@DefaultValue("http://localhost:8080") URI downst
 			if (maxWait.isNegative() || maxWait.compareTo(java.time.Duration.ofMinutes(10)) > 0) {
 				throw new IllegalArgumentException(
 						"lab.caller.bulkhead.max-wait must be between 0 ms and 10 min, was " + maxWait.toMillis() + " ms");
+			}
+		}
+
+	}
+
+	/**
+	 * The WebClient's Reactor Netty {@code ConnectionProvider}. Unset values keep Reactor Netty's defaults
+	 * (max connections max(CPUs, 8) × 2, pending acquires 2 × max, pending-acquire timeout 45 s).
+	 *
+	 * @param maxConnections connections, 1 to 10 000, or unset
+	 * @param pendingAcquireMaxCount acquisitions that may wait for a connection, 1 to 100 000, or unset; one
+	 * more fails at once with {@code PoolAcquirePendingLimitException} (503 {@code pool-pending-limit})
+	 * @param pendingAcquireTimeout how long an acquisition may wait, 1 ms to 10 min, or unset; then it fails
+	 * with {@code PoolAcquireTimeoutException} (503 {@code pool-acquire-timeout})
+	 */
+	public record WebClientPool(Integer maxConnections, Integer pendingAcquireMaxCount,
+			java.time.Duration pendingAcquireTimeout) {
+
+		public WebClientPool {
+			if (maxConnections != null && (maxConnections < 1 || maxConnections > MAX_POOL_SIZE)) {
+				throw new IllegalArgumentException("lab.caller.webclient.max-connections must be between 1 and "
+						+ MAX_POOL_SIZE + ", was " + maxConnections);
+			}
+			if (pendingAcquireMaxCount != null && (pendingAcquireMaxCount < 1 || pendingAcquireMaxCount > 100_000)) {
+				throw new IllegalArgumentException(
+						"lab.caller.webclient.pending-acquire-max-count must be between 1 and 100000, was "
+								+ pendingAcquireMaxCount);
+			}
+			if (pendingAcquireTimeout != null && (pendingAcquireTimeout.toMillis() < 1
+					|| pendingAcquireTimeout.compareTo(java.time.Duration.ofMinutes(10)) > 0)) {
+				throw new IllegalArgumentException("lab.caller.webclient.pending-acquire-timeout must be between 1 ms and "
+						+ "10 min, was " + pendingAcquireTimeout.toMillis() + " ms");
 			}
 		}
 

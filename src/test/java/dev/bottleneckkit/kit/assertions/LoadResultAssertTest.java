@@ -52,7 +52,8 @@ class LoadResultAssertTest {
 		for (long i = 0; i < succeeded; i++) {
 			latencies.recordValue(latencyMs * 1000);
 		}
-		return new LoadResult("test", users, window, succeeded, Map.of(), latencies, List.of(), Duration.ZERO, Double.NaN);
+		return new LoadResult("test", users, window, succeeded, Map.of(), latencies, new Histogram(3), List.of(), Duration.ZERO,
+				Double.NaN);
 	}
 
 }

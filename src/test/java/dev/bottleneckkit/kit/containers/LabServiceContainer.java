@@ -124,6 +124,20 @@ public class LabServiceContainer extends GenericContainer<LabServiceContainer> {
 				Integer.toString(Knobs.between("bulkhead maxConcurrentCalls", maxConcurrentCalls, 1, 10_000)));
 	}
 
+	/**
+	 * Caller: the Reactor Netty pool of the WebClient route ({@code /call/webclient/sleep}): connections (1 to
+	 * 10 000), acquisitions that may wait (1 to 100 000), and how long one may wait (1 ms to 10 min).
+	 */
+	public LabServiceContainer withWebClientPool(int maxConnections, int pendingAcquireMaxCount,
+			Duration pendingAcquireTimeout) {
+		Knobs.between("webclient maxConnections", maxConnections, 1, 10_000);
+		Knobs.between("webclient pendingAcquireMaxCount", pendingAcquireMaxCount, 1, 100_000);
+		Knobs.between("webclient pendingAcquireTimeout", pendingAcquireTimeout, Duration.ofMillis(1), Duration.ofMinutes(10));
+		return withEnv("LAB_CALLER_WEBCLIENT_MAXCONNECTIONS", Integer.toString(maxConnections))
+			.withEnv("LAB_CALLER_WEBCLIENT_PENDINGACQUIREMAXCOUNT", Integer.toString(pendingAcquireMaxCount))
+			.withEnv("LAB_CALLER_WEBCLIENT_PENDINGACQUIRETIMEOUT", pendingAcquireTimeout.toMillis() + "ms");
+	}
+
 	/** Caller: connect timeout ({@code spring.http.clients.connect-timeout}), 1 ms to 10 min. */
 	public LabServiceContainer withConnectTimeout(Duration timeout) {
 		Knobs.between("connectTimeout", timeout, Duration.ofMillis(1), Duration.ofMinutes(10));

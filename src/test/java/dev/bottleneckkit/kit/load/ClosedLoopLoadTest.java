@@ -56,6 +56,8 @@ class ClosedLoopLoadTest {
 			assertThat(rejected.succeeded()).as("503 is not a success").isZero();
 			assertThat(rejected.errors()).as("errors by kind").containsOnlyKeys("http-503");
 			assertThat(timedOut.errors()).as("a request past its timeout").containsOnlyKeys("timeout");
+			assertThat(timedOut.failureLatencyAt(50)).as("fails when its 300 ms timeout ends")
+				.isBetween(Duration.ofMillis(290), Duration.ofMillis(450));
 		}
 	}
 

@@ -17,13 +17,14 @@ import org.HdrHistogram.Histogram;
  * @param window length of the measurement window
  * @param succeeded requests answered 2xx inside the window
  * @param errors failed requests inside the window, by kind: {@code http-503}, {@code timeout}, …
- * @param latencies latencies of the requests completed inside the window, in microseconds
+ * @param latencies latencies of the requests that succeeded inside the window, in microseconds
+ * @param failureLatencies time until failure of the requests that failed inside the window (sent ones)
  * @param timeline one entry per second since the run started
  * @param warmUp length of the warm-up before the window
  * @param offeredRps the open loop's arrival rate, requests per second; NaN for a closed loop
  */
 public record LoadResult(String name, int users, Duration window, long succeeded, Map<String, Long> errors,
-		Histogram latencies, List<Second> timeline, Duration warmUp, double offeredRps) {
+		Histogram latencies, Histogram failureLatencies, List<Second> timeline, Duration warmUp, double offeredRps) {
 
 	/** True for a constant-arrival-rate run. */
 	public boolean openLoop() {
@@ -42,6 +43,11 @@ public record LoadResult(String name, int users, Duration window, long succeeded
 	/** Latency at {@code percentile} (0 to 100) of the requests completed in the window. */
 	public Duration latencyAt(double percentile) {
 		return Duration.ofNanos(this.latencies.getValueAtPercentile(percentile) * 1000);
+	}
+
+	/** Time until failure at {@code percentile} (0 to 100) of the sent requests that failed in the window. */
+	public Duration failureLatencyAt(double percentile) {
+		return Duration.ofNanos(this.failureLatencies.getValueAtPercentile(percentile) * 1000);
 	}
 
 	public Duration median() {

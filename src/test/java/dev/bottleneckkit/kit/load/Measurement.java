@@ -20,6 +20,8 @@ final class Measurement {
 
 	private final Recorder recorder = new Recorder(3);
 
+	private final Recorder failureRecorder = new Recorder(3);
+
 	private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
 
 	private final LongAdder succeededInWindow = new LongAdder();
@@ -76,6 +78,7 @@ final class Measurement {
 			this.succeededInWindow.increment();
 		}
 		else {
+			this.failureRecorder.recordValue(Math.max(1, micros));
 			this.errors.computeIfAbsent(failure, (kind) -> new LongAdder()).increment();
 		}
 	}
@@ -103,7 +106,8 @@ final class Measurement {
 		Map<String, Long> errorCounts = new TreeMap<>();
 		this.errors.forEach((kind, count) -> errorCounts.put(kind, count.sum()));
 		return new LoadResult(name, users, window, this.succeededInWindow.sum(), Map.copyOf(errorCounts),
-				this.recorder.getIntervalHistogram(), timeline(windowEnd), warmUp, offeredRps);
+				this.recorder.getIntervalHistogram(), this.failureRecorder.getIntervalHistogram(), timeline(windowEnd), warmUp,
+				offeredRps);
 	}
 
 	private int secondOf(long nanos) {

@@ -45,7 +45,7 @@ class ReportWriterTest {
 		for (int i = 0; i < 99; i++) {
 			latencies.recordValue(4_000_000);
 		}
-		LoadResult result = new LoadResult("load", 40, Duration.ofSeconds(10), 99, Map.of(), latencies,
+		LoadResult result = new LoadResult("load", 40, Duration.ofSeconds(10), 99, Map.of(), latencies, new Histogram(3),
 				List.of(new LoadResult.Second(0, 8, 0, 3900, false), new LoadResult.Second(1, 10, 0, 4000, true)),
 				Duration.ofSeconds(1), Double.NaN);
 		Map<String, String> evidence = new LinkedHashMap<>();
