@@ -62,7 +62,7 @@ public record Gauge(String label, String meter, List<String> tags) {
 	/** Work requests a lab service is serving. */
 	public static final Gauge LAB_IN_FLIGHT = of("lab.requests.in-flight");
 
-	/** Everything above; absent meters are skipped after the first read. */
+	/** Everything above; meters a service does not have are skipped. */
 	public static final List<Gauge> SPRING_BOOT_CAPS = List.of(TOMCAT_BUSY, TOMCAT_MAX, TOMCAT_CONNECTIONS, HTTP_POOL_LEASED, HTTP_POOL_PENDING,
 			HTTP_POOL_MAX_PER_ROUTE, REACTOR_ACTIVE, REACTOR_PENDING, HIKARI_ACTIVE, HIKARI_IDLE, HIKARI_PENDING, HIKARI_MAX,
 			JVM_LIVE_THREADS, VIRTUAL_MOUNTED, VIRTUAL_QUEUED, LAB_IN_FLIGHT);

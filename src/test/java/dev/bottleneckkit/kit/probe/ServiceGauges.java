@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +21,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Samples the gauges that cap a Spring Boot service (Tomcat threads, HTTP client and database pools, JVM
  * threads) through its Actuator metrics endpoint, as a time series beside the load. Works on any Spring
- * Boot service that exposes {@code /actuator/metrics}; gauges it does not have are skipped.
+ * Boot service that exposes {@code /actuator/metrics}; gauges it does not have are skipped (and asked for
+ * again each second, since some appear only when their pool is first used).
  *
  * <pre>{@code
  * ServiceGauges gauges = ServiceGauges.of(caller.uri("")).start();
@@ -37,6 +37,9 @@ public final class ServiceGauges {
 
 	public static final Duration DEFAULT_INTERVAL = Duration.ofMillis(250);
 
+	/** A gauge the service does not have (yet) is asked for again after this long, not every round. */
+	private static final long RECHECK_MISSING_NANOS = Duration.ofSeconds(1).toNanos();
+
 	private final URI base;
 
 	private final List<Gauge> gauges;
@@ -45,7 +48,8 @@ public final class ServiceGauges {
 
 	private final Map<String, List<GaugeTimeline.Sample>> series = new ConcurrentHashMap<>();
 
-	private final Set<String> absent = ConcurrentHashMap.newKeySet();
+	/** When each gauge was last found missing: meters such as Reactor Netty's or Hikari's appear on first use. */
+	private final Map<String, Long> missingSince = new ConcurrentHashMap<>();
 
 	private final CountDownLatch stopped = new CountDownLatch(1);
 
@@ -84,7 +88,8 @@ public final class ServiceGauges {
 					Duration at = Duration.ofNanos(System.nanoTime() - started);
 					List<Thread> readers = new ArrayList<>();
 					for (Gauge gauge : this.gauges) {
-						if (!this.absent.contains(gauge.label())) {
+						Long missing = this.missingSince.get(gauge.label());
+						if (missing == null || System.nanoTime() - missing > RECHECK_MISSING_NANOS) {
 							readers.add(Thread.ofVirtual().start(() -> sample(http, gauge, at)));
 						}
 					}
@@ -134,9 +139,10 @@ public final class ServiceGauges {
 				.timeout(Duration.ofSeconds(2))
 				.build(), HttpResponse.BodyHandlers.ofString());
 			if (response.statusCode() == 404) {
-				this.absent.add(gauge.label());
+				this.missingSince.put(gauge.label(), System.nanoTime());
 				return;
 			}
+			this.missingSince.remove(gauge.label());
 			if (response.statusCode() != 200) {
 				return;
 			}
