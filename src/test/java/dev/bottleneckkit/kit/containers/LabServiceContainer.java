@@ -11,8 +11,10 @@ import dev.bottleneckkit.kit.internal.Knobs;
 import dev.bottleneckkit.kit.probe.InFlightProbe;
 import org.rnorth.ducttape.ratelimits.RateLimiterBuilder;
 import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.JdbcDatabaseContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.utility.MountableFile;
 
 /**
  * The lab service in a container: a Spring Boot app playing the <em>downstream</em> (answers after a
@@ -61,8 +63,12 @@ public class LabServiceContainer extends GenericContainer<LabServiceContainer> {
 
 	/** A caller of {@code downstream} on the same network, on Java 21, with Spring Boot's default HTTP pool. */
 	public static LabServiceContainer callerOf(LabServiceContainer downstream) {
-		return new LabServiceContainer("caller", downstream.getNetwork(), JavaRuntime.JAVA_21)
-			.withEnv("LAB_CALLER_DOWNSTREAMURL", "http://" + DOWNSTREAM_ALIAS + ":" + PORT);
+		return caller(downstream.getNetwork()).withEnv("LAB_CALLER_DOWNSTREAMURL", "http://" + DOWNSTREAM_ALIAS + ":" + PORT);
+	}
+
+	/** A caller on {@code network} with no downstream, e.g. for its database route ({@link #withMySql}). */
+	public static LabServiceContainer caller(Network network) {
+		return new LabServiceContainer("caller", network, JavaRuntime.JAVA_21);
 	}
 
 	/** Caller: where it calls the downstream, e.g. {@code http://toxiproxy:8666} to go through a proxy. */
@@ -79,6 +85,28 @@ public class LabServiceContainer extends GenericContainer<LabServiceContainer> {
 			throw new IllegalArgumentException("downstream name must be 1 to 30 lower-case letters or digits, was '" + name + "'");
 		}
 		return withEnv("LAB_CALLER_DOWNSTREAMS_" + name.toUpperCase(java.util.Locale.ROOT), java.net.URI.create(url).toString());
+	}
+
+	/**
+	 * Caller: the {@code /db/sleep} route on {@code database} (which must be on this container's network),
+	 * through Hikari with {@code poolSize} connections (1 to 1000, all opened at start-up) and {@code driver}
+	 * on the loader path.
+	 */
+	public LabServiceContainer withMySql(JdbcDatabaseContainer<?> database, JdbcDriver driver, int poolSize) {
+		Knobs.between("poolSize", poolSize, 1, 1000);
+		String host = database.getNetworkAliases().get(database.getNetworkAliases().size() - 1);
+		return withEnv("SPRING_PROFILES_ACTIVE", this.role + ",db")
+			.withEnv("SPRING_DATASOURCE_URL",
+					"jdbc:mysql://" + host + ":3306/" + database.getDatabaseName() + "?useSSL=false&allowPublicKeyRetrieval=true")
+			.withEnv("SPRING_DATASOURCE_USERNAME", database.getUsername())
+			.withEnv("SPRING_DATASOURCE_PASSWORD", database.getPassword())
+			.withEnv("SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE", Integer.toString(poolSize))
+			.withCopyFileToContainer(MountableFile.forHostPath(driver.jar()), "/app/lib/" + driver.jar().getFileName());
+	}
+
+	/** Carrier threads of the virtual-thread scheduler ({@code -Djdk.virtualThreadScheduler.parallelism}), 1 to 256. */
+	public LabServiceContainer withCarrierThreads(int carriers) {
+		return withJvmOptions("-Djdk.virtualThreadScheduler.parallelism=" + Knobs.between("carriers", carriers, 1, 256));
 	}
 
 	/** Runs the service on another Java runtime (the image is built for it once per JVM). */
