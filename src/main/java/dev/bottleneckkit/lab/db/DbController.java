@@ -6,7 +6,11 @@ import java.util.Map;
 import dev.bottleneckkit.lab.Threads;
 
 import org.springframework.context.annotation.Profile;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -39,6 +43,18 @@ class DbController {
 		Integer result = this.jdbc.queryForObject("SELECT SLEEP(?)", Integer.class, seconds);
 		return Map.of("result", result, "tookMs", Duration.ofNanos(System.nanoTime() - started).toMillis(), "thread",
 				Threads.current());
+	}
+
+	/** No pooled connection within Hikari's {@code connectionTimeout}: 503 {@code db-pool-timeout}. */
+	@ExceptionHandler(CannotGetJdbcConnectionException.class)
+	ResponseEntity<Map<String, String>> poolTimeout(CannotGetJdbcConnectionException ex) {
+		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+			.body(Map.of("error", "db-pool-timeout", "detail", String.valueOf(ex.getMessage())));
+	}
+
+	@ExceptionHandler(IllegalArgumentException.class)
+	ResponseEntity<Map<String, String>> badRequest(IllegalArgumentException ex) {
+		return ResponseEntity.badRequest().body(Map.of("error", "bad-request", "detail", ex.getMessage()));
 	}
 
 }

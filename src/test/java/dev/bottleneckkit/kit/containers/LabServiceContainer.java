@@ -104,6 +104,12 @@ public class LabServiceContainer extends GenericContainer<LabServiceContainer> {
 			.withCopyFileToContainer(MountableFile.forHostPath(driver.jar()), "/app/lib/" + driver.jar().getFileName());
 	}
 
+	/** Caller with a database: Hikari's {@code connectionTimeout}, 250 ms (Hikari's minimum) to 10 min. */
+	public LabServiceContainer withDbConnectionTimeout(Duration timeout) {
+		Knobs.between("dbConnectionTimeout", timeout, Duration.ofMillis(250), Duration.ofMinutes(10));
+		return withEnv("SPRING_DATASOURCE_HIKARI_CONNECTIONTIMEOUT", Long.toString(timeout.toMillis()));
+	}
+
 	/** Carrier threads of the virtual-thread scheduler ({@code -Djdk.virtualThreadScheduler.parallelism}), 1 to 256. */
 	public LabServiceContainer withCarrierThreads(int carriers) {
 		return withJvmOptions("-Djdk.virtualThreadScheduler.parallelism=" + Knobs.between("carriers", carriers, 1, 256));

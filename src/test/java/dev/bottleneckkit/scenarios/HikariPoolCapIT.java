@@ -1,0 +1,142 @@
+package dev.bottleneckkit.scenarios;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.bottleneckkit.kit.containers.JdbcDriver;
+import dev.bottleneckkit.kit.containers.KitResources;
+import dev.bottleneckkit.kit.containers.LabServiceContainer;
+import dev.bottleneckkit.kit.images.KitImages;
+import dev.bottleneckkit.kit.junit.Scenario;
+import dev.bottleneckkit.kit.junit.ScenarioReport;
+import dev.bottleneckkit.kit.load.ClosedLoopLoad;
+import dev.bottleneckkit.kit.load.LoadResult;
+import dev.bottleneckkit.kit.model.Ceiling;
+import dev.bottleneckkit.kit.probe.Gauge;
+import dev.bottleneckkit.kit.probe.GaugeTimeline;
+import dev.bottleneckkit.kit.probe.ServiceGauges;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.testcontainers.containers.Network;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.mysql.MySQLContainer;
+
+import static dev.bottleneckkit.kit.assertions.BottleneckAssertions.assertThat;
+
+/**
+ * S4 (seed 002's caveats): with virtual threads, threads stop being the cap and the connection pool takes
+ * their place. 12 users run {@code SELECT SLEEP(1)} through a Hikari pool of 4: throughput is 4 / 1 s and
+ * the other users wait in Hikari (pending). A short {@code connectionTimeout} turns that wait into a clear
+ * 503 {@code db-pool-timeout}. The fix: a pool sized for the load.
+ */
+@Scenario(id = "S4", title = "Virtual threads: the connection pool is the new cap")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class HikariPoolCapIT {
+
+	static final Duration QUERY = Duration.ofSeconds(1);
+
+	static final int POOL = 4;
+
+	static final int USERS = 12;
+
+	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS).warmUp(Duration.ofSeconds(3)).forDuration(Duration.ofSeconds(8));
+
+	static final Network network = KitResources.newNetwork();
+
+	@Container
+	static final MySQLContainer mysql = KitResources.labelled(new MySQLContainer(KitImages.mysql()))
+		.withNetwork(network)
+		.withNetworkAliases("mysql")
+		.withStartupTimeout(KitImages.STARTUP_TIMEOUT);
+
+	@AfterAll
+	static void removeNetwork() {
+		network.close();
+	}
+
+	@Test
+	@Order(1)
+	void aPoolSmallerThanTheUsersCapsThroughputAndQueuesTheRest(ScenarioReport report) {
+		Ceiling pool = Ceiling.of(POOL, "Hikari connections", QUERY);
+		try (LabServiceContainer caller = virtualThreadCaller(POOL)) {
+			caller.start();
+
+			Run run = run(caller);
+
+			report.record("pool " + POOL + ", " + USERS + " users", run.result, pool, run.evidence());
+			assertThat(run.hikari.max(Gauge.HIKARI_ACTIVE)).as("every connection in use").hasValue(POOL);
+			assertThat(run.hikari.max(Gauge.HIKARI_PENDING).orElseThrow()).as("the other users wait in Hikari")
+				.isGreaterThanOrEqualTo(0.75 * (USERS - POOL));
+			assertThat(run.result).as("the pool is the cap: connections / query time")
+				.hasNoErrors()
+				.hasThroughputNear(pool, 0.15)
+				.hasMedianLatencyNear(pool.latencyFor(USERS), 0.25);
+		}
+	}
+
+	@Test
+	@Order(2)
+	void aShortConnectionTimeoutFailsTheWaitWithAClearStatus(ScenarioReport report) {
+		Duration connectionTimeout = Duration.ofMillis(500);
+		Ceiling pool = Ceiling.of(POOL, "Hikari connections", QUERY);
+		try (LabServiceContainer caller = virtualThreadCaller(POOL).withDbConnectionTimeout(connectionTimeout)) {
+			caller.start();
+
+			Run run = run(caller);
+
+			report.record("pool " + POOL + ", connectionTimeout 500 ms", run.result, pool, run.evidence());
+			assertThat(run.result.errors()).as("a wait past connectionTimeout is a 503 db-pool-timeout")
+				.containsOnlyKeys("http-503 db-pool-timeout");
+			assertThat(run.result.failureLatencyAt(50)).as("and ends at the 500 ms timeout")
+				.isBetween(connectionTimeout.multipliedBy(9).dividedBy(10), connectionTimeout.multipliedBy(2));
+			assertThat(run.result).as("the connections keep serving their 4 rps").hasThroughputNear(pool, 0.2);
+		}
+	}
+
+	@Test
+	@Order(3)
+	void aPoolSizedForTheLoadLetsEveryUserQueryAtOnce(ScenarioReport report) {
+		Ceiling users = Ceiling.of(USERS, "users (pool sized for them)", QUERY);
+		try (LabServiceContainer caller = virtualThreadCaller(USERS)) {
+			caller.start();
+
+			Run run = run(caller);
+
+			report.record("pool " + USERS + " (sized for the load)", run.result, users, run.evidence());
+			assertThat(run.hikari.max(Gauge.HIKARI_PENDING)).as("nobody waits for a connection").hasValue(0);
+			assertThat(run.result).as("users / query time").hasNoErrors().hasThroughputNear(users, 0.15)
+				.hasMedianLatencyNear(QUERY, 0.25);
+		}
+	}
+
+	private static LabServiceContainer virtualThreadCaller(int poolSize) {
+		return LabServiceContainer.caller(network)
+			.withVirtualThreads(true)
+			.withMySql(mysql, JdbcDriver.MYSQL_CONNECTOR_J_9_7_0, poolSize);
+	}
+
+	private static Run run(LabServiceContainer caller) {
+		ServiceGauges gauges = ServiceGauges.of(caller.uri(""))
+			.gauges(Gauge.HIKARI_ACTIVE, Gauge.HIKARI_PENDING, Gauge.HIKARI_MAX)
+			.start();
+		LoadResult result = LOAD.named("db route").run(caller.uri("/db/sleep?seconds=" + QUERY.toSeconds()));
+		return new Run(result, gauges.stop());
+	}
+
+	private record Run(LoadResult result, GaugeTimeline hikari) {
+
+		Map<String, Object> evidence() {
+			Map<String, Object> evidence = new LinkedHashMap<>(this.hikari.maxima());
+			if (this.result.errorCount() > 0) {
+				evidence.put("time to fail p50", this.result.failureLatencyAt(50).toMillis() + " ms");
+			}
+			return evidence;
+		}
+
+	}
+
+}
