@@ -110,6 +110,12 @@ public class LabServiceContainer extends GenericContainer<LabServiceContainer> {
 		return withEnv("SPRING_DATASOURCE_HIKARI_CONNECTIONTIMEOUT", Long.toString(timeout.toMillis()));
 	}
 
+	/** Limits the container to {@code cpus} CPUs (Docker's {@code --cpus}), 0.1 to 64; the JVM sizes itself to it. */
+	public LabServiceContainer withCpuLimit(double cpus) {
+		long nanoCpus = Math.round(Knobs.between("cpus", cpus, 0.1, 64.0) * 1e9);
+		return withCreateContainerCmdModifier((cmd) -> cmd.getHostConfig().withNanoCPUs(nanoCpus));
+	}
+
 	/** Carrier threads of the virtual-thread scheduler ({@code -Djdk.virtualThreadScheduler.parallelism}), 1 to 256. */
 	public LabServiceContainer withCarrierThreads(int carriers) {
 		return withJvmOptions("-Djdk.virtualThreadScheduler.parallelism=" + Knobs.between("carriers", carriers, 1, 256));
