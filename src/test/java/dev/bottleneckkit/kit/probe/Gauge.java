@@ -33,22 +33,22 @@ public record Gauge(String label, String meter, List<String> tags) {
 			"httpcomponents.httpclient.pool.route.max.default");
 
 	/** Reactor Netty connections in use (WebClient), when its pool metrics are enabled. */
-	public static final Gauge REACTOR_ACTIVE = of("reactor.netty.connection.provider.active.connections");
+	public static final Gauge REACTOR_ACTIVE = of("reactor.pool.active", "reactor.netty.connection.provider.active.connections");
 
 	/** Reactor Netty acquisitions waiting for a connection. */
-	public static final Gauge REACTOR_PENDING = of("reactor.netty.connection.provider.pending.connections");
+	public static final Gauge REACTOR_PENDING = of("reactor.pool.pending", "reactor.netty.connection.provider.pending.connections");
 
 	/** Hikari connections in use. */
-	public static final Gauge HIKARI_ACTIVE = of("hikaricp.connections.active");
+	public static final Gauge HIKARI_ACTIVE = of("hikari.active", "hikaricp.connections.active");
 
 	/** Hikari idle connections. */
-	public static final Gauge HIKARI_IDLE = of("hikaricp.connections.idle");
+	public static final Gauge HIKARI_IDLE = of("hikari.idle", "hikaricp.connections.idle");
 
 	/** Threads waiting for a Hikari connection. */
-	public static final Gauge HIKARI_PENDING = of("hikaricp.connections.pending");
+	public static final Gauge HIKARI_PENDING = of("hikari.pending", "hikaricp.connections.pending");
 
 	/** Hikari's maximum pool size. */
-	public static final Gauge HIKARI_MAX = of("hikaricp.connections.max");
+	public static final Gauge HIKARI_MAX = of("hikari.max", "hikaricp.connections.max");
 
 	/** Live platform threads of the JVM (virtual threads are not counted by the JVM's thread MXBean). */
 	public static final Gauge JVM_LIVE_THREADS = of("jvm.threads.live");

@@ -30,10 +30,11 @@ public final class ReportWriter {
 		return Path.of(System.getProperty("bottleneck.report-dir", "target/bottleneck-report"));
 	}
 
-	public static void writeAll(List<ReportEntry> entries) {
-		if (entries.isEmpty()) {
+	public static void writeAll(List<ReportEntry> unordered) {
+		if (unordered.isEmpty()) {
 			return;
 		}
+		List<ReportEntry> entries = ordered(unordered);
 		Path dir = directory();
 		try {
 			Files.createDirectories(dir);
@@ -46,18 +47,39 @@ public final class ReportWriter {
 		log.info("Scenario report: {}", dir.resolve("index.html").toAbsolutePath());
 	}
 
+	/** Scenarios in their own order (S1, S2, …, S10, then the kit's K1, …), runs in the order they ran. */
+	static List<ReportEntry> ordered(List<ReportEntry> entries) {
+		return entries.stream().sorted(java.util.Comparator.comparing(ReportWriter::scenarioOrder)).toList();
+	}
+
 	static String markdown(List<ReportEntry> entries) {
 		StringBuilder md = new StringBuilder("# bottleneck-kit scenario report\n\n");
-		md.append("| scenario | run | users | cap (λ = L / W) | expected | measured | p50 | p99 | errors | evidence | outcome |\n");
+		md.append("| scenario | run | load | cap (λ = L / W) | expected | measured | p50 | p99 | errors | evidence | outcome |\n");
 		md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
 		for (ReportEntry e : entries) {
 			LoadResult r = e.result();
-			md.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %.1f rps | %.1f rps | %d ms | %d ms | %d | %s | %s |%n",
-					e.scenarioId(), e.caseName(), r.users(), e.ceiling().explain(), e.ceiling().throughputFor(r),
-					r.throughput(), r.median().toMillis(), r.p99().toMillis(), r.errorCount(), evidence(e, "; "),
+			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.1f rps | %.1f rps | %s | %s | %d | %s | %s |%n",
+					e.scenarioId(), e.caseName(), load(r), e.ceiling().explain(), e.ceiling().throughputFor(r),
+					r.throughput(), millis(r, 50), millis(r, 99), r.errorCount(), evidence(e, "; "),
 					e.outcome().replace("|", "\\|")));
 		}
 		return md.toString();
+	}
+
+	/** "40 users" for a closed loop, "20 rps offered" for an open one. */
+	private static String load(LoadResult r) {
+		return r.openLoop() ? String.format(Locale.ROOT, "%.0f rps offered", r.offeredRps()) : r.users() + " users";
+	}
+
+	/** A latency percentile of the successes, or "—" when nothing succeeded. */
+	private static String millis(LoadResult r, double percentile) {
+		return (r.succeeded() == 0) ? "—" : r.latencyAt(percentile).toMillis() + " ms";
+	}
+
+	private static int scenarioOrder(ReportEntry e) {
+		String digits = e.scenarioId().replaceAll("\\D", "");
+		int number = digits.isEmpty() ? 0 : Integer.parseInt(digits);
+		return (e.scenarioId().startsWith("S") ? 0 : 1000) + number;
 	}
 
 	static String html(List<ReportEntry> entries) {
@@ -83,7 +105,7 @@ public final class ReportWriter {
 		html.append(String.format(Locale.ROOT, "<div class=\"sub\">%d of %d runs passed. Bars: successful requests per second "
 				+ "(grey: warm-up, not measured); dashed line: the throughput Little's law allows.</div>", passed, entries.size()));
 		byScenario.forEach((scenario, runs) -> {
-			html.append("<h2>").append(escape(scenario)).append("</h2><table><tr><th>run</th><th>users</th>"
+			html.append("<h2>").append(escape(scenario)).append("</h2><table><tr><th>run</th><th>load</th>"
 					+ "<th>expected</th><th>measured</th><th>p50</th><th>p99</th><th>errors</th><th>evidence</th>"
 					+ "<th>timeline</th><th>outcome</th></tr>");
 			for (ReportEntry e : runs) {
@@ -92,9 +114,9 @@ public final class ReportWriter {
 				html.append("<tr><td>").append(escape(e.caseName())).append("<div class=\"cap\">cap: ")
 					.append(escape(e.ceiling().explain())).append("</div></td>");
 				html.append(String.format(Locale.ROOT,
-						"<td class=\"num\">%d</td><td class=\"num\">%.1f rps</td><td class=\"num\">%.1f rps</td>"
-								+ "<td class=\"num\">%d ms</td><td class=\"num\">%d ms</td><td class=\"num\">%d</td>",
-						r.users(), expected, r.throughput(), r.median().toMillis(), r.p99().toMillis(), r.errorCount()));
+						"<td class=\"num\">%s</td><td class=\"num\">%.1f rps</td><td class=\"num\">%.1f rps</td>"
+								+ "<td class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%d</td>",
+						escape(load(r)), expected, r.throughput(), millis(r, 50), millis(r, 99), r.errorCount()));
 				html.append("<td class=\"ev\">").append(String.join("<br>", evidenceLines(e).stream().map(ReportWriter::escape).toList()))
 					.append("</td>");
 				html.append("<td>").append(sparkline(r, expected)).append("</td>");

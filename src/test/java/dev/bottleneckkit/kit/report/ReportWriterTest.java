@@ -28,7 +28,7 @@ class ReportWriterTest {
 			.as("case names are escaped")
 			.contains("default pool &lt;5&gt;")
 			.doesNotContain("default pool <5>");
-		assertThat(markdown).contains("| S1 | default pool <5> | 40 | 5 connections per route / 0.500 s = 10.0 rps | 10.0 rps | 9.9 rps |");
+		assertThat(markdown).contains("| S1 | default pool <5> | 40 users | 5 connections per route / 0.500 s = 10.0 rps | 10.0 rps | 9.9 rps |");
 	}
 
 	@Test
@@ -40,17 +40,34 @@ class ReportWriterTest {
 			.doesNotContain("run: details");
 	}
 
+	@Test
+	void scenariosAppearInTheirOwnOrderAndOpenLoopsShowTheirRate() {
+		ReportEntry s2 = entry("S2", "closed", Double.NaN);
+		ReportEntry s10 = entry("S10", "open", 20);
+		ReportEntry s1 = entry("S1", "closed", Double.NaN);
+
+		ReportEntry k1 = entry("K1", "kit", Double.NaN);
+
+		String markdown = ReportWriter.markdown(ReportWriter.ordered(List.of(k1, s10, s2, s1)));
+
+		assertThat(markdown).containsSubsequence("| S1 |", "| S2 |", "| S10 | open | 20 rps offered |", "| K1 |");
+	}
+
 	private static ReportEntry entry(String caseName) {
+		return entry("S1", caseName, Double.NaN);
+	}
+
+	private static ReportEntry entry(String scenarioId, String caseName, double offeredRps) {
 		Histogram latencies = new Histogram(3);
 		for (int i = 0; i < 99; i++) {
 			latencies.recordValue(4_000_000);
 		}
 		LoadResult result = new LoadResult("load", 40, Duration.ofSeconds(10), 99, Map.of(), latencies, new Histogram(3),
 				List.of(new LoadResult.Second(0, 8, 0, 3900, false), new LoadResult.Second(1, 10, 0, 4000, true)),
-				Duration.ofSeconds(1), Double.NaN);
+				Duration.ofSeconds(1), offeredRps);
 		Map<String, String> evidence = new LinkedHashMap<>();
 		evidence.put("downstream peak in-flight", "5");
-		return new ReportEntry("S1", "default pool", "test", caseName, result,
+		return new ReportEntry(scenarioId, "default pool", "test", caseName, result,
 				Ceiling.of(5, "connections per route", Duration.ofMillis(500)), evidence, "id");
 	}
 
