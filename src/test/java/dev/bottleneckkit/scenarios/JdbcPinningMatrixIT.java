@@ -5,10 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.bottleneckkit.kit.containers.JdbcDriver;
+import dev.bottleneckkit.kit.containers.KitContainers;
 import dev.bottleneckkit.kit.containers.KitResources;
 import dev.bottleneckkit.kit.containers.LabServiceContainer;
 import dev.bottleneckkit.kit.images.JavaRuntime;
-import dev.bottleneckkit.kit.images.KitImages;
 import dev.bottleneckkit.kit.junit.Scenario;
 import dev.bottleneckkit.kit.junit.ScenarioReport;
 import dev.bottleneckkit.kit.load.ClosedLoopLoad;
@@ -49,10 +49,7 @@ class JdbcPinningMatrixIT {
 	static final Network network = KitResources.newNetwork();
 
 	@Container
-	static final MySQLContainer mysql = KitResources.labelled(new MySQLContainer(KitImages.mysql()))
-		.withNetwork(network)
-		.withNetworkAliases("mysql")
-		.withStartupTimeout(KitImages.STARTUP_TIMEOUT);
+	static final MySQLContainer mysql = KitContainers.mysql(network);
 
 	@AfterAll
 	static void removeNetwork() {

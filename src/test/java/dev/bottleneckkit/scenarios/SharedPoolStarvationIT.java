@@ -6,9 +6,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 
+import dev.bottleneckkit.kit.containers.KitContainers;
 import dev.bottleneckkit.kit.containers.KitResources;
 import dev.bottleneckkit.kit.containers.LabServiceContainer;
-import dev.bottleneckkit.kit.images.KitImages;
 import dev.bottleneckkit.kit.junit.Scenario;
 import dev.bottleneckkit.kit.junit.ScenarioReport;
 import dev.bottleneckkit.kit.load.ClosedLoopLoad;
@@ -62,10 +62,7 @@ class SharedPoolStarvationIT {
 		.withDefaultLatency(HEALTHY_LATENCY);
 
 	@Container
-	static final ToxiproxyContainer toxiproxy = KitResources.labelled(new ToxiproxyContainer(KitImages.toxiproxy()))
-		.withNetwork(network)
-		.withNetworkAliases("toxiproxy")
-		.withStartupTimeout(KitImages.STARTUP_TIMEOUT);
+	static final ToxiproxyContainer toxiproxy = KitContainers.toxiproxy(network);
 
 	@BeforeAll
 	static void slowRouteThroughToxiproxy() throws IOException {

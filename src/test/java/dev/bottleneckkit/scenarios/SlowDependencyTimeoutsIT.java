@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 
+import dev.bottleneckkit.kit.containers.KitContainers;
 import dev.bottleneckkit.kit.containers.KitResources;
 import dev.bottleneckkit.kit.containers.LabServiceContainer;
-import dev.bottleneckkit.kit.images.KitImages;
 import dev.bottleneckkit.kit.junit.Scenario;
 import dev.bottleneckkit.kit.junit.ScenarioReport;
 import dev.bottleneckkit.kit.load.ClosedLoopLoad;
@@ -64,10 +64,7 @@ class SlowDependencyTimeoutsIT {
 		.withDefaultLatency(DOWNSTREAM_LATENCY);
 
 	@Container
-	static final ToxiproxyContainer toxiproxy = KitResources.labelled(new ToxiproxyContainer(KitImages.toxiproxy()))
-		.withNetwork(network)
-		.withNetworkAliases("toxiproxy")
-		.withStartupTimeout(KitImages.STARTUP_TIMEOUT);
+	static final ToxiproxyContainer toxiproxy = KitContainers.toxiproxy(network);
 
 	static Proxy proxy;
 

@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 
+import dev.bottleneckkit.kit.containers.KitContainers;
 import dev.bottleneckkit.kit.containers.KitResources;
 import dev.bottleneckkit.kit.junit.Scenario;
 import eu.rekawek.toxiproxy.Proxy;
@@ -35,15 +36,10 @@ class KitImagesIT {
 	static final Network network = KitResources.newNetwork();
 
 	@Container
-	static final MySQLContainer mysql = KitResources.labelled(new MySQLContainer(KitImages.mysql()))
-		.withNetwork(network)
-		.withNetworkAliases("mysql")
-		.withStartupTimeout(KitImages.STARTUP_TIMEOUT);
+	static final MySQLContainer mysql = KitContainers.mysql(network);
 
 	@Container
-	static final ToxiproxyContainer toxiproxy = KitResources.labelled(new ToxiproxyContainer(KitImages.toxiproxy()))
-		.withNetwork(network)
-		.withStartupTimeout(KitImages.STARTUP_TIMEOUT);
+	static final ToxiproxyContainer toxiproxy = KitContainers.toxiproxy(network);
 
 	@AfterAll
 	static void removeNetwork() {
