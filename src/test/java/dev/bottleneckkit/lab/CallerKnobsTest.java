@@ -2,6 +2,7 @@ package dev.bottleneckkit.lab;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -50,10 +51,7 @@ class CallerKnobsTest {
 		@Test
 		void viaCallsANamedDownstreamAndRejectsUnknownNames() {
 			Map<String, Object> reply = call("/call/sleep?latency=0ms&via=loopback");
-			ResponseEntity<Map<String, Object>> unknown = http().get().uri("/call/sleep?via=nope").retrieve()
-				.onStatus((status) -> true, (request, response) -> {
-				})
-				.toEntity(JSON);
+			ResponseEntity<Map<String, Object>> unknown = exchange("/call/sleep?via=nope");
 
 			assertThat(reply).as("lab.caller.downstreams.loopback reached").containsKey("downstream");
 			assertThat(unknown.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
@@ -108,10 +106,7 @@ class CallerKnobsTest {
 
 		@Test
 		void aSlowDownstreamEndsInAReadTimeoutStatus() {
-			ResponseEntity<Map<String, Object>> reply = http().get().uri("/call/sleep?latency=2s").retrieve()
-				.onStatus((status) -> true, (request, response) -> {
-				})
-				.toEntity(JSON);
+			ResponseEntity<Map<String, Object>> reply = exchange("/call/sleep?latency=2s");
 
 			assertThat(reply.getStatusCode()).as("spring.http.clients.read-timeout reached HttpClient").isEqualTo(HttpStatus.GATEWAY_TIMEOUT);
 			assertThat(reply.getBody()).containsEntry("error", "read-timeout");
@@ -134,14 +129,7 @@ class CallerKnobsTest {
 
 		@Test
 		void admitsItsPermitsAndRejectsTheRestAtOnce() throws Exception {
-			java.util.List<HttpStatus> statuses = Concurrently.run(6, () -> HttpStatus.valueOf(http().get()
-				.uri("/call/sleep?latency=2s")
-				.retrieve()
-				.onStatus((status) -> true, (request, response) -> {
-				})
-				.toBodilessEntity()
-				.getStatusCode()
-				.value()));
+			List<HttpStatus> statuses = Concurrently.run(6, () -> status("/call/sleep?latency=2s"));
 
 			assertThat(statuses).as("2 permits: 2 calls pass, 4 are rejected with 429 bulkhead-full")
 				.containsExactlyInAnyOrder(HttpStatus.OK, HttpStatus.OK, HttpStatus.TOO_MANY_REQUESTS,
@@ -159,14 +147,7 @@ class CallerKnobsTest {
 
 		@Test
 		void callsBeyondConnectionsPlusPendingFailAtOnce() throws Exception {
-			java.util.List<HttpStatus> statuses = Concurrently.run(8, () -> HttpStatus.valueOf(http().get()
-				.uri("/call/webclient/sleep?latency=2s")
-				.retrieve()
-				.onStatus((status) -> true, (request, response) -> {
-				})
-				.toBodilessEntity()
-				.getStatusCode()
-				.value()));
+			List<HttpStatus> statuses = Concurrently.run(8, () -> status("/call/webclient/sleep?latency=2s"));
 
 			assertThat(statuses).as("2 connections + 2 pending pass; 4 more fail with 503 pool-pending-limit")
 				.filteredOn(HttpStatus.OK::equals)
@@ -213,13 +194,23 @@ class CallerKnobsTest {
 			return RestClient.create("http://localhost:" + this.port);
 		}
 
+		/** The answer to {@code path} whatever its status: error statuses are what these tests look at. */
+		ResponseEntity<Map<String, Object>> exchange(String path) {
+			return http().get().uri(path).retrieve().onStatus((status) -> true, (request, response) -> {
+			}).toEntity(JSON);
+		}
+
+		HttpStatus status(String path) {
+			return HttpStatus.valueOf(exchange(path).getStatusCode().value());
+		}
+
 		Map<String, Object> call(String path) {
 			return http().get().uri(path).retrieve().body(JSON);
 		}
 
 		double meter(String name) {
 			Map<String, Object> meter = http().get().uri("/actuator/metrics/" + name).retrieve().body(JSON);
-			return ((Number) ((Map<?, ?>) ((java.util.List<?>) meter.get("measurements")).get(0)).get("value")).doubleValue();
+			return ((Number) ((Map<?, ?>) ((List<?>) meter.get("measurements")).get(0)).get("value")).doubleValue();
 		}
 
 		int downstreamPeak() {
