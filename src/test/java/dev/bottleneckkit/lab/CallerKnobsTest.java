@@ -2,6 +2,7 @@ package dev.bottleneckkit.lab;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -23,6 +24,7 @@ import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The caller's knobs, proven by behaviour: one app plays caller and downstream, so the downstream's
@@ -158,6 +160,61 @@ class CallerKnobsTest {
 
 	}
 
+	@Nested
+	@SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
+	@ActiveProfiles({ "caller", "downstream" })
+	class FanOut extends CallerAndDownstream {
+
+		/** A branch that fails 300 ms after its request arrived, by resetting the connection. */
+		static final ResettingServer failing = ResettingServer.start(Duration.ofMillis(300));
+
+		@DynamicPropertySource
+		static void failingDownstream(DynamicPropertyRegistry registry) {
+			registry.add("lab.caller.downstreams.failing", failing::url);
+		}
+
+		@Test
+		void runsBothBranchesAtOnce() {
+			Map<String, Object> reply = call("/call/fanout?join=structured&latency=400ms&via=loopback&viaLatency=400ms");
+
+			assertThat(reply).containsKeys("steps", "via");
+			assertThat(downstreamPeak()).as("both branches in flight at the downstream together").isEqualTo(2);
+		}
+
+		@Test
+		void structuredJoinCancelsTheSiblingWhenABranchFails() {
+			ResponseEntity<Map<String, Object>> reply = exchange(
+					"/call/fanout?join=structured&latency=5s&via=failing");
+
+			assertThat(reply.getStatusCode()).isEqualTo(HttpStatus.BAD_GATEWAY);
+			assertThat(reply.getBody()).containsEntry("error", "connection-reset");
+			await().atMost(Duration.ofSeconds(3)).untilAsserted(() -> assertThat(inFlight())
+				.as("the sibling's /work/steps was abandoned, long before its 5 s")
+				.containsEntry("current", 0)
+				.containsEntry("abandoned", 1));
+		}
+
+		@Test
+		void futuresJoinLetsTheSiblingRunToCompletion() {
+			long started = System.nanoTime();
+			ResponseEntity<Map<String, Object>> reply = exchange("/call/fanout?join=futures&latency=1s&via=failing");
+			Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+			assertThat(reply.getBody()).containsEntry("error", "connection-reset");
+			assertThat(took).as("allOf(..).join() waited for the sibling's full second").isGreaterThan(Duration.ofSeconds(1));
+			assertThat(inFlight()).as("the sibling ran to completion").containsEntry("completed", 1).containsEntry("abandoned", 0);
+		}
+
+		@Test
+		void anUnknownJoinIsABadRequest() {
+			ResponseEntity<Map<String, Object>> reply = exchange("/call/fanout?join=parallel&via=loopback");
+
+			assertThat(reply.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+			assertThat(reply.getBody()).containsEntry("detail", "join must be 'structured' or 'futures', was 'parallel'");
+		}
+
+	}
+
 	@Test
 	void aPoolSizeOutOfRangeStopsStartupNamingTheKnob() {
 		SpringApplicationBuilder app = new SpringApplicationBuilder(LabApplication.class).profiles("caller")
@@ -211,6 +268,10 @@ class CallerKnobsTest {
 		double meter(String name) {
 			Map<String, Object> meter = http().get().uri("/actuator/metrics/" + name).retrieve().body(JSON);
 			return ((Number) ((Map<?, ?>) ((List<?>) meter.get("measurements")).get(0)).get("value")).doubleValue();
+		}
+
+		Map<String, Object> inFlight() {
+			return http().get().uri("/probe/in-flight").retrieve().body(JSON);
 		}
 
 		int downstreamPeak() {

@@ -3,6 +3,7 @@ package dev.bottleneckkit.lab.caller;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.util.Map;
+import java.util.concurrent.CompletionException;
 
 import io.github.resilience4j.bulkhead.BulkheadFullException;
 import org.apache.hc.client5.http.ConnectTimeoutException;
@@ -71,6 +72,17 @@ class CallFailureHandler {
 			return failure(HttpStatus.BAD_GATEWAY, "downstream-status", ex);
 		}
 		return failure(HttpStatus.BAD_GATEWAY, "io-error", ex);
+	}
+
+	/** A CompletableFuture branch failed: answer for its cause as if it had been thrown directly. */
+	@ExceptionHandler(CompletionException.class)
+	ResponseEntity<Map<String, String>> branchFailure(CompletionException ex) {
+		return switch (ex.getCause()) {
+			case ResourceAccessException io -> ioFailure(io);
+			case RestClientResponseException status -> downstreamStatus(status);
+			case IllegalArgumentException bad -> badRequest(bad);
+			case null, default -> failure(HttpStatus.BAD_GATEWAY, "io-error", ex);
+		};
 	}
 
 	@ExceptionHandler(IllegalArgumentException.class)

@@ -3,6 +3,9 @@ package dev.bottleneckkit.lab.caller;
 import java.net.URI;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 import io.github.resilience4j.bulkhead.Bulkhead;
@@ -34,6 +37,10 @@ class CallerController {
 	private final CallerProperties properties;
 
 	private final WebClient webClient;
+
+	/** Runs each CompletableFuture branch in its own virtual thread, as the structured scope does. */
+	private final ExecutorService futures = Executors
+		.newThreadPerTaskExecutor(Thread.ofVirtual().name("future-", 0).factory());
 
 	CallerController(RestClient downstream, Optional<Bulkhead> downstreamBulkhead, CallerProperties properties,
 			WebClient downstreamWebClient) {
@@ -74,6 +81,60 @@ class CallerController {
 		return new CallReply(reply, Threads.current());
 	}
 
+	/**
+	 * Fans out to two downstream calls at once and answers with both: {@code /work/steps?latency=<latency>} on
+	 * the downstream, and {@code /work/sleep?latency=<viaLatency>} on the downstream named {@code via}.
+	 * {@code join} chooses how the branches are joined:
+	 * <ul>
+	 * <li>{@code structured}: a {@link ShutdownOnFailureScope}; the first failure interrupts the sibling, whose
+	 * call is abandoned, and the route fails at once;</li>
+	 * <li>{@code futures}: {@code CompletableFuture.supplyAsync} for each branch and {@code allOf(..).join()};
+	 * the route fails only after the sibling has run to completion.</li>
+	 * </ul>
+	 */
+	@GetMapping("/fanout")
+	FanOutReply fanOut(@RequestParam String join, @RequestParam(required = false) String latency,
+			@RequestParam String via, @RequestParam(required = false) String viaLatency) throws Exception {
+		URI first = UriComponentsBuilder.fromUri(this.properties.downstreamUrl())
+			.path("/work/steps")
+			.queryParamIfPresent("latency", Optional.ofNullable(latency))
+			.build()
+			.toUri();
+		URI second = UriComponentsBuilder.fromUri(namedDownstream(via))
+			.path("/work/sleep")
+			.queryParamIfPresent("latency", Optional.ofNullable(viaLatency))
+			.build()
+			.toUri();
+		long started = System.nanoTime();
+		Map<?, ?>[] replies = switch (join) {
+			case "structured" -> structured(first, second);
+			case "futures" -> futures(first, second);
+			default -> throw new IllegalArgumentException("join must be 'structured' or 'futures', was '" + join + "'");
+		};
+		return new FanOutReply(join, replies[0], replies[1], (System.nanoTime() - started) / 1_000_000,
+				Threads.current());
+	}
+
+	private Map<?, ?>[] structured(URI first, URI second) throws Exception {
+		try (ShutdownOnFailureScope scope = new ShutdownOnFailureScope()) {
+			Supplier<Map<?, ?>> a = scope.fork(() -> get(first));
+			Supplier<Map<?, ?>> b = scope.fork(() -> get(second));
+			scope.join().throwIfFailed();
+			return new Map<?, ?>[] { a.get(), b.get() };
+		}
+	}
+
+	private Map<?, ?>[] futures(URI first, URI second) {
+		CompletableFuture<Map<?, ?>> a = CompletableFuture.supplyAsync(() -> get(first), this.futures);
+		CompletableFuture<Map<?, ?>> b = CompletableFuture.supplyAsync(() -> get(second), this.futures);
+		CompletableFuture.allOf(a, b).join();
+		return new Map<?, ?>[] { a.join(), b.join() };
+	}
+
+	private Map<?, ?> get(URI uri) {
+		return this.downstream.get().uri(uri).retrieve().body(Map.class);
+	}
+
 	private URI namedDownstream(String name) {
 		URI base = this.properties.downstreams().get(name);
 		if (base == null) {
@@ -84,6 +145,9 @@ class CallerController {
 	}
 
 	record CallReply(Map<?, ?> downstream, Threads thread) {
+	}
+
+	record FanOutReply(String join, Map<?, ?> steps, Map<?, ?> via, long tookMs, Threads thread) {
 	}
 
 }

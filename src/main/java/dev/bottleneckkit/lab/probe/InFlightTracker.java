@@ -15,6 +15,8 @@ public class InFlightTracker {
 
 	private final AtomicLong completed = new AtomicLong();
 
+	private final AtomicLong abandoned = new AtomicLong();
+
 	public void enter() {
 		int now = this.current.incrementAndGet();
 		this.peak.accumulateAndGet(now, Math::max);
@@ -25,8 +27,16 @@ public class InFlightTracker {
 		this.completed.incrementAndGet();
 	}
 
+	/**
+	 * Counts a request whose client went away before the answer was written: the caller cancelled it. It
+	 * still counts as completed when it leaves.
+	 */
+	public void abandoned() {
+		this.abandoned.incrementAndGet();
+	}
+
 	public Snapshot snapshot() {
-		return new Snapshot(this.current.get(), this.peak.get(), this.completed.get());
+		return new Snapshot(this.current.get(), this.peak.get(), this.completed.get(), this.abandoned.get());
 	}
 
 	/** Starts a new observation window: the peak restarts from what is in flight now. */
@@ -34,11 +44,15 @@ public class InFlightTracker {
 		Snapshot before = snapshot();
 		this.peak.set(this.current.get());
 		this.completed.set(0);
+		this.abandoned.set(0);
 		return before;
 	}
 
-	/** In-flight requests now, the peak since the last reset, and requests completed since then. */
-	public record Snapshot(int current, int peak, long completed) {
+	/**
+	 * In-flight requests now, the peak since the last reset, requests completed since then, and how many of
+	 * those the client abandoned.
+	 */
+	public record Snapshot(int current, int peak, long completed, long abandoned) {
 	}
 
 }
