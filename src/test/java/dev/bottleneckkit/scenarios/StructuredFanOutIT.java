@@ -1,0 +1,212 @@
+package dev.bottleneckkit.scenarios;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+
+import dev.bottleneckkit.kit.containers.KitContainers;
+import dev.bottleneckkit.kit.containers.KitResources;
+import dev.bottleneckkit.kit.containers.LabServiceContainer;
+import dev.bottleneckkit.kit.junit.Scenario;
+import dev.bottleneckkit.kit.junit.ScenarioReport;
+import dev.bottleneckkit.kit.load.ClosedLoopLoad;
+import dev.bottleneckkit.kit.load.LoadResult;
+import dev.bottleneckkit.kit.model.Ceiling;
+import dev.bottleneckkit.kit.probe.InFlightProbe.InFlight;
+import eu.rekawek.toxiproxy.Proxy;
+import eu.rekawek.toxiproxy.ToxiproxyClient;
+import eu.rekawek.toxiproxy.model.Toxic;
+import eu.rekawek.toxiproxy.model.ToxicDirection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.testcontainers.containers.Network;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.toxiproxy.ToxiproxyContainer;
+
+import static dev.bottleneckkit.kit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.api.Assertions.withinPercentage;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * S10 (seeds 002 and 003: {@code StructuredTaskScope} against {@code CompletableFuture.allOf}): the caller's
+ * {@code /call/fanout} makes two downstream calls at once. One goes straight to the downstream's
+ * {@code /work/steps}; the other goes through Toxiproxy, which makes it the slow branch or the failing one.
+ * <ul>
+ * <li>Both healthy: the fan-out takes as long as its slowest branch, not the sum, and the downstream sees both
+ * branches of every user in flight together.</li>
+ * <li>The proxied branch fails (Toxiproxy resets it): the structured join fails at once and interrupts the
+ * sibling, whose request the downstream sees abandoned; {@code allOf(..).join()} fails only after the
+ * sibling has run its full time, and the downstream does all of that work for an answer nobody reads.</li>
+ * </ul>
+ * The structured join is the lab's {@code ShutdownOnFailureScope}: the behaviour of JDK 21's
+ * {@code StructuredTaskScope.ShutdownOnFailure} on final APIs, because the preview API differs between the
+ * kit's Java 21 and Java 25 images.
+ */
+@Scenario(id = "S10", title = "Structured fan-out: the slowest branch sets the latency, a failure cancels the sibling")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class StructuredFanOutIT {
+
+	/** The direct branch's work on the downstream ({@code /work/steps}) when both branches are healthy. */
+	static final Duration DIRECT_LATENCY = Duration.ofMillis(400);
+
+	/** The proxied branch's own latency ({@code /work/sleep}) ... */
+	static final Duration PROXIED_LATENCY = Duration.ofMillis(100);
+
+	/** ... and what Toxiproxy adds to it, making it the slowest branch: 700 ms against 400 ms. */
+	static final Duration ADDED_LATENCY = Duration.ofMillis(600);
+
+	/** The sibling's work when the proxied branch fails: long, so that cancelling it is worth something. */
+	static final Duration SIBLING_LATENCY = Duration.ofSeconds(2);
+
+	/** Toxiproxy resets the proxied branch's connection this long after its request arrived. */
+	static final Duration FAIL_AFTER = Duration.ofMillis(200);
+
+	/**
+	 * When the failing branch gives up: HttpClient 5's default retry strategy sends an idempotent GET once more
+	 * after a connection reset, so the branch fails after two resets.
+	 */
+	static final Duration BRANCH_FAILS_AFTER = FAIL_AFTER.multipliedBy(2);
+
+	/** Users: fewer than the default pool's 5 connections per route, so the pool is not the cap. */
+	static final int USERS = 4;
+
+	static final int PROXY_PORT = 8666;
+
+	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS).warmUp(Duration.ofSeconds(1)).forDuration(Duration.ofSeconds(6));
+
+	static final Network network = KitResources.newNetwork();
+
+	@Container
+	static final LabServiceContainer downstream = LabServiceContainer.downstream(network);
+
+	@Container
+	static final ToxiproxyContainer toxiproxy = KitContainers.toxiproxy(network);
+
+	/** One caller for every case: the join is chosen per request, the fault by the proxy's toxics. */
+	@Container
+	static final LabServiceContainer caller = LabServiceContainer.callerOf(downstream)
+		.withVirtualThreads(true)
+		.withNamedDownstream("proxied", "http://toxiproxy:" + PROXY_PORT);
+
+	static Proxy proxy;
+
+	@BeforeAll
+	static void proxyTheSecondBranch() throws IOException {
+		proxy = new ToxiproxyClient(toxiproxy.getHost(), toxiproxy.getControlPort()).createProxy("proxied",
+				"0.0.0.0:" + PROXY_PORT, LabServiceContainer.DOWNSTREAM_ALIAS + ":" + LabServiceContainer.PORT);
+	}
+
+	@AfterEach
+	void healTheNetwork() throws IOException {
+		for (Toxic toxic : proxy.toxics().getAll()) {
+			toxic.remove();
+		}
+	}
+
+	@AfterAll
+	static void removeNetwork() {
+		network.close();
+	}
+
+	@Test
+	@Order(1)
+	void theFanOutTakesAsLongAsItsSlowestBranch(ScenarioReport report) throws IOException {
+		Duration slowest = PROXIED_LATENCY.plus(ADDED_LATENCY);
+		Ceiling users = Ceiling.of(USERS, "users, each waiting for the slowest branch", slowest);
+		proxy.toxics().latency("slow-branch", ToxicDirection.DOWNSTREAM, ADDED_LATENCY.toMillis());
+
+		for (String join : new String[] { "structured", "futures" }) {
+			downstream.inFlight().reset();
+			LoadResult result = LOAD.named(join + ", both branches healthy")
+				.run(caller.uri(fanOut(join, DIRECT_LATENCY)));
+			InFlight seen = downstream.inFlight().read();
+
+			report.record(join + ": branches of 400 ms and 100 ms + 600 ms", result, users,
+					Map.of("downstream peak in flight", seen.peak(), "sum of the branches",
+							DIRECT_LATENCY.plus(slowest).toMillis() + " ms"));
+			assertThat(result).as("%s: the fan-out waits for its slowest branch (700 ms), not the sum (1100 ms)", join)
+				.hasNoErrors()
+				.hasMedianLatencyNear(slowest, 0.2)
+				.hasThroughputNear(users, 0.15);
+			org.assertj.core.api.Assertions.assertThat(seen.peak())
+				.as("%s: both branches of all %d users in flight at the downstream together", join, USERS)
+				.isEqualTo(2 * USERS);
+		}
+	}
+
+	@Test
+	@Order(2)
+	void aStructuredJoinCancelsTheSiblingWhenABranchFails(ScenarioReport report) throws IOException {
+		Ceiling failFast = Ceiling.of(USERS, "users, each failing when the failing branch does (2 resets)",
+				BRANCH_FAILS_AFTER);
+		proxy.toxics().resetPeer("failing-branch", ToxicDirection.UPSTREAM, FAIL_AFTER.toMillis());
+		downstream.inFlight().reset();
+
+		LoadResult result = LOAD.named("structured, one branch failing").run(caller.uri(fanOut("structured", SIBLING_LATENCY)));
+		InFlight seen = settledDownstream();
+
+		report.record("structured: a branch reset after 200 ms, sibling 2 s", result, failFast,
+				Map.of("time to fail p50", result.failureLatencyAt(50).toMillis() + " ms", "failures per second",
+						String.format("%.1f", failuresPerSecond(result)), "siblings abandoned", seen.abandoned(),
+						"siblings answered", seen.completed() - seen.abandoned()));
+		assertThat(result.succeeded()).as("no fan-out succeeds while a branch fails").isZero();
+		assertThat(result.errors()).as("every failure is the failing branch's reset, mapped to 502")
+			.containsOnlyKeys("http-502 connection-reset");
+		assertThat(result.failureLatencyAt(50)).as("the scope fails with its first failure, not after the 2 s sibling")
+			.isLessThan(SIBLING_LATENCY.dividedBy(4));
+		assertThat(failuresPerSecond(result)).as("each user fails every %d ms: %s per second (L / W)",
+				BRANCH_FAILS_AFTER.toMillis(), failFast.requestsPerSecond())
+			.isCloseTo(failFast.requestsPerSecond(), withinPercentage(25));
+		assertThat(seen.abandoned()).as("the downstream saw the sibling abandoned, once per failed fan-out")
+			.isGreaterThanOrEqualTo(Math.round(result.errorCount() * 0.9));
+		assertThat(seen.completed() - seen.abandoned()).as("no sibling ran to its end").isZero();
+	}
+
+	@Test
+	@Order(3)
+	void completableFuturesLetTheSiblingRunToCompletion(ScenarioReport report) throws IOException {
+		Ceiling waitsForSibling = Ceiling.of(USERS, "users, each failing only after the sibling's 2 s", SIBLING_LATENCY);
+		proxy.toxics().resetPeer("failing-branch", ToxicDirection.UPSTREAM, FAIL_AFTER.toMillis());
+		downstream.inFlight().reset();
+
+		LoadResult result = LOAD.named("futures, one branch failing").run(caller.uri(fanOut("futures", SIBLING_LATENCY)));
+		InFlight seen = settledDownstream();
+
+		report.record("CompletableFuture.allOf: a branch reset after 200 ms, sibling 2 s", result, waitsForSibling,
+				Map.of("time to fail p50", result.failureLatencyAt(50).toMillis() + " ms", "failures per second",
+						String.format("%.1f", failuresPerSecond(result)), "siblings abandoned", seen.abandoned(),
+						"siblings answered", seen.completed(), "work done for failed requests",
+						seen.completed() * SIBLING_LATENCY.toSeconds() + " s"));
+		assertThat(result.succeeded()).as("no fan-out succeeds while a branch fails").isZero();
+		assertThat(result.errors()).as("the same failure as the structured join").containsOnlyKeys("http-502 connection-reset");
+		assertThat(result.failureLatencyAt(50)).as("allOf(..).join() fails only once the 2 s sibling has finished")
+			.isGreaterThanOrEqualTo(SIBLING_LATENCY)
+			.isLessThan(SIBLING_LATENCY.multipliedBy(5).dividedBy(4));
+		assertThat(failuresPerSecond(result)).as("each user fails every 2 s: %s per second (L / W)",
+				waitsForSibling.requestsPerSecond())
+			.isCloseTo(waitsForSibling.requestsPerSecond(), withinPercentage(25));
+		assertThat(seen.abandoned()).as("nothing cancels the sibling").isZero();
+		assertThat(seen.completed()).as("every failed fan-out's sibling ran to its end").isGreaterThanOrEqualTo(result.errorCount());
+	}
+
+	private static double failuresPerSecond(LoadResult result) {
+		return result.errorCount() / (result.window().toMillis() / 1000.0);
+	}
+
+	private static String fanOut(String join, Duration directLatency) {
+		return "/call/fanout?join=" + join + "&latency=" + directLatency.toMillis() + "ms&via=proxied&viaLatency="
+				+ PROXIED_LATENCY.toMillis() + "ms";
+	}
+
+	/** The downstream's reading once every abandoned or finishing sibling has left. */
+	private static InFlight settledDownstream() {
+		return await().atMost(SIBLING_LATENCY.multipliedBy(3))
+			.until(() -> downstream.inFlight().read(), (seen) -> seen.current() == 0);
+	}
+
+}
