@@ -4,12 +4,10 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,20 +16,14 @@ import javax.management.JMX;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
-import javax.management.remote.JMXConnectorFactory;
-import javax.management.remote.JMXServiceURL;
 
-import com.github.dockerjava.api.model.ExposedPort;
-import com.github.dockerjava.api.model.Ports;
 import dev.bottleneckkit.kit.internal.Knobs;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;
 import jdk.management.jfr.FlightRecorderMXBean;
-import org.awaitility.Awaitility;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 
 /**
@@ -68,7 +60,7 @@ public final class PinningProbe implements AutoCloseable {
 
 	private final String name;
 
-	private final Connection connection;
+	private final JmxAgent connection;
 
 	private final Duration threshold;
 
@@ -78,7 +70,7 @@ public final class PinningProbe implements AutoCloseable {
 
 	private long recordingId = -1;
 
-	private PinningProbe(String name, Connection connection, Duration threshold) {
+	private PinningProbe(String name, JmxAgent connection, Duration threshold) {
 		this.name = name;
 		this.connection = connection;
 		this.threshold = threshold;
@@ -90,33 +82,12 @@ public final class PinningProbe implements AutoCloseable {
 	}
 
 	/**
-	 * A probe on the JVM in {@code container}; call before the container starts. Adds to the container's
-	 * {@code JAVA_TOOL_OPTIONS}: {@code -Dcom.sun.management.jmxremote.port=P -Dcom.sun.management.jmxremote.rmi.port=P
-	 * -Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false
-	 * -Dcom.sun.management.jmxremote.local.only=false -Djava.rmi.server.hostname=<docker host>}, and publishes
-	 * port P on the same host port (RMI hands out the port it listens on, so the two must match).
+	 * A probe on the JVM in {@code container}; call before the container starts. It enables the JVM's JMX
+	 * agent through {@code JAVA_TOOL_OPTIONS} and publishes its port (see {@link JmxAgent} for the flags).
 	 */
 	public static PinningProbe on(GenericContainer<?> container) {
-		int port = freePort();
-		String host = DockerClientFactory.instance().dockerHostIpAddress();
-		String flags = String.join(" ", "-Dcom.sun.management.jmxremote.port=" + port,
-				"-Dcom.sun.management.jmxremote.rmi.port=" + port, "-Dcom.sun.management.jmxremote.authenticate=false",
-				"-Dcom.sun.management.jmxremote.ssl=false", "-Dcom.sun.management.jmxremote.local.only=false",
-				"-Djava.rmi.server.hostname=" + host);
-		String existing = container.getEnvMap().get("JAVA_TOOL_OPTIONS");
-		container.withEnv("JAVA_TOOL_OPTIONS", (existing == null) ? flags : existing + " " + flags);
-		container.withCreateContainerCmdModifier((cmd) -> {
-			ExposedPort jmx = ExposedPort.tcp(port);
-			List<ExposedPort> exposed = new ArrayList<>(Arrays.asList(cmd.getExposedPorts()));
-			exposed.add(jmx);
-			cmd.withExposedPorts(exposed);
-			Ports bindings = (cmd.getHostConfig().getPortBindings() != null) ? cmd.getHostConfig().getPortBindings()
-					: new Ports();
-			bindings.bind(jmx, Ports.Binding.bindPort(port));
-			cmd.getHostConfig().withPortBindings(bindings);
-		});
-		String name = container.getNetworkAliases().isEmpty() ? "container" : container.getNetworkAliases().get(0);
-		return new PinningProbe(name, new Connection(host, port), DEFAULT_THRESHOLD);
+		JmxAgent agent = JmxAgent.on(container);
+		return new PinningProbe(agent.name(), agent, DEFAULT_THRESHOLD);
 	}
 
 	/** Record only pins at least this long, 0 to 10 s (JFR's default: 20 ms). Call before {@link #start()}. */
@@ -132,11 +103,7 @@ public final class PinningProbe implements AutoCloseable {
 			this.recorder = ManagementFactory.getPlatformMXBean(FlightRecorderMXBean.class);
 		}
 		else {
-			this.connector = Awaitility.await("JMX agent of " + this.name + " at " + this.connection)
-				.atMost(Duration.ofSeconds(30))
-				.pollInterval(Duration.ofMillis(100))
-				.ignoreExceptions()
-				.until(this.connection::connect, (c) -> c != null);
+			this.connector = this.connection.connect();
 			this.recorder = proxy(this.connector);
 		}
 		this.recordingId = this.recorder.newRecording();
@@ -245,15 +212,6 @@ public final class PinningProbe implements AutoCloseable {
 		}
 	}
 
-	private static int freePort() {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-	}
-
 	private static ObjectName objectName(String name) {
 		try {
 			return new ObjectName(name);
@@ -261,19 +219,6 @@ public final class PinningProbe implements AutoCloseable {
 		catch (javax.management.MalformedObjectNameException ex) {
 			throw new IllegalArgumentException(ex);
 		}
-	}
-
-	private record Connection(String host, int port) {
-
-		JMXConnector connect() throws IOException {
-			return JMXConnectorFactory.connect(new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + this.host + ":" + this.port + "/jmxrmi"));
-		}
-
-		@Override
-		public String toString() {
-			return this.host + ":" + this.port;
-		}
-
 	}
 
 }
