@@ -190,6 +190,28 @@ public class LabServiceContainer extends GenericContainer<LabServiceContainer> {
 		return withEnv("SPRING_HTTP_CLIENTS_READTIMEOUT", timeout.toMillis() + "ms");
 	}
 
+	/**
+	 * Downstream: log one line per {@code /work/**} request through Logback, {@code SYNC} (the request's thread
+	 * writes it) or {@code ASYNC} (an AsyncAppender's worker does, 8 KB per write), to a sink where each write
+	 * costs {@code sinkLatency} (0 to 10 s). {@code GET /probe/request-log} reads lines logged and written.
+	 */
+	public LabServiceContainer withRequestLog(RequestLogAppender appender, Duration sinkLatency) {
+		Knobs.between("request log sinkLatency", sinkLatency, Duration.ZERO, Duration.ofSeconds(10));
+		return withEnv("LAB_REQUESTLOG_APPENDER", appender.name().toLowerCase(java.util.Locale.ROOT))
+			.withEnv("LAB_REQUESTLOG_SINKLATENCY", sinkLatency.toMillis() + "ms");
+	}
+
+	/** How the lab's request log reaches its sink ({@link #withRequestLog}). */
+	public enum RequestLogAppender {
+
+		/** Logback's OutputStreamAppender, flushing every line on the request's thread (Logback's default). */
+		SYNC,
+
+		/** Logback's AsyncAppender (never discarding) in front of the same appender, flushing 8 KB at a time. */
+		ASYNC
+
+	}
+
 	/** Extra JVM flags, appended to the kit's defaults (e.g. {@code -Djdk.virtualThreadScheduler.parallelism=2}). */
 	public LabServiceContainer withJvmOptions(String options) {
 		return withEnv("JAVA_OPTS", getEnvMap().get("JAVA_OPTS") + " " + options);

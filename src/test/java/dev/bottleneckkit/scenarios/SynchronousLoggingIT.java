@@ -1,0 +1,189 @@
+package dev.bottleneckkit.scenarios;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+
+import dev.bottleneckkit.kit.containers.KitResources;
+import dev.bottleneckkit.kit.containers.LabServiceContainer;
+import dev.bottleneckkit.kit.containers.LabServiceContainer.RequestLogAppender;
+import dev.bottleneckkit.kit.junit.Scenario;
+import dev.bottleneckkit.kit.junit.ScenarioReport;
+import dev.bottleneckkit.kit.load.ClosedLoopLoad;
+import dev.bottleneckkit.kit.load.LoadResult;
+import dev.bottleneckkit.kit.model.Ceiling;
+import dev.bottleneckkit.kit.probe.ThreadDump;
+import dev.bottleneckkit.kit.probe.ThreadDumpProbe;
+import io.restassured.RestAssured;
+import io.restassured.path.json.JsonPath;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.testcontainers.containers.Network;
+
+import static dev.bottleneckkit.kit.assertions.BottleneckAssertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * S11 (seed 000's bonus, "synchronous logging becomes a serialization point"): a service on virtual threads
+ * logs one line per request through Logback to a sink where every write costs 20 ms. With Logback's default
+ * synchronous appender each request writes its own line while holding the appender's lock, so however many
+ * requests arrive the service completes one per write: 1 / 20 ms = 50 rps. Thread dumps taken during the
+ * load show the request threads parked on that lock. An AsyncAppender in front of the same appender, which
+ * then writes 8 KB at a time, removes the cap: the requests run at users / work time, no request thread
+ * waits for the lock, and no line is dropped.
+ */
+@Scenario(id = "S11", title = "Synchronous logging to a slow sink serialises virtual threads")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SynchronousLoggingIT {
+
+	/** The route's own work. */
+	static final Duration WORK = Duration.ofMillis(100);
+
+	/** What one write to the log sink costs. */
+	static final Duration SINK_LATENCY = Duration.ofMillis(20);
+
+	/** Users: they could make 20 / 0.1 s = 200 rps, four times what one sink write at a time allows. */
+	static final int USERS = 20;
+
+	static final String APPENDER = "ch.qos.logback.core.OutputStreamAppender";
+
+	/** Thread dumps per run, taken inside the measured window. */
+	static final int DUMPS = 3;
+
+	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS).warmUp(Duration.ofSeconds(2)).forDuration(Duration.ofSeconds(6));
+
+	static final Network network = KitResources.newNetwork();
+
+	@AfterAll
+	static void removeNetwork() {
+		network.close();
+	}
+
+	@Test
+	@Order(1)
+	void aSynchronousAppenderCapsThroughputAtOneSinkWriteAtATime(ScenarioReport report) {
+		Ceiling sink = Ceiling.of(1, "sink write at a time (the appender's lock)", SINK_LATENCY);
+		try (LabServiceContainer service = serviceLoggingWith(RequestLogAppender.SYNC);
+				ThreadDumpProbe threads = ThreadDumpProbe.on(service)) {
+			service.start();
+
+			Run run = loadWhileDumping(service, threads, "synchronous appender");
+			JsonPath log = requestLog(service);
+
+			report.record("synchronous appender, sink 20 ms per write", run.result, sink,
+					evidence(run, log, "request threads waiting for the appender's lock"));
+			assertThat(run.result).as("one line written at a time caps the service at 1 / 20 ms")
+				.hasNoErrors()
+				.hasThroughputNear(sink, 0.15);
+			org.assertj.core.api.Assertions.assertThat(run.medianWaiting())
+				.as("most of the %d request threads are parked on the appender's lock (thread dumps: %s)", USERS,
+						run.waiting())
+				.isGreaterThanOrEqualTo(USERS / 2);
+			org.assertj.core.api.Assertions.assertThat(log.getLong("sinkWrites"))
+				.as("one sink write per line: the line is flushed while the lock is held")
+				.isGreaterThanOrEqualTo(log.getLong("written"));
+		}
+	}
+
+	@Test
+	@Order(2)
+	void anAsynchronousAppenderRemovesTheCapWithoutDroppingLines(ScenarioReport report) {
+		Ceiling users = Ceiling.of(USERS, "users", WORK);
+		try (LabServiceContainer service = serviceLoggingWith(RequestLogAppender.ASYNC);
+				ThreadDumpProbe threads = ThreadDumpProbe.on(service)) {
+			service.start();
+
+			Run run = loadWhileDumping(service, threads, "asynchronous appender");
+			JsonPath log = await().atMost(Duration.ofSeconds(10))
+				.until(() -> requestLog(service), (reading) -> reading.getInt("queued") == 0);
+
+			report.record("AsyncAppender, sink 20 ms per write", run.result, users,
+					evidence(run, log, "request threads waiting for the appender's lock"));
+			assertThat(run.result).as("the request threads only queue their line: users / work time")
+				.hasNoErrors()
+				.hasThroughputNear(users, 0.15);
+			org.assertj.core.api.Assertions.assertThat(run.waiting())
+				.as("no request thread waits for the appender's lock")
+				.containsOnly(0);
+			long notYetWritten = log.getLong("logged") - log.getLong("written");
+			org.assertj.core.api.Assertions.assertThat(notYetWritten)
+				.as("nothing dropped: the lines not in the file yet are the ones in the 8 KB buffer (a line is > 50 bytes)")
+				.isBetween(0L, 8192L / 50);
+			org.assertj.core.api.Assertions.assertThat(log.getLong("sinkWrites"))
+				.as("the worker writes many lines per sink write")
+				.isLessThan(log.getLong("written") / 10);
+		}
+	}
+
+	private static LabServiceContainer serviceLoggingWith(RequestLogAppender appender) {
+		return LabServiceContainer.downstream(network)
+			.withVirtualThreads(true)
+			.withDefaultLatency(WORK)
+			.withRequestLog(appender, SINK_LATENCY);
+	}
+
+	/** Runs the load and, inside its measured window, takes {@link #DUMPS} thread dumps a second apart. */
+	private static Run loadWhileDumping(LabServiceContainer service, ThreadDumpProbe threads, String name) {
+		try (var background = Executors.newVirtualThreadPerTaskExecutor()) {
+			CompletableFuture<LoadResult> load = CompletableFuture
+				.supplyAsync(() -> LOAD.named(name).run(service.uri("/work/sleep")), background);
+			List<ThreadDump> dumps = new ArrayList<>();
+			sleep(Duration.ofSeconds(3));
+			for (int i = 0; i < DUMPS; i++) {
+				dumps.add(threads.take());
+				sleep(Duration.ofSeconds(1));
+			}
+			return new Run(load.join(), dumps);
+		}
+	}
+
+	private static Map<String, Object> evidence(Run run, JsonPath log, String waitingLabel) {
+		Map<String, Object> evidence = new LinkedHashMap<>();
+		evidence.put(waitingLabel, run.waiting() + " of " + USERS + " (" + DUMPS + " thread dumps)");
+		evidence.put("where request threads are", run.dumps.get(DUMPS / 2).whereAre(Run::servesARequest));
+		evidence.put("lines logged / written / sink writes",
+				log.getLong("logged") + " / " + log.getLong("written") + " / " + log.getLong("sinkWrites"));
+		return evidence;
+	}
+
+	private static JsonPath requestLog(LabServiceContainer service) {
+		return RestAssured.given().baseUri(service.uri("/").toString()).get("/probe/request-log").then().statusCode(200)
+			.extract().jsonPath();
+	}
+
+	private static void sleep(Duration duration) {
+		try {
+			Thread.sleep(duration);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private record Run(LoadResult result, List<ThreadDump> dumps) {
+
+		static boolean servesARequest(ThreadDump.DumpedThread thread) {
+			return thread.hasFrame("org.apache.catalina.core.ApplicationFilterChain");
+		}
+
+		/** Request threads parked on the appender's lock, per dump. */
+		List<Integer> waiting() {
+			return this.dumps.stream().map((dump) -> dump.waitingForLockIn(APPENDER).size()).toList();
+		}
+
+		int medianWaiting() {
+			return waiting().stream().sorted(Comparator.naturalOrder()).toList().get(DUMPS / 2);
+		}
+
+	}
+
+}
