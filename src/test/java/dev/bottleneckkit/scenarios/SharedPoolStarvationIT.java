@@ -15,7 +15,6 @@ import dev.bottleneckkit.kit.load.ClosedLoopLoad;
 import dev.bottleneckkit.kit.load.LoadResult;
 import dev.bottleneckkit.kit.model.Ceiling;
 import eu.rekawek.toxiproxy.Proxy;
-import eu.rekawek.toxiproxy.ToxiproxyClient;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,8 +65,8 @@ class SharedPoolStarvationIT {
 
 	@BeforeAll
 	static void slowRouteThroughToxiproxy() throws IOException {
-		Proxy slow = new ToxiproxyClient(toxiproxy.getHost(), toxiproxy.getControlPort()).createProxy("slow",
-				"0.0.0.0:" + PROXY_PORT, LabServiceContainer.DOWNSTREAM_ALIAS + ":" + LabServiceContainer.PORT);
+		Proxy slow = KitContainers.proxy(toxiproxy, "slow", PROXY_PORT,
+				LabServiceContainer.DOWNSTREAM_ALIAS + ":" + LabServiceContainer.PORT);
 		slow.toxics().latency("slow-dependency", ToxicDirection.DOWNSTREAM, ADDED_LATENCY.toMillis());
 	}
 

@@ -14,8 +14,6 @@ import dev.bottleneckkit.kit.load.LoadResult;
 import dev.bottleneckkit.kit.load.OpenLoopLoad;
 import dev.bottleneckkit.kit.model.Ceiling;
 import eu.rekawek.toxiproxy.Proxy;
-import eu.rekawek.toxiproxy.ToxiproxyClient;
-import eu.rekawek.toxiproxy.model.Toxic;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -69,16 +67,14 @@ class SlowDependencyTimeoutsIT {
 	static Proxy proxy;
 
 	@BeforeAll
-	static void proxyTheDownstream() throws IOException {
-		proxy = new ToxiproxyClient(toxiproxy.getHost(), toxiproxy.getControlPort()).createProxy("downstream",
-				"0.0.0.0:" + PROXY_PORT, LabServiceContainer.DOWNSTREAM_ALIAS + ":" + LabServiceContainer.PORT);
+	static void proxyTheDownstream() {
+		proxy = KitContainers.proxy(toxiproxy, "downstream", PROXY_PORT,
+				LabServiceContainer.DOWNSTREAM_ALIAS + ":" + LabServiceContainer.PORT);
 	}
 
 	@AfterEach
-	void healTheNetwork() throws IOException {
-		for (Toxic toxic : proxy.toxics().getAll()) {
-			toxic.remove();
-		}
+	void healTheNetwork() {
+		KitContainers.heal(proxy);
 	}
 
 	@AfterAll
@@ -115,7 +111,7 @@ class SlowDependencyTimeoutsIT {
 
 			LoadResult result = LOAD.named("read timeout 500 ms, slow dependency").run(caller.uri("/call/sleep"));
 
-			double failuresPerSecond = result.errorCount() / (result.window().toMillis() / 1000.0);
+			double failuresPerSecond = result.errorsPerSecond();
 			report.record("read timeout 500 ms, dependency +2 s", result, timeout,
 					Map.of("failures per second", Math.round(failuresPerSecond)));
 			assertThat(result.succeeded()).as("nothing answers within 500 ms").isZero();

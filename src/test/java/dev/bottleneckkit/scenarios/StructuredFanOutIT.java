@@ -14,8 +14,6 @@ import dev.bottleneckkit.kit.load.LoadResult;
 import dev.bottleneckkit.kit.model.Ceiling;
 import dev.bottleneckkit.kit.probe.InFlightProbe.InFlight;
 import eu.rekawek.toxiproxy.Proxy;
-import eu.rekawek.toxiproxy.ToxiproxyClient;
-import eu.rekawek.toxiproxy.model.Toxic;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -96,16 +94,14 @@ class StructuredFanOutIT {
 	static Proxy proxy;
 
 	@BeforeAll
-	static void proxyTheSecondBranch() throws IOException {
-		proxy = new ToxiproxyClient(toxiproxy.getHost(), toxiproxy.getControlPort()).createProxy("proxied",
-				"0.0.0.0:" + PROXY_PORT, LabServiceContainer.DOWNSTREAM_ALIAS + ":" + LabServiceContainer.PORT);
+	static void proxyTheSecondBranch() {
+		proxy = KitContainers.proxy(toxiproxy, "proxied", PROXY_PORT,
+				LabServiceContainer.DOWNSTREAM_ALIAS + ":" + LabServiceContainer.PORT);
 	}
 
 	@AfterEach
-	void healTheNetwork() throws IOException {
-		for (Toxic toxic : proxy.toxics().getAll()) {
-			toxic.remove();
-		}
+	void healTheNetwork() {
+		KitContainers.heal(proxy);
 	}
 
 	@AfterAll
@@ -152,14 +148,14 @@ class StructuredFanOutIT {
 
 		report.record("structured: a branch reset after 200 ms, sibling 2 s", result, failFast,
 				Map.of("time to fail p50", result.failureLatencyAt(50).toMillis() + " ms", "failures per second",
-						String.format("%.1f", failuresPerSecond(result)), "siblings abandoned", seen.abandoned(),
+						String.format("%.1f", result.errorsPerSecond()), "siblings abandoned", seen.abandoned(),
 						"siblings answered", seen.completed() - seen.abandoned()));
 		assertThat(result.succeeded()).as("no fan-out succeeds while a branch fails").isZero();
 		assertThat(result.errors()).as("every failure is the failing branch's reset, mapped to 502")
 			.containsOnlyKeys("http-502 connection-reset");
 		assertThat(result.failureLatencyAt(50)).as("the scope fails with its first failure, not after the 2 s sibling")
 			.isLessThan(SIBLING_LATENCY.dividedBy(4));
-		assertThat(failuresPerSecond(result)).as("each user fails every %d ms: %s per second (L / W)",
+		assertThat(result.errorsPerSecond()).as("each user fails every %d ms: %s per second (L / W)",
 				BRANCH_FAILS_AFTER.toMillis(), failFast.requestsPerSecond())
 			.isCloseTo(failFast.requestsPerSecond(), withinPercentage(25));
 		assertThat(seen.abandoned()).as("the downstream saw the sibling abandoned, once per failed fan-out")
@@ -179,7 +175,7 @@ class StructuredFanOutIT {
 
 		report.record("CompletableFuture.allOf: a branch reset after 200 ms, sibling 2 s", result, waitsForSibling,
 				Map.of("time to fail p50", result.failureLatencyAt(50).toMillis() + " ms", "failures per second",
-						String.format("%.1f", failuresPerSecond(result)), "siblings abandoned", seen.abandoned(),
+						String.format("%.1f", result.errorsPerSecond()), "siblings abandoned", seen.abandoned(),
 						"siblings answered", seen.completed(), "work done for failed requests",
 						seen.completed() * SIBLING_LATENCY.toSeconds() + " s"));
 		assertThat(result.succeeded()).as("no fan-out succeeds while a branch fails").isZero();
@@ -187,15 +183,11 @@ class StructuredFanOutIT {
 		assertThat(result.failureLatencyAt(50)).as("allOf(..).join() fails only once the 2 s sibling has finished")
 			.isGreaterThanOrEqualTo(SIBLING_LATENCY)
 			.isLessThan(SIBLING_LATENCY.multipliedBy(5).dividedBy(4));
-		assertThat(failuresPerSecond(result)).as("each user fails every 2 s: %s per second (L / W)",
+		assertThat(result.errorsPerSecond()).as("each user fails every 2 s: %s per second (L / W)",
 				waitsForSibling.requestsPerSecond())
 			.isCloseTo(waitsForSibling.requestsPerSecond(), withinPercentage(25));
 		assertThat(seen.abandoned()).as("nothing cancels the sibling").isZero();
 		assertThat(seen.completed()).as("every failed fan-out's sibling ran to its end").isGreaterThanOrEqualTo(result.errorCount());
-	}
-
-	private static double failuresPerSecond(LoadResult result) {
-		return result.errorCount() / (result.window().toMillis() / 1000.0);
 	}
 
 	private static String fanOut(String join, Duration directLatency) {

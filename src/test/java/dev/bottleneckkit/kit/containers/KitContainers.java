@@ -1,5 +1,13 @@
 package dev.bottleneckkit.kit.containers;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+import dev.bottleneckkit.kit.internal.Knobs;
+import eu.rekawek.toxiproxy.Proxy;
+import eu.rekawek.toxiproxy.ToxiproxyClient;
+import eu.rekawek.toxiproxy.model.Toxic;
+
 import org.testcontainers.containers.Network;
 import org.testcontainers.mysql.MySQLContainer;
 import org.testcontainers.toxiproxy.ToxiproxyContainer;
@@ -27,6 +35,34 @@ public final class KitContainers {
 			.withNetwork(network)
 			.withNetworkAliases(MYSQL_ALIAS)
 			.withStartupTimeout(KitImages.STARTUP_TIMEOUT);
+	}
+
+	/**
+	 * A proxy named {@code name} in {@code toxiproxy}, listening on its port {@code listenPort} (8666–8697) and
+	 * forwarding to {@code upstream} ({@code host:port} on the network): address it from other containers as
+	 * {@code toxiproxy:<listenPort>}.
+	 */
+	public static Proxy proxy(ToxiproxyContainer toxiproxy, String name, int listenPort, String upstream) {
+		Knobs.between("toxiproxy listenPort", listenPort, 8666, 8697);
+		try {
+			return new ToxiproxyClient(toxiproxy.getHost(), toxiproxy.getControlPort()).createProxy(name,
+					"0.0.0.0:" + listenPort, upstream);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("cannot create Toxiproxy proxy " + name + " to " + upstream, ex);
+		}
+	}
+
+	/** Removes every toxic of {@code proxy}: the network is healthy again. */
+	public static void heal(Proxy proxy) {
+		try {
+			for (Toxic toxic : proxy.toxics().getAll()) {
+				toxic.remove();
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("cannot remove the toxics of proxy " + proxy.getName(), ex);
+		}
 	}
 
 	/** Toxiproxy on {@code network} as {@value #TOXIPROXY_ALIAS}; proxies listen on its ports 8666–8697. */

@@ -10,7 +10,6 @@ import dev.bottleneckkit.kit.containers.KitContainers;
 import dev.bottleneckkit.kit.containers.KitResources;
 import dev.bottleneckkit.kit.junit.Scenario;
 import eu.rekawek.toxiproxy.Proxy;
-import eu.rekawek.toxiproxy.ToxiproxyClient;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -48,8 +47,7 @@ class KitImagesIT {
 
 	@Test
 	void mysqlSleepsAsLongAsItIsAskedAndToxiproxyAddsItsLatency() throws Exception {
-		Proxy proxy = new ToxiproxyClient(toxiproxy.getHost(), toxiproxy.getControlPort()).createProxy("mysql",
-				"0.0.0.0:8666", "mysql:3306");
+		Proxy proxy = KitContainers.proxy(toxiproxy, "mysql", 8666, "mysql:3306");
 		String viaProxy = "jdbc:mysql://" + toxiproxy.getHost() + ":" + toxiproxy.getMappedPort(8666) + "/"
 				+ mysql.getDatabaseName();
 

@@ -40,6 +40,11 @@ public record LoadResult(String name, int users, Duration window, long succeeded
 		return this.errors.values().stream().mapToLong(Long::longValue).sum();
 	}
 
+	/** Failed requests per second inside the measurement window: the failure rate Little's law predicts. */
+	public double errorsPerSecond() {
+		return errorCount() / (this.window.toNanos() / 1e9);
+	}
+
 	/** Latency at {@code percentile} (0 to 100) of the requests completed in the window. */
 	public Duration latencyAt(double percentile) {
 		return Duration.ofNanos(this.latencies.getValueAtPercentile(percentile) * 1000);
