@@ -10,7 +10,6 @@ import dev.bottleneckkit.kit.junit.ScenarioReport;
 import dev.bottleneckkit.kit.load.ClosedLoopLoad;
 import dev.bottleneckkit.kit.load.LoadResult;
 import dev.bottleneckkit.kit.model.Ceiling;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.containers.Network;
 
@@ -32,11 +31,6 @@ class CpuBoundVirtualThreadsIT {
 	static final int USERS = 8;
 
 	static final Network network = KitResources.newNetwork();
-
-	@AfterAll
-	static void removeNetwork() {
-		network.close();
-	}
 
 	@Test
 	void platformAndVirtualThreadsHitTheSameCpuCeiling(ScenarioReport report) {

@@ -16,7 +16,6 @@ import dev.bottleneckkit.kit.load.LoadResult;
 import dev.bottleneckkit.kit.model.Ceiling;
 import dev.bottleneckkit.kit.probe.PinningProbe;
 import dev.bottleneckkit.kit.probe.PinningReport;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.testcontainers.containers.Network;
@@ -50,11 +49,6 @@ class JdbcPinningMatrixIT {
 
 	@Container
 	static final MySQLContainer mysql = KitContainers.mysql(network);
-
-	@AfterAll
-	static void removeNetwork() {
-		network.close();
-	}
 
 	@ParameterizedTest(name = "Java {0} + Connector/J {1}: pinned = {2}")
 	@CsvSource({ "JAVA_21, MYSQL_CONNECTOR_J_8_0_33, true", "JAVA_21, MYSQL_CONNECTOR_J_9_7_0, false",

@@ -15,7 +15,6 @@ import dev.bottleneckkit.kit.probe.Gauge;
 import dev.bottleneckkit.kit.probe.GaugeTimeline;
 import dev.bottleneckkit.kit.probe.InFlightProbe.InFlight;
 import dev.bottleneckkit.kit.probe.ServiceGauges;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -49,11 +48,6 @@ class PlatformThreadPoolQueueingIT {
 		.forDuration(Duration.ofSeconds(8));
 
 	static final Network network = KitResources.newNetwork();
-
-	@AfterAll
-	static void removeNetwork() {
-		network.close();
-	}
 
 	@Test
 	@Order(1)

@@ -14,7 +14,6 @@ import dev.bottleneckkit.kit.model.Ceiling;
 import dev.bottleneckkit.kit.probe.Gauge;
 import dev.bottleneckkit.kit.probe.GaugeTimeline;
 import dev.bottleneckkit.kit.probe.ServiceGauges;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -54,11 +53,6 @@ class ReactorNettyPendingAcquireIT {
 	@Container
 	static final LabServiceContainer downstream = LabServiceContainer.downstream(network)
 		.withDefaultLatency(DOWNSTREAM_LATENCY);
-
-	@AfterAll
-	static void removeNetwork() {
-		network.close();
-	}
 
 	@Test
 	@Order(1)

@@ -16,7 +16,6 @@ import dev.bottleneckkit.kit.probe.Gauge;
 import dev.bottleneckkit.kit.probe.GaugeTimeline;
 import dev.bottleneckkit.kit.probe.InFlightProbe.InFlight;
 import dev.bottleneckkit.kit.probe.ServiceGauges;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -55,11 +54,6 @@ class RestClientConnectionPoolIT {
 	@Container
 	static final LabServiceContainer downstream = LabServiceContainer.downstream(network)
 		.withDefaultLatency(DOWNSTREAM_LATENCY);
-
-	@AfterAll
-	static void removeNetwork() {
-		network.close();
-	}
 
 	@BeforeEach
 	void startANewInFlightWindow() {

@@ -16,7 +16,6 @@ import dev.bottleneckkit.kit.load.LoadResult;
 import dev.bottleneckkit.kit.model.Ceiling;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -68,11 +67,6 @@ class SharedPoolStarvationIT {
 		Proxy slow = KitContainers.proxy(toxiproxy, "slow", PROXY_PORT,
 				LabServiceContainer.DOWNSTREAM_ALIAS + ":" + LabServiceContainer.PORT);
 		slow.toxics().latency("slow-dependency", ToxicDirection.DOWNSTREAM, ADDED_LATENCY.toMillis());
-	}
-
-	@AfterAll
-	static void removeNetwork() {
-		network.close();
 	}
 
 	@Test

@@ -15,7 +15,6 @@ import dev.bottleneckkit.kit.load.OpenLoopLoad;
 import dev.bottleneckkit.kit.model.Ceiling;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -75,11 +74,6 @@ class SlowDependencyTimeoutsIT {
 	@AfterEach
 	void healTheNetwork() {
 		KitContainers.heal(proxy);
-	}
-
-	@AfterAll
-	static void removeNetwork() {
-		network.close();
 	}
 
 	@Test

@@ -21,7 +21,6 @@ import dev.bottleneckkit.kit.probe.ThreadDump;
 import dev.bottleneckkit.kit.probe.ThreadDumpProbe;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -61,11 +60,6 @@ class SynchronousLoggingIT {
 	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS).warmUp(Duration.ofSeconds(2)).forDuration(Duration.ofSeconds(6));
 
 	static final Network network = KitResources.newNetwork();
-
-	@AfterAll
-	static void removeNetwork() {
-		network.close();
-	}
 
 	@Test
 	@Order(1)

@@ -15,7 +15,6 @@ import dev.bottleneckkit.kit.probe.Gauge;
 import dev.bottleneckkit.kit.probe.GaugeTimeline;
 import dev.bottleneckkit.kit.probe.InFlightProbe.InFlight;
 import dev.bottleneckkit.kit.probe.ServiceGauges;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -65,11 +64,6 @@ class VirtualThreadCallerFloodsDownstreamIT {
 	static final Ceiling DOWNSTREAM = Ceiling.of(DOWNSTREAM_THREADS, "downstream platform threads", DOWNSTREAM_LATENCY);
 
 	static final Network network = KitResources.newNetwork();
-
-	@AfterAll
-	static void removeNetwork() {
-		network.close();
-	}
 
 	@Test
 	@Order(1)

@@ -31,7 +31,10 @@ public final class KitResources {
 		return container;
 	}
 
-	/** A new Docker network carrying the kit's ownership labels; close it (or let Testcontainers) when done. */
+	/**
+	 * A new Docker network carrying the kit's ownership labels. A {@code @Scenario} closes its static
+	 * {@code Network} fields after Testcontainers has stopped their containers; close any other when done.
+	 */
 	public static Network newNetwork() {
 		return Network.builder().createNetworkCmdModifier((cmd) -> {
 			Map<String, String> labels = new HashMap<>((cmd.getLabels() != null) ? cmd.getLabels() : Map.of());

@@ -11,7 +11,6 @@ import dev.bottleneckkit.kit.containers.KitResources;
 import dev.bottleneckkit.kit.junit.Scenario;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
@@ -39,11 +38,6 @@ class KitImagesIT {
 
 	@Container
 	static final ToxiproxyContainer toxiproxy = KitContainers.toxiproxy(network);
-
-	@AfterAll
-	static void removeNetwork() {
-		network.close();
-	}
 
 	@Test
 	void mysqlSleepsAsLongAsItIsAskedAndToxiproxyAddsItsLatency() throws Exception {

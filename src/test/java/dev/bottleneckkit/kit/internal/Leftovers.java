@@ -59,7 +59,7 @@ public final class Leftovers {
 			}
 		}
 		if (removedContainers + removedNetworks + removedImages > 0) {
-			log.warn("Removed {} container(s), {} network(s) and {} image(s) left behind by an earlier run whose JVM was killed",
+			log.warn("Removed {} container(s), {} network(s) and {} image(s) left behind by earlier runs whose JVM is gone",
 					removedContainers, removedNetworks, removedImages);
 		}
 	}

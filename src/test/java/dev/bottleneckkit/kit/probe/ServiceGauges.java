@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -129,27 +130,30 @@ public final class ServiceGauges {
 		return new GaugeTimeline(ordered);
 	}
 
-	private void sample(HttpClient http, Gauge gauge, Duration at) {
-		StringBuilder uri = new StringBuilder(this.base + "/actuator/metrics/" + gauge.meter());
-		for (int i = 0; i < gauge.tags().size(); i++) {
-			uri.append(i == 0 ? '?' : '&').append("tag=").append(gauge.tags().get(i));
+	/**
+	 * Reads {@code gauge} once, now: empty when the service does not expose it (yet). For waiting on a state
+	 * before the load, e.g. until Hikari has opened every connection.
+	 */
+	public OptionalDouble read(Gauge gauge) {
+		try (HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build()) {
+			return fetch(http, gauge);
 		}
+		catch (java.io.IOException ex) {
+			log.debug("gauge {} of {} not read: {}", gauge.meter(), this.base, ex.toString());
+			return OptionalDouble.empty();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return OptionalDouble.empty();
+		}
+	}
+
+	private void sample(HttpClient http, Gauge gauge, Duration at) {
 		try {
-			HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(uri.toString()))
-				.timeout(Duration.ofSeconds(2))
-				.build(), HttpResponse.BodyHandlers.ofString());
-			if (response.statusCode() == 404) {
-				this.missingSince.put(gauge.label(), System.nanoTime());
-				return;
-			}
-			this.missingSince.remove(gauge.label());
-			if (response.statusCode() != 200) {
-				return;
-			}
-			Number value = JsonPath.from(response.body()).get("measurements.find { it.statistic == 'VALUE' }.value");
-			if (value != null) {
+			OptionalDouble value = fetch(http, gauge);
+			if (value.isPresent()) {
 				this.series.computeIfAbsent(gauge.label(), (label) -> java.util.Collections.synchronizedList(new ArrayList<>()))
-					.add(new GaugeTimeline.Sample(at, value.doubleValue()));
+					.add(new GaugeTimeline.Sample(at, value.getAsDouble()));
 			}
 		}
 		catch (java.io.IOException ex) {
@@ -158,6 +162,26 @@ public final class ServiceGauges {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	private OptionalDouble fetch(HttpClient http, Gauge gauge) throws java.io.IOException, InterruptedException {
+		StringBuilder uri = new StringBuilder(this.base + "/actuator/metrics/" + gauge.meter());
+		for (int i = 0; i < gauge.tags().size(); i++) {
+			uri.append(i == 0 ? '?' : '&').append("tag=").append(gauge.tags().get(i));
+		}
+		HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(uri.toString()))
+			.timeout(Duration.ofSeconds(2))
+			.build(), HttpResponse.BodyHandlers.ofString());
+		if (response.statusCode() == 404) {
+			this.missingSince.put(gauge.label(), System.nanoTime());
+			return OptionalDouble.empty();
+		}
+		this.missingSince.remove(gauge.label());
+		if (response.statusCode() != 200) {
+			return OptionalDouble.empty();
+		}
+		Number value = JsonPath.from(response.body()).get("measurements.find { it.statistic == 'VALUE' }.value");
+		return (value != null) ? OptionalDouble.of(value.doubleValue()) : OptionalDouble.empty();
 	}
 
 }
