@@ -2,7 +2,6 @@ package dev.bottleneckkit.scenarios;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.Map;
 
 import dev.bottleneckkit.kit.containers.KitContainers;
 import dev.bottleneckkit.kit.containers.KitResources;
@@ -117,7 +116,7 @@ class StructuredFanOutIT {
 			InFlight seen = downstream.inFlight().read();
 
 			report.record(join + ": branches of 400 ms and 100 ms + 600 ms", result, users,
-					Map.of("downstream peak in flight", seen.peak(), "sum of the branches",
+					ScenarioReport.evidence("downstream peak in flight", seen.peak(), "sum of the branches",
 							DIRECT_LATENCY.plus(slowest).toMillis() + " ms"));
 			assertThat(result).as("%s: the fan-out waits for its slowest branch (700 ms), not the sum (1100 ms)", join)
 				.hasNoErrors()
@@ -141,7 +140,7 @@ class StructuredFanOutIT {
 		InFlight seen = settledDownstream();
 
 		report.record("structured: a branch reset after 200 ms, sibling 2 s", result, failFast,
-				Map.of("time to fail p50", result.failureLatencyAt(50).toMillis() + " ms", "failures per second",
+				ScenarioReport.evidence("time to fail p50", result.failureLatencyAt(50).toMillis() + " ms", "failures per second",
 						String.format("%.1f", result.errorsPerSecond()), "siblings abandoned", seen.abandoned(),
 						"siblings answered", seen.completed() - seen.abandoned()));
 		assertThat(result.succeeded()).as("no fan-out succeeds while a branch fails").isZero();
@@ -168,7 +167,7 @@ class StructuredFanOutIT {
 		InFlight seen = settledDownstream();
 
 		report.record("CompletableFuture.allOf: a branch reset after 200 ms, sibling 2 s", result, waitsForSibling,
-				Map.of("time to fail p50", result.failureLatencyAt(50).toMillis() + " ms", "failures per second",
+				ScenarioReport.evidence("time to fail p50", result.failureLatencyAt(50).toMillis() + " ms", "failures per second",
 						String.format("%.1f", result.errorsPerSecond()), "siblings abandoned", seen.abandoned(),
 						"siblings answered", seen.completed(), "work done for failed requests",
 						seen.completed() * SIBLING_LATENCY.toSeconds() + " s"));

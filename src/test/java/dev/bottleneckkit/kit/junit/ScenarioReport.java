@@ -42,6 +42,21 @@ public final class ScenarioReport {
 	}
 
 	/**
+	 * Evidence for {@link #record} in the order given, which the report keeps: {@code evidence("peak", 8,
+	 * "abandoned", 68)}. ({@code Map.of} has no order, so the report's columns would move between runs.)
+	 */
+	public static Map<String, Object> evidence(Object... namesAndValues) {
+		if (namesAndValues.length % 2 != 0) {
+			throw new IllegalArgumentException("evidence takes name, value pairs; got " + namesAndValues.length + " arguments");
+		}
+		Map<String, Object> evidence = new java.util.LinkedHashMap<>();
+		for (int i = 0; i < namesAndValues.length; i += 2) {
+			evidence.put(String.valueOf(namesAndValues[i]), namesAndValues[i + 1]);
+		}
+		return evidence;
+	}
+
+	/**
 	 * Records a run. {@code evidence} keeps its order, e.g. {@code "downstream peak in-flight" -> 5}.
 	 * Call it before asserting, so a failing run is in the report too.
 	 */
