@@ -9,7 +9,7 @@ import java.util.HexFormat;
 import java.util.Map;
 
 import jakarta.servlet.ServletOutputStream;
-import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 import jakarta.servlet.http.HttpServletResponse;
 
 import dev.bottleneckkit.lab.Threads;
@@ -42,11 +42,12 @@ class DownstreamController {
 
 	private final InFlightTracker tracker;
 
-	private final ObjectMapper json = new ObjectMapper();
+	private final JsonMapper json;
 
-	DownstreamController(DownstreamProperties properties, InFlightTracker tracker) {
+	DownstreamController(DownstreamProperties properties, InFlightTracker tracker, JsonMapper json) {
 		this.properties = properties;
 		this.tracker = tracker;
+		this.json = json;
 	}
 
 	/** Blocks for {@code latency} (e.g. {@code 500ms}, {@code 2s}), or the configured default. */
