@@ -3,7 +3,6 @@ package dev.bottleneckkit.scenarios;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -73,7 +72,7 @@ class SynchronousLoggingIT {
 			JsonPath log = requestLog(service);
 
 			report.record("synchronous appender, sink 20 ms per write", run.result, sink,
-					evidence(run, log, "request threads waiting for the appender's lock"));
+					evidence(run, log));
 			assertThat(run.result).as("one line written at a time caps the service at 1 / 20 ms")
 				.hasNoErrors()
 				.hasThroughputNear(sink, 0.15);
@@ -100,7 +99,7 @@ class SynchronousLoggingIT {
 				.until(() -> requestLog(service), (reading) -> reading.getInt("queued") == 0);
 
 			report.record("AsyncAppender, sink 20 ms per write", run.result, users,
-					evidence(run, log, "request threads waiting for the appender's lock"));
+					evidence(run, log));
 			assertThat(run.result).as("the request threads only queue their line: users / work time")
 				.hasNoErrors()
 				.hasThroughputNear(users, 0.15);
@@ -139,13 +138,11 @@ class SynchronousLoggingIT {
 		}
 	}
 
-	private static Map<String, Object> evidence(Run run, JsonPath log, String waitingLabel) {
-		Map<String, Object> evidence = new LinkedHashMap<>();
-		evidence.put(waitingLabel, run.waiting() + " of " + USERS + " (" + DUMPS + " thread dumps)");
-		evidence.put("where request threads are", run.dumps.get(DUMPS / 2).whereAre(Run::servesARequest));
-		evidence.put("lines logged / written / sink writes",
+	private static Map<String, Object> evidence(Run run, JsonPath log) {
+		return ScenarioReport.evidence("request threads waiting for the appender's lock",
+				run.waiting() + " of " + USERS + " (" + DUMPS + " thread dumps)", "where request threads are",
+				run.dumps.get(DUMPS / 2).whereAre(Run::servesARequest), "lines logged / written / sink writes",
 				log.getLong("logged") + " / " + log.getLong("written") + " / " + log.getLong("sinkWrites"));
-		return evidence;
 	}
 
 	private static JsonPath requestLog(LabServiceContainer service) {
