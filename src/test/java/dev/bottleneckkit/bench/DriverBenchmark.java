@@ -4,8 +4,8 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
 
-import dev.bottleneckkit.kit.load.ClosedLoopLoad;
-import dev.bottleneckkit.kit.load.LoadResult;
+import dev.bottleneckkit.load.ClosedLoopLoad;
+import dev.bottleneckkit.load.LoadResult;
 
 /**
  * The kit's closed-loop driver as a command, for {@code bench/driver-vs-wrk.sh}: prints one line of

@@ -5,12 +5,12 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.bottleneckkit.kit.containers.KitResources;
-import dev.bottleneckkit.kit.images.JavaRuntime;
-import dev.bottleneckkit.kit.images.KitImages;
-import dev.bottleneckkit.kit.probe.PinningProbe;
-import dev.bottleneckkit.kit.probe.PinningReport;
-import dev.bottleneckkit.kit.probe.fixture.PinningFixture;
+import dev.bottleneckkit.containers.KitResources;
+import dev.bottleneckkit.images.JavaRuntime;
+import dev.bottleneckkit.images.KitImages;
+import dev.bottleneckkit.probe.PinningProbe;
+import dev.bottleneckkit.probe.PinningReport;
+import dev.bottleneckkit.probe.fixture.PinningFixture;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.utility.MountableFile;

@@ -3,17 +3,17 @@ package dev.bottleneckkit.scenarios;
 import java.time.Duration;
 import java.util.Map;
 
-import dev.bottleneckkit.kit.containers.KitResources;
-import dev.bottleneckkit.kit.containers.LabServiceContainer;
-import dev.bottleneckkit.kit.junit.Scenario;
-import dev.bottleneckkit.kit.junit.ScenarioReport;
-import dev.bottleneckkit.kit.load.ClosedLoopLoad;
-import dev.bottleneckkit.kit.load.LoadResult;
-import dev.bottleneckkit.kit.model.Ceiling;
+import dev.bottleneckkit.containers.KitResources;
+import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
+import dev.bottleneckkit.junit.Scenario;
+import dev.bottleneckkit.junit.ScenarioReport;
+import dev.bottleneckkit.load.ClosedLoopLoad;
+import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.model.Ceiling;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.containers.Network;
 
-import static dev.bottleneckkit.kit.assertions.BottleneckAssertions.assertThat;
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.withinPercentage;
 
 /**

@@ -4,18 +4,18 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.bottleneckkit.kit.containers.JdbcDriver;
-import dev.bottleneckkit.kit.containers.KitContainers;
-import dev.bottleneckkit.kit.containers.KitResources;
-import dev.bottleneckkit.kit.containers.LabServiceContainer;
-import dev.bottleneckkit.kit.junit.Scenario;
-import dev.bottleneckkit.kit.junit.ScenarioReport;
-import dev.bottleneckkit.kit.load.ClosedLoopLoad;
-import dev.bottleneckkit.kit.load.LoadResult;
-import dev.bottleneckkit.kit.model.Ceiling;
-import dev.bottleneckkit.kit.probe.Gauge;
-import dev.bottleneckkit.kit.probe.GaugeTimeline;
-import dev.bottleneckkit.kit.probe.ServiceGauges;
+import dev.bottleneckkit.scenarios.lab.JdbcDriver;
+import dev.bottleneckkit.containers.KitContainers;
+import dev.bottleneckkit.containers.KitResources;
+import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
+import dev.bottleneckkit.junit.Scenario;
+import dev.bottleneckkit.junit.ScenarioReport;
+import dev.bottleneckkit.load.ClosedLoopLoad;
+import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.model.Ceiling;
+import dev.bottleneckkit.probe.Gauge;
+import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.probe.ServiceGauges;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -24,7 +24,7 @@ import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.mysql.MySQLContainer;
 
-import static dev.bottleneckkit.kit.assertions.BottleneckAssertions.assertThat;
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -117,7 +117,7 @@ class HikariPoolCapIT {
 	 * being opened, not for the pool's size.
 	 */
 	private static Run run(LabServiceContainer caller) {
-		ServiceGauges gauges = ServiceGauges.of(caller.uri(""))
+		ServiceGauges gauges = ServiceGauges.on(caller)
 			.gauges(Gauge.HIKARI_ACTIVE, Gauge.HIKARI_PENDING, Gauge.HIKARI_MAX);
 		await("Hikari's pool of " + caller.uri("") + " filled").atMost(Duration.ofSeconds(30))
 			.until(() -> gauges.read(Gauge.HIKARI_IDLE).orElse(0) >= gauges.read(Gauge.HIKARI_MAX).orElse(1));

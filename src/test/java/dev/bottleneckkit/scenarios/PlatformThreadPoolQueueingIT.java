@@ -4,24 +4,24 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.bottleneckkit.kit.containers.KitResources;
-import dev.bottleneckkit.kit.containers.LabServiceContainer;
-import dev.bottleneckkit.kit.junit.Scenario;
-import dev.bottleneckkit.kit.junit.ScenarioReport;
-import dev.bottleneckkit.kit.load.ClosedLoopLoad;
-import dev.bottleneckkit.kit.load.LoadResult;
-import dev.bottleneckkit.kit.model.Ceiling;
-import dev.bottleneckkit.kit.probe.Gauge;
-import dev.bottleneckkit.kit.probe.GaugeTimeline;
-import dev.bottleneckkit.kit.probe.InFlightProbe.InFlight;
-import dev.bottleneckkit.kit.probe.ServiceGauges;
+import dev.bottleneckkit.containers.KitResources;
+import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
+import dev.bottleneckkit.junit.Scenario;
+import dev.bottleneckkit.junit.ScenarioReport;
+import dev.bottleneckkit.load.ClosedLoopLoad;
+import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.model.Ceiling;
+import dev.bottleneckkit.probe.Gauge;
+import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.scenarios.lab.InFlightProbe.InFlight;
+import dev.bottleneckkit.probe.ServiceGauges;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.testcontainers.containers.Network;
 
-import static dev.bottleneckkit.kit.assertions.BottleneckAssertions.assertThat;
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 
 /**
  * S2 (seeds 001–003): a service whose route blocks for 300 ms (a slow dependency, a query). On Tomcat's
@@ -57,7 +57,7 @@ class PlatformThreadPoolQueueingIT {
 			.withDefaultLatency(BLOCKING_LATENCY)
 			.withTomcatMaxThreads(TOMCAT_THREADS)) {
 			service.start();
-			ServiceGauges gauges = ServiceGauges.of(service.uri("")).gauges(Gauge.TOMCAT_BUSY, Gauge.TOMCAT_MAX).start();
+			ServiceGauges gauges = ServiceGauges.on(service).gauges(Gauge.TOMCAT_BUSY, Gauge.TOMCAT_MAX).start();
 
 			LoadResult result = LOAD.named("platform threads").run(service.uri("/work/sleep"));
 

@@ -4,16 +4,16 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.bottleneckkit.kit.containers.KitResources;
-import dev.bottleneckkit.kit.containers.LabServiceContainer;
-import dev.bottleneckkit.kit.junit.Scenario;
-import dev.bottleneckkit.kit.junit.ScenarioReport;
-import dev.bottleneckkit.kit.load.LoadResult;
-import dev.bottleneckkit.kit.load.OpenLoopLoad;
-import dev.bottleneckkit.kit.model.Ceiling;
-import dev.bottleneckkit.kit.probe.Gauge;
-import dev.bottleneckkit.kit.probe.GaugeTimeline;
-import dev.bottleneckkit.kit.probe.ServiceGauges;
+import dev.bottleneckkit.containers.KitResources;
+import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
+import dev.bottleneckkit.junit.Scenario;
+import dev.bottleneckkit.junit.ScenarioReport;
+import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.load.OpenLoopLoad;
+import dev.bottleneckkit.model.Ceiling;
+import dev.bottleneckkit.probe.Gauge;
+import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.probe.ServiceGauges;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 
-import static dev.bottleneckkit.kit.assertions.BottleneckAssertions.assertThat;
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 
 /**
  * S6 (seed 000's WebClient): a caller on WebClient with a small Reactor Netty {@code ConnectionProvider},
@@ -62,7 +62,7 @@ class ReactorNettyPendingAcquireIT {
 			.withVirtualThreads(true)
 			.withWebClientPool(MAX_CONNECTIONS, pendingMax, Duration.ofSeconds(30))) {
 			caller.start();
-			ServiceGauges pool = ServiceGauges.of(caller.uri("")).gauges(Gauge.REACTOR_ACTIVE, Gauge.REACTOR_PENDING).start();
+			ServiceGauges pool = ServiceGauges.on(caller).gauges(Gauge.REACTOR_ACTIVE, Gauge.REACTOR_PENDING).start();
 
 			LoadResult result = LOAD.named("pending limit " + pendingMax).run(caller.uri("/call/webclient/sleep"));
 
@@ -86,7 +86,7 @@ class ReactorNettyPendingAcquireIT {
 			.withVirtualThreads(true)
 			.withWebClientPool(MAX_CONNECTIONS, 1000, pendingTimeout)) {
 			caller.start();
-			ServiceGauges pool = ServiceGauges.of(caller.uri("")).gauges(Gauge.REACTOR_ACTIVE, Gauge.REACTOR_PENDING).start();
+			ServiceGauges pool = ServiceGauges.on(caller).gauges(Gauge.REACTOR_ACTIVE, Gauge.REACTOR_PENDING).start();
 
 			LoadResult result = LOAD.named("pending timeout 1 s").run(caller.uri("/call/webclient/sleep"));
 

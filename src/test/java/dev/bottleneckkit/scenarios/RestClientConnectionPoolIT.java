@@ -5,17 +5,17 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalDouble;
 
-import dev.bottleneckkit.kit.containers.KitResources;
-import dev.bottleneckkit.kit.containers.LabServiceContainer;
-import dev.bottleneckkit.kit.junit.Scenario;
-import dev.bottleneckkit.kit.junit.ScenarioReport;
-import dev.bottleneckkit.kit.load.ClosedLoopLoad;
-import dev.bottleneckkit.kit.load.LoadResult;
-import dev.bottleneckkit.kit.model.Ceiling;
-import dev.bottleneckkit.kit.probe.Gauge;
-import dev.bottleneckkit.kit.probe.GaugeTimeline;
-import dev.bottleneckkit.kit.probe.InFlightProbe.InFlight;
-import dev.bottleneckkit.kit.probe.ServiceGauges;
+import dev.bottleneckkit.containers.KitResources;
+import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
+import dev.bottleneckkit.junit.Scenario;
+import dev.bottleneckkit.junit.ScenarioReport;
+import dev.bottleneckkit.load.ClosedLoopLoad;
+import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.model.Ceiling;
+import dev.bottleneckkit.probe.Gauge;
+import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.scenarios.lab.InFlightProbe.InFlight;
+import dev.bottleneckkit.probe.ServiceGauges;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 
-import static dev.bottleneckkit.kit.assertions.BottleneckAssertions.assertThat;
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 
 /**
  * S1 (seed 004, "Rest Template &amp; Connection Pool"): a caller whose RestClient runs on Apache HttpClient 5,
@@ -67,7 +67,7 @@ class RestClientConnectionPoolIT {
 		try (LabServiceContainer caller = LabServiceContainer.callerOf(downstream)) {
 			caller.start();
 
-			ServiceGauges callerGauges = ServiceGauges.of(caller.uri("")).gauges(Gauge.HTTP_POOL_LEASED, Gauge.HTTP_POOL_PENDING).start();
+			ServiceGauges callerGauges = ServiceGauges.on(caller).gauges(Gauge.HTTP_POOL_LEASED, Gauge.HTTP_POOL_PENDING).start();
 
 			LoadResult result = LOAD.named("Spring Boot's default pool").run(caller.uri("/call/sleep"));
 
@@ -100,7 +100,7 @@ class RestClientConnectionPoolIT {
 			.withMaxConnectionsTotal(USERS)) {
 			caller.start();
 
-			ServiceGauges callerGauges = ServiceGauges.of(caller.uri("")).gauges(Gauge.HTTP_POOL_LEASED, Gauge.HTTP_POOL_PENDING).start();
+			ServiceGauges callerGauges = ServiceGauges.on(caller).gauges(Gauge.HTTP_POOL_LEASED, Gauge.HTTP_POOL_PENDING).start();
 
 			LoadResult result = LOAD.named("pool sized for the load").run(caller.uri("/call/sleep"));
 

@@ -4,15 +4,15 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
 
-import dev.bottleneckkit.kit.containers.KitContainers;
-import dev.bottleneckkit.kit.containers.KitResources;
-import dev.bottleneckkit.kit.containers.LabServiceContainer;
-import dev.bottleneckkit.kit.junit.Scenario;
-import dev.bottleneckkit.kit.junit.ScenarioReport;
-import dev.bottleneckkit.kit.load.ClosedLoopLoad;
-import dev.bottleneckkit.kit.load.LoadResult;
-import dev.bottleneckkit.kit.load.OpenLoopLoad;
-import dev.bottleneckkit.kit.model.Ceiling;
+import dev.bottleneckkit.containers.KitContainers;
+import dev.bottleneckkit.containers.KitResources;
+import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
+import dev.bottleneckkit.junit.Scenario;
+import dev.bottleneckkit.junit.ScenarioReport;
+import dev.bottleneckkit.load.ClosedLoopLoad;
+import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.load.OpenLoopLoad;
+import dev.bottleneckkit.model.Ceiling;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import org.junit.jupiter.api.AfterEach;
@@ -25,7 +25,7 @@ import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.toxiproxy.ToxiproxyContainer;
 
-import static dev.bottleneckkit.kit.assertions.BottleneckAssertions.assertThat;
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.withinPercentage;
 
 /**

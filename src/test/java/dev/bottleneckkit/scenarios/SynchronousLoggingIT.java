@@ -8,16 +8,16 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 
-import dev.bottleneckkit.kit.containers.KitResources;
-import dev.bottleneckkit.kit.containers.LabServiceContainer;
-import dev.bottleneckkit.kit.containers.LabServiceContainer.RequestLogAppender;
-import dev.bottleneckkit.kit.junit.Scenario;
-import dev.bottleneckkit.kit.junit.ScenarioReport;
-import dev.bottleneckkit.kit.load.ClosedLoopLoad;
-import dev.bottleneckkit.kit.load.LoadResult;
-import dev.bottleneckkit.kit.model.Ceiling;
-import dev.bottleneckkit.kit.probe.ThreadDump;
-import dev.bottleneckkit.kit.probe.ThreadDumpProbe;
+import dev.bottleneckkit.containers.KitResources;
+import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
+import dev.bottleneckkit.scenarios.lab.LabServiceContainer.RequestLogAppender;
+import dev.bottleneckkit.junit.Scenario;
+import dev.bottleneckkit.junit.ScenarioReport;
+import dev.bottleneckkit.load.ClosedLoopLoad;
+import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.model.Ceiling;
+import dev.bottleneckkit.probe.ThreadDump;
+import dev.bottleneckkit.probe.ThreadDumpProbe;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
 import org.junit.jupiter.api.MethodOrderer;
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.testcontainers.containers.Network;
 
-import static dev.bottleneckkit.kit.assertions.BottleneckAssertions.assertThat;
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**

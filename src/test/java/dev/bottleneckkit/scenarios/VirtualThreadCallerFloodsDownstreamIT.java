@@ -4,24 +4,24 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.bottleneckkit.kit.containers.KitResources;
-import dev.bottleneckkit.kit.containers.LabServiceContainer;
-import dev.bottleneckkit.kit.junit.Scenario;
-import dev.bottleneckkit.kit.junit.ScenarioReport;
-import dev.bottleneckkit.kit.load.LoadResult;
-import dev.bottleneckkit.kit.load.OpenLoopLoad;
-import dev.bottleneckkit.kit.model.Ceiling;
-import dev.bottleneckkit.kit.probe.Gauge;
-import dev.bottleneckkit.kit.probe.GaugeTimeline;
-import dev.bottleneckkit.kit.probe.InFlightProbe.InFlight;
-import dev.bottleneckkit.kit.probe.ServiceGauges;
+import dev.bottleneckkit.containers.KitResources;
+import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
+import dev.bottleneckkit.junit.Scenario;
+import dev.bottleneckkit.junit.ScenarioReport;
+import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.load.OpenLoopLoad;
+import dev.bottleneckkit.model.Ceiling;
+import dev.bottleneckkit.probe.Gauge;
+import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.scenarios.lab.InFlightProbe.InFlight;
+import dev.bottleneckkit.probe.ServiceGauges;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.testcontainers.containers.Network;
 
-import static dev.bottleneckkit.kit.assertions.BottleneckAssertions.assertThat;
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.withinPercentage;
 
 /**
@@ -154,10 +154,10 @@ class VirtualThreadCallerFloodsDownstreamIT {
 	private static Run run(LabServiceContainer downstream, LabServiceContainer caller) {
 		downstream.start();
 		caller.start();
-		ServiceGauges downstreamGauges = ServiceGauges.of(downstream.uri(""))
+		ServiceGauges downstreamGauges = ServiceGauges.on(downstream)
 			.gauges(Gauge.TOMCAT_CONNECTIONS, Gauge.TOMCAT_BUSY)
 			.start();
-		ServiceGauges callerGauges = ServiceGauges.of(caller.uri("")).gauges(Gauge.HTTP_POOL_LEASED).start();
+		ServiceGauges callerGauges = ServiceGauges.on(caller).gauges(Gauge.HTTP_POOL_LEASED).start();
 		LoadResult result = LOAD.named("open load on the caller").run(caller.uri("/call/sleep"));
 		return new Run(result, downstreamGauges.stop(), callerGauges.stop(), downstream.inFlight().read());
 	}

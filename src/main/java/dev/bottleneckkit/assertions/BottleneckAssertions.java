@@ -1,0 +1,21 @@
+package dev.bottleneckkit.assertions;
+
+import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.probe.PinningReport;
+import org.assertj.core.api.Assertions;
+
+/**
+ * Entry point for the kit's assertions, in the style of AssertJ's {@code Assertions}: a static import of
+ * {@code assertThat} gives the kit's assertions for its types and AssertJ's for everything else.
+ */
+public class BottleneckAssertions extends Assertions {
+
+	public static LoadResultAssert assertThat(LoadResult actual) {
+		return new LoadResultAssert(actual);
+	}
+
+	public static PinningReportAssert assertThat(PinningReport actual) {
+		return new PinningReportAssert(actual);
+	}
+
+}

@@ -1,0 +1,90 @@
+package dev.bottleneckkit.assertions;
+
+import java.time.Duration;
+import java.util.Locale;
+
+import dev.bottleneckkit.internal.Knobs;
+import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.model.Ceiling;
+import org.assertj.core.api.AbstractAssert;
+
+/**
+ * AssertJ assertions on a {@link LoadResult} that explain the cap when they fail: the message names the
+ * resource, its limit and latency, and what Little's law makes of them.
+ */
+public class LoadResultAssert extends AbstractAssert<LoadResultAssert, LoadResult> {
+
+	public LoadResultAssert(LoadResult actual) {
+		super(actual, LoadResultAssert.class);
+	}
+
+	/**
+	 * Throughput lies within {@code tolerance} (0.01 to 1, e.g. 0.15 for ±15 %) of what the ceiling allows
+	 * this many users: min(users, limit) / latency.
+	 */
+	public LoadResultAssert hasThroughputNear(Ceiling ceiling, double tolerance) {
+		isNotNull();
+		Knobs.between("tolerance", tolerance, 0.01, 1.0);
+		double expected = ceiling.throughputFor(this.actual);
+		double measured = this.actual.throughput();
+		if (Math.abs(measured - expected) > tolerance * expected) {
+			failWithMessage("measured %s; expected %s ±%d %% — %s%n  run: %s", rps(measured), rps(expected),
+					Math.round(tolerance * 100), limitStory(ceiling), this.actual.summary());
+		}
+		return this;
+	}
+
+	/** Median latency lies within {@code tolerance} (0.01 to 10) of {@code expected}. */
+	public LoadResultAssert hasMedianLatencyNear(Duration expected, double tolerance) {
+		isNotNull();
+		Knobs.between("tolerance", tolerance, 0.01, 10.0);
+		Duration median = this.actual.median();
+		double off = Math.abs(median.toNanos() - expected.toNanos()) / (double) expected.toNanos();
+		if (off > tolerance) {
+			failWithMessage("median latency %s; expected %s ±%d %%%n  run: %s", Knobs.human(median), Knobs.human(expected),
+					Math.round(tolerance * 100), this.actual.summary());
+		}
+		return this;
+	}
+
+	/** Median latency is at least {@code factor} (1 to 1000) times {@code serviceTime}: requests queued. */
+	public LoadResultAssert hasMedianLatencyAtLeast(double factor, Duration serviceTime) {
+		isNotNull();
+		Knobs.between("factor", factor, 1.0, 1000.0);
+		Duration median = this.actual.median();
+		if (median.toNanos() < factor * serviceTime.toNanos()) {
+			failWithMessage("median latency %s is below %.1f × %s: requests did not queue for the capped resource%n  run: %s",
+					Knobs.human(median), factor, Knobs.human(serviceTime), this.actual.summary());
+		}
+		return this;
+	}
+
+	/** No request failed inside the measurement window. */
+	public LoadResultAssert hasNoErrors() {
+		isNotNull();
+		if (this.actual.errorCount() > 0) {
+			failWithMessage("expected no errors but %d requests failed: %s%n  run: %s", this.actual.errorCount(),
+					this.actual.errors(), this.actual.summary());
+		}
+		return this;
+	}
+
+	private String limitStory(Ceiling ceiling) {
+		if (this.actual.openLoop()) {
+			return String.format(Locale.ROOT, "%s offered against %s (λ = L / W)", rps(this.actual.offeredRps()),
+					ceiling.explain());
+		}
+		int users = this.actual.users();
+		if (ceiling.saturatedBy(users)) {
+			return String.format(Locale.ROOT, "%d users share %s, so %s is the cap (λ = L / W)", users, ceiling.resource(),
+					ceiling.explain());
+		}
+		return String.format(Locale.ROOT, "%d users fit in %d %s, so throughput should be users / latency = %s", users,
+				ceiling.limit(), ceiling.resource(), rps(ceiling.throughputFor(users)));
+	}
+
+	private static String rps(double rps) {
+		return String.format(Locale.ROOT, "%.1f rps", rps);
+	}
+
+}

@@ -1,0 +1,76 @@
+package dev.bottleneckkit.containers;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+import dev.bottleneckkit.internal.Knobs;
+import eu.rekawek.toxiproxy.Proxy;
+import eu.rekawek.toxiproxy.ToxiproxyClient;
+import eu.rekawek.toxiproxy.model.Toxic;
+
+import org.testcontainers.containers.Network;
+import org.testcontainers.mysql.MySQLContainer;
+import org.testcontainers.toxiproxy.ToxiproxyContainer;
+
+import dev.bottleneckkit.images.KitImages;
+
+/**
+ * The infrastructure containers scenarios share, configured once: image from {@link KitImages}, the kit's
+ * ownership labels, a network alias, and the kit's start-up timeout.
+ */
+public final class KitContainers {
+
+	/** Network alias of {@link #mysql}. */
+	public static final String MYSQL_ALIAS = "mysql";
+
+	/** Network alias of {@link #toxiproxy}. */
+	public static final String TOXIPROXY_ALIAS = "toxiproxy";
+
+	private KitContainers() {
+	}
+
+	/** MySQL (or the offline stand-in) on {@code network} as {@value #MYSQL_ALIAS}; answers {@code SELECT SLEEP(n)}. */
+	public static MySQLContainer mysql(Network network) {
+		return KitResources.labelled(new MySQLContainer(KitImages.mysql()))
+			.withNetwork(network)
+			.withNetworkAliases(MYSQL_ALIAS)
+			.withStartupTimeout(KitImages.STARTUP_TIMEOUT);
+	}
+
+	/**
+	 * A proxy named {@code name} in {@code toxiproxy}, listening on its port {@code listenPort} (8666–8697) and
+	 * forwarding to {@code upstream} ({@code host:port} on the network): address it from other containers as
+	 * {@code toxiproxy:<listenPort>}.
+	 */
+	public static Proxy proxy(ToxiproxyContainer toxiproxy, String name, int listenPort, String upstream) {
+		Knobs.between("toxiproxy listenPort", listenPort, 8666, 8697);
+		try {
+			return new ToxiproxyClient(toxiproxy.getHost(), toxiproxy.getControlPort()).createProxy(name,
+					"0.0.0.0:" + listenPort, upstream);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("cannot create Toxiproxy proxy " + name + " to " + upstream, ex);
+		}
+	}
+
+	/** Removes every toxic of {@code proxy}: the network is healthy again. */
+	public static void heal(Proxy proxy) {
+		try {
+			for (Toxic toxic : proxy.toxics().getAll()) {
+				toxic.remove();
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("cannot remove the toxics of proxy " + proxy.getName(), ex);
+		}
+	}
+
+	/** Toxiproxy on {@code network} as {@value #TOXIPROXY_ALIAS}; proxies listen on its ports 8666–8697. */
+	public static ToxiproxyContainer toxiproxy(Network network) {
+		return KitResources.labelled(new ToxiproxyContainer(KitImages.toxiproxy()))
+			.withNetwork(network)
+			.withNetworkAliases(TOXIPROXY_ALIAS)
+			.withStartupTimeout(KitImages.STARTUP_TIMEOUT);
+	}
+
+}

@@ -1,0 +1,61 @@
+package dev.bottleneckkit.containers;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.Network;
+
+/**
+ * Labels every container and network the kit starts with the host and process that own it, so that a
+ * later run can remove what a killed JVM left behind (there is no Ryuk reaper on machines without a
+ * registry). Use {@link #labelled} on any container a scenario adds and {@link #newNetwork} for networks.
+ */
+public final class KitResources {
+
+	/** Present on every kit resource. */
+	public static final String KIT_LABEL = "dev.bottleneckkit";
+
+	/** The process id of the JVM that created the resource. */
+	public static final String PID_LABEL = "dev.bottleneckkit.pid";
+
+	/** The host that JVM ran on: leftovers are only judged on the host that made them. */
+	public static final String HOST_LABEL = "dev.bottleneckkit.host";
+
+	private KitResources() {
+	}
+
+	/** Adds the kit's ownership labels to {@code container} and returns it. */
+	public static <T extends GenericContainer<?>> T labelled(T container) {
+		ownerLabels().forEach(container::withLabel);
+		return container;
+	}
+
+	/**
+	 * A new Docker network carrying the kit's ownership labels. A {@code @Scenario} closes its static
+	 * {@code Network} fields after Testcontainers has stopped their containers; close any other when done.
+	 */
+	public static Network newNetwork() {
+		return Network.builder().createNetworkCmdModifier((cmd) -> {
+			Map<String, String> labels = new HashMap<>((cmd.getLabels() != null) ? cmd.getLabels() : Map.of());
+			labels.putAll(ownerLabels());
+			cmd.withLabels(labels);
+		}).build();
+	}
+
+	/** The labels {@link #labelled} adds: for anything else the kit makes (an image, a volume). */
+	public static Map<String, String> ownerLabels() {
+		return Map.of(KIT_LABEL, "true", PID_LABEL, Long.toString(ProcessHandle.current().pid()), HOST_LABEL, hostName());
+	}
+
+	/** This host's name, as the labels record it. */
+	public static String hostName() {
+		try {
+			return java.net.InetAddress.getLocalHost().getHostName();
+		}
+		catch (java.net.UnknownHostException ex) {
+			return "unknown";
+		}
+	}
+
+}

@@ -1,0 +1,76 @@
+package dev.bottleneckkit.internal;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.api.model.Image;
+import com.github.dockerjava.api.model.Network;
+import dev.bottleneckkit.containers.KitResources;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.testcontainers.DockerClientFactory;
+
+/**
+ * Removes containers, networks and lab-service images that an earlier kit run on this host left behind because its JVM was
+ * killed (no Ryuk on registry-less machines): resources with the kit's labels whose owning process is no
+ * longer alive. Resources of live processes, other hosts, or not the kit's are never touched.
+ */
+public final class Leftovers {
+
+	private static final Logger log = LoggerFactory.getLogger(Leftovers.class);
+
+	private static boolean reaped;
+
+	private Leftovers() {
+	}
+
+	/** Reaps once per JVM; later calls return at once. */
+	public static synchronized void reapOnce() {
+		if (reaped) {
+			return;
+		}
+		reaped = true;
+		DockerClient docker = DockerClientFactory.instance().client();
+		Map<String, String> thisHost = Map.of(KitResources.HOST_LABEL, KitResources.hostName());
+		List<Container> containers = docker.listContainersCmd().withShowAll(true).withLabelFilter(thisHost).exec();
+		int removedContainers = 0;
+		for (Container container : containers) {
+			if (ownerIsGone(container.getLabels())) {
+				docker.removeContainerCmd(container.getId()).withForce(true).withRemoveVolumes(true).exec();
+				removedContainers++;
+			}
+		}
+		List<Network> networks = docker.listNetworksCmd().withFilter("label", List.of(KitResources.HOST_LABEL + "=" + KitResources.hostName())).exec();
+		int removedNetworks = 0;
+		for (Network network : networks) {
+			if (ownerIsGone(network.getLabels())) {
+				docker.removeNetworkCmd(network.getId()).exec();
+				removedNetworks++;
+			}
+		}
+		int removedImages = 0;
+		for (Image image : docker.listImagesCmd().withLabelFilter(thisHost).exec()) {
+			if (ownerIsGone(image.getLabels())) {
+				docker.removeImageCmd(image.getId()).withForce(true).exec();
+				removedImages++;
+			}
+		}
+		if (removedContainers + removedNetworks + removedImages > 0) {
+			log.warn("Removed {} container(s), {} network(s) and {} image(s) left behind by earlier runs whose JVM is gone",
+					removedContainers, removedNetworks, removedImages);
+		}
+	}
+
+	private static boolean ownerIsGone(Map<String, String> labels) {
+		String pid = (labels != null) ? labels.get(KitResources.PID_LABEL) : null;
+		if (pid == null) {
+			return false;
+		}
+		Optional<ProcessHandle> owner = ProcessHandle.of(Long.parseLong(pid));
+		return owner.isEmpty() || !owner.get().isAlive();
+	}
+
+}

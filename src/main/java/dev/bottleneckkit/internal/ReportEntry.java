@@ -1,0 +1,92 @@
+package dev.bottleneckkit.internal;
+
+import java.util.Map;
+
+import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.model.Ceiling;
+
+/** One load run of one scenario test, as the report shows it. Its outcome is known when the test ends. */
+public final class ReportEntry {
+
+	private final String scenarioId;
+
+	private final String scenarioTitle;
+
+	private final String testName;
+
+	private final String caseName;
+
+	private final LoadResult result;
+
+	private final Ceiling ceiling;
+
+	private final Map<String, String> evidence;
+
+	private final String testId;
+
+	private volatile String outcome = "running";
+
+	public ReportEntry(String scenarioId, String scenarioTitle, String testName, String caseName, LoadResult result,
+			Ceiling ceiling, Map<String, String> evidence, String testId) {
+		this.scenarioId = scenarioId;
+		this.scenarioTitle = scenarioTitle;
+		this.testName = testName;
+		this.caseName = caseName;
+		this.result = result;
+		this.ceiling = ceiling;
+		this.evidence = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(evidence));
+		this.testId = testId;
+	}
+
+	/** Marks the entry passed, or failed with the assertion's first line. */
+	public void settle(Throwable failure) {
+		if (failure == null) {
+			this.outcome = "passed";
+		}
+		else {
+			String message = String.valueOf(failure.getMessage()).strip();
+			this.outcome = "failed: " + message.lines().findFirst().orElse(failure.getClass().getSimpleName());
+		}
+	}
+
+	public String scenarioId() {
+		return this.scenarioId;
+	}
+
+	public String scenarioTitle() {
+		return this.scenarioTitle;
+	}
+
+	public String testName() {
+		return this.testName;
+	}
+
+	public String caseName() {
+		return this.caseName;
+	}
+
+	public LoadResult result() {
+		return this.result;
+	}
+
+	public Ceiling ceiling() {
+		return this.ceiling;
+	}
+
+	public Map<String, String> evidence() {
+		return this.evidence;
+	}
+
+	public String testId() {
+		return this.testId;
+	}
+
+	public String outcome() {
+		return this.outcome;
+	}
+
+	public boolean passed() {
+		return "passed".equals(this.outcome);
+	}
+
+}

@@ -1,0 +1,71 @@
+package dev.bottleneckkit.junit;
+
+import dev.bottleneckkit.internal.DockerCheck;
+import dev.bottleneckkit.internal.Leftovers;
+import dev.bottleneckkit.internal.ReportWriter;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+import org.testcontainers.containers.Network;
+
+/** The machinery behind {@link Scenario}. */
+class ScenarioExtension implements BeforeAllCallback, AfterTestExecutionCallback, AfterAllCallback, ParameterResolver {
+
+	private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(ScenarioExtension.class);
+
+	@Override
+	public void beforeAll(ExtensionContext context) {
+		DockerCheck.requireDocker();
+		Leftovers.reapOnce();
+		// Stored before @Testcontainers stores its containers, so JUnit closes it after they have stopped
+		// (a store closes its values in reverse order): a network cannot be removed while containers use it.
+		context.getStore(NAMESPACE).put(Networks.class, new Networks(context.getRequiredTestClass()));
+	}
+
+	@Override
+	public boolean supportsParameter(ParameterContext parameter, ExtensionContext extension) {
+		return parameter.getParameter().getType() == ScenarioReport.class;
+	}
+
+	@Override
+	public Object resolveParameter(ParameterContext parameter, ExtensionContext extension) {
+		Scenario scenario = extension.getRequiredTestClass().getAnnotation(Scenario.class);
+		return ScenarioReport.forTest(scenario.id(), scenario.title(), extension.getDisplayName(),
+				extension.getUniqueId());
+	}
+
+	@Override
+	public void afterTestExecution(ExtensionContext context) {
+		ScenarioReport.settle(context.getUniqueId(), context.getExecutionException().orElse(null));
+	}
+
+	@Override
+	public void afterAll(ExtensionContext context) {
+		ReportWriter.writeAll(ScenarioReport.entries());
+	}
+
+	/** Closes the test class's static {@link Network} fields; a rerun of the class then gets them afresh. */
+	record Networks(Class<?> testClass) implements AutoCloseable {
+
+		@Override
+		public void close() throws IllegalAccessException {
+			for (Field field : this.testClass.getDeclaredFields()) {
+				if (Modifier.isStatic(field.getModifiers()) && Network.class.isAssignableFrom(field.getType())) {
+					field.setAccessible(true);
+					Network network = (Network) field.get(null);
+					if (network != null) {
+						network.close();
+					}
+				}
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,149 @@
+package dev.bottleneckkit.load;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import dev.bottleneckkit.internal.Knobs;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A closed-loop load: {@code users} virtual users, each sending its next GET as soon as the last one
+ * answered, over real HTTP/1.1 connections, for a duration or a request count. The first {@code warmUp}
+ * of the run is left out of the figures (JIT, connection set-up); the timeline keeps it.
+ *
+ * <pre>{@code
+ * LoadResult result = ClosedLoopLoad.users(40)
+ *     .warmUp(Duration.ofSeconds(3))
+ *     .forDuration(Duration.ofSeconds(10))
+ *     .run(caller.uri("/call/sleep"));
+ * }</pre>
+ *
+ * A closed loop never has more than {@code users} requests outstanding, so it measures what a service
+ * sustains under that concurrency; it cannot overload a dead service.
+ */
+public final class ClosedLoopLoad {
+
+	private static final Logger log = LoggerFactory.getLogger(ClosedLoopLoad.class);
+
+	/** Most users one run may start: each is a virtual thread with its own connection. */
+	public static final int MAX_USERS = 10_000;
+
+	public static final Duration DEFAULT_WARM_UP = Duration.ofSeconds(2);
+
+	public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(60);
+
+	private static final Duration MAX_RUN = Duration.ofMinutes(30);
+
+	private final int users;
+
+	private final Duration warmUp;
+
+	private final Duration duration;
+
+	private final long requests;
+
+	private final Duration requestTimeout;
+
+	private final String name;
+
+	private ClosedLoopLoad(int users, Duration warmUp, Duration duration, long requests, Duration requestTimeout,
+			String name) {
+		this.users = users;
+		this.warmUp = warmUp;
+		this.duration = duration;
+		this.requests = requests;
+		this.requestTimeout = requestTimeout;
+		this.name = name;
+	}
+
+	/** A closed loop of {@code users} concurrent users, 1 to 10 000; runs 10 s after a 2 s warm-up unless told. */
+	public static ClosedLoopLoad users(int users) {
+		return new ClosedLoopLoad(Knobs.between("users", users, 1, MAX_USERS), DEFAULT_WARM_UP, Duration.ofSeconds(10),
+				0, DEFAULT_REQUEST_TIMEOUT, "load");
+	}
+
+	/** Time left out of the figures at the start, 0 to 10 min. */
+	public ClosedLoopLoad warmUp(Duration warmUp) {
+		return new ClosedLoopLoad(this.users, Knobs.between("warmUp", warmUp, Duration.ZERO, Duration.ofMinutes(10)),
+				this.duration, this.requests, this.requestTimeout, this.name);
+	}
+
+	/** Length of the measurement window after warm-up, 1 s to 30 min. */
+	public ClosedLoopLoad forDuration(Duration duration) {
+		return new ClosedLoopLoad(this.users, this.warmUp,
+				Knobs.between("duration", duration, Duration.ofSeconds(1), MAX_RUN), 0, this.requestTimeout, this.name);
+	}
+
+	/** Stop after this many requests have completed in the window (1 to 10^9) instead of after a duration. */
+	public ClosedLoopLoad forRequests(long requests) {
+		return new ClosedLoopLoad(this.users, this.warmUp, MAX_RUN, Knobs.between("requests", requests, 1, 1_000_000_000L),
+				this.requestTimeout, this.name);
+	}
+
+	/** How long one request may take before it counts as a {@code timeout} error, 1 ms to 10 min. */
+	public ClosedLoopLoad requestTimeout(Duration requestTimeout) {
+		return new ClosedLoopLoad(this.users, this.warmUp, this.duration, this.requests,
+				Knobs.between("requestTimeout", requestTimeout, Duration.ofMillis(1), Duration.ofMinutes(10)), this.name);
+	}
+
+	/** A name for logs and reports. */
+	public ClosedLoopLoad named(String name) {
+		return new ClosedLoopLoad(this.users, this.warmUp, this.duration, this.requests, this.requestTimeout, name);
+	}
+
+	/** Runs the load against {@code target} and blocks until every user has stopped. */
+	public LoadResult run(URI target) {
+		Run run = new Run(target);
+		return run.execute();
+	}
+
+	private final class Run {
+
+		private final URI target;
+
+		Run(URI target) {
+			this.target = target;
+		}
+
+		LoadResult execute() {
+			log.info("{}: {} users against {} ({} warm-up, then {})", ClosedLoopLoad.this.name, ClosedLoopLoad.this.users,
+					this.target, Knobs.human(ClosedLoopLoad.this.warmUp),
+					(ClosedLoopLoad.this.requests > 0) ? ClosedLoopLoad.this.requests + " requests"
+							: Knobs.human(ClosedLoopLoad.this.duration));
+			Measurement measurement = new Measurement(ClosedLoopLoad.this.warmUp, ClosedLoopLoad.this.duration,
+					ClosedLoopLoad.this.requestTimeout);
+			try (HttpSender sender = new HttpSender(this.target, ClosedLoopLoad.this.requestTimeout);
+					ExecutorService users = Executors.newVirtualThreadPerTaskExecutor()) {
+				for (int i = 0; i < ClosedLoopLoad.this.users; i++) {
+					users.submit(() -> user(sender, measurement));
+				}
+				users.shutdown();
+				Progress.await(users, measurement, ClosedLoopLoad.this.name);
+			}
+			LoadResult result = measurement.result(ClosedLoopLoad.this.name, ClosedLoopLoad.this.users, Double.NaN,
+					ClosedLoopLoad.this.warmUp);
+			log.info("{}", result.summary());
+			return result;
+		}
+
+		private void user(HttpSender sender, Measurement measurement) {
+			while (!Thread.currentThread().isInterrupted()) {
+				long sent = System.nanoTime();
+				if (sent >= measurement.windowEndNanos()) {
+					return;
+				}
+				String failure = sender.send();
+				long done = System.nanoTime();
+				measurement.record(sent, done, failure);
+				if (ClosedLoopLoad.this.requests > 0 && measurement.succeededInWindow() >= ClosedLoopLoad.this.requests) {
+					measurement.endWindowAt(done);
+				}
+			}
+		}
+
+	}
+
+}

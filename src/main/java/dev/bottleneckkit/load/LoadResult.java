@@ -1,0 +1,166 @@
+package dev.bottleneckkit.load;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * What a load run measured inside its measurement window (after warm-up): completed requests,
+ * throughput, latency percentiles (microsecond resolution), errors by kind, and a per-second timeline of
+ * the whole run, warm-up included. Made by {@link ClosedLoopLoad} and {@link OpenLoopLoad}; immutable.
+ */
+public final class LoadResult {
+
+	private final String name;
+
+	private final int users;
+
+	private final Duration window;
+
+	private final long succeeded;
+
+	private final Map<String, Long> errors;
+
+	private final Histogram latencies;
+
+	private final Histogram failureLatencies;
+
+	private final List<Second> timeline;
+
+	private final Duration warmUp;
+
+	private final double offeredRps;
+
+	/** Latencies in microseconds; the histograms are the load driver's own copies, never handed out. */
+	LoadResult(String name, int users, Duration window, long succeeded, Map<String, Long> errors, Histogram latencies,
+			Histogram failureLatencies, List<Second> timeline, Duration warmUp, double offeredRps) {
+		this.name = name;
+		this.users = users;
+		this.window = window;
+		this.succeeded = succeeded;
+		this.errors = Map.copyOf(errors);
+		this.latencies = latencies;
+		this.failureLatencies = failureLatencies;
+		this.timeline = List.copyOf(timeline);
+		this.warmUp = warmUp;
+		this.offeredRps = offeredRps;
+	}
+
+	/** What was loaded, for reports. */
+	public String name() {
+		return this.name;
+	}
+
+	/** Concurrent users (closed loop), or the bound on outstanding requests (open loop). */
+	public int users() {
+		return this.users;
+	}
+
+	/** Length of the measurement window. */
+	public Duration window() {
+		return this.window;
+	}
+
+	/** Requests answered 2xx inside the window. */
+	public long succeeded() {
+		return this.succeeded;
+	}
+
+	/** Failed requests inside the window, by kind: {@code http-503}, {@code timeout}, … */
+	public Map<String, Long> errors() {
+		return this.errors;
+	}
+
+	/** One entry per second since the run started, warm-up included. */
+	public List<Second> timeline() {
+		return this.timeline;
+	}
+
+	/** Length of the warm-up before the window. */
+	public Duration warmUp() {
+		return this.warmUp;
+	}
+
+	/** The open loop's arrival rate, requests per second; NaN for a closed loop. */
+	public double offeredRps() {
+		return this.offeredRps;
+	}
+
+	/** Requests that completed inside the window, answered or failed. */
+	public long completed() {
+		return this.succeeded + errorCount();
+	}
+
+	/** Mean latency of the requests that succeeded inside the window: the W of Little's law. */
+	public Duration meanLatency() {
+		return Duration.ofNanos(Math.round(this.latencies.getMean() * 1000));
+	}
+
+	/** True for a constant-arrival-rate run. */
+	public boolean openLoop() {
+		return !Double.isNaN(this.offeredRps);
+	}
+
+	/** Successful requests per second inside the measurement window. */
+	public double throughput() {
+		return this.succeeded / (this.window.toNanos() / 1e9);
+	}
+
+	/** Failed requests inside the window. */
+	public long errorCount() {
+		return this.errors.values().stream().mapToLong(Long::longValue).sum();
+	}
+
+	/** Failed requests per second inside the measurement window: the failure rate Little's law predicts. */
+	public double errorsPerSecond() {
+		return errorCount() / (this.window.toNanos() / 1e9);
+	}
+
+	/** Latency at {@code percentile} (0 to 100) of the requests completed in the window. */
+	public Duration latencyAt(double percentile) {
+		return Duration.ofNanos(this.latencies.getValueAtPercentile(percentile) * 1000);
+	}
+
+	/** Time until failure at {@code percentile} (0 to 100) of the sent requests that failed in the window. */
+	public Duration failureLatencyAt(double percentile) {
+		return Duration.ofNanos(this.failureLatencies.getValueAtPercentile(percentile) * 1000);
+	}
+
+	/** Median latency of the requests that succeeded inside the window. */
+	public Duration median() {
+		return latencyAt(50);
+	}
+
+	/** 99th percentile latency of the requests that succeeded inside the window. */
+	public Duration p99() {
+		return latencyAt(99);
+	}
+
+	/** Highest latency of the requests that succeeded inside the window. */
+	public Duration maxLatency() {
+		return Duration.ofNanos(this.latencies.getMaxValue() * 1000);
+	}
+
+	/** "40 users: 9.9 rps, p50 4012 ms, p99 4504 ms, 0 errors" */
+	public String summary() {
+		String load = openLoop() ? String.format(Locale.ROOT, "%.1f rps offered", this.offeredRps) : this.users + " users";
+		return String.format(Locale.ROOT, "%s, %s: %.1f rps, p50 %d ms, p90 %d ms, p99 %d ms, %d errors%s", this.name,
+				load, throughput(), median().toMillis(), latencyAt(90).toMillis(), p99().toMillis(), errorCount(),
+				this.errors.isEmpty() ? "" : " " + this.errors);
+	}
+
+	/**
+	 * One second of the run.
+	 * @param second seconds since the run started
+	 * @param succeeded requests answered 2xx that second
+	 * @param failed requests that failed that second
+	 * @param meanLatencyMs mean latency of the requests completed that second, 0 when none completed
+	 * @param inWindow whether the second lies in the measurement window
+	 */
+	public record Second(int second, long succeeded, long failed, double meanLatencyMs, boolean inWindow) {
+	}
+
+}

@@ -1,0 +1,86 @@
+package dev.bottleneckkit.probe;
+
+import java.util.List;
+
+/**
+ * A Micrometer meter to sample through Actuator, e.g. {@code hikaricp.connections.pending}. The
+ * well-known ones that cap a Spring Boot service are constants here; {@link #of} names any other.
+ *
+ * @param label the name the timeline uses
+ * @param meter the Micrometer meter name
+ * @param tags tag filters as Actuator takes them, {@code key:value}
+ */
+public record Gauge(String label, String meter, List<String> tags) {
+
+	/** Tomcat platform threads serving requests (absent when requests run on virtual threads). */
+	public static final Gauge TOMCAT_BUSY = of("tomcat.threads.busy");
+
+	/** Open connections to Tomcat: requests being served plus those queued for a thread (keep-alive ones too). */
+	public static final Gauge TOMCAT_CONNECTIONS = of("tomcat.connections.current");
+
+	/** Tomcat's {@code server.tomcat.threads.max}. */
+	public static final Gauge TOMCAT_MAX = of("tomcat.threads.config.max");
+
+	/** HttpClient 5 connections leased from the pool. */
+	public static final Gauge HTTP_POOL_LEASED = tagged("http.pool.leased", "httpcomponents.httpclient.pool.total.connections",
+			"state:leased");
+
+	/** Requests waiting for a pooled HttpClient 5 connection. */
+	public static final Gauge HTTP_POOL_PENDING = of("http.pool.pending", "httpcomponents.httpclient.pool.total.pending");
+
+	/** HttpClient 5 connections per route. */
+	public static final Gauge HTTP_POOL_MAX_PER_ROUTE = of("http.pool.max-per-route",
+			"httpcomponents.httpclient.pool.route.max.default");
+
+	/** Reactor Netty connections in use (WebClient), when its pool metrics are enabled. */
+	public static final Gauge REACTOR_ACTIVE = of("reactor.pool.active", "reactor.netty.connection.provider.active.connections");
+
+	/** Reactor Netty acquisitions waiting for a connection. */
+	public static final Gauge REACTOR_PENDING = of("reactor.pool.pending", "reactor.netty.connection.provider.pending.connections");
+
+	/** Hikari connections in use. */
+	public static final Gauge HIKARI_ACTIVE = of("hikari.active", "hikaricp.connections.active");
+
+	/** Hikari idle connections. */
+	public static final Gauge HIKARI_IDLE = of("hikari.idle", "hikaricp.connections.idle");
+
+	/** Threads waiting for a Hikari connection. */
+	public static final Gauge HIKARI_PENDING = of("hikari.pending", "hikaricp.connections.pending");
+
+	/** Hikari's maximum pool size. */
+	public static final Gauge HIKARI_MAX = of("hikari.max", "hikaricp.connections.max");
+
+	/** Live platform threads of the JVM (virtual threads are not counted by the JVM's thread MXBean). */
+	public static final Gauge JVM_LIVE_THREADS = of("jvm.threads.live");
+
+	/**
+	 * Virtual threads mounted on carriers: not a Micrometer meter of its own, but the name under which a service
+	 * can bind {@code jdk.management.VirtualThreadSchedulerMXBean#getMountedVirtualThreadCount} (JDK 24+; JDK 21 has
+	 * no such count).
+	 */
+	public static final Gauge VIRTUAL_MOUNTED = of("jvm.threads.virtual.mounted");
+
+	/** Virtual threads waiting for a carrier, bound like {@link #VIRTUAL_MOUNTED} (JDK 24+). */
+	public static final Gauge VIRTUAL_QUEUED = of("jvm.threads.virtual.queued");
+
+	/** Everything above; meters a service does not have are skipped. */
+	public static final List<Gauge> SPRING_BOOT_CAPS = List.of(TOMCAT_BUSY, TOMCAT_MAX, TOMCAT_CONNECTIONS, HTTP_POOL_LEASED, HTTP_POOL_PENDING,
+			HTTP_POOL_MAX_PER_ROUTE, REACTOR_ACTIVE, REACTOR_PENDING, HIKARI_ACTIVE, HIKARI_IDLE, HIKARI_PENDING, HIKARI_MAX,
+			JVM_LIVE_THREADS, VIRTUAL_MOUNTED, VIRTUAL_QUEUED);
+
+	/** The meter {@code meter}, labelled by its own name. */
+	public static Gauge of(String meter) {
+		return new Gauge(meter, meter, List.of());
+	}
+
+	/** The meter {@code meter}, labelled {@code label} in timelines and reports. */
+	public static Gauge of(String label, String meter) {
+		return new Gauge(label, meter, List.of());
+	}
+
+	/** The meter {@code meter} filtered by Actuator tags ({@code key:value}), labelled {@code label}. */
+	public static Gauge tagged(String label, String meter, String... tags) {
+		return new Gauge(label, meter, List.of(tags));
+	}
+
+}

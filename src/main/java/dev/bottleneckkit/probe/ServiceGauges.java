@@ -1,0 +1,201 @@
+package dev.bottleneckkit.probe;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import dev.bottleneckkit.containers.ServiceContainer;
+import dev.bottleneckkit.internal.Knobs;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Samples the gauges that cap a Spring Boot service (Tomcat threads, HTTP client and database pools, JVM
+ * threads) through its Actuator metrics endpoint, as a time series beside the load. Works on any Spring
+ * Boot service that exposes {@code /actuator/metrics}; gauges it does not have are skipped (and asked for
+ * again each second, since some appear only when their pool is first used).
+ *
+ * <pre>{@code
+ * ServiceGauges gauges = ServiceGauges.on(caller).start();   // after caller.start()
+ * LoadResult result = load.run(caller.uri("/call/sleep"));
+ * GaugeTimeline timeline = gauges.stop();
+ * assertThat(timeline.max(Gauge.HTTP_POOL_PENDING)).hasValue(35);
+ * }</pre>
+ */
+public final class ServiceGauges {
+
+	private static final Logger log = LoggerFactory.getLogger(ServiceGauges.class);
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	/** Time between samples unless {@link #every} says otherwise. */
+	public static final Duration DEFAULT_INTERVAL = Duration.ofMillis(250);
+
+	/** A gauge the service does not have (yet) is asked for again after this long, not every round. */
+	private static final long RECHECK_MISSING_NANOS = Duration.ofSeconds(1).toNanos();
+
+	private final URI base;
+
+	private final List<Gauge> gauges;
+
+	private final Duration interval;
+
+	private final Map<String, List<GaugeTimeline.Sample>> series = new ConcurrentHashMap<>();
+
+	/** When each gauge was last found missing: meters such as Reactor Netty's or Hikari's appear on first use. */
+	private final Map<String, Long> missingSince = new ConcurrentHashMap<>();
+
+	private final CountDownLatch stopped = new CountDownLatch(1);
+
+	private Thread sampler;
+
+	private ServiceGauges(URI base, List<Gauge> gauges, Duration interval) {
+		this.base = base;
+		this.gauges = gauges;
+		this.interval = interval;
+	}
+
+	/** Samples {@link Gauge#SPRING_BOOT_CAPS} of the service in {@code service}, once it has started. */
+	public static ServiceGauges on(ServiceContainer service) {
+		return at(service.uri(""));
+	}
+
+	/** Samples {@link Gauge#SPRING_BOOT_CAPS} of the service at {@code base} (e.g. {@code http://localhost:8080}). */
+	public static ServiceGauges at(URI base) {
+		return new ServiceGauges(base, Gauge.SPRING_BOOT_CAPS, DEFAULT_INTERVAL);
+	}
+
+	/** Samples these gauges instead. */
+	public ServiceGauges gauges(Gauge... gauges) {
+		return new ServiceGauges(this.base, List.of(gauges), this.interval);
+	}
+
+	/** Time between samples, 50 ms to 10 s (default 250 ms). */
+	public ServiceGauges every(Duration interval) {
+		return new ServiceGauges(this.base, this.gauges,
+				Knobs.between("interval", interval, Duration.ofMillis(50), Duration.ofSeconds(10)));
+	}
+
+	/** Starts sampling in the background. */
+	public ServiceGauges start() {
+		HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+		long started = System.nanoTime();
+		this.sampler = Thread.ofVirtual().name("service-gauges").start(() -> {
+			try (http) {
+				for (long round = 1;; round++) {
+					// One round reads every gauge at once, so a round takes one request, not one per gauge.
+					Duration at = Duration.ofNanos(System.nanoTime() - started);
+					List<Thread> readers = new ArrayList<>();
+					for (Gauge gauge : this.gauges) {
+						Long missing = this.missingSince.get(gauge.label());
+						if (missing == null || System.nanoTime() - missing > RECHECK_MISSING_NANOS) {
+							readers.add(Thread.ofVirtual().start(() -> sample(http, gauge, at)));
+						}
+					}
+					for (Thread reader : readers) {
+						reader.join();
+					}
+					// Fixed rate: the next round starts on its tick, however long this one took.
+					long untilNextTick = started + round * this.interval.toNanos() - System.nanoTime();
+					if (this.stopped.await(Math.max(0, untilNextTick), TimeUnit.NANOSECONDS)) {
+						break;
+					}
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		return this;
+	}
+
+	/** Takes one last sample, stops, and returns the series of the gauges the service exposed. */
+	public GaugeTimeline stop() {
+		this.stopped.countDown();
+		try {
+			this.sampler.join(Duration.ofSeconds(10));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		Map<String, List<GaugeTimeline.Sample>> ordered = new LinkedHashMap<>();
+		for (Gauge gauge : this.gauges) {
+			List<GaugeTimeline.Sample> samples = this.series.get(gauge.label());
+			if (samples != null) {
+				ordered.put(gauge.label(), List.copyOf(samples));
+			}
+		}
+		return new GaugeTimeline(ordered);
+	}
+
+	/**
+	 * Reads {@code gauge} once, now: empty when the service does not expose it (yet). For waiting on a state
+	 * before the load, e.g. until Hikari has opened every connection.
+	 */
+	public OptionalDouble read(Gauge gauge) {
+		try (HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build()) {
+			return fetch(http, gauge);
+		}
+		catch (java.io.IOException ex) {
+			log.debug("gauge {} of {} not read: {}", gauge.meter(), this.base, ex.toString());
+			return OptionalDouble.empty();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return OptionalDouble.empty();
+		}
+	}
+
+	private void sample(HttpClient http, Gauge gauge, Duration at) {
+		try {
+			OptionalDouble value = fetch(http, gauge);
+			if (value.isPresent()) {
+				this.series.computeIfAbsent(gauge.label(), (label) -> java.util.Collections.synchronizedList(new ArrayList<>()))
+					.add(new GaugeTimeline.Sample(at, value.getAsDouble()));
+			}
+		}
+		catch (java.io.IOException ex) {
+			log.debug("gauge {} of {} not read: {}", gauge.meter(), this.base, ex.toString());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private OptionalDouble fetch(HttpClient http, Gauge gauge) throws java.io.IOException, InterruptedException {
+		StringBuilder uri = new StringBuilder(this.base + "/actuator/metrics/" + gauge.meter());
+		for (int i = 0; i < gauge.tags().size(); i++) {
+			uri.append(i == 0 ? '?' : '&').append("tag=").append(gauge.tags().get(i));
+		}
+		HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(uri.toString()))
+			.timeout(Duration.ofSeconds(2))
+			.build(), HttpResponse.BodyHandlers.ofString());
+		if (response.statusCode() == 404) {
+			this.missingSince.put(gauge.label(), System.nanoTime());
+			return OptionalDouble.empty();
+		}
+		this.missingSince.remove(gauge.label());
+		if (response.statusCode() != 200) {
+			return OptionalDouble.empty();
+		}
+		for (JsonNode measurement : JSON.readTree(response.body()).path("measurements")) {
+			if ("VALUE".equals(measurement.path("statistic").asString())) {
+				return OptionalDouble.of(measurement.path("value").asDouble());
+			}
+		}
+		return OptionalDouble.empty();
+	}
+
+}

@@ -1,0 +1,54 @@
+package dev.bottleneckkit.assertions;
+
+import dev.bottleneckkit.load.LoadResults;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.model.Ceiling;
+import org.junit.jupiter.api.Test;
+
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+class LoadResultAssertTest {
+
+	private static final Ceiling FIVE_PER_ROUTE = Ceiling.of(5, "connections per route", Duration.ofMillis(500));
+
+	@Test
+	void throughputFailureNamesTheCapAndLittlesLaw() {
+		LoadResult capped = result(40, 98, Duration.ofSeconds(10), 4_000);
+
+		assertThatExceptionOfType(AssertionError.class)
+			.isThrownBy(() -> assertThat(capped).hasThroughputNear(Ceiling.of(40, "connections per route",
+					Duration.ofMillis(500)), 0.15))
+			.withMessageContaining("measured 9.8 rps; expected 80.0 rps ±15 %")
+			.withMessageContaining("40 users fit in 40 connections per route");
+		assertThatExceptionOfType(AssertionError.class)
+			.isThrownBy(() -> assertThat(result(40, 400, Duration.ofSeconds(10), 500)).hasThroughputNear(FIVE_PER_ROUTE, 0.15))
+			.withMessageContaining("measured 40.0 rps; expected 10.0 rps ±15 %")
+			.withMessageContaining("40 users share connections per route, so 5 connections per route / 0.500 s = 10.0 rps is the cap");
+	}
+
+	@Test
+	void passesInsideTheBandAndFailsJustOutsideIt() {
+		assertThat(result(40, 86, Duration.ofSeconds(10), 4_000)).hasThroughputNear(FIVE_PER_ROUTE, 0.15);
+		assertThat(result(40, 114, Duration.ofSeconds(10), 4_000)).hasThroughputNear(FIVE_PER_ROUTE, 0.15);
+		assertThatExceptionOfType(AssertionError.class)
+			.isThrownBy(() -> assertThat(result(40, 84, Duration.ofSeconds(10), 4_000)).hasThroughputNear(FIVE_PER_ROUTE, 0.15));
+	}
+
+	@Test
+	void queueingAssertionSaysRequestsDidNotQueue() {
+		assertThatExceptionOfType(AssertionError.class)
+			.isThrownBy(() -> assertThat(result(5, 100, Duration.ofSeconds(10), 510)).hasMedianLatencyAtLeast(2,
+					Duration.ofMillis(500)))
+			.withMessageContaining("median latency 510 ms is below 2.0 × 500 ms: requests did not queue");
+	}
+
+	private static LoadResult result(int users, long succeeded, Duration window, long latencyMs) {
+		return LoadResults.closedLoop("test", users, window, succeeded, Duration.ofMillis(latencyMs));
+	}
+
+}

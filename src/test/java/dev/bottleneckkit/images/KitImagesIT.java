@@ -1,0 +1,69 @@
+package dev.bottleneckkit.images;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+
+import dev.bottleneckkit.containers.KitContainers;
+import dev.bottleneckkit.containers.KitResources;
+import dev.bottleneckkit.junit.Scenario;
+import eu.rekawek.toxiproxy.Proxy;
+import eu.rekawek.toxiproxy.model.ToxicDirection;
+import org.junit.jupiter.api.Test;
+import org.testcontainers.containers.Network;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.mysql.MySQLContainer;
+import org.testcontainers.toxiproxy.ToxiproxyContainer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The database images the DB scenarios stand on, whichever set {@link KitImages} selects: MySQL answers
+ * {@code SELECT SLEEP(1)} in a second through Testcontainers' {@code MySQLContainer}, and Toxiproxy in front
+ * of it adds exactly the latency it is told to.
+ */
+@Scenario(id = "K1", title = "Kit images: MySQL answers SELECT SLEEP(n) behind Toxiproxy")
+class KitImagesIT {
+
+	static final Duration SLEEP = Duration.ofSeconds(1);
+
+	static final Duration TOXIC_LATENCY = Duration.ofMillis(300);
+
+	static final Network network = KitResources.newNetwork();
+
+	@Container
+	static final MySQLContainer mysql = KitContainers.mysql(network);
+
+	@Container
+	static final ToxiproxyContainer toxiproxy = KitContainers.toxiproxy(network);
+
+	@Test
+	void mysqlSleepsAsLongAsItIsAskedAndToxiproxyAddsItsLatency() throws Exception {
+		Proxy proxy = KitContainers.proxy(toxiproxy, "mysql", 8666, "mysql:3306");
+		String viaProxy = "jdbc:mysql://" + toxiproxy.getHost() + ":" + toxiproxy.getMappedPort(8666) + "/"
+				+ mysql.getDatabaseName();
+
+		Duration direct = timeSleep(mysql.getJdbcUrl());
+		proxy.toxics().latency("db-latency", ToxicDirection.DOWNSTREAM, TOXIC_LATENCY.toMillis());
+		Duration proxied = timeSleep(viaProxy);
+
+		assertThat(direct).as("SELECT SLEEP(1) on the %s image", KitImages.mysql())
+			.isBetween(SLEEP, SLEEP.plusMillis(250));
+		assertThat(proxied.minus(direct)).as("a %d ms latency toxic adds its latency to the query", TOXIC_LATENCY.toMillis())
+			.isBetween(TOXIC_LATENCY.minusMillis(20), TOXIC_LATENCY.plusMillis(250));
+	}
+
+	private static Duration timeSleep(String jdbcUrl) throws Exception {
+		try (Connection connection = DriverManager.getConnection(jdbcUrl, mysql.getUsername(), mysql.getPassword());
+				Statement statement = connection.createStatement()) {
+			long started = System.nanoTime();
+			try (ResultSet rows = statement.executeQuery("SELECT SLEEP(" + SLEEP.toSeconds() + ")")) {
+				rows.next();
+			}
+			return Duration.ofNanos(System.nanoTime() - started);
+		}
+	}
+
+}

@@ -1,0 +1,69 @@
+package dev.bottleneckkit.internal;
+
+import dev.bottleneckkit.load.LoadResults;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.model.Ceiling;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ReportWriterTest {
+
+	@Test
+	void reportShowsExpectedAndMeasuredFiguresEvidenceAndOutcome() {
+		ReportEntry entry = entry("default pool <5>");
+		entry.settle(null);
+
+		String html = ReportWriter.html(List.of(entry));
+		String markdown = ReportWriter.markdown(List.of(entry));
+
+		assertThat(html).as("figures, cap and evidence in the HTML")
+			.contains("10.0 rps", "9.9 rps", "4000 ms", "5 connections per route / 0.500 s = 10.0 rps",
+					"downstream peak in-flight: 5", "passed", "<svg")
+			.as("case names are escaped")
+			.contains("default pool &lt;5&gt;")
+			.doesNotContain("default pool <5>");
+		assertThat(markdown).contains("| S1 | default pool <5> | 40 users | 5 connections per route / 0.500 s = 10.0 rps | 10.0 rps | 9.9 rps |");
+	}
+
+	@Test
+	void aFailedRunShowsTheFirstLineOfItsAssertion() {
+		ReportEntry entry = entry("sized pool");
+		entry.settle(new AssertionError("measured 9.9 rps; expected 80.0 rps ±15 %\n  run: details"));
+
+		assertThat(ReportWriter.html(List.of(entry))).contains("failed: measured 9.9 rps; expected 80.0 rps ±15 %")
+			.doesNotContain("run: details");
+	}
+
+	@Test
+	void scenariosAppearInTheirOwnOrderAndOpenLoopsShowTheirRate() {
+		ReportEntry s2 = entry("S2", "closed", Double.NaN);
+		ReportEntry s10 = entry("S10", "open", 20);
+		ReportEntry s1 = entry("S1", "closed", Double.NaN);
+
+		ReportEntry k1 = entry("K1", "kit", Double.NaN);
+
+		String markdown = ReportWriter.markdown(ReportWriter.ordered(List.of(k1, s10, s2, s1)));
+
+		assertThat(markdown).containsSubsequence("| S1 |", "| S2 |", "| S10 | open | 20 rps offered |", "| K1 |");
+	}
+
+	private static ReportEntry entry(String caseName) {
+		return entry("S1", caseName, Double.NaN);
+	}
+
+	private static ReportEntry entry(String scenarioId, String caseName, double offeredRps) {
+		LoadResult result = LoadResults.of("load", 40, Duration.ofSeconds(10), 99, Duration.ofSeconds(4), List.of(new LoadResult.Second(0, 8, 0, 3900, false), new LoadResult.Second(1, 10, 0, 4000, true)),
+				Duration.ofSeconds(1), offeredRps);
+		Map<String, String> evidence = new LinkedHashMap<>();
+		evidence.put("downstream peak in-flight", "5");
+		return new ReportEntry(scenarioId, "default pool", "test", caseName, result,
+				Ceiling.of(5, "connections per route", Duration.ofMillis(500)), evidence, "id");
+	}
+
+}

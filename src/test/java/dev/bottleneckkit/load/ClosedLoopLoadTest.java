@@ -1,0 +1,111 @@
+package dev.bottleneckkit.load;
+
+import java.time.Duration;
+
+import dev.bottleneckkit.model.Ceiling;
+import org.junit.jupiter.api.Test;
+
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class ClosedLoopLoadTest {
+
+	private static final Duration LATENCY = Duration.ofMillis(200);
+
+	private static final int SERVER_THREADS = 4;
+
+	@Test
+	void measuresTheCeilingAServerEnforcesWhenUsersOutnumberItsThreads() throws Exception {
+		Ceiling serverThreads = Ceiling.of(SERVER_THREADS, "server threads", LATENCY);
+		int users = 3 * SERVER_THREADS;
+		try (LimitedServer server = LimitedServer.start(SERVER_THREADS, LATENCY)) {
+
+			LoadResult result = quickLoad(users).run(server.uri());
+
+			assertThat(server.peakInFlight()).as("the server never serves more than its threads").isEqualTo(SERVER_THREADS);
+			assertThat(result).as("closed loop against a 4-thread, 200 ms server")
+				.hasNoErrors()
+				.hasThroughputNear(serverThreads, 0.15)
+				.hasMedianLatencyNear(serverThreads.latencyFor(users), 0.25);
+		}
+	}
+
+	@Test
+	void measuresUsersOverLatencyWhenTheServerHasRoomForEveryone() throws Exception {
+		Ceiling serverThreads = Ceiling.of(SERVER_THREADS, "server threads", LATENCY);
+		int users = SERVER_THREADS - 1;
+		try (LimitedServer server = LimitedServer.start(SERVER_THREADS, LATENCY)) {
+
+			LoadResult result = quickLoad(users).run(server.uri());
+
+			assertThat(result).as("3 users, 4 threads: nobody queues")
+				.hasNoErrors()
+				.hasThroughputNear(serverThreads, 0.15)
+				.hasMedianLatencyNear(LATENCY, 0.25);
+		}
+	}
+
+	@Test
+	void countsFailuresByKind() throws Exception {
+		try (LimitedServer unavailable = LimitedServer.answering(503, 2, Duration.ofMillis(20));
+				LimitedServer slow = LimitedServer.start(1, Duration.ofSeconds(2))) {
+
+			LoadResult rejected = quickLoad(2).run(unavailable.uri());
+			LoadResult timedOut = quickLoad(1).requestTimeout(Duration.ofMillis(300)).run(slow.uri());
+
+			assertThat(rejected.succeeded()).as("503 is not a success").isZero();
+			assertThat(rejected.errors()).as("errors by kind").containsOnlyKeys("http-503");
+			assertThat(timedOut.errors()).as("a request past its timeout").containsOnlyKeys("timeout");
+			assertThat(timedOut.failureLatencyAt(50)).as("fails when its 300 ms timeout ends")
+				.isBetween(Duration.ofMillis(290), Duration.ofMillis(450));
+		}
+	}
+
+	@Test
+	void namesTheErrorAFailedAnswerGivesInItsBody() throws Exception {
+		try (LimitedServer pool = LimitedServer.answering(503, "{\"error\":\"pool-timeout\",\"detail\":\"x\"}", 2,
+				Duration.ofMillis(20))) {
+
+			LoadResult result = quickLoad(2).run(pool.uri());
+
+			assertThat(result.errors()).as("status and the body's error kind").containsOnlyKeys("http-503 pool-timeout");
+		}
+	}
+
+	@Test
+	void stopsAfterTheRequestedCount() throws Exception {
+		try (LimitedServer server = LimitedServer.start(2, Duration.ofMillis(10))) {
+
+			LoadResult result = ClosedLoopLoad.users(2).warmUp(Duration.ZERO).forRequests(50).run(server.uri());
+
+			assertThat(result.succeeded()).as("count-bounded run").isBetween(50L, 51L);
+		}
+	}
+
+	@Test
+	void keepsAPerSecondTimelineWithTheWarmUpMarked() throws Exception {
+		try (LimitedServer server = LimitedServer.start(2, Duration.ofMillis(50))) {
+
+			LoadResult result = quickLoad(2).run(server.uri());
+
+			assertThat(result.timeline()).as("timeline covers warm-up and window").hasSizeGreaterThanOrEqualTo(3);
+			assertThat(result.timeline().get(0).inWindow()).as("first second is warm-up").isFalse();
+			assertThat(result.timeline().stream().filter(LoadResult.Second::inWindow).mapToLong(LoadResult.Second::succeeded).sum())
+				.as("window seconds add up to about the window's count")
+				.isCloseTo(result.succeeded(), org.assertj.core.data.Percentage.withPercentage(20));
+		}
+	}
+
+	@Test
+	void rejectsBadKnobsNamingTheRange() {
+		assertThatIllegalArgumentException().isThrownBy(() -> ClosedLoopLoad.users(0))
+			.withMessage("users must be between 1 and 10000, was 0");
+		assertThatIllegalArgumentException().isThrownBy(() -> ClosedLoopLoad.users(1).forDuration(Duration.ofMillis(10)))
+			.withMessage("duration must be between 1 s and 30 min, was 10 ms");
+	}
+
+	private static ClosedLoopLoad quickLoad(int users) {
+		return ClosedLoopLoad.users(users).warmUp(Duration.ofSeconds(1)).forDuration(Duration.ofSeconds(3));
+	}
+
+}

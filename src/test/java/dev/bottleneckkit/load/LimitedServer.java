@@ -1,0 +1,79 @@
+package dev.bottleneckkit.load;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.sun.net.httpserver.HttpServer;
+
+/**
+ * An in-JVM HTTP server on loopback with a known cap: {@code threads} handler threads, each request
+ * holding one for {@code latency}. Its throughput ceiling is threads / latency by construction, which is
+ * what the load driver's tests check the driver measures.
+ */
+final class LimitedServer implements AutoCloseable {
+
+	private final HttpServer server;
+
+	private final ExecutorService handlers;
+
+	private final AtomicInteger inFlight = new AtomicInteger();
+
+	private final AtomicInteger peak = new AtomicInteger();
+
+	private LimitedServer(int threads, Duration latency, int status, String body) throws IOException {
+		this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1000);
+		this.handlers = Executors.newFixedThreadPool(threads);
+		this.server.setExecutor(this.handlers);
+		this.server.createContext("/", (exchange) -> {
+			this.peak.accumulateAndGet(this.inFlight.incrementAndGet(), Math::max);
+			try {
+				Thread.sleep(latency);
+				byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+				exchange.sendResponseHeaders(status, (bytes.length == 0) ? -1 : bytes.length);
+				if (bytes.length > 0) {
+					exchange.getResponseBody().write(bytes);
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			finally {
+				this.inFlight.decrementAndGet();
+				exchange.close();
+			}
+		});
+		this.server.start();
+	}
+
+	static LimitedServer start(int threads, Duration latency) throws IOException {
+		return new LimitedServer(threads, latency, 200, "");
+	}
+
+	static LimitedServer answering(int status, int threads, Duration latency) throws IOException {
+		return new LimitedServer(threads, latency, status, "");
+	}
+
+	static LimitedServer answering(int status, String body, int threads, Duration latency) throws IOException {
+		return new LimitedServer(threads, latency, status, body);
+	}
+
+	URI uri() {
+		return URI.create("http://127.0.0.1:" + this.server.getAddress().getPort() + "/");
+	}
+
+	int peakInFlight() {
+		return this.peak.get();
+	}
+
+	@Override
+	public void close() {
+		this.server.stop(0);
+		this.handlers.shutdownNow();
+	}
+
+}

@@ -1,0 +1,31 @@
+package dev.bottleneckkit.load;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.HdrHistogram.Histogram;
+
+/** Load results made by hand, for tests of what reads them (assertions, the report). */
+public final class LoadResults {
+
+	private LoadResults() {
+	}
+
+	/** A closed-loop result whose {@code succeeded} requests all took {@code latency}. */
+	public static LoadResult closedLoop(String name, int users, Duration window, long succeeded, Duration latency) {
+		return of(name, users, window, succeeded, latency, List.of(), Duration.ZERO, Double.NaN);
+	}
+
+	/** A result whose {@code succeeded} requests all took {@code latency}; {@code offeredRps} NaN for a closed loop. */
+	public static LoadResult of(String name, int users, Duration window, long succeeded, Duration latency,
+			List<LoadResult.Second> timeline, Duration warmUp, double offeredRps) {
+		Histogram latencies = new Histogram(3);
+		for (long i = 0; i < succeeded; i++) {
+			latencies.recordValue(latency.toNanos() / 1000);
+		}
+		return new LoadResult(name, users, window, succeeded, Map.of(), latencies, new Histogram(3), timeline, warmUp,
+				offeredRps);
+	}
+
+}

@@ -1,0 +1,75 @@
+package dev.bottleneckkit.probe;
+
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.bottleneckkit.internal.ContainerLogs;
+import dev.bottleneckkit.containers.KitResources;
+import dev.bottleneckkit.images.JavaRuntime;
+import dev.bottleneckkit.images.KitImages;
+import dev.bottleneckkit.junit.Scenario;
+import dev.bottleneckkit.probe.fixture.PinningFixture;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.utility.MountableFile;
+
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The pinning probe on a JVM it did not start: a plain Java image running {@link PinningFixture}, with
+ * nothing added but the probe's {@code JAVA_TOOL_OPTIONS}.
+ */
+@Scenario(id = "K2", title = "Pinning probe: JFR pinned events from a JVM in a container")
+class PinningProbeIT {
+
+	/** Batches the fixture completes while the probe records: 4 blocking virtual threads each. */
+	static final int BATCHES = 5;
+
+	private static final Pattern BATCH = Pattern.compile("batch (\\d+) done");
+
+	@ParameterizedTest(name = "Java {0}, {1}: pinned = {2}")
+	@CsvSource({ "JAVA_21, synchronized, true", "JAVA_21, reentrant-lock, false", "JAVA_25, synchronized, false" })
+	void seesPinningInsideAContainerJvm(JavaRuntime java, String locking, boolean pins) {
+		try (GenericContainer<?> fixture = fixture(java, locking); PinningProbe probe = PinningProbe.on(fixture)) {
+			fixture.start();
+			probe.start();
+			long first = lastBatch(fixture) + 1;
+
+			await("fixture runs " + BATCHES + " batches while recorded").atMost(Duration.ofSeconds(30))
+				.until(() -> lastBatch(fixture) >= first + BATCHES);
+
+			PinningReport report = probe.read();
+			if (pins) {
+				assertThat(report).as("synchronized around a blocking call pins on %s", java)
+					.hasPinnedAtLeast(BATCHES * 4)
+					.hasEveryPinInCode(PinningFixture.class.getName() + ".blockInSynchronized");
+			}
+			else {
+				assertThat(report).as("%s with %s unmounts while blocked", java, locking).hasNoPinnedThreads();
+			}
+		}
+	}
+
+	private static GenericContainer<?> fixture(JavaRuntime java, String locking) {
+		String classFile = PinningFixture.class.getName().replace('.', '/') + ".class";
+		return KitResources.labelled(new GenericContainer<>(KitImages.java(java)))
+			.withCopyFileToContainer(MountableFile.forClasspathResource(classFile), "/fixture/" + classFile)
+			.withCommand("java", "-cp", "/fixture", PinningFixture.class.getName(), locking)
+			.withLogConsumer(ContainerLogs.toFile("pinning-fixture-" + java + "-" + locking))
+			.waitingFor(Wait.forLogMessage(".*fixture ready.*\\n", 1).withStartupTimeout(KitImages.STARTUP_TIMEOUT));
+	}
+
+	private static long lastBatch(GenericContainer<?> fixture) {
+		Matcher batches = BATCH.matcher(fixture.getLogs());
+		long last = 0;
+		while (batches.find()) {
+			last = Long.parseLong(batches.group(1));
+		}
+		return last;
+	}
+
+}

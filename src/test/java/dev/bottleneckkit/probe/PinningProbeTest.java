@@ -1,0 +1,107 @@
+package dev.bottleneckkit.probe;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.junit.jupiter.api.Test;
+
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The probe on the test's own JVM. A virtual thread that blocks inside a class initializer pins on every
+ * JDK (JEP 491 left that case pinned), so the fixture pins on 21 and 25 alike.
+ */
+class PinningProbeTest {
+
+	@Test
+	void reportsAPinWithTheFrameThatBlocked() throws Exception {
+		try (PinningProbe probe = PinningProbe.inThisJvm("this-jvm").start()) {
+
+			Thread.ofVirtual().start(SlowInitializer::touch).join();
+
+			PinningReport report = probe.read();
+			assertThat(report).as("a virtual thread sleeping 60 ms in <clinit>").hasPinnedAtLeast(1)
+				.hasEveryPinInCode(SlowInitializer.class.getName() + ".<clinit>");
+			assertThat(report.culprits().keySet()).as("the culprit is the first frame outside the JDK")
+				.singleElement()
+				.asString()
+				.startsWith(SlowInitializer.class.getName() + ".<clinit>:");
+			assertThat(report.totalPinned()).as("pinned about as long as it slept").isGreaterThanOrEqualTo(Duration.ofMillis(55));
+			assertThat(Files.size(report.jfrFile())).as("the .jfr evidence is kept").isPositive();
+		}
+	}
+
+	@Test
+	void reportsNothingWhenVirtualThreadsBlockUnpinned() throws Exception {
+		try (PinningProbe probe = PinningProbe.inThisJvm("this-jvm").start()) {
+
+			Thread.ofVirtual().start(PinningProbeTest::sleepUnderReentrantLock).join();
+
+			assertThat(probe.read()).as("ReentrantLock lets the virtual thread unmount").hasNoPinnedThreads();
+		}
+	}
+
+	@Test
+	void aFailedNoPinningAssertionPrintsTheCulpritAndStack() throws Exception {
+		try (PinningProbe probe = PinningProbe.inThisJvm("this-jvm").start()) {
+			Thread.ofVirtual().start(AnotherSlowInitializer::touch).join();
+			PinningReport report = probe.read();
+
+			assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> assertThat(report).hasNoPinnedThreads())
+				.withMessageContaining("expected no pinned virtual threads, but found 1 pinned event(s)")
+				.withMessageContaining("culprits: " + AnotherSlowInitializer.class.getName() + ".<clinit>")
+				.withMessageContaining("at java.lang.Thread.sleep");
+		}
+	}
+
+	private static void sleepUnderReentrantLock() {
+		ReentrantLock lock = new ReentrantLock();
+		lock.lock();
+		try {
+			Thread.sleep(60);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		finally {
+			lock.unlock();
+		}
+	}
+
+	/** Blocks 60 ms in its class initializer, the first time a thread touches it. */
+	static final class SlowInitializer {
+
+		static {
+			try {
+				Thread.sleep(60);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+
+		static void touch() {
+		}
+
+	}
+
+	/** The same, for a second test: each class initializes once per JVM. */
+	static final class AnotherSlowInitializer {
+
+		static {
+			try {
+				Thread.sleep(60);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+
+		static void touch() {
+		}
+
+	}
+
+}
