@@ -47,6 +47,34 @@ public class LoadResultAssert extends AbstractAssert<LoadResultAssert, LoadResul
 		return this;
 	}
 
+	/**
+	 * Mean latency lies within {@code tolerance} (0.01 to 10) of {@code expected}. Little's law is a statement
+	 * about the mean: W = L / λ holds for it whatever order the queue serves in, the median only for a fair one.
+	 */
+	public LoadResultAssert hasMeanLatencyNear(Duration expected, double tolerance) {
+		isNotNull();
+		Knobs.between("tolerance", tolerance, 0.01, 10.0);
+		Duration mean = this.actual.meanLatency();
+		double off = Math.abs(mean.toNanos() - expected.toNanos()) / (double) expected.toNanos();
+		if (off > tolerance) {
+			failWithMessage("mean latency %s; expected %s ±%d %%%n  run: %s", Knobs.human(mean), Knobs.human(expected),
+					Math.round(tolerance * 100), this.actual.summary());
+		}
+		return this;
+	}
+
+	/** Mean latency is at least {@code factor} (1 to 1000) times {@code serviceTime}: requests queued. */
+	public LoadResultAssert hasMeanLatencyAtLeast(double factor, Duration serviceTime) {
+		isNotNull();
+		Knobs.between("factor", factor, 1.0, 1000.0);
+		Duration mean = this.actual.meanLatency();
+		if (mean.toNanos() < factor * serviceTime.toNanos()) {
+			failWithMessage("mean latency %s is below %.1f × %s: requests did not queue for the capped resource%n  run: %s",
+					Knobs.human(mean), factor, Knobs.human(serviceTime), this.actual.summary());
+		}
+		return this;
+	}
+
 	/** Median latency is at least {@code factor} (1 to 1000) times {@code serviceTime}: requests queued. */
 	public LoadResultAssert hasMedianLatencyAtLeast(double factor, Duration serviceTime) {
 		isNotNull();

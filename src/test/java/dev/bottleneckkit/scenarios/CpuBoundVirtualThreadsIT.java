@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.testcontainers.containers.Network;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
-import static org.assertj.core.api.Assertions.withinPercentage;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * S9 (seed 003's {@code /compute}): a CPU-bound route on a service limited to one CPU. A request needs the
@@ -37,16 +37,19 @@ class CpuBoundVirtualThreadsIT {
 		Measured platform = measure(false, report);
 		Measured virtual = measure(true, report);
 
-		assertThat(virtual.load.throughput()).as("virtual threads add no cores: same throughput as platform threads")
-			.isCloseTo(platform.load.throughput(), withinPercentage(15));
+		// Each run against the core's ceiling measured in its own container: two runs minutes apart on a noisy
+		// machine do not share a CPU budget, so their raw throughputs are not compared with each other.
+		assertThat(virtual.load.throughput() / virtual.cpu.throughputFor(USERS))
+			.as("virtual threads add no cores: they reach the one core's ceiling as platform threads do")
+			.isCloseTo(platform.load.throughput() / platform.cpu.throughputFor(USERS), within(0.15));
 		assertThat(platform.load).as("platform threads: 1 core / CPU time per request; users queue for the core")
 			.hasNoErrors()
 			.hasThroughputNear(platform.cpu, 0.2)
-			.hasMedianLatencyNear(platform.cpu.latencyFor(USERS), 0.25);
+			.hasMeanLatencyNear(platform.cpu.latencyFor(USERS), 0.25);
 		assertThat(virtual.load).as("virtual threads: 1 core / CPU time per request; users queue for the core")
 			.hasNoErrors()
 			.hasThroughputNear(virtual.cpu, 0.2)
-			.hasMedianLatencyNear(virtual.cpu.latencyFor(USERS), 0.25);
+			.hasMeanLatencyNear(virtual.cpu.latencyFor(USERS), 0.25);
 	}
 
 	private static Measured measure(boolean virtualThreads, ScenarioReport report) {
@@ -60,13 +63,13 @@ class CpuBoundVirtualThreadsIT {
 			LoadResult alone = ClosedLoopLoad.users(1).warmUp(Duration.ofSeconds(3)).forDuration(Duration.ofSeconds(4))
 				.named(threads + ", one user (CPU time per request)")
 				.run(route);
-			Ceiling cpu = Ceiling.of(1, "CPU core", alone.median());
+			Ceiling cpu = Ceiling.of(1, "CPU core", alone.meanLatency());
 			LoadResult loaded = ClosedLoopLoad.users(USERS).warmUp(Duration.ofSeconds(2)).forDuration(Duration.ofSeconds(6))
 				.named(threads + ", " + USERS + " users")
 				.run(route);
 
 			report.record(threads + ", " + USERS + " users on 1 CPU", loaded, cpu,
-					Map.of("CPU time per request (1 user, median)", alone.median().toMillis() + " ms"));
+					Map.of("CPU time per request (1 user, mean)", alone.meanLatency().toMillis() + " ms"));
 			return new Measured(cpu, loaded);
 		}
 	}

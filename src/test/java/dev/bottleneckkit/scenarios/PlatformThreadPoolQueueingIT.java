@@ -72,8 +72,8 @@ class PlatformThreadPoolQueueingIT {
 			assertThat(result).as("platform threads: throughput is threads / latency").hasNoErrors()
 				.hasThroughputNear(threads, 0.15);
 			assertThat(result).as("platform threads: users queue for a thread, W = L / λ")
-				.hasMedianLatencyAtLeast(2, BLOCKING_LATENCY)
-				.hasMedianLatencyNear(threads.latencyFor(USERS), 0.25);
+				.hasMeanLatencyAtLeast(2, BLOCKING_LATENCY)
+				.hasMeanLatencyNear(threads.latencyFor(USERS), 0.25);
 		}
 	}
 

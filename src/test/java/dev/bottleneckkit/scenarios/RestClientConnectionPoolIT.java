@@ -86,8 +86,8 @@ class RestClientConnectionPoolIT {
 				.hasNoErrors()
 				.hasThroughputNear(pool, 0.15);
 			assertThat(result).as("default pool: users wait for a connection, W = L / λ")
-				.hasMedianLatencyAtLeast(2, DOWNSTREAM_LATENCY)
-				.hasMedianLatencyNear(pool.latencyFor(USERS), 0.25);
+				.hasMeanLatencyAtLeast(2, DOWNSTREAM_LATENCY)
+				.hasMeanLatencyNear(pool.latencyFor(USERS), 0.25);
 		}
 	}
 

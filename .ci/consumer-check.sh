@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Proof that "Test your own service" in the README works for a team outside this repository:
+#   1. installs the kit into the local Maven repository (./mvnw install, no tests);
+#   2. builds the lab's downstream as a plain image, which the consumer knows only by name, port and route;
+#   3. generates a throwaway project outside the source tree: a pom.xml with the one kit dependency plus
+#      Failsafe, and the scenario file copied from the README (between the consumer-scenario markers);
+#   4. runs `mvn verify` there, and fails unless the copied scenario ran and passed.
+# Removes the project and the image afterwards, also on failure. Needs a Docker engine and JAVA_HOME (21+).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+say() { printf '[consumer] %s\n' "$*"; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/bottleneck-kit-consumer.XXXXXX")
+image="bottleneck-kit/demo-service:consumer-$$"
+cleanup() {
+  docker image rm -f "$image" >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+say "installing the kit into the local repository"
+./mvnw -B -ntp -q install -DskipTests
+version=$(./mvnw -B -ntp -q help:evaluate -Dexpression=project.version -DforceStdout)
+
+case "${BOTTLENECK_IMAGES:-official}" in
+  offline) java_image=bottleneck-kit/temurin:21-jre ;;
+  *) java_image=eclipse-temurin:21-jre ;;
+esac
+say "building $image (the lab's downstream on $java_image, as any team's service image)"
+mkdir -p "$work/image"
+cp target/lab-service/lab-service/target/lab-service.jar "$work/image/app.jar"
+{ cat containers/lab-service/Dockerfile; echo 'ENV SPRING_PROFILES_ACTIVE=downstream'; } >"$work/image/Dockerfile"
+docker build -q --build-arg "JAVA_IMAGE=$java_image" -t "$image" "$work/image" >/dev/null
+
+say "generating the consumer project in $work/project"
+project="$work/project"
+mkdir -p "$project/src/test/java/com/example/guards"
+sed -n '/<!-- consumer-scenario:start -->/,/<!-- consumer-scenario:end -->/p' README.md | sed '1,2d;$d' | sed '$d' \
+  >"$project/src/test/java/com/example/guards/TomcatThreadsCapIT.java"
+cat >"$project/pom.xml" <<POM
+<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0"
+         xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+         xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 https://maven.apache.org/xsd/maven-4.0.0.xsd">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>com.example</groupId>
+  <artifactId>orders-guards</artifactId>
+  <version>1.0.0</version>
+
+  <properties>
+    <maven.compiler.release>21</maven.compiler.release>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+  </properties>
+
+  <dependencies>
+    <dependency>
+      <groupId>dev.bottleneckkit</groupId>
+      <artifactId>bottleneck-kit</artifactId>
+      <version>$version</version>
+      <scope>test</scope>
+    </dependency>
+  </dependencies>
+
+  <build>
+    <plugins>
+      <plugin>
+        <groupId>org.apache.maven.plugins</groupId>
+        <artifactId>maven-failsafe-plugin</artifactId>
+        <version>3.5.6</version>
+        <executions>
+          <execution>
+            <goals>
+              <goal>integration-test</goal>
+              <goal>verify</goal>
+            </goals>
+          </execution>
+        </executions>
+      </plugin>
+    </plugins>
+  </build>
+</project>
+POM
+(cd "$project" && find . -type f | sort | while read -r f; do printf '[consumer]   %-60s %4d lines\n' "$f" "$(wc -l <"$f")"; done)
+
+say "dependency tree of the consumer (top level)"
+"$root/mvnw" -B -ntp -f "$project/pom.xml" dependency:tree -Dverbose=false 2>/dev/null | grep -E '^\[INFO\] (com\.example|[+\\]-)' | sed 's/^/[consumer]   /' || true
+
+say "mvn verify in the consumer project (SERVICE_IMAGE=$image)"
+SERVICE_IMAGE="$image" "$root/mvnw" -B -ntp -f "$project/pom.xml" verify | tee "$work/verify.log"
+grep -q 'Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, .* in com.example.guards.TomcatThreadsCapIT' "$work/verify.log" \
+  || { say "error: the copied scenario did not run and pass"; exit 1; }
+say "the copied scenario ran and passed; its report (target/bottleneck-report/summary.md):"
+sed 's/^/[consumer]   /' "$project/target/bottleneck-report/summary.md"
