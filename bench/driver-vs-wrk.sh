@@ -14,11 +14,12 @@ command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; e
 export JAVA_HOME PATH="$JAVA_HOME/bin:$PATH"
 
 echo "[bench] building the lab service and the kit"
-./mvnw -B -q -DskipTests package
+./mvnw -B -q -DskipTests test-compile
+./mvnw -B -q -DskipTests -f containers/lab-service/pom.xml package
 ./mvnw -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench-classpath.txt >/dev/null
 
 echo "[bench] starting the downstream on 127.0.0.1:$PORT (platform threads, Tomcat 200)"
-java -XX:+UseSerialGC -jar target/bottleneck-kit-0.1.0-SNAPSHOT.jar --spring.profiles.active=downstream \
+java -XX:+UseSerialGC -jar containers/lab-service/target/lab-service.jar --spring.profiles.active=downstream \
   --server.port="$PORT" --server.address=127.0.0.1 --logging.level.root=WARN >target/bench-server.log 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT

@@ -10,10 +10,12 @@ import org.assertj.core.api.Assertions;
  */
 public class BottleneckAssertions extends Assertions {
 
+	/** Assertions on a load run: throughput against a {@code Ceiling}, latency, errors by kind. */
 	public static LoadResultAssert assertThat(LoadResult actual) {
 		return new LoadResultAssert(actual);
 	}
 
+	/** Assertions on pinned-thread events: none, at least n, every stack in some code. */
 	public static PinningReportAssert assertThat(PinningReport actual) {
 		return new PinningReportAssert(actual);
 	}

@@ -3,16 +3,14 @@ package dev.bottleneckkit.containers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
+import dev.bottleneckkit.images.KitImages;
 import dev.bottleneckkit.internal.Knobs;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import eu.rekawek.toxiproxy.model.Toxic;
-
 import org.testcontainers.containers.Network;
 import org.testcontainers.mysql.MySQLContainer;
 import org.testcontainers.toxiproxy.ToxiproxyContainer;
-
-import dev.bottleneckkit.images.KitImages;
 
 /**
  * The infrastructure containers scenarios share, configured once: image from {@link KitImages}, the kit's

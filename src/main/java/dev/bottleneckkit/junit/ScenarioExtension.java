@@ -1,11 +1,11 @@
 package dev.bottleneckkit.junit;
 
-import dev.bottleneckkit.internal.DockerCheck;
-import dev.bottleneckkit.internal.Leftovers;
-import dev.bottleneckkit.internal.ReportWriter;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 
+import dev.bottleneckkit.internal.DockerCheck;
+import dev.bottleneckkit.internal.Leftovers;
+import dev.bottleneckkit.internal.ReportWriter;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;

@@ -5,9 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.bottleneckkit.internal.ReportEntry;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
-import dev.bottleneckkit.internal.ReportEntry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,6 +1,5 @@
 package dev.bottleneckkit.probe;
 
-import dev.bottleneckkit.internal.JmxAgent;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -12,12 +11,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import javax.management.JMX;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 
+import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.internal.Knobs;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;

@@ -18,6 +18,7 @@ import java.util.stream.Collectors;
  */
 public record PinningReport(Path jfrFile, List<PinnedEvent> events) {
 
+	/** How many pinned events were recorded. */
 	public int count() {
 		return this.events.size();
 	}

@@ -28,6 +28,7 @@ public record ThreadDump(Path file, List<DumpedThread> threads) {
 		return matching((thread) -> thread.waitsForLockIn(classOrMethod));
 	}
 
+	/** The threads {@code predicate} accepts, in dump order. */
 	public List<DumpedThread> matching(Predicate<DumpedThread> predicate) {
 		return this.threads.stream().filter(predicate).toList();
 	}

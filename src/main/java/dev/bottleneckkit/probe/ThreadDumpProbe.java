@@ -1,6 +1,5 @@
 package dev.bottleneckkit.probe;
 
-import dev.bottleneckkit.internal.JmxAgent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -9,11 +8,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import javax.management.remote.JMXConnector;
 
-import com.sun.management.HotSpotDiagnosticMXBean;
 import com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat;
+import com.sun.management.HotSpotDiagnosticMXBean;
+import dev.bottleneckkit.internal.JmxAgent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.containers.GenericContainer;

@@ -1,11 +1,11 @@
 package dev.bottleneckkit.assertions;
 
-import dev.bottleneckkit.load.LoadResults;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.model.Ceiling;
 import org.junit.jupiter.api.Test;
 

@@ -1,12 +1,12 @@
 package dev.bottleneckkit.internal;
 
-import dev.bottleneckkit.load.LoadResults;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.model.Ceiling;
 import org.junit.jupiter.api.Test;
 

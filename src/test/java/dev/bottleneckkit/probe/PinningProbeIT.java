@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.bottleneckkit.internal.ContainerLogs;
 import dev.bottleneckkit.containers.KitResources;
 import dev.bottleneckkit.images.JavaRuntime;
 import dev.bottleneckkit.images.KitImages;
+import dev.bottleneckkit.internal.ContainerLogs;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.probe.fixture.PinningFixture;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -4,12 +4,12 @@ import java.time.Duration;
 import java.util.Map;
 
 import dev.bottleneckkit.containers.KitResources;
-import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.ClosedLoopLoad;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
+import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.containers.Network;
 

@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.bottleneckkit.containers.KitResources;
-import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.LoadResult;
@@ -14,6 +13,7 @@ import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.ServiceGauges;
+import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;

@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.OptionalDouble;
 
 import dev.bottleneckkit.containers.KitResources;
-import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.ClosedLoopLoad;
@@ -14,8 +13,9 @@ import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
-import dev.bottleneckkit.scenarios.lab.InFlightProbe.InFlight;
 import dev.bottleneckkit.probe.ServiceGauges;
+import dev.bottleneckkit.scenarios.lab.InFlightProbe.InFlight;
+import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;

@@ -5,13 +5,13 @@ import java.time.Duration;
 
 import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.containers.KitResources;
-import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.ClosedLoopLoad;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.scenarios.lab.InFlightProbe.InFlight;
+import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import org.junit.jupiter.api.AfterEach;

@@ -9,8 +9,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 
 import dev.bottleneckkit.containers.KitResources;
-import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
-import dev.bottleneckkit.scenarios.lab.LabServiceContainer.RequestLogAppender;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.ClosedLoopLoad;
@@ -18,6 +16,8 @@ import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.probe.ThreadDumpProbe;
+import dev.bottleneckkit.scenarios.lab.LabServiceContainer.RequestLogAppender;
+import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
 import org.junit.jupiter.api.MethodOrderer;

@@ -1,6 +1,5 @@
 package dev.bottleneckkit.scenarios.lab;
 
-import dev.bottleneckkit.containers.KitResources;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -8,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 
+import dev.bottleneckkit.containers.KitResources;
 import dev.bottleneckkit.images.JavaRuntime;
 import dev.bottleneckkit.images.KitImages;
 import org.slf4j.Logger;
