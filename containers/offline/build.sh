@@ -42,7 +42,8 @@ die() { printf '[offline-images] error: %s\n' "$*" >&2; exit 1; }
 fingerprint() { # fingerprint of strings and files given as arguments
   local arg
   for arg in "$@"; do
-    if [ -f "$arg" ]; then sha256sum "$arg"; else printf '%s\n' "$arg"; fi
+    # A file counts by its content alone: a clone at another path must not rebuild.
+    if [ -f "$arg" ]; then sha256sum <"$arg"; else printf '%s\n' "$arg"; fi
   done | sha256sum | cut -c1-16
 }
 

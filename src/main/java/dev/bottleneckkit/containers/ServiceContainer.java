@@ -53,6 +53,8 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 
 	private String name;
 
+	private ContainerLogs logs;
+
 	/** A service from {@code image}, e.g. {@code "registry.example.com/orders:1.4.2"}. */
 	public ServiceContainer(String image) {
 		this(DockerImageName.parse(image));
@@ -168,7 +170,10 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 			.forStatusCode(200)
 			.withRateLimiter(RateLimiterBuilder.newBuilder().withRate(10, TimeUnit.SECONDS).withConstantThroughput().build())
 			.withStartupTimeout(this.startupTimeout));
-		withLogConsumer(ContainerLogs.toFile(name() + "-" + instances.incrementAndGet()));
+		if (this.logs == null) {
+			this.logs = ContainerLogs.toFile(name() + "-" + instances.incrementAndGet());
+			withLogConsumer(this.logs);
+		}
 	}
 
 }
