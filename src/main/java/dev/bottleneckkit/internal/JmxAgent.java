@@ -2,7 +2,9 @@ package dev.bottleneckkit.internal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,7 +29,8 @@ import org.testcontainers.containers.GenericContainer;
  * -Dcom.sun.management.jmxremote.rmi.port=P -Dcom.sun.management.jmxremote.authenticate=false
  * -Dcom.sun.management.jmxremote.ssl=false -Dcom.sun.management.jmxremote.local.only=false
  * -Djava.rmi.server.hostname=<docker host>}, and publishes port P on the same host port: RMI hands out the
- * port it listens on, so the two must match. The JVM needs the module {@code java.management.rmi}, in every
+ * port it listens on, so the two must match. With a local Docker engine the port is published on 127.0.0.1
+ * only, so no other machine can reach the agent. The JVM needs the module {@code java.management.rmi}, in every
  * Temurin JRE.
  */
 public final class JmxAgent {
@@ -53,7 +56,11 @@ public final class JmxAgent {
 
 	private static JmxAgent enable(GenericContainer<?> container) {
 		int port = freePort();
-		String host = DockerClientFactory.instance().dockerHostIpAddress();
+		String dockerHost = DockerClientFactory.instance().dockerHostIpAddress();
+		// With a local engine the agent is published on loopback only: nothing off this machine can reach it.
+		// A remote engine publishes on its own interfaces, where the test connects to it.
+		boolean local = isLoopback(dockerHost);
+		String host = local ? "127.0.0.1" : dockerHost;
 		String flags = String.join(" ", "-Dcom.sun.management.jmxremote.port=" + port,
 				"-Dcom.sun.management.jmxremote.rmi.port=" + port, "-Dcom.sun.management.jmxremote.authenticate=false",
 				"-Dcom.sun.management.jmxremote.ssl=false", "-Dcom.sun.management.jmxremote.local.only=false",
@@ -67,7 +74,7 @@ public final class JmxAgent {
 			cmd.withExposedPorts(exposed);
 			Ports bindings = (cmd.getHostConfig().getPortBindings() != null) ? cmd.getHostConfig().getPortBindings()
 					: new Ports();
-			bindings.bind(jmx, Ports.Binding.bindPort(port));
+			bindings.bind(jmx, local ? Ports.Binding.bindIpAndPort("127.0.0.1", port) : Ports.Binding.bindPort(port));
 			cmd.getHostConfig().withPortBindings(bindings);
 		});
 		String name = container.getNetworkAliases().isEmpty() ? "container" : container.getNetworkAliases().get(0);
@@ -93,6 +100,15 @@ public final class JmxAgent {
 	@Override
 	public String toString() {
 		return this.host + ":" + this.port;
+	}
+
+	private static boolean isLoopback(String host) {
+		try {
+			return InetAddress.getByName(host).isLoopbackAddress();
+		}
+		catch (UnknownHostException ex) {
+			return false;
+		}
 	}
 
 	private static int freePort() {

@@ -1,15 +1,19 @@
 package dev.bottleneckkit.probe;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import com.github.dockerjava.api.model.ExposedPort;
+import com.github.dockerjava.api.model.Ports;
 import dev.bottleneckkit.containers.KitResources;
 import dev.bottleneckkit.images.JavaRuntime;
 import dev.bottleneckkit.images.KitImages;
 import dev.bottleneckkit.internal.ContainerLogs;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.probe.fixture.PinningFixture;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.testcontainers.containers.GenericContainer;
@@ -51,6 +55,22 @@ class PinningProbeIT {
 			else {
 				assertThat(report).as("%s with %s unmounts while blocked", java, locking).hasNoPinnedThreads();
 			}
+		}
+	}
+
+	@Test
+	void publishesTheJmxAgentOnLoopbackOnly() {
+		try (GenericContainer<?> fixture = fixture(JavaRuntime.JAVA_21, "synchronized");
+				PinningProbe probe = PinningProbe.on(fixture)) {
+			fixture.start();
+			probe.start();
+
+			Map<ExposedPort, Ports.Binding[]> published = fixture.getContainerInfo().getHostConfig().getPortBindings().getBindings();
+
+			assertThat(published).as("the JMX agent's port is the only one published").hasSize(1);
+			assertThat(published.values().iterator().next()).extracting(Ports.Binding::getHostIp)
+				.as("published on 127.0.0.1: no other machine reaches an unauthenticated JMX agent")
+				.containsExactly("127.0.0.1");
 		}
 	}
 
