@@ -24,6 +24,7 @@ public class LoadResultAssert extends AbstractAssert<LoadResultAssert, LoadResul
 	 */
 	public LoadResultAssert hasThroughputNear(Ceiling ceiling, double tolerance) {
 		isNotNull();
+		hasSomeSuccesses();
 		Knobs.between("tolerance", tolerance, 0.01, 1.0);
 		double expected = ceiling.throughputFor(this.actual);
 		double measured = this.actual.throughput();
@@ -37,6 +38,7 @@ public class LoadResultAssert extends AbstractAssert<LoadResultAssert, LoadResul
 	/** Median latency lies within {@code tolerance} (0.01 to 10) of {@code expected}. */
 	public LoadResultAssert hasMedianLatencyNear(Duration expected, double tolerance) {
 		isNotNull();
+		hasSomeSuccesses();
 		Knobs.between("tolerance", tolerance, 0.01, 10.0);
 		Duration median = this.actual.median();
 		double off = Math.abs(median.toNanos() - expected.toNanos()) / (double) expected.toNanos();
@@ -53,6 +55,7 @@ public class LoadResultAssert extends AbstractAssert<LoadResultAssert, LoadResul
 	 */
 	public LoadResultAssert hasMeanLatencyNear(Duration expected, double tolerance) {
 		isNotNull();
+		hasSomeSuccesses();
 		Knobs.between("tolerance", tolerance, 0.01, 10.0);
 		Duration mean = this.actual.meanLatency();
 		double off = Math.abs(mean.toNanos() - expected.toNanos()) / (double) expected.toNanos();
@@ -66,6 +69,7 @@ public class LoadResultAssert extends AbstractAssert<LoadResultAssert, LoadResul
 	/** Mean latency is at least {@code factor} (1 to 1000) times {@code serviceTime}: requests queued. */
 	public LoadResultAssert hasMeanLatencyAtLeast(double factor, Duration serviceTime) {
 		isNotNull();
+		hasSomeSuccesses();
 		Knobs.between("factor", factor, 1.0, 1000.0);
 		Duration mean = this.actual.meanLatency();
 		if (mean.toNanos() < factor * serviceTime.toNanos()) {
@@ -78,6 +82,7 @@ public class LoadResultAssert extends AbstractAssert<LoadResultAssert, LoadResul
 	/** Median latency is at least {@code factor} (1 to 1000) times {@code serviceTime}: requests queued. */
 	public LoadResultAssert hasMedianLatencyAtLeast(double factor, Duration serviceTime) {
 		isNotNull();
+		hasSomeSuccesses();
 		Knobs.between("factor", factor, 1.0, 1000.0);
 		Duration median = this.actual.median();
 		if (median.toNanos() < factor * serviceTime.toNanos()) {
@@ -87,9 +92,30 @@ public class LoadResultAssert extends AbstractAssert<LoadResultAssert, LoadResul
 		return this;
 	}
 
+	/**
+	 * Throughput and latency say nothing when no request succeeded: the failure then names what the requests got
+	 * ("every request failed: 412 × http-404"), not a throughput of 0.0.
+	 */
+	private void hasSomeSuccesses() {
+		if (this.actual.succeeded() > 0) {
+			return;
+		}
+		if (this.actual.errorCount() > 0) {
+			failWithMessage("every request failed: %s — check the route and the service's log%n  run: %s",
+					this.actual.errors().entrySet().stream()
+						.sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
+						.map((kind) -> kind.getValue() + " × " + kind.getKey())
+						.collect(java.util.stream.Collectors.joining(", ")),
+					this.actual.summary());
+		}
+		failWithMessage("no request completed inside the %s window: the service took longer than the window to answer%n  run: %s",
+				Knobs.human(this.actual.window()), this.actual.summary());
+	}
+
 	/** No request failed inside the measurement window. */
 	public LoadResultAssert hasNoErrors() {
 		isNotNull();
+		hasSomeSuccesses();
 		if (this.actual.errorCount() > 0) {
 			failWithMessage("expected no errors but %d requests failed: %s%n  run: %s", this.actual.errorCount(),
 					this.actual.errors(), this.actual.summary());

@@ -2,6 +2,8 @@ package dev.bottleneckkit.containers;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.security.SecureRandom;
+import java.util.Base64;
 
 import dev.bottleneckkit.images.KitImages;
 import dev.bottleneckkit.internal.Knobs;
@@ -24,12 +26,29 @@ public final class KitContainers {
 	/** Network alias of {@link #toxiproxy}. */
 	public static final String TOXIPROXY_ALIAS = "toxiproxy";
 
+	/** The database user of {@link #mysql}. */
+	public static final String MYSQL_USER = "bottleneck";
+
+	private static final SecureRandom random = new SecureRandom();
+
 	private KitContainers() {
 	}
 
-	/** MySQL (or the offline stand-in) on {@code network} as {@value #MYSQL_ALIAS}; answers {@code SELECT SLEEP(n)}. */
+	private static String randomPassword() {
+		byte[] bytes = new byte[18];
+		random.nextBytes(bytes);
+		return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+	}
+
+	/**
+	 * MySQL (or the offline stand-in) on {@code network} as {@value #MYSQL_ALIAS}; answers {@code SELECT SLEEP(n)}.
+	 * Its user is {@value #MYSQL_USER}, with a password new for every container (root's too), never logged:
+	 * read it with {@code getPassword()}.
+	 */
 	public static MySQLContainer mysql(Network network) {
-		return KitResources.labelled(new MySQLContainer(KitImages.mysql()))
+		return KitResources.guarded(new MySQLContainer(KitImages.mysql()))
+			.withUsername(MYSQL_USER)
+			.withPassword(randomPassword())
 			.withNetwork(network)
 			.withNetworkAliases(MYSQL_ALIAS)
 			.withStartupTimeout(KitImages.STARTUP_TIMEOUT);
@@ -65,7 +84,7 @@ public final class KitContainers {
 
 	/** Toxiproxy on {@code network} as {@value #TOXIPROXY_ALIAS}; proxies listen on its ports 8666–8697. */
 	public static ToxiproxyContainer toxiproxy(Network network) {
-		return KitResources.labelled(new ToxiproxyContainer(KitImages.toxiproxy()))
+		return KitResources.guarded(new ToxiproxyContainer(KitImages.toxiproxy()))
 			.withNetwork(network)
 			.withNetworkAliases(TOXIPROXY_ALIAS)
 			.withStartupTimeout(KitImages.STARTUP_TIMEOUT);

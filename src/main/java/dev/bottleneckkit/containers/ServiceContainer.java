@@ -1,19 +1,37 @@
 package dev.bottleneckkit.containers;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.PullImageResultCallback;
+import com.github.dockerjava.api.exception.NotFoundException;
 import dev.bottleneckkit.images.KitImages;
 import dev.bottleneckkit.internal.ContainerLogs;
 import dev.bottleneckkit.internal.Knobs;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.rnorth.ducttape.ratelimits.RateLimiterBuilder;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.ContainerFetchException;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.images.builder.Transferable;
 import org.testcontainers.utility.DockerImageName;
+import org.testcontainers.utility.RegistryAuthLocator;
 
 /**
  * Your HTTP service in a container, the thing the kit loads and probes: any image, its HTTP port, a health
@@ -55,6 +73,13 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 
 	private ContainerLogs logs;
 
+	private final String image;
+
+	/** The image's name when it is one (not built during the run): pulled by {@link #ensureImage} if absent. */
+	private final DockerImageName imageName;
+
+	private final Map<String, Transferable> ownedByServiceUser = new LinkedHashMap<>();
+
 	/** A service from {@code image}, e.g. {@code "registry.example.com/orders:1.4.2"}. */
 	public ServiceContainer(String image) {
 		this(DockerImageName.parse(image));
@@ -63,13 +88,17 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 	/** A service from {@code image}. */
 	public ServiceContainer(DockerImageName image) {
 		super(image);
-		KitResources.labelled(this);
+		this.image = image.asCanonicalNameString();
+		this.imageName = image;
+		KitResources.guarded(this);
 	}
 
 	/** A service from an image built while the tests run (e.g. Testcontainers' {@code ImageFromDockerfile}). */
 	public ServiceContainer(Future<String> image) {
 		super(image);
-		KitResources.labelled(this);
+		this.image = "an image built for this run";
+		this.imageName = null;
+		KitResources.guarded(this);
 	}
 
 	/** The port the service listens on inside the container, 1 to 65 535 (default {@value #DEFAULT_PORT}). */
@@ -136,6 +165,19 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 		return withCreateContainerCmdModifier((cmd) -> cmd.getHostConfig().withNanoCPUs(nanoCpus));
 	}
 
+	/**
+	 * Copies {@code file} to {@code containerPath} before the service starts, owned by the user the image runs
+	 * as (Docker resolves it, named or numeric): for a file only that user may read, such as a credential with
+	 * mode 0600, which a copy owned by root would hide from a service that does not run as root.
+	 */
+	public ServiceContainer withCopyOwnedByServiceUser(Transferable file, String containerPath) {
+		if (containerPath == null || !containerPath.startsWith("/")) {
+			throw new IllegalArgumentException("containerPath must be absolute, was '" + containerPath + "'");
+		}
+		this.ownedByServiceUser.put(containerPath, file);
+		return this;
+	}
+
 	/** The port the service listens on inside the container. */
 	public int port() {
 		return this.port;
@@ -156,6 +198,116 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 	/** The URI of {@code path} on this service as the test JVM reaches it, e.g. {@code uri("/orders/42")}. */
 	public URI uri(String path) {
 		return URI.create("http://" + getHost() + ":" + getMappedPort(this.port) + path);
+	}
+
+	/**
+	 * Starts the service and waits for its health path. A start that fails says in one line what to change: an
+	 * image that is not there, a health path that never answers 200 (with the service's last log lines).
+	 */
+	@Override
+	public void start() {
+		try {
+			ensureImage();
+			super.start();
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalStateException(whyItDidNotStart(ex), ex);
+		}
+	}
+
+	/**
+	 * An image that is not on the engine is pulled once, here, so that a name that exists nowhere fails at once
+	 * rather than after Testcontainers' pull retries (two minutes by default).
+	 */
+	private void ensureImage() {
+		if (this.imageName == null) {
+			return;
+		}
+		DockerClient docker = DockerClientFactory.lazyClient();
+		try {
+			docker.inspectImageCmd(this.image).exec();
+			return;
+		}
+		catch (NotFoundException absent) {
+			// pull it below
+		}
+		try {
+			docker.pullImageCmd(this.imageName.getUnversionedPart())
+				.withTag(this.imageName.getVersionPart())
+				.withAuthConfig(RegistryAuthLocator.instance().lookupAuthConfig(this.imageName, docker.authConfig()))
+				.exec(new PullImageResultCallback())
+				.awaitCompletion(this.startupTimeout.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new ContainerFetchException("pull of " + this.image + " interrupted", ex);
+		}
+		catch (RuntimeException ex) {
+			throw new ContainerFetchException("pull of " + this.image + " failed", ex);
+		}
+	}
+
+	private String whyItDidNotStart(RuntimeException failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof ContainerFetchException) {
+				return "Service " + name() + ": image " + this.image + " is not on this Docker engine and could not be pulled"
+						+ " (" + rootMessage(cause) + "). Build or pull it, or name another image; the kit's own images"
+						+ " switch with -D" + KitImages.SWITCH + "=offline";
+			}
+			if (String.valueOf(cause.getMessage()).contains("Timed out waiting")) {
+				return "Service " + name() + " (" + this.image + ") did not answer 200 on " + this.healthPath + " (port "
+						+ this.port + ") within " + Knobs.human(this.startupTimeout)
+						+ ": fix withHealthPath/withPort, or give it longer with withStartupTimeout. Its last log lines:"
+						+ lastLogLines(8);
+			}
+		}
+		return "Service " + name() + " (" + this.image + ") did not start: " + rootMessage(failure) + ". Its last log lines:"
+				+ lastLogLines(8);
+	}
+
+	private String lastLogLines(int count) {
+		if (this.logs == null || !Files.isRegularFile(this.logs.file())) {
+			return " (none)";
+		}
+		try {
+			List<String> lines = Files.readAllLines(this.logs.file(), StandardCharsets.UTF_8);
+			return lines.subList(Math.max(0, lines.size() - count), lines.size())
+				.stream()
+				.map((line) -> "\n  | " + line)
+				.collect(Collectors.joining("", "", "\n  (all of it: " + this.logs.file() + ")"));
+		}
+		catch (IOException ex) {
+			return " (see " + this.logs.file() + ")";
+		}
+	}
+
+	private static String rootMessage(Throwable failure) {
+		Throwable root = failure;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		return root.getClass().getSimpleName() + ": " + root.getMessage();
+	}
+
+	@Override
+	protected void containerIsCreated(String containerId) {
+		super.containerIsCreated(containerId);
+		this.ownedByServiceUser.forEach((path, file) -> {
+			ByteArrayOutputStream archive = new ByteArrayOutputStream();
+			try (TarArchiveOutputStream tar = new TarArchiveOutputStream(archive)) {
+				tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
+				file.transferTo(tar, path.substring(1));
+				tar.finish();
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException("cannot pack " + path + " for " + name(), ex);
+			}
+			getDockerClient().copyArchiveToContainerCmd(containerId)
+				.withTarInputStream(new ByteArrayInputStream(archive.toByteArray()))
+				.withRemotePath("/")
+				.withCopyUIDGID(true)
+				.exec();
+		});
 	}
 
 	@Override

@@ -20,9 +20,8 @@ public final class ContainerLogs implements Consumer<OutputFrame> {
 
 	/** A consumer appending to the log file named {@code name}. */
 	public static ContainerLogs toFile(String name) {
-		Path dir = Path.of(System.getProperty("bottleneck.report-dir", "target/bottleneck-report"), "logs");
+		Path dir = ReportDirectory.subdirectory("logs");
 		try {
-			Files.createDirectories(dir);
 			Path file = dir.resolve(name.replaceAll("[^A-Za-z0-9._-]", "_") + ".log");
 			Files.deleteIfExists(file);
 			return new ContainerLogs(file);

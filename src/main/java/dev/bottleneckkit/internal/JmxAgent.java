@@ -2,31 +2,38 @@ package dev.bottleneckkit.internal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
+import java.net.MalformedURLException;
 import java.net.ServerSocket;
-import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
 
 import com.github.dockerjava.api.model.ExposedPort;
 import com.github.dockerjava.api.model.Ports;
+import dev.bottleneckkit.containers.KitResources;
+import dev.bottleneckkit.containers.ServiceContainer;
 import org.awaitility.Awaitility;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.images.builder.Transferable;
 
 /**
  * The JMX agent of the JVM in a container, which the probes that read a JVM from outside share
  * ({@code PinningProbe}, {@code ThreadDumpProbe}). Enabling it adds to the container's
  * {@code JAVA_TOOL_OPTIONS} (which every HotSpot JVM reads): {@code -Dcom.sun.management.jmxremote.port=P
- * -Dcom.sun.management.jmxremote.rmi.port=P -Dcom.sun.management.jmxremote.authenticate=false
+ * -Dcom.sun.management.jmxremote.rmi.port=P -Dcom.sun.management.jmxremote.authenticate=true (a password file
+ * with a random password per container, readable by the service's user only)
  * -Dcom.sun.management.jmxremote.ssl=false -Dcom.sun.management.jmxremote.local.only=false
  * -Djava.rmi.server.hostname=<docker host>}, and publishes port P on the same host port: RMI hands out the
  * port it listens on, so the two must match. With a local Docker engine the port is published on 127.0.0.1
@@ -37,16 +44,31 @@ public final class JmxAgent {
 
 	private static final Map<GenericContainer<?>, JmxAgent> enabled = Collections.synchronizedMap(new IdentityHashMap<>());
 
+	/** The one JMX user; its password is new for every container. */
+	static final String USER = "bottleneck-kit";
+
+	/** Where the agent's password file goes in the container: readable by the service's user only. */
+	static final String PASSWORD_FILE = "/tmp/bottleneck-kit-jmx.password";
+
+	/** Where the agent's access file goes: {@value #USER} may read and write (JFR recordings need both). */
+	static final String ACCESS_FILE = "/tmp/bottleneck-kit-jmx.access";
+
+	private static final SecureRandom random = new SecureRandom();
+
 	private final String name;
 
 	private final String host;
 
 	private final int port;
 
-	private JmxAgent(String name, String host, int port) {
+	/** Never logged, never in a flag: it lives in this object and in the container's password file. */
+	private final String password;
+
+	private JmxAgent(String name, String host, int port, String password) {
 		this.name = name;
 		this.host = host;
 		this.port = port;
+		this.password = password;
 	}
 
 	/** Enables the agent of {@code container}'s JVM, once however many probes ask; call before it starts. */
@@ -59,14 +81,26 @@ public final class JmxAgent {
 		String dockerHost = DockerClientFactory.instance().dockerHostIpAddress();
 		// With a local engine the agent is published on loopback only: nothing off this machine can reach it.
 		// A remote engine publishes on its own interfaces, where the test connects to it.
-		boolean local = isLoopback(dockerHost);
-		String host = local ? "127.0.0.1" : dockerHost;
+		boolean local = KitResources.dockerEngineIsLocal();
+		String host = local ? KitResources.LOOPBACK : dockerHost;
+		String password = newPassword();
 		String flags = String.join(" ", "-Dcom.sun.management.jmxremote.port=" + port,
-				"-Dcom.sun.management.jmxremote.rmi.port=" + port, "-Dcom.sun.management.jmxremote.authenticate=false",
-				"-Dcom.sun.management.jmxremote.ssl=false", "-Dcom.sun.management.jmxremote.local.only=false",
-				"-Djava.rmi.server.hostname=" + host);
+				"-Dcom.sun.management.jmxremote.rmi.port=" + port, "-Dcom.sun.management.jmxremote.authenticate=true",
+				"-Dcom.sun.management.jmxremote.password.file=" + PASSWORD_FILE,
+				"-Dcom.sun.management.jmxremote.access.file=" + ACCESS_FILE, "-Dcom.sun.management.jmxremote.ssl=false",
+				"-Dcom.sun.management.jmxremote.local.only=false", "-Djava.rmi.server.hostname=" + host);
 		String existing = container.getEnvMap().get("JAVA_TOOL_OPTIONS");
 		container.withEnv("JAVA_TOOL_OPTIONS", (existing == null) ? flags : existing + " " + flags);
+		// The JVM refuses a password file that others may read, so it must belong to the user the JVM runs as.
+		Transferable passwordFile = Transferable.of((USER + " " + password + "\n").getBytes(StandardCharsets.UTF_8), 0600);
+		Transferable accessFile = Transferable.of((USER + " readwrite\n").getBytes(StandardCharsets.UTF_8), 0644);
+		if (container instanceof ServiceContainer service) {
+			service.withCopyOwnedByServiceUser(passwordFile, PASSWORD_FILE).withCopyOwnedByServiceUser(accessFile, ACCESS_FILE);
+		}
+		else {
+			// Owned by root: enough for a JVM that runs as root, as the Temurin images' do.
+			container.withCopyToContainer(passwordFile, PASSWORD_FILE).withCopyToContainer(accessFile, ACCESS_FILE);
+		}
 		container.withCreateContainerCmdModifier((cmd) -> {
 			ExposedPort jmx = ExposedPort.tcp(port);
 			List<ExposedPort> exposed = new ArrayList<>(Arrays.asList(cmd.getExposedPorts()));
@@ -74,11 +108,27 @@ public final class JmxAgent {
 			cmd.withExposedPorts(exposed);
 			Ports bindings = (cmd.getHostConfig().getPortBindings() != null) ? cmd.getHostConfig().getPortBindings()
 					: new Ports();
-			bindings.bind(jmx, local ? Ports.Binding.bindIpAndPort("127.0.0.1", port) : Ports.Binding.bindPort(port));
+			bindings.bind(jmx, local ? Ports.Binding.bindIpAndPort(KitResources.LOOPBACK, port) : Ports.Binding.bindPort(port));
 			cmd.getHostConfig().withPortBindings(bindings);
 		});
 		String name = container.getNetworkAliases().isEmpty() ? "container" : container.getNetworkAliases().get(0);
-		return new JmxAgent(name, host, port);
+		return new JmxAgent(name, host, port, password);
+	}
+
+	private static String newPassword() {
+		byte[] bytes = new byte[24];
+		random.nextBytes(bytes);
+		return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+	}
+
+	/** The agent's address, {@code service:jmx:rmi:///jndi/rmi://host:port/jmxrmi}. */
+	public JMXServiceURL serviceUrl() {
+		try {
+			return new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + this.host + ":" + this.port + "/jmxrmi");
+		}
+		catch (MalformedURLException ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	/** The container's first network alias: how reports and file names refer to it. */
@@ -92,23 +142,13 @@ public final class JmxAgent {
 			.atMost(Duration.ofSeconds(30))
 			.pollInterval(Duration.ofMillis(100))
 			.ignoreExceptions()
-			.until(() -> JMXConnectorFactory
-				.connect(new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + this.host + ":" + this.port + "/jmxrmi")),
-					(c) -> c != null);
+			.until(() -> JMXConnectorFactory.connect(serviceUrl(),
+					Map.of(JMXConnector.CREDENTIALS, new String[] { USER, this.password })), (c) -> c != null);
 	}
 
 	@Override
 	public String toString() {
 		return this.host + ":" + this.port;
-	}
-
-	private static boolean isLoopback(String host) {
-		try {
-			return InetAddress.getByName(host).isLoopbackAddress();
-		}
-		catch (UnknownHostException ex) {
-			return false;
-		}
 	}
 
 	private static int freePort() {

@@ -26,10 +26,12 @@ public final class ReportWriter {
 	private ReportWriter() {
 	}
 
+	/** The directory the report is written to (see {@link ReportDirectory}). */
 	public static Path directory() {
-		return Path.of(System.getProperty("bottleneck.report-dir", "target/bottleneck-report"));
+		return ReportDirectory.get();
 	}
 
+	/** Writes {@code index.html} and {@code summary.md} for these runs, replacing the last ones. */
 	public static void writeAll(List<ReportEntry> unordered) {
 		if (unordered.isEmpty()) {
 			return;

@@ -62,12 +62,27 @@ final class HttpSender implements AutoCloseable {
 			return "connect-refused";
 		}
 		catch (IOException ex) {
-			return "io-" + ex.getClass().getSimpleName();
+			return ioKind(ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			return "interrupted";
 		}
+	}
+
+	/** The service reset the connection, or closed it without an answer; else the exception's type. */
+	static String ioKind(IOException ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			String message = String.valueOf(cause.getMessage()).toLowerCase(java.util.Locale.ROOT);
+			if (message.contains("connection reset")) {
+				return "connection-reset";
+			}
+			if (cause instanceof java.io.EOFException || message.contains("received no bytes")
+					|| message.contains("closed") || message.contains("eof reached")) {
+				return "connection-closed";
+			}
+		}
+		return "io-" + ex.getClass().getSimpleName();
 	}
 
 	@Override

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+
 import javax.management.JMX;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
@@ -18,6 +19,7 @@ import javax.management.remote.JMXConnector;
 
 import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.internal.Knobs;
+import dev.bottleneckkit.internal.ReportDirectory;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;
@@ -192,14 +194,7 @@ public final class PinningProbe implements AutoCloseable {
 	}
 
 	private Path evidenceFile() {
-		Path dir = Path.of(System.getProperty("bottleneck.report-dir", "target/bottleneck-report"), "jfr");
-		try {
-			Files.createDirectories(dir);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		return dir.resolve(this.name.replaceAll("[^A-Za-z0-9._-]", "_") + "-pinning-" + reads.incrementAndGet() + ".jfr");
+		return ReportDirectory.subdirectory("jfr").resolve(this.name.replaceAll("[^A-Za-z0-9._-]", "_") + "-pinning-" + reads.incrementAndGet() + ".jfr");
 	}
 
 	private static FlightRecorderMXBean proxy(JMXConnector connector) {

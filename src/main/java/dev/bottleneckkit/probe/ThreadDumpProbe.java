@@ -8,11 +8,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+
 import javax.management.remote.JMXConnector;
 
 import com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import dev.bottleneckkit.internal.JmxAgent;
+import dev.bottleneckkit.internal.ReportDirectory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.containers.GenericContainer;
@@ -148,14 +150,7 @@ public final class ThreadDumpProbe implements AutoCloseable {
 	}
 
 	private static Path evidenceDir() {
-		Path dir = Path.of(System.getProperty("bottleneck.report-dir", "target/bottleneck-report"), "threads");
-		try {
-			Files.createDirectories(dir);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		return dir;
+		return ReportDirectory.subdirectory("threads");
 	}
 
 }

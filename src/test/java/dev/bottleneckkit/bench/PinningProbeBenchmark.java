@@ -50,7 +50,7 @@ public final class PinningProbeBenchmark {
 
 	private static Figures measure(boolean withProbe, Duration run) throws Exception {
 		String classFile = PinningFixture.class.getName().replace('.', '/') + ".class";
-		try (GenericContainer<?> fixture = KitResources.labelled(new GenericContainer<>(KitImages.java(JavaRuntime.JAVA_21)))
+		try (GenericContainer<?> fixture = KitResources.guarded(new GenericContainer<>(KitImages.java(JavaRuntime.JAVA_21)))
 			.withCopyFileToContainer(MountableFile.forClasspathResource(classFile), "/fixture/" + classFile)
 			.withCommand("java", "-cp", "/fixture", PinningFixture.class.getName(), "synchronized", String.valueOf(THREADS),
 					String.valueOf(BLOCK_MILLIS))

@@ -1,13 +1,19 @@
 package dev.bottleneckkit.images;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.stream.Stream;
 
 import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.containers.KitResources;
+import dev.bottleneckkit.internal.ReportWriter;
 import dev.bottleneckkit.junit.Scenario;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
@@ -53,6 +59,24 @@ class KitImagesIT {
 			.isBetween(SLEEP, SLEEP.plusMillis(250));
 		assertThat(proxied.minus(direct)).as("a %d ms latency toxic adds its latency to the query", TOXIC_LATENCY.toMillis())
 			.isBetween(TOXIC_LATENCY.minusMillis(20), TOXIC_LATENCY.plusMillis(250));
+	}
+
+	@Test
+	void mysqlHasARandomPasswordThatNoLogOrReportShows() throws IOException {
+		String password = mysql.getPassword();
+
+		assertThat(password).as("not Testcontainers' fixed 'test'").isNotEqualTo("test").hasSizeGreaterThanOrEqualTo(20);
+		assertThat(KitContainers.mysql(network).getPassword()).as("each container gets a password of its own")
+			.isNotEqualTo(password);
+		assertThat(mysql.getLogs()).as("the database's log").doesNotContain(password);
+		if (Files.isDirectory(ReportWriter.directory())) {
+			try (Stream<Path> files = Files.walk(ReportWriter.directory())) {
+				for (Path file : files.filter(Files::isRegularFile).toList()) {
+					assertThat(Files.readString(file, StandardCharsets.ISO_8859_1)).as("kept under target: %s", file)
+						.doesNotContain(password);
+				}
+			}
+		}
 	}
 
 	private static Duration timeSleep(String jdbcUrl) throws Exception {

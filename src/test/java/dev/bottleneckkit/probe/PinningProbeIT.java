@@ -5,12 +5,17 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+
 import com.github.dockerjava.api.model.ExposedPort;
 import com.github.dockerjava.api.model.Ports;
 import dev.bottleneckkit.containers.KitResources;
 import dev.bottleneckkit.images.JavaRuntime;
 import dev.bottleneckkit.images.KitImages;
 import dev.bottleneckkit.internal.ContainerLogs;
+import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.probe.fixture.PinningFixture;
 import org.junit.jupiter.api.Test;
@@ -21,6 +26,7 @@ import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.utility.MountableFile;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -59,24 +65,33 @@ class PinningProbeIT {
 	}
 
 	@Test
-	void publishesTheJmxAgentOnLoopbackOnly() {
+	void jmxAgentIsOnLoopbackOnlyAndRefusesAnyoneWithoutItsPassword() {
 		try (GenericContainer<?> fixture = fixture(JavaRuntime.JAVA_21, "synchronized");
 				PinningProbe probe = PinningProbe.on(fixture)) {
 			fixture.start();
 			probe.start();
 
 			Map<ExposedPort, Ports.Binding[]> published = fixture.getContainerInfo().getHostConfig().getPortBindings().getBindings();
+			JMXServiceURL agent = JmxAgent.on(fixture).serviceUrl();
 
 			assertThat(published).as("the JMX agent's port is the only one published").hasSize(1);
 			assertThat(published.values().iterator().next()).extracting(Ports.Binding::getHostIp)
-				.as("published on 127.0.0.1: no other machine reaches an unauthenticated JMX agent")
+				.as("published on 127.0.0.1: no other machine reaches the JMX agent")
 				.containsExactly("127.0.0.1");
+			assertThatThrownBy(() -> JMXConnectorFactory.connect(agent).close())
+				.as("a client without credentials is refused")
+				.isInstanceOf(SecurityException.class);
+			assertThatThrownBy(() -> JMXConnectorFactory
+				.connect(agent, Map.of(JMXConnector.CREDENTIALS, new String[] { "bottleneck-kit", "guessed" }))
+				.close()).as("a client with a guessed password is refused").isInstanceOf(SecurityException.class);
+			assertThat(probe.read().count()).as("the probe itself, with the container's random password, gets in")
+				.isPositive();
 		}
 	}
 
 	private static GenericContainer<?> fixture(JavaRuntime java, String locking) {
 		String classFile = PinningFixture.class.getName().replace('.', '/') + ".class";
-		return KitResources.labelled(new GenericContainer<>(KitImages.java(java)))
+		return KitResources.guarded(new GenericContainer<>(KitImages.java(java)))
 			.withCopyFileToContainer(MountableFile.forClasspathResource(classFile), "/fixture/" + classFile)
 			.withCommand("java", "-cp", "/fixture", PinningFixture.class.getName(), locking)
 			.withLogConsumer(ContainerLogs.toFile("pinning-fixture-" + java + "-" + locking))
