@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import com.github.dockerjava.api.DockerClient;
@@ -23,6 +25,7 @@ import com.github.dockerjava.api.exception.NotFoundException;
 import dev.bottleneckkit.images.KitImages;
 import dev.bottleneckkit.internal.ContainerLogs;
 import dev.bottleneckkit.internal.Knobs;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.rnorth.ducttape.ratelimits.RateLimiterBuilder;
 import org.testcontainers.DockerClientFactory;
@@ -62,6 +65,9 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 	public static final String DEFAULT_HEALTH_PATH = "/actuator/health";
 
 	private static final AtomicInteger instances = new AtomicInteger();
+
+	/** {@code uid} or {@code uid:gid}, as an image's {@code USER} may give them. */
+	private static final Pattern NUMERIC_USER = Pattern.compile("(\\d+)(?::(\\d+))?");
 
 	private int port = DEFAULT_PORT;
 
@@ -126,7 +132,7 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 		return this;
 	}
 
-	/** The name of its log file and of this service in reports (default: its first network alias, else the image's name). */
+	/** The name of its log file and of this service in messages (default: the image's name, e.g. {@code orders}). */
 	public ServiceContainer withName(String name) {
 		if (name == null || !name.matches("[A-Za-z0-9._-]{1,60}")) {
 			throw new IllegalArgumentException("name must be 1 to 60 letters, digits, '.', '_' or '-', was '" + name + "'");
@@ -167,7 +173,7 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 
 	/**
 	 * Copies {@code file} to {@code containerPath} before the service starts, owned by the user the image runs
-	 * as (Docker resolves it, named or numeric): for a file only that user may read, such as a credential with
+	 * as (numeric, or named in the image's {@code /etc/passwd}): for a file only that user may read, such as a credential with
 	 * mode 0600, which a copy owned by root would hide from a service that does not run as root.
 	 */
 	public ServiceContainer withCopyOwnedByServiceUser(Transferable file, String containerPath) {
@@ -188,10 +194,11 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 		if (this.name != null) {
 			return this.name;
 		}
-		if (!getNetworkAliases().isEmpty()) {
-			return getNetworkAliases().get(0);
+		if (this.imageName == null) {
+			return "service";
 		}
-		String repository = DockerImageName.parse(getDockerImageName()).getRepository();
+		// From the name as given: asking Testcontainers for the image would pull it.
+		String repository = this.imageName.getRepository();
 		return repository.substring(repository.lastIndexOf('/') + 1);
 	}
 
@@ -292,22 +299,40 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 	@Override
 	protected void containerIsCreated(String containerId) {
 		super.containerIsCreated(containerId);
-		this.ownedByServiceUser.forEach((path, file) -> {
-			ByteArrayOutputStream archive = new ByteArrayOutputStream();
-			try (TarArchiveOutputStream tar = new TarArchiveOutputStream(archive)) {
-				tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
-				file.transferTo(tar, path.substring(1));
-				tar.finish();
+		if (this.ownedByServiceUser.isEmpty()) {
+			return;
+		}
+		String user = String.valueOf(getDockerClient().inspectContainerCmd(containerId).exec().getConfig().getUser());
+		Matcher numeric = NUMERIC_USER.matcher(user);
+		// A numeric user needs no passwd entry: the archive carries its ids. A named one Docker resolves in
+		// the container's own /etc/passwd (copyUIDGID). No user at all is root, the archive's default.
+		boolean named = !user.isBlank() && !numeric.matches() && !"null".equals(user);
+		int uid = numeric.matches() ? Integer.parseInt(numeric.group(1)) : 0;
+		int gid = (numeric.matches() && numeric.group(2) != null) ? Integer.parseInt(numeric.group(2)) : uid;
+		ByteArrayOutputStream archive = new ByteArrayOutputStream();
+		try (TarArchiveOutputStream tar = new TarArchiveOutputStream(archive)) {
+			tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
+			for (Map.Entry<String, Transferable> file : this.ownedByServiceUser.entrySet()) {
+				byte[] bytes = file.getValue().getBytes();
+				TarArchiveEntry entry = new TarArchiveEntry(file.getKey().substring(1));
+				entry.setSize(bytes.length);
+				entry.setMode(file.getValue().getFileMode());
+				entry.setUserId(uid);
+				entry.setGroupId(gid);
+				tar.putArchiveEntry(entry);
+				tar.write(bytes);
+				tar.closeArchiveEntry();
 			}
-			catch (IOException ex) {
-				throw new UncheckedIOException("cannot pack " + path + " for " + name(), ex);
-			}
-			getDockerClient().copyArchiveToContainerCmd(containerId)
-				.withTarInputStream(new ByteArrayInputStream(archive.toByteArray()))
-				.withRemotePath("/")
-				.withCopyUIDGID(true)
-				.exec();
-		});
+			tar.finish();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("cannot pack the files for " + name(), ex);
+		}
+		getDockerClient().copyArchiveToContainerCmd(containerId)
+			.withTarInputStream(new ByteArrayInputStream(archive.toByteArray()))
+			.withRemotePath("/")
+			.withCopyUIDGID(named)
+			.exec();
 	}
 
 	@Override

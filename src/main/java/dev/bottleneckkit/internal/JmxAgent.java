@@ -111,7 +111,8 @@ public final class JmxAgent {
 			bindings.bind(jmx, local ? Ports.Binding.bindIpAndPort(KitResources.LOOPBACK, port) : Ports.Binding.bindPort(port));
 			cmd.getHostConfig().withPortBindings(bindings);
 		});
-		String name = container.getNetworkAliases().isEmpty() ? "container" : container.getNetworkAliases().get(0);
+		String name = (container instanceof ServiceContainer service) ? service.name()
+				: container.getNetworkAliases().isEmpty() ? "container" : container.getNetworkAliases().get(0);
 		return new JmxAgent(name, host, port, password);
 	}
 
