@@ -9,26 +9,45 @@ cd "$(dirname "$0")/.."
 say() { printf '[leftovers] %s\n' "$*"; }
 kit() { docker "$@" --filter label=dev.bottleneckkit -q | wc -l; }
 count() { printf '%s containers, %s networks, %s images' "$(kit ps -a)" "$(kit network ls)" "$(kit images)"; }
-scenario() { # run one scenario class in the background; prints Maven's pid
-  ./mvnw -B -ntp -q verify -Pscenarios -Dinvoker.skip=true -Dit.test="$1" >"target/leftovers-$1-$2.log" 2>&1 &
-  echo $!
+test_jvm() { # the forked test JVM (Failsafe starts it through sh: the java process is the one wanted)
+  local p
+  for p in $(pgrep -f surefirebooter || true); do
+    if [ "$(cat "/proc/$p/comm" 2>/dev/null)" = java ]; then echo "$p"; return; fi
+  done
 }
 
 mkdir -p target
 say "before: $(count)"
+# Job control: each Maven run gets a process group of its own, as in a terminal, and SIGINT is not ignored
+# (a script's background jobs would ignore it otherwise).
+set -m
 for signal in KILL INT; do
-  mvn_pid=$(scenario RestClientConnectionPoolIT "$signal")
+  ./mvnw -B -ntp -q verify -Pscenarios -Dinvoker.skip=true -Dit.test=RestClientConnectionPoolIT \
+    >"target/leftovers-$signal.log" 2>&1 &
+  mvn_pid=$!
+  # Until the scenario's downstream and caller run, both labelled with the test JVM's pid.
+  fork=
   for _ in $(seq 1 240); do
-    [ "$(docker ps -q --filter label=dev.bottleneckkit | wc -l)" -ge 2 ] && break
+    fork=$(test_jvm)
+    [ -n "$fork" ] && [ "$(docker ps -q --filter "label=dev.bottleneckkit.pid=$fork" | wc -l)" -ge 2 ] && break
     sleep 0.5
   done
-  fork=$(pgrep -f surefirebooter | head -n 1 || true)
-  [ -n "$fork" ] || { say "error: no forked test JVM found"; kill "$mvn_pid" 2>/dev/null; exit 1; }
-  say "SIG$signal to the test JVM (pid $fork) while $(docker ps -q --filter label=dev.bottleneckkit | wc -l) kit containers run"
-  kill "-$signal" "$fork"
+  [ -n "$fork" ] || { say "error: no forked test JVM found"; kill -9 -- "-$mvn_pid" 2>/dev/null; exit 1; }
+  running=$(docker ps -q --filter label=dev.bottleneckkit | wc -l)
+  if [ "$signal" = KILL ]; then
+    say "kill -9 of the test JVM (pid $fork) while $running kit containers run"
+    kill -9 "$fork"
+  else
+    say "Ctrl-C (SIGINT to Maven's process group, test JVM pid $fork) while $running kit containers run"
+    kill -INT -- "-$mvn_pid"
+  fi
+  for _ in $(seq 1 120); do kill -0 "$mvn_pid" 2>/dev/null || break; sleep 0.5; done
+  kill -9 -- "-$mvn_pid" 2>/dev/null || true
   wait "$mvn_pid" 2>/dev/null || true
-  say "after SIG$signal: $(count) left by the dead JVM"
+  if [ -n "$(test_jvm)" ]; then say "error: a test JVM still runs"; exit 1; fi
+  say "after it: $(count) left"
 done
+set +m
 
 say "a later run (KitImagesIT) reaps what the dead JVMs left"
 ./mvnw -B -ntp -q verify -Pscenarios -Dinvoker.skip=true -Dit.test=KitImagesIT >target/leftovers-reaping.log 2>&1 \
