@@ -2,11 +2,10 @@ package dev.bottleneckkit.containers;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.security.SecureRandom;
-import java.util.Base64;
 
 import dev.bottleneckkit.images.KitImages;
 import dev.bottleneckkit.internal.Knobs;
+import dev.bottleneckkit.internal.Passwords;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import eu.rekawek.toxiproxy.model.Toxic;
@@ -29,15 +28,7 @@ public final class KitContainers {
 	/** The database user of {@link #mysql}. */
 	public static final String MYSQL_USER = "bottleneck";
 
-	private static final SecureRandom random = new SecureRandom();
-
 	private KitContainers() {
-	}
-
-	private static String randomPassword() {
-		byte[] bytes = new byte[18];
-		random.nextBytes(bytes);
-		return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
 	}
 
 	/**
@@ -48,7 +39,7 @@ public final class KitContainers {
 	public static MySQLContainer mysql(Network network) {
 		return KitResources.guarded(new MySQLContainer(KitImages.mysql()))
 			.withUsername(MYSQL_USER)
-			.withPassword(randomPassword())
+			.withPassword(Passwords.random())
 			.withNetwork(network)
 			.withNetworkAliases(MYSQL_ALIAS)
 			.withStartupTimeout(KitImages.STARTUP_TIMEOUT);

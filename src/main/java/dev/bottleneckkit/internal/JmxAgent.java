@@ -5,11 +5,9 @@ import java.io.UncheckedIOException;
 import java.net.MalformedURLException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -53,8 +51,6 @@ public final class JmxAgent {
 	/** Where the agent's access file goes: {@value #USER} may read and write (JFR recordings need both). */
 	static final String ACCESS_FILE = "/tmp/bottleneck-kit-jmx.access";
 
-	private static final SecureRandom random = new SecureRandom();
-
 	private final String name;
 
 	private final String host;
@@ -83,7 +79,7 @@ public final class JmxAgent {
 		// A remote engine publishes on its own interfaces, where the test connects to it.
 		boolean local = KitResources.dockerEngineIsLocal();
 		String host = local ? KitResources.LOOPBACK : dockerHost;
-		String password = newPassword();
+		String password = Passwords.random();
 		String flags = String.join(" ", "-Dcom.sun.management.jmxremote.port=" + port,
 				"-Dcom.sun.management.jmxremote.rmi.port=" + port, "-Dcom.sun.management.jmxremote.authenticate=true",
 				"-Dcom.sun.management.jmxremote.password.file=" + PASSWORD_FILE,
@@ -114,12 +110,6 @@ public final class JmxAgent {
 		String name = (container instanceof ServiceContainer service) ? service.name()
 				: container.getNetworkAliases().isEmpty() ? "container" : container.getNetworkAliases().get(0);
 		return new JmxAgent(name, host, port, password);
-	}
-
-	private static String newPassword() {
-		byte[] bytes = new byte[24];
-		random.nextBytes(bytes);
-		return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
 	}
 
 	/** The agent's address, {@code service:jmx:rmi:///jndi/rmi://host:port/jmxrmi}. */
