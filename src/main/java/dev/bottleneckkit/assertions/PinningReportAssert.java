@@ -22,6 +22,22 @@ public class PinningReportAssert extends AbstractAssert<PinningReportAssert, Pin
 		return this;
 	}
 
+	/**
+	 * No pinned event was caused by code starting with {@code prefix}: no event's {@linkplain
+	 * dev.bottleneckkit.probe.PinnedEvent#culprit() culprit} (the first frame outside the JDK, the code that
+	 * blocked while pinned) lies there. Use it where the claim is about one library's locks and the JDK still
+	 * pins elsewhere, e.g. JDK 24+ while a virtual thread waits for another thread to load a class.
+	 */
+	public PinningReportAssert hasNoPinsCausedBy(String prefix) {
+		isNotNull();
+		long there = this.actual.events().stream().filter((event) -> event.culprit().startsWith(prefix)).count();
+		if (there > 0) {
+			failWithMessage("expected no pinned virtual thread blocked in %s, but %d of %d were: %s", prefix, there,
+					this.actual.count(), this.actual.describe(FRAMES_SHOWN));
+		}
+		return this;
+	}
+
 	/** At least {@code events} (1 to 10^9) pinned events were recorded. */
 	public PinningReportAssert hasPinnedAtLeast(int events) {
 		isNotNull();

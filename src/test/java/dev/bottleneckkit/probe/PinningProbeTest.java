@@ -53,6 +53,11 @@ class PinningProbeTest {
 				.withMessageContaining("expected no pinned virtual threads, but found 1 pinned event(s)")
 				.withMessageContaining("culprits: " + AnotherSlowInitializer.class.getName() + ".<clinit>")
 				.withMessageContaining("at java.lang.Thread.sleep");
+			assertThat(report).as("pinned, but not by the driver").hasNoPinsCausedBy("com.mysql.cj.");
+			assertThatExceptionOfType(AssertionError.class)
+				.isThrownBy(() -> assertThat(report).hasNoPinsCausedBy(AnotherSlowInitializer.class.getName()))
+				.withMessageContaining("expected no pinned virtual thread blocked in " + AnotherSlowInitializer.class.getName()
+						+ ", but 1 of 1 were");
 		}
 	}
 

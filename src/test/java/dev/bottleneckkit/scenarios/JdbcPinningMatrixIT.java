@@ -30,7 +30,9 @@ import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
  * holds a monitor while it blocks in the socket read, which pins the virtual thread to its carrier on
  * JDK 21: throughput falls to carriers / 1 s, and the pinning probe finds the Connector/J frame.
  * Connector/J 9.x (ReentrantLocks) and JDK 25 (JEP 491) each remove the pinning. The driver version and
- * the Java image are chosen per container; the service is the same jar.
+ * the Java image are chosen per container; the service is the same jar. JDK 25 can still pin for a few
+ * milliseconds while a virtual thread waits for a class another thread is loading, so the unpinned rows
+ * assert that no pinned event blocked in the driver, and the throughput that only unpinned waits reach.
  */
 @Scenario(id = "S3", title = "JDBC pinning matrix: Connector/J 8.0 on JDK 21 pins virtual threads")
 class JdbcPinningMatrixIT {
@@ -76,7 +78,10 @@ class JdbcPinningMatrixIT {
 					.hasEveryPinInCode("com.mysql.cj.");
 			}
 			else {
-				assertThat(pinned).as("%s on %s: no pinning", driver, java).hasNoPinnedThreads();
+				// JDK 25 still pins a virtual thread that waits for another thread to load a class (a 20 ms
+				// event in Spring Boot's JarUrlClassLoader on a first query); the claim is about the driver.
+				assertThat(pinned).as("%s on %s: the driver never blocks while pinned", driver, java)
+					.hasNoPinsCausedBy("com.mysql.cj.");
 			}
 			assertThat(result).as("%s on %s: %s", driver, java, ceiling.explain()).hasNoErrors().hasThroughputNear(ceiling, 0.15);
 		}
