@@ -215,6 +215,64 @@ class CallerKnobsTest {
 
 	}
 
+	@Nested
+	@SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
+	@ActiveProfiles({ "caller", "downstream" })
+	class FirstSuccess extends CallerAndDownstream {
+
+		@Test
+		void theFastestBranchAnswersAndTheOthersAreAbandoned() {
+			long started = System.nanoTime();
+			Map<String, Object> reply = call("/call/first-success?join=first&latencies=3s,200ms,4s");
+			Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+			assertThat(reply).containsEntry("join", "first").containsEntry("winner", 1);
+			assertThat(took).as("the 200 ms branch answered, not the 3 s or 4 s one").isLessThan(Duration.ofSeconds(2));
+			await().atMost(Duration.ofSeconds(3)).untilAsserted(() -> assertThat(inFlight())
+				.as("both slower branches' /work/steps abandoned, long before their 3 s and 4 s")
+				.containsEntry("current", 0)
+				.containsEntry("peak", 3)
+				.containsEntry("abandoned", 2));
+		}
+
+		@Test
+		void whenTheFastestBranchFailsTheNextSuccessAnswers() {
+			Map<String, Object> reply = call("/call/first-success?join=first&latencies=300ms,100ms,3s&failing=1");
+
+			assertThat(reply).containsEntry("winner", 0);
+			await().atMost(Duration.ofSeconds(3)).untilAsserted(() -> assertThat(inFlight())
+				.as("the failed branch and the winner completed; the 3 s branch was abandoned")
+				.containsEntry("current", 0)
+				.containsEntry("completed", 3)
+				.containsEntry("abandoned", 1));
+		}
+
+		@Test
+		void waitingForAllGivesTheSameAnswerOnceEveryBranchEnded() {
+			long started = System.nanoTime();
+			Map<String, Object> reply = call("/call/first-success?join=all&latencies=1s,100ms");
+			Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+			assertThat(reply).containsEntry("join", "all").containsEntry("winner", 1);
+			assertThat(took).as("answered only once the 1 s branch ended").isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+			await().atMost(Duration.ofSeconds(1)).untilAsserted(() -> assertThat(inFlight())
+				.as("both branches ran to their end").containsEntry("completed", 2).containsEntry("abandoned", 0));
+		}
+
+		@Test
+		void everyBranchFailingFailsTheRouteAndBadKnobsAreBadRequests() {
+			ResponseEntity<Map<String, Object>> failed = exchange("/call/first-success?join=first&latencies=10ms&failing=0");
+			ResponseEntity<Map<String, Object>> badJoin = exchange("/call/first-success?join=any&latencies=10ms");
+			ResponseEntity<Map<String, Object>> badIndex = exchange("/call/first-success?join=first&latencies=10ms&failing=1");
+
+			assertThat(failed.getStatusCode()).isEqualTo(HttpStatus.BAD_GATEWAY);
+			assertThat(failed.getBody()).containsEntry("error", "downstream-status");
+			assertThat(badJoin.getBody()).containsEntry("detail", "join must be 'first' or 'all', was 'any'");
+			assertThat(badIndex.getBody()).containsEntry("detail", "failing must be a branch index from 0 to 0, was 1");
+		}
+
+	}
+
 	@Test
 	void aPoolSizeOutOfRangeStopsStartupNamingTheKnob() {
 		SpringApplicationBuilder app = new SpringApplicationBuilder(LabApplication.class).profiles("caller")

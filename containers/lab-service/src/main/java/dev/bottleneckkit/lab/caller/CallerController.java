@@ -1,6 +1,7 @@
 package dev.bottleneckkit.lab.caller;
 
 import java.net.URI;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -29,6 +30,9 @@ import org.springframework.web.util.UriComponentsBuilder;
 @Profile("caller")
 @RequestMapping("/call")
 class CallerController {
+
+	/** Most branches {@code /call/first-success} asks at once. */
+	static final int MAX_BRANCHES = 8;
 
 	private final RestClient downstream;
 
@@ -115,6 +119,51 @@ class CallerController {
 				Threads.current());
 	}
 
+	/**
+	 * Asks one downstream branch per entry of {@code latencies} at once (branch {@code i} is
+	 * {@code /work/steps?latency=<latencies[i]>}, or {@code /work/fail?latency=..} for the {@code failing}
+	 * one) and answers with the first that succeeds, as a cache-1 / cache-2 / database race does.
+	 * {@code join} chooses how:
+	 * <ul>
+	 * <li>{@code first}: a {@link FirstSuccessScope#shutdownOnSuccess()}; the first success interrupts the other
+	 * branches, whose calls the downstream sees abandoned;</li>
+	 * <li>{@code all}: {@link FirstSuccessScope#waitingForAll()}; the same answer, once every branch has ended.</li>
+	 * </ul>
+	 * When every branch fails, the route fails with the first failure.
+	 */
+	@GetMapping("/first-success")
+	FirstSuccessReply firstSuccess(@RequestParam String join, @RequestParam List<String> latencies,
+			@RequestParam(required = false) Integer failing) throws Exception {
+		if (latencies.isEmpty() || latencies.size() > MAX_BRANCHES) {
+			throw new IllegalArgumentException(
+					"latencies must name 1 to " + MAX_BRANCHES + " branches, was " + latencies.size());
+		}
+		if (failing != null && (failing < 0 || failing >= latencies.size())) {
+			throw new IllegalArgumentException(
+					"failing must be a branch index from 0 to " + (latencies.size() - 1) + ", was " + failing);
+		}
+		FirstSuccessScope<Branch> scope = switch (join) {
+			case "first" -> FirstSuccessScope.shutdownOnSuccess();
+			case "all" -> FirstSuccessScope.waitingForAll();
+			default -> throw new IllegalArgumentException("join must be 'first' or 'all', was '" + join + "'");
+		};
+		long started = System.nanoTime();
+		try (scope) {
+			for (int i = 0; i < latencies.size(); i++) {
+				int branch = i;
+				URI uri = UriComponentsBuilder.fromUri(this.properties.downstreamUrl())
+					.path(Integer.valueOf(branch).equals(failing) ? "/work/fail" : "/work/steps")
+					.queryParam("latency", latencies.get(branch))
+					.build()
+					.toUri();
+				scope.fork(() -> new Branch(branch, get(uri)));
+			}
+			Branch winner = scope.result();
+			return new FirstSuccessReply(join, winner.index(), winner.reply(), (System.nanoTime() - started) / 1_000_000,
+					Threads.current());
+		}
+	}
+
 	private Map<?, ?>[] structured(URI first, URI second) throws Exception {
 		try (ShutdownOnFailureScope scope = new ShutdownOnFailureScope()) {
 			Supplier<Map<?, ?>> a = scope.fork(() -> get(first));
@@ -145,6 +194,12 @@ class CallerController {
 	}
 
 	record CallReply(Map<?, ?> downstream, Threads thread) {
+	}
+
+	private record Branch(int index, Map<?, ?> reply) {
+	}
+
+	record FirstSuccessReply(String join, int winner, Map<?, ?> reply, long tookMs, Threads thread) {
 	}
 
 	record FanOutReply(String join, Map<?, ?> steps, Map<?, ?> via, long tookMs, Threads thread) {

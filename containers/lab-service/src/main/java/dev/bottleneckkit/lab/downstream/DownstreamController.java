@@ -17,6 +17,7 @@ import dev.bottleneckkit.lab.probe.InFlightTracker;
 
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.context.annotation.Profile;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -28,7 +29,7 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * The downstream's work: {@code /work/sleep} blocks its thread for a latency (as a slow dependency or a
  * database call does), {@code /work/steps} does the same in steps and notices when its client has gone,
- * {@code /work/cpu} burns CPU. Each reports the thread that served it.
+ * {@code /work/fail} waits and then fails, {@code /work/cpu} burns CPU. Each reports the thread that served it.
  */
 @RestController
 @Profile("downstream")
@@ -59,6 +60,20 @@ class DownstreamController {
 		long started = System.nanoTime();
 		Thread.sleep(wait);
 		return new SleepReply(wait.toMillis(), (System.nanoTime() - started) / 1_000_000, Threads.current());
+	}
+
+	/**
+	 * Blocks for {@code latency}, then fails with 503 {@code branch-failed}: a dependency that answers, late,
+	 * that it cannot.
+	 */
+	@GetMapping("/fail")
+	ResponseEntity<Map<String, String>> fail(@RequestParam(required = false) String latency) throws InterruptedException {
+		Duration wait = (latency != null)
+				? DownstreamProperties.checkLatency("latency", DurationStyle.detectAndParse(latency))
+				: this.properties.latency();
+		Thread.sleep(wait);
+		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+			.body(Map.of("error", "branch-failed", "detail", "failed after " + wait.toMillis() + " ms"));
 	}
 
 	/**
