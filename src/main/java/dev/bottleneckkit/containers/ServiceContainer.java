@@ -172,6 +172,16 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 	}
 
 	/**
+	 * Limits the container's memory to {@code mebibytes} (16 MiB to 1 TiB), swap included (Docker's
+	 * {@code --memory} and {@code --memory-swap} alike): past it, the kernel kills the service, as it would in
+	 * a pod with a memory limit.
+	 */
+	public ServiceContainer withMemoryLimit(int mebibytes) {
+		long bytes = Knobs.between("mebibytes", mebibytes, 16, 1_048_576) * 1_048_576L;
+		return withCreateContainerCmdModifier((cmd) -> cmd.getHostConfig().withMemory(bytes).withMemorySwap(bytes));
+	}
+
+	/**
 	 * Copies {@code file} to {@code containerPath} before the service starts, owned by the user the image runs
 	 * as (numeric, or named in the image's {@code /etc/passwd}): for a file only that user may read, such as a credential with
 	 * mode 0600, which a copy owned by root would hide from a service that does not run as root.

@@ -42,6 +42,8 @@ class ServiceContainerTest {
 					+ " was 'Server.Port'");
 		assertThatIllegalArgumentException().isThrownBy(() -> service.withCpuLimit(0))
 			.withMessage("cpus must be between 0.1 and 64.0, was 0.0");
+		assertThatIllegalArgumentException().isThrownBy(() -> service.withMemoryLimit(8))
+			.withMessage("mebibytes must be between 16 and 1048576, was 8");
 		assertThatIllegalArgumentException().isThrownBy(() -> service.withName("my service"))
 			.withMessage("name must be 1 to 60 letters, digits, '.', '_' or '-', was 'my service'");
 	}

@@ -130,6 +130,12 @@ public class LabServiceContainer extends ServiceContainer {
 		return this;
 	}
 
+	@Override
+	public LabServiceContainer withMemoryLimit(int mebibytes) {
+		super.withMemoryLimit(mebibytes);
+		return this;
+	}
+
 	/** Carrier threads of the virtual-thread scheduler ({@code -Djdk.virtualThreadScheduler.parallelism}), 1 to 256. */
 	public LabServiceContainer withCarrierThreads(int carriers) {
 		return withJvmOptions("-Djdk.virtualThreadScheduler.parallelism=" + Knobs.between("carriers", carriers, 1, 256));
