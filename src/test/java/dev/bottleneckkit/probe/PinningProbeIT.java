@@ -1,6 +1,14 @@
 package dev.bottleneckkit.probe;
 
+import java.net.ConnectException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.Socket;
+import java.net.SocketException;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -65,7 +73,7 @@ class PinningProbeIT {
 	}
 
 	@Test
-	void jmxAgentIsOnLoopbackOnlyAndRefusesAnyoneWithoutItsPassword() {
+	void jmxAgentIsOnLoopbackOnlyAndRefusesAnyoneWithoutItsPassword() throws SocketException {
 		try (GenericContainer<?> fixture = fixture(JavaRuntime.JAVA_21, "synchronized");
 				PinningProbe probe = PinningProbe.on(fixture)) {
 			fixture.start();
@@ -78,6 +86,15 @@ class PinningProbeIT {
 			assertThat(published.values().iterator().next()).extracting(Ports.Binding::getHostIp)
 				.as("published on 127.0.0.1: no other machine reaches the JMX agent")
 				.containsExactly("127.0.0.1");
+			int port = Integer.parseInt(published.values().iterator().next()[0].getHostPortSpec());
+			InetAddress outside = nonLoopbackAddress();
+			assertThatThrownBy(() -> {
+				try (Socket socket = new Socket()) {
+					socket.connect(new InetSocketAddress(outside, port), 2_000);
+				}
+			}).as("a connection to this host's %s:%d, where other machines would come from, is refused",
+					outside.getHostAddress(), port)
+				.isInstanceOf(ConnectException.class);
 			assertThatThrownBy(() -> JMXConnectorFactory.connect(agent).close())
 				.as("a client without credentials is refused")
 				.isInstanceOf(SecurityException.class);
@@ -87,6 +104,26 @@ class PinningProbeIT {
 			assertThat(probe.read().count()).as("the probe itself, with the container's random password, gets in")
 				.isPositive();
 		}
+	}
+
+	/** This host's first IPv4 address that is not loopback (its network interface), as other machines see it. */
+	private static InetAddress nonLoopbackAddress() throws SocketException {
+		return NetworkInterface.networkInterfaces()
+			.filter((nic) -> {
+				try {
+					return nic.isUp() && !nic.isLoopback();
+				}
+				catch (SocketException ex) {
+					return false;
+				}
+			})
+			// the machine's own network first: Docker's bridges are not where other machines come from
+			.sorted(Comparator.comparing((NetworkInterface nic) -> nic.getName().startsWith("docker")
+					|| nic.getName().startsWith("br-") || nic.getName().startsWith("veth")))
+			.flatMap(NetworkInterface::inetAddresses)
+			.filter((address) -> address instanceof Inet4Address && !address.isLoopbackAddress())
+			.findFirst()
+			.orElseThrow(() -> new IllegalStateException("this host has no non-loopback IPv4 address to try the JMX port on"));
 	}
 
 	private static GenericContainer<?> fixture(JavaRuntime java, String locking) {
