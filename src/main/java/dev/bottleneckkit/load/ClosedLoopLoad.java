@@ -2,16 +2,17 @@ package dev.bottleneckkit.load;
 
 import java.net.URI;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.bottleneckkit.internal.Knobs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A closed-loop load: {@code users} virtual users, each sending its next GET as soon as the last one
- * answered, over real HTTP/1.1 connections, for a duration or a request count. The first {@code warmUp}
+ * A closed-loop load: {@code users} users, each sending its next GET as soon as the last one answered, on a
+ * kept-alive HTTP/1.1 connection of its own, for a duration or a request count. The first {@code warmUp}
  * of the run is left out of the figures (JIT, connection set-up); the timeline keeps it.
  *
  * <pre>{@code
@@ -28,7 +29,7 @@ public final class ClosedLoopLoad {
 
 	private static final Logger log = LoggerFactory.getLogger(ClosedLoopLoad.class);
 
-	/** Most users one run may start: each is a virtual thread with its own connection. */
+	/** Most users one run may start: each has a connection of its own. */
 	public static final int MAX_USERS = 10_000;
 
 	public static final Duration DEFAULT_WARM_UP = Duration.ofSeconds(2);
@@ -36,6 +37,9 @@ public final class ClosedLoopLoad {
 	public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
 	private static final Duration MAX_RUN = Duration.ofMinutes(30);
+
+	/** Threads that send the load, each an event loop with its share of the users. */
+	private static final int EVENT_LOOPS = 2;
 
 	private final int users;
 
@@ -96,54 +100,45 @@ public final class ClosedLoopLoad {
 
 	/** Runs the load against {@code target} and blocks until every user has stopped. */
 	public LoadResult run(URI target) {
-		Run run = new Run(target);
-		return run.execute();
-	}
-
-	private final class Run {
-
-		private final URI target;
-
-		Run(URI target) {
-			this.target = target;
+		log.info("{}: {} users against {} ({} warm-up, then {})", this.name, this.users, target, Knobs.human(this.warmUp),
+				(this.requests > 0) ? this.requests + " requests" : Knobs.human(this.duration));
+		Measurement measurement = new Measurement(this.warmUp, this.duration, this.requestTimeout);
+		// Like wrk's default -t2: two event loops, each with half the users, so that answers do not queue behind
+		// one busy thread; more would take cores from the service being measured.
+		int loops = Math.min(this.users, EVENT_LOOPS);
+		List<HttpEventLoop> eventLoops = new ArrayList<>();
+		for (int l = 0; l < loops; l++) {
+			eventLoops.add(new HttpEventLoop(this.name, target, this.requestTimeout, measurement, l == 0));
 		}
-
-		LoadResult execute() {
-			log.info("{}: {} users against {} ({} warm-up, then {})", ClosedLoopLoad.this.name, ClosedLoopLoad.this.users,
-					this.target, Knobs.human(ClosedLoopLoad.this.warmUp),
-					(ClosedLoopLoad.this.requests > 0) ? ClosedLoopLoad.this.requests + " requests"
-							: Knobs.human(ClosedLoopLoad.this.duration));
-			Measurement measurement = new Measurement(ClosedLoopLoad.this.warmUp, ClosedLoopLoad.this.duration,
-					ClosedLoopLoad.this.requestTimeout);
-			try (HttpSender sender = new HttpSender(this.target, ClosedLoopLoad.this.requestTimeout);
-					ExecutorService users = Executors.newVirtualThreadPerTaskExecutor()) {
-				for (int i = 0; i < ClosedLoopLoad.this.users; i++) {
-					users.submit(() -> user(sender, measurement));
+		AtomicReference<RuntimeException> failure = new AtomicReference<>();
+		List<Thread> threads = new ArrayList<>();
+		for (int l = 0; l < loops; l++) {
+			int share = this.users / loops + ((l < this.users % loops) ? 1 : 0);
+			HttpEventLoop loop = eventLoops.get(l);
+			threads.add(Thread.ofPlatform().name("bottleneck-kit-load-" + l).start(() -> {
+				try (loop) {
+					loop.closedLoop(share, this.requests);
 				}
-				users.shutdown();
-				Progress.await(users, measurement, ClosedLoopLoad.this.name);
-			}
-			LoadResult result = measurement.result(ClosedLoopLoad.this.name, ClosedLoopLoad.this.users, Double.NaN,
-					ClosedLoopLoad.this.warmUp);
-			log.info("{}", result.summary());
-			return result;
+				catch (RuntimeException ex) {
+					failure.compareAndSet(null, ex);
+				}
+			}));
 		}
-
-		private void user(HttpSender sender, Measurement measurement) {
-			while (!Thread.currentThread().isInterrupted()) {
-				long sent = System.nanoTime();
-				if (sent >= measurement.windowEndNanos()) {
-					return;
-				}
-				String failure = sender.send();
-				long done = System.nanoTime();
-				measurement.record(sent, done, failure);
-				if (ClosedLoopLoad.this.requests > 0 && measurement.succeededInWindow() >= ClosedLoopLoad.this.requests) {
-					measurement.endWindowAt(done);
-				}
+		try {
+			for (Thread thread : threads) {
+				thread.join();
 			}
 		}
-
+		catch (InterruptedException ex) {
+			threads.forEach(Thread::interrupt);
+			Thread.currentThread().interrupt();
+		}
+		if (failure.get() != null) {
+			throw failure.get();
+		}
+		LoadResult result = measurement.result(this.name, this.users, Double.NaN, this.warmUp);
+		log.info("{}", result.summary());
+		return result;
 	}
 
 }

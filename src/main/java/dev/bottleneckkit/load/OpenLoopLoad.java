@@ -2,10 +2,6 @@ package dev.bottleneckkit.load;
 
 import java.net.URI;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.locks.LockSupport;
 
 import dev.bottleneckkit.internal.Knobs;
 import org.slf4j.Logger;
@@ -97,35 +93,9 @@ public final class OpenLoopLoad {
 		log.info("{}: {} rps against {} ({} warm-up, then {}; at most {} outstanding)", this.name, this.rate, target,
 				Knobs.human(this.warmUp), Knobs.human(this.duration), this.maxOutstanding);
 		Measurement measurement = new Measurement(this.warmUp, this.duration, this.requestTimeout);
-		Semaphore outstanding = new Semaphore(this.maxOutstanding);
 		double intervalNanos = 1e9 / this.rate;
-		try (HttpSender sender = new HttpSender(target, this.requestTimeout);
-				ExecutorService requests = Executors.newVirtualThreadPerTaskExecutor()) {
-			for (long i = 0;; i++) {
-				long intended = measurement.startNanos + (long) (i * intervalNanos);
-				if (intended >= measurement.windowEndNanos()) {
-					break;
-				}
-				long wait = intended - System.nanoTime();
-				if (wait > 0) {
-					LockSupport.parkNanos(wait);
-				}
-				if (!outstanding.tryAcquire()) {
-					measurement.recordNotSent(intended, "outstanding-limit");
-					continue;
-				}
-				requests.submit(() -> {
-					try {
-						String failure = sender.send();
-						measurement.record(intended, System.nanoTime(), failure);
-					}
-					finally {
-						outstanding.release();
-					}
-				});
-			}
-			requests.shutdown();
-			Progress.await(requests, measurement, this.name);
+		try (HttpEventLoop loop = new HttpEventLoop(this.name, target, this.requestTimeout, measurement, true)) {
+			loop.openLoop((i) -> measurement.startNanos + (long) (i * intervalNanos), this.maxOutstanding);
 		}
 		LoadResult result = measurement.result(this.name, this.maxOutstanding, this.rate, this.warmUp);
 		log.info("{}", result.summary());

@@ -1,5 +1,11 @@
 package dev.bottleneckkit.load;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 import dev.bottleneckkit.model.Ceiling;
@@ -93,6 +99,33 @@ class ClosedLoopLoadTest {
 			assertThat(result.timeline().stream().filter(LoadResult.Second::inWindow).mapToLong(LoadResult.Second::succeeded).sum())
 				.as("window seconds add up to about the window's count")
 				.isCloseTo(result.succeeded(), org.assertj.core.data.Percentage.withPercentage(20));
+		}
+	}
+
+	@Test
+	void opensAKeptAliveConnectionAgainWhenTheServiceClosedItWhileIdle() throws Exception {
+		try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+			// Answers one request per connection as HTTP/1.1 keep-alive, then closes it: what a server's idle timeout
+			// does to a connection between two requests.
+			Thread.ofVirtual().start(() -> {
+				while (!server.isClosed()) {
+					try (Socket socket = server.accept()) {
+						byte[] request = new byte[1024];
+						socket.getInputStream().read(request);
+						socket.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".getBytes(StandardCharsets.US_ASCII));
+					}
+					catch (IOException ex) {
+						// the test closed the server
+					}
+				}
+			});
+
+			LoadResult result = ClosedLoopLoad.users(2).warmUp(Duration.ZERO).forDuration(Duration.ofSeconds(1))
+				.run(URI.create("http://127.0.0.1:" + server.getLocalPort() + "/"));
+
+			assertThat(result).as("each request after the first meets a closed connection and is sent again on a new one")
+				.hasNoErrors();
+			assertThat(result.succeeded()).isGreaterThan(10);
 		}
 	}
 

@@ -1,0 +1,458 @@
+package dev.bottleneckkit.load;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.nio.channels.UnresolvedAddressException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongUnaryOperator;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The load drivers' engine: every connection of a run on one thread and one {@link Selector}, as wrk runs
+ * its connections on an event loop. A request costs a write, a read and a share of one {@code epoll_wait}, no
+ * thread hand-off; on two cores, every cycle the driver does not spend is left to the service it measures
+ * ({@code bench/driver-vs-wrk.sh} measures it against wrk).
+ *
+ * <p>Plain HTTP/1.1 GETs on kept-alive connections, one request at a time per connection; each failure named
+ * by its kind: {@code http-503} (with the error a JSON body names: {@code http-504 read-timeout}),
+ * {@code timeout}, {@code connect-timeout}, {@code connect-refused}, {@code connection-reset},
+ * {@code connection-closed}. A kept-alive connection that the service closed while it sat idle is opened again
+ * once, as HTTP clients do.
+ */
+final class HttpEventLoop implements AutoCloseable {
+
+	private static final Logger log = LoggerFactory.getLogger(HttpEventLoop.class);
+
+	private static final long CONNECT_TIMEOUT_NANOS = Duration.ofSeconds(10).toNanos();
+
+	/** How often requests are checked against their deadline: the timeouts' precision. */
+	private static final long TIMEOUT_TICK_NANOS = Duration.ofMillis(5).toNanos();
+
+	private static final long PROGRESS_NANOS = Duration.ofSeconds(5).toNanos();
+
+	private final String name;
+
+	private final URI target;
+
+	private final byte[] request;
+
+	private final long timeoutNanos;
+
+	private final Measurement measurement;
+
+	private final Selector selector;
+
+	/** One read buffer for every connection: answers are parsed as they arrive, on this one thread. */
+	private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(64 * 1024);
+
+	private final List<Connection> connections = new ArrayList<>();
+
+	private final ArrayDeque<Connection> idle = new ArrayDeque<>();
+
+	private InetSocketAddress address;
+
+	private int inFlight;
+
+	private long nextTimeoutCheck;
+
+	private long nextProgress;
+
+	/** Connections whose request ended, to be handed on by the loop (never from inside a callback: no recursion). */
+	private final ArrayDeque<Connection> ended = new ArrayDeque<>();
+
+	/** Whether this loop logs the run's progress (one loop of a run does). */
+	private final boolean logsProgress;
+
+	HttpEventLoop(String name, URI target, Duration requestTimeout, Measurement measurement, boolean logsProgress) {
+		if (!"http".equalsIgnoreCase(target.getScheme()) || target.getHost() == null) {
+			throw new IllegalArgumentException("the load sends plain HTTP/1.1: the target must be http://host[:port]/path, was "
+					+ target);
+		}
+		this.name = name;
+		this.target = target;
+		String path = (target.getRawPath() == null || target.getRawPath().isEmpty()) ? "/" : target.getRawPath();
+		if (target.getRawQuery() != null) {
+			path += "?" + target.getRawQuery();
+		}
+		String host = (target.getPort() > 0) ? target.getHost() + ":" + target.getPort() : target.getHost();
+		this.request = ("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nUser-Agent: bottleneck-kit\r\n\r\n")
+			.getBytes(StandardCharsets.US_ASCII);
+		this.timeoutNanos = requestTimeout.toNanos();
+		this.measurement = measurement;
+		this.logsProgress = logsProgress;
+		try {
+			this.selector = Selector.open();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("cannot open a selector for the load: " + ex, ex);
+		}
+	}
+
+	/**
+	 * A closed loop of {@code users}: each sends its next request as soon as the last one is answered, until the
+	 * measurement window ends (or {@code requests} succeeded in it, when positive).
+	 */
+	void closedLoop(int users, long requests) {
+		long now = System.nanoTime();
+		for (int i = 0; i < users; i++) {
+			send(newConnection(), now);
+		}
+		while (!Thread.currentThread().isInterrupted()) {
+			// Each user sends its next request once its last one ended; those that ended since the last round only,
+			// so that a service refusing every connection cannot keep this loop from its timeouts.
+			for (int i = this.ended.size(); i > 0; i--) {
+				Connection user = this.ended.poll();
+				now = System.nanoTime();
+				if (requests > 0 && this.measurement.succeededInWindow() >= requests) {
+					this.measurement.endWindowAt(now);
+				}
+				if (now < this.measurement.windowEndNanos()) {
+					send(user, now);
+				}
+			}
+			if (this.inFlight == 0 && this.ended.isEmpty()) {
+				return;
+			}
+			poll(this.ended.isEmpty() ? Long.MAX_VALUE : System.nanoTime());
+		}
+	}
+
+	/**
+	 * An open loop: request {@code i} is due at {@code arrival(i)} (nanoTime) until the window ends; at most
+	 * {@code maxOutstanding} in flight, arrivals past that counted as {@code outstanding-limit}.
+	 */
+	void openLoop(LongUnaryOperator arrival, int maxOutstanding) {
+		long next = 0;
+		long due = arrival.applyAsLong(next);
+		while (!Thread.currentThread().isInterrupted()) {
+			while (!this.ended.isEmpty()) {
+				this.idle.push(this.ended.poll());
+			}
+			long now = System.nanoTime();
+			while (due <= now && due < this.measurement.windowEndNanos()) {
+				if (this.inFlight < maxOutstanding) {
+					send(this.idle.isEmpty() ? newConnection() : this.idle.pop(), due);
+				}
+				else {
+					this.measurement.recordNotSent(due, "outstanding-limit");
+				}
+				due = arrival.applyAsLong(++next);
+			}
+			boolean arrivalsLeft = due < this.measurement.windowEndNanos();
+			if (!arrivalsLeft && this.inFlight == 0) {
+				return;
+			}
+			poll(!this.ended.isEmpty() ? now : arrivalsLeft ? due : Long.MAX_VALUE);
+		}
+	}
+
+	/** Waits for I/O until {@code until} (nanoTime) at the latest, handles it, and ends requests past their deadline. */
+	private void poll(long until) {
+		long now = System.nanoTime();
+		long wait = Math.min(until - now, (this.inFlight > 0) ? this.nextTimeoutCheck - now : Long.MAX_VALUE);
+		wait = Math.min(wait, this.nextProgress - now);
+		try {
+			if (wait <= 0) {
+				this.selector.selectNow();
+			}
+			else if (wait < 1_000_000) {
+				// select() counts whole milliseconds: a due arrival closer than that waits here, not a millisecond late.
+				LockSupport.parkNanos(wait);
+				this.selector.selectNow();
+			}
+			else {
+				this.selector.select(Math.max(1, wait / 1_000_000));
+			}
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("the load's selector failed: " + ex, ex);
+		}
+		Iterator<SelectionKey> ready = this.selector.selectedKeys().iterator();
+		while (ready.hasNext()) {
+			SelectionKey key = ready.next();
+			ready.remove();
+			Connection connection = (Connection) key.attachment();
+			if (key.isValid()) {
+				connection.ready(key);
+			}
+		}
+		now = System.nanoTime();
+		if (now - this.nextTimeoutCheck >= 0) {
+			this.nextTimeoutCheck = now + TIMEOUT_TICK_NANOS;
+			for (Connection connection : this.connections) {
+				connection.checkDeadline(now);
+			}
+		}
+		if (now - this.nextProgress >= 0) {
+			if (this.nextProgress != 0 && this.logsProgress) {
+				long second = (now - this.measurement.startNanos) / 1_000_000_000L;
+				log.info("{}: {} s, {} rps in the last second", this.name, second, this.measurement.succeededInSecond(second - 1));
+			}
+			this.nextProgress = now + PROGRESS_NANOS;
+		}
+	}
+
+	private Connection newConnection() {
+		Connection connection = new Connection();
+		this.connections.add(connection);
+		return connection;
+	}
+
+	private void send(Connection connection, long start) {
+		this.inFlight++;
+		connection.start(start);
+	}
+
+	/** Ends the request on {@code connection}: records it; the loop hands the connection on. */
+	private void finish(Connection connection, String failure) {
+		this.inFlight--;
+		this.measurement.record(connection.start, System.nanoTime(), failure);
+		this.ended.add(connection);
+	}
+
+	@Override
+	public void close() {
+		for (Connection connection : this.connections) {
+			connection.closeChannel();
+		}
+		try {
+			this.selector.close();
+		}
+		catch (IOException ex) {
+			log.debug("selector of {} not closed: {}", this.name, ex.toString());
+		}
+	}
+
+	/** The kind of an I/O failure: the service reset the connection, or closed it without an answer. */
+	static String ioKind(IOException ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			String message = String.valueOf(cause.getMessage()).toLowerCase(Locale.ROOT);
+			if (message.contains("connection reset")) {
+				return "connection-reset";
+			}
+			if (cause instanceof EOFException || message.contains("closed") || message.contains("broken pipe")) {
+				return "connection-closed";
+			}
+		}
+		return "io-" + ex.getClass().getSimpleName();
+	}
+
+	/** One kept-alive connection and the request on it. */
+	private final class Connection {
+
+		private final ByteBuffer out = ByteBuffer.wrap(HttpEventLoop.this.request);
+
+		private final ResponseParser parser = new ResponseParser();
+
+		private SocketChannel channel;
+
+		private SelectionKey key;
+
+		private boolean connecting;
+
+		private long connectStarted;
+
+		/** The request's start (intended start, for an open loop): its latency counts from here. */
+		long start;
+
+		/** When the request in flight times out (nanoTime); 0 when none is in flight. */
+		private long deadline;
+
+		/** Whether the connection already carried an answer: a close before the next one is the idle close. */
+		private boolean reused;
+
+		private boolean retried;
+
+		void start(long start) {
+			this.start = start;
+			this.deadline = System.nanoTime() + HttpEventLoop.this.timeoutNanos;
+			this.retried = false;
+			if (this.channel == null) {
+				open();
+			}
+			else {
+				write();
+			}
+		}
+
+		private void open() {
+			this.reused = false;
+			try {
+				if (HttpEventLoop.this.address == null) {
+					HttpEventLoop.this.address = new InetSocketAddress(HttpEventLoop.this.target.getHost(),
+							(HttpEventLoop.this.target.getPort() > 0) ? HttpEventLoop.this.target.getPort() : 80);
+				}
+				this.channel = SocketChannel.open();
+				this.channel.configureBlocking(false);
+				this.channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+				this.connectStarted = System.nanoTime();
+				if (this.channel.connect(HttpEventLoop.this.address)) {
+					this.key = this.channel.register(HttpEventLoop.this.selector, 0, this);
+					write();
+				}
+				else {
+					this.connecting = true;
+					this.key = this.channel.register(HttpEventLoop.this.selector, SelectionKey.OP_CONNECT, this);
+				}
+			}
+			catch (UnresolvedAddressException ex) {
+				HttpEventLoop.this.address = null;
+				fail("unknown-host");
+			}
+			catch (IOException ex) {
+				fail((ex instanceof ConnectException) ? "connect-refused" : ioKind(ex));
+			}
+		}
+
+		private void write() {
+			this.parser.reset();
+			this.out.clear();
+			try {
+				this.channel.write(this.out);
+				this.key.interestOps(this.out.hasRemaining() ? SelectionKey.OP_WRITE : SelectionKey.OP_READ);
+			}
+			catch (IOException ex) {
+				onClosed(ex);
+			}
+		}
+
+		void ready(SelectionKey ready) {
+			try {
+				if (this.connecting && ready.isConnectable()) {
+					this.channel.finishConnect();
+					this.connecting = false;
+					write();
+				}
+				else if (ready.isWritable()) {
+					this.channel.write(this.out);
+					if (!this.out.hasRemaining()) {
+						this.key.interestOps(SelectionKey.OP_READ);
+					}
+				}
+				else if (ready.isReadable()) {
+					read();
+				}
+			}
+			catch (ConnectException ex) {
+				fail("connect-refused");
+			}
+			catch (IOException ex) {
+				onClosed(ex);
+			}
+		}
+
+		private void read() throws IOException {
+			ByteBuffer buffer = HttpEventLoop.this.readBuffer;
+			while (true) {
+				buffer.clear();
+				int read = this.channel.read(buffer);
+				if (read < 0) {
+					onClosed(new EOFException("connection closed"));
+					return;
+				}
+				if (read == 0) {
+					return;
+				}
+				buffer.flip();
+				if (this.parser.feed(buffer)) {
+					answered(this.parser.keepAlive());
+					return;
+				}
+				if (read < buffer.capacity()) {
+					return;
+				}
+			}
+		}
+
+		/** The connection failed or closed mid-request. */
+		private void onClosed(IOException ex) {
+			if (this.deadline == 0) {
+				return;
+			}
+			if (ex instanceof EOFException && this.parser.closed()) {
+				// An answer without a length, which the close ends.
+				answered(false);
+				return;
+			}
+			String kind = ioKind(ex);
+			boolean closedOrReset = kind.equals("connection-closed") || kind.equals("connection-reset");
+			if (closedOrReset && this.reused && !this.retried && !this.parser.started()) {
+				// Closed by the service while it sat idle (our request then meets its FIN, or its RST), before any
+				// byte of an answer: once more on a new connection.
+				closeChannel();
+				this.retried = true;
+				open();
+				return;
+			}
+			fail(kind);
+		}
+
+		private void answered(boolean keepAlive) {
+			String failure = this.parser.failure();
+			if (keepAlive) {
+				this.key.interestOps(0);
+				this.reused = true;
+			}
+			else {
+				closeChannel();
+			}
+			this.deadline = 0;
+			finish(this, failure);
+		}
+
+		private void fail(String kind) {
+			closeChannel();
+			if (this.deadline == 0) {
+				return;
+			}
+			this.deadline = 0;
+			finish(this, kind);
+		}
+
+		void checkDeadline(long now) {
+			if (this.deadline == 0) {
+				return;
+			}
+			if (this.connecting && now - this.connectStarted > CONNECT_TIMEOUT_NANOS) {
+				fail("connect-timeout");
+			}
+			else if (now - this.deadline > 0) {
+				fail("timeout");
+			}
+		}
+
+		void closeChannel() {
+			this.connecting = false;
+			this.reused = false;
+			if (this.channel != null) {
+				try {
+					this.channel.close();
+				}
+				catch (IOException ex) {
+					// closing anyway
+				}
+				this.channel = null;
+				this.key = null;
+			}
+		}
+
+	}
+
+}
