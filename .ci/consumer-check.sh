@@ -31,7 +31,7 @@ say "building $image (the lab's downstream on $java_image, as any team's service
 mkdir -p "$work/image"
 cp target/lab-service/lab-service/target/lab-service.jar "$work/image/app.jar"
 { cat containers/lab-service/Dockerfile; echo 'ENV SPRING_PROFILES_ACTIVE=downstream'; } >"$work/image/Dockerfile"
-docker build -q --build-arg "JAVA_IMAGE=$java_image" -t "$image" "$work/image" >/dev/null
+docker build -q --build-arg "JAVA_IMAGE=$java_image" --build-arg CDS=false -t "$image" "$work/image" >/dev/null
 
 say "generating the consumer project in $work/project"
 project="$work/project"

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import dev.bottleneckkit.images.KitImages;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.internal.Passwords;
+import dev.bottleneckkit.internal.Phases;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import eu.rekawek.toxiproxy.model.Toxic;
@@ -15,7 +16,8 @@ import org.testcontainers.toxiproxy.ToxiproxyContainer;
 
 /**
  * The infrastructure containers scenarios share, configured once: image from {@link KitImages}, the kit's
- * ownership labels, a network alias, and the kit's start-up timeout.
+ * ownership labels, a network alias, and the kit's start-up timeout. Their starts take turns with load runs,
+ * as {@link ServiceContainer}'s do.
  */
 public final class KitContainers {
 
@@ -37,7 +39,19 @@ public final class KitContainers {
 	 * read it with {@code getPassword()}.
 	 */
 	public static MySQLContainer mysql(Network network) {
-		return KitResources.guarded(new MySQLContainer(KitImages.mysql()))
+		return KitResources.guarded(new MySQLContainer(KitImages.mysql()) {
+
+			@Override
+			public void start() {
+				if (getContainerId() != null) {
+					return;
+				}
+				try (Phases.Turn starting = Phases.enter(Phases.Phase.STARTING, "starting MySQL")) {
+					super.start();
+				}
+			}
+
+		})
 			.withUsername(MYSQL_USER)
 			.withPassword(Passwords.random())
 			.withNetwork(network)
@@ -75,7 +89,19 @@ public final class KitContainers {
 
 	/** Toxiproxy on {@code network} as {@value #TOXIPROXY_ALIAS}; proxies listen on its ports 8666–8697. */
 	public static ToxiproxyContainer toxiproxy(Network network) {
-		return KitResources.guarded(new ToxiproxyContainer(KitImages.toxiproxy()))
+		return KitResources.guarded(new ToxiproxyContainer(KitImages.toxiproxy()) {
+
+			@Override
+			public void start() {
+				if (getContainerId() != null) {
+					return;
+				}
+				try (Phases.Turn starting = Phases.enter(Phases.Phase.STARTING, "starting Toxiproxy")) {
+					super.start();
+				}
+			}
+
+		})
 			.withNetwork(network)
 			.withNetworkAliases(TOXIPROXY_ALIAS)
 			.withStartupTimeout(KitImages.STARTUP_TIMEOUT);

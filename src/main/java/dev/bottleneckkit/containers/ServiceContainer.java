@@ -25,6 +25,7 @@ import com.github.dockerjava.api.exception.NotFoundException;
 import dev.bottleneckkit.images.KitImages;
 import dev.bottleneckkit.internal.ContainerLogs;
 import dev.bottleneckkit.internal.Knobs;
+import dev.bottleneckkit.internal.Phases;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.rnorth.ducttape.ratelimits.RateLimiterBuilder;
@@ -219,11 +220,16 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 
 	/**
 	 * Starts the service and waits for its health path. A start that fails says in one line what to change: an
-	 * image that is not there, a health path that never answers 200 (with the service's last log lines).
+	 * image that is not there, a health path that never answers 200 (with the service's last log lines). Starts
+	 * take turns with load runs when scenario classes run side by side: a JVM starting does not bend a
+	 * measurement.
 	 */
 	@Override
 	public void start() {
-		try {
+		if (getContainerId() != null) {
+			return;
+		}
+		try (Phases.Turn starting = Phases.enter(Phases.Phase.STARTING, "starting " + name())) {
 			ensureImage();
 			super.start();
 		}

@@ -38,8 +38,14 @@ public final class ReportEntry {
 		this.testId = testId;
 	}
 
-	/** Marks the entry passed, or failed with the assertion's first line. */
+	/**
+	 * Marks the entry passed, or failed with the assertion's first line, once: a rerun of the test (Failsafe's
+	 * {@code rerunFailingTestsCount}) records entries of its own and never turns a failed attempt's into passed.
+	 */
 	public void settle(Throwable failure) {
+		if (!"running".equals(this.outcome)) {
+			return;
+		}
 		if (failure == null) {
 			this.outcome = "passed";
 		}

@@ -31,8 +31,11 @@ public final class ReportWriter {
 		return ReportDirectory.get();
 	}
 
-	/** Writes {@code index.html} and {@code summary.md} for these runs, replacing the last ones. */
-	public static void writeAll(List<ReportEntry> unordered) {
+	/**
+	 * Writes {@code index.html} and {@code summary.md} for these runs, replacing the last ones; one writer at a
+	 * time, since scenario classes end side by side.
+	 */
+	public static synchronized void writeAll(List<ReportEntry> unordered) {
 		if (unordered.isEmpty()) {
 			return;
 		}

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.bottleneckkit.internal.Knobs;
+import dev.bottleneckkit.internal.Phases;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,10 +99,19 @@ public final class ClosedLoopLoad {
 		return new ClosedLoopLoad(this.users, this.warmUp, this.duration, this.requests, this.requestTimeout, name);
 	}
 
-	/** Runs the load against {@code target} and blocks until every user has stopped. */
+	/**
+	 * Runs the load against {@code target} and blocks until every user has stopped. While container starts of
+	 * scenario classes running side by side are under way, the run waits for them to end first.
+	 */
 	public LoadResult run(URI target) {
 		log.info("{}: {} users against {} ({} warm-up, then {})", this.name, this.users, target, Knobs.human(this.warmUp),
 				(this.requests > 0) ? this.requests + " requests" : Knobs.human(this.duration));
+		try (Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, this.name)) {
+			return execute(target);
+		}
+	}
+
+	private LoadResult execute(URI target) {
 		Measurement measurement = new Measurement(this.warmUp, this.duration, this.requestTimeout);
 		// Like wrk's default -t2: two event loops, each with half the users, so that answers do not queue behind
 		// one busy thread; more would take cores from the service being measured.

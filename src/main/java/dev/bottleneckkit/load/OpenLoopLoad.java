@@ -4,6 +4,7 @@ import java.net.URI;
 import java.time.Duration;
 
 import dev.bottleneckkit.internal.Knobs;
+import dev.bottleneckkit.internal.Phases;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,6 +93,12 @@ public final class OpenLoopLoad {
 	public LoadResult run(URI target) {
 		log.info("{}: {} rps against {} ({} warm-up, then {}; at most {} outstanding)", this.name, this.rate, target,
 				Knobs.human(this.warmUp), Knobs.human(this.duration), this.maxOutstanding);
+		try (Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, this.name)) {
+			return execute(target);
+		}
+	}
+
+	private LoadResult execute(URI target) {
 		Measurement measurement = new Measurement(this.warmUp, this.duration, this.requestTimeout);
 		double intervalNanos = 1e9 / this.rate;
 		try (HttpEventLoop loop = new HttpEventLoop(this.name, target, this.requestTimeout, measurement, true)) {

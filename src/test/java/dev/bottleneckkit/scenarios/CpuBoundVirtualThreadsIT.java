@@ -12,6 +12,7 @@ import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.probe.ContainerCpu;
 import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.testcontainers.containers.Network;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
@@ -23,6 +24,8 @@ import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
  * from the container's cgroup (JIT, GC and Tomcat included), so the ceiling holds on any machine.
  */
 @Scenario(id = "S9", title = "Virtual threads add no cores: a CPU-bound route on one CPU")
+// The CPU is what this scenario measures: it runs alone, after the scenarios that run side by side.
+@Isolated
 class CpuBoundVirtualThreadsIT {
 
 	/** SHA-256 rounds per request: some tens of milliseconds of CPU. */

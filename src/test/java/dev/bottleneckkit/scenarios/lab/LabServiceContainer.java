@@ -113,6 +113,12 @@ public class LabServiceContainer extends ServiceContainer {
 	}
 
 	@Override
+	public LabServiceContainer withSpringProperty(String property, Object value) {
+		super.withSpringProperty(property, value);
+		return this;
+	}
+
+	@Override
 	public LabServiceContainer withNetworkAliases(String... aliases) {
 		super.withNetworkAliases(aliases);
 		return this;

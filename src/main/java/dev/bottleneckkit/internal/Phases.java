@@ -1,0 +1,147 @@
+package dev.bottleneckkit.internal;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps container starts and load runs apart in time when scenario classes run side by side. A container
+ * start is CPU work (a JVM loading and compiling a Spring Boot app: two cores for seconds); a load run measures
+ * latencies and rates that CPU taken away would bend. So the JVM's starts and loads take turns: any number of
+ * starts at once, or any number of loads at once, never both. Members of one group that arrive within
+ * {@value #ADMISSION_MILLIS} ms of their group's turn beginning join it; later ones wait while the other group
+ * waits, so neither group starves. With one scenario class at a time, nothing ever waits.
+ */
+public final class Phases {
+
+	private static final Logger log = LoggerFactory.getLogger(Phases.class);
+
+	/** How long after a turn begins members of the same group still join it. */
+	static final long ADMISSION_MILLIS = 1500;
+
+	/** What a JVM's test work is doing with the machine. */
+	public enum Phase {
+
+		/** Starting containers (and building their images): CPU-heavy. */
+		STARTING,
+
+		/** Sending load and measuring it: needs the CPU quiet. */
+		LOADING;
+
+		Phase other() {
+			return (this == STARTING) ? LOADING : STARTING;
+		}
+
+	}
+
+	private static final Object monitor = new Object();
+
+	private static final Map<Phase, Integer> waiting = new EnumMap<>(Map.of(Phase.STARTING, 0, Phase.LOADING, 0));
+
+	/** When the oldest waiter of each group arrived (nanoTime), 0 when none waits. */
+	private static final Map<Phase, Long> waitingSince = new EnumMap<>(Map.of(Phase.STARTING, 0L, Phase.LOADING, 0L));
+
+	private static Phase current;
+
+	private static int active;
+
+	private static long turnBegan;
+
+	private Phases() {
+	}
+
+	/** The turn this thread is in, if any: a thread inside one never waits for another (it would wait for itself). */
+	private static final ThreadLocal<Turn> held = new ThreadLocal<>();
+
+	/** Enters {@code phase}, waiting for the other group's turn to end if need be; close the result to leave it. */
+	public static Turn enter(Phase phase, String what) {
+		if (held.get() != null) {
+			return new Turn(null);
+		}
+		long arrived = System.nanoTime();
+		synchronized (monitor) {
+			waiting.merge(phase, 1, Integer::sum);
+			if (waitingSince.get(phase) == 0) {
+				waitingSince.put(phase, arrived);
+			}
+			try {
+				while (!admissible(phase)) {
+					monitor.wait(100);
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("interrupted while waiting to begin " + what, ex);
+			}
+			finally {
+				waiting.merge(phase, -1, Integer::sum);
+				// Those of this group still waiting now queue behind the other group, as if they had just arrived.
+				waitingSince.put(phase, (waiting.get(phase) == 0) ? 0L : System.nanoTime());
+			}
+			if (current != phase || active == 0) {
+				current = phase;
+				turnBegan = System.nanoTime();
+			}
+			active++;
+		}
+		long waited = (System.nanoTime() - arrived) / 1_000_000;
+		if (waited >= 1000) {
+			log.info("{} waited {} while {} ran", what, Knobs.human(Duration.ofMillis(waited)),
+					(phase == Phase.LOADING) ? "containers started" : "loads were measured");
+		}
+		Turn turn = new Turn(phase);
+		held.set(turn);
+		return turn;
+	}
+
+	private static boolean admissible(Phase phase) {
+		Phase other = phase.other();
+		if (active > 0 && current == other) {
+			return false;
+		}
+		if (waiting.get(other) == 0) {
+			return true;
+		}
+		if (active > 0) {
+			// This group's turn: late members join only while it is young, so the other group gets its turn.
+			return (System.nanoTime() - turnBegan) / 1_000_000 < ADMISSION_MILLIS;
+		}
+		// Nobody runs and both groups wait: the group whose oldest member waited longest goes first.
+		return waitingSince.get(phase) <= waitingSince.get(other);
+	}
+
+	private static void leave(Phase phase) {
+		synchronized (monitor) {
+			active--;
+			if (active == 0) {
+				monitor.notifyAll();
+			}
+		}
+	}
+
+	/** A phase entered; closing it leaves the phase. */
+	public static final class Turn implements AutoCloseable {
+
+		private final Phase phase;
+
+		private boolean closed;
+
+		private Turn(Phase phase) {
+			this.phase = phase;
+		}
+
+		@Override
+		public void close() {
+			if (!this.closed && this.phase != null) {
+				this.closed = true;
+				held.remove();
+				leave(this.phase);
+			}
+		}
+
+	}
+
+}
