@@ -3,6 +3,7 @@ package dev.bottleneckkit.internal;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.Semaphore;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,7 +14,8 @@ import org.slf4j.LoggerFactory;
  * latencies and rates that CPU taken away would bend. So the JVM's starts and loads take turns: any number of
  * starts at once, or any number of loads at once, never both. Members of one group that arrive within
  * {@value #ADMISSION_MILLIS} ms of their group's turn beginning join it; later ones wait while the other group
- * waits, so neither group starves. With one scenario class at a time, nothing ever waits.
+ * waits, so neither group starves. At most {@value #STARTS_AT_ONCE} containers start at once, and at most
+ * {@value #LOADS_AT_ONCE} loads run at once. With one scenario class at a time, nothing ever waits.
  */
 public final class Phases {
 
@@ -21,6 +23,22 @@ public final class Phases {
 
 	/** How long after a turn begins members of the same group still join it. */
 	static final long ADMISSION_MILLIS = 1500;
+
+	/**
+	 * Containers that start at once inside a turn: on two cores, three JVMs starting keep both busy; more would
+	 * only stretch every start towards its timeout, which begins when its container does.
+	 */
+	static final int STARTS_AT_ONCE = 3;
+
+	private static final Semaphore startSlots = new Semaphore(STARTS_AT_ONCE, true);
+
+	/**
+	 * Loads measured at once: each costs the services it drives CPU (a request through a caller and a downstream
+	 * is two Spring MVC requests), and two share two cores without bending each other's figures.
+	 */
+	static final int LOADS_AT_ONCE = 2;
+
+	private static final Semaphore loadSlots = new Semaphore(LOADS_AT_ONCE, true);
 
 	/** What a JVM's test work is doing with the machine. */
 	public enum Phase {
@@ -59,6 +77,7 @@ public final class Phases {
 	/** Enters {@code phase}, waiting for the other group's turn to end if need be; close the result to leave it. */
 	public static Turn enter(Phase phase, String what) {
 		if (held.get() != null) {
+			log.debug("pass-through {} {} thread={}", phase, what, Thread.currentThread().getName());
 			return new Turn(null);
 		}
 		long arrived = System.nanoTime();
@@ -86,6 +105,7 @@ public final class Phases {
 				turnBegan = System.nanoTime();
 			}
 			active++;
+			log.debug("enter {} {} active={} current={} thread={}", phase, what, active, current, Thread.currentThread().getName());
 		}
 		long waited = (System.nanoTime() - arrived) / 1_000_000;
 		if (waited >= 1000) {
@@ -94,6 +114,16 @@ public final class Phases {
 		}
 		Turn turn = new Turn(phase);
 		held.set(turn);
+		Semaphore slots = (phase == Phase.STARTING) ? startSlots : loadSlots;
+		try {
+			slots.acquire();
+			turn.slots = slots;
+		}
+		catch (InterruptedException ex) {
+			turn.close();
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("interrupted while waiting to begin " + what, ex);
+		}
 		return turn;
 	}
 
@@ -116,6 +146,7 @@ public final class Phases {
 	private static void leave(Phase phase) {
 		synchronized (monitor) {
 			active--;
+			log.debug("leave {} active={} thread={}", phase, active, Thread.currentThread().getName());
 			if (active == 0) {
 				monitor.notifyAll();
 			}
@@ -129,6 +160,8 @@ public final class Phases {
 
 		private boolean closed;
 
+		private Semaphore slots;
+
 		private Turn(Phase phase) {
 			this.phase = phase;
 		}
@@ -137,6 +170,9 @@ public final class Phases {
 		public void close() {
 			if (!this.closed && this.phase != null) {
 				this.closed = true;
+				if (this.slots != null) {
+					this.slots.release();
+				}
 				held.remove();
 				leave(this.phase);
 			}

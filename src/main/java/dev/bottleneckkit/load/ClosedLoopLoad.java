@@ -4,6 +4,10 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.bottleneckkit.internal.Knobs;
@@ -70,6 +74,16 @@ public final class ClosedLoopLoad {
 				0, DEFAULT_REQUEST_TIMEOUT, "load");
 	}
 
+	/**
+	 * One user, 1 s of warm-up, 3 s measured: the route's own latency as the load sees it, queueing for nothing,
+	 * the W₁ that a model of the route's cap can divide by ({@code Ceiling.of(limit, resource, oneUser.median())}),
+	 * measured in the same run rather than assumed. Its median, not its mean: a second of CPU taken by a neighbour
+	 * would move the mean of a few requests.
+	 */
+	public static ClosedLoopLoad oneUser() {
+		return users(1).warmUp(Duration.ofSeconds(1)).forDuration(Duration.ofSeconds(3)).named("one user");
+	}
+
 	/** Time left out of the figures at the start, 0 to 10 min. */
 	public ClosedLoopLoad warmUp(Duration warmUp) {
 		return new ClosedLoopLoad(this.users, Knobs.between("warmUp", warmUp, Duration.ZERO, Duration.ofMinutes(10)),
@@ -104,10 +118,33 @@ public final class ClosedLoopLoad {
 	 * scenario classes running side by side are under way, the run waits for them to end first.
 	 */
 	public LoadResult run(URI target) {
-		log.info("{}: {} users against {} ({} warm-up, then {})", this.name, this.users, target, Knobs.human(this.warmUp),
-				(this.requests > 0) ? this.requests + " requests" : Knobs.human(this.duration));
 		try (Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, this.name)) {
+			log.info("{}: {} users against {} ({} warm-up, then {})", this.name, this.users, target, Knobs.human(this.warmUp),
+					(this.requests > 0) ? this.requests + " requests" : Knobs.human(this.duration));
 			return execute(target);
+		}
+	}
+
+	/**
+	 * Runs {@code first} against {@code firstTarget} and {@code second} against {@code secondTarget} at once, as one
+	 * load run: e.g. a slow route saturating a shared pool while a healthy route is measured beside it. Returns the
+	 * two results in that order once both have ended.
+	 */
+	public static List<LoadResult> together(ClosedLoopLoad first, URI firstTarget, ClosedLoopLoad second, URI secondTarget) {
+		try (Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, first.name + " and " + second.name);
+				ExecutorService both = Executors.newVirtualThreadPerTaskExecutor()) {
+			log.info("{} ({} users against {}) and {} ({} users against {}) at once", first.name, first.users, firstTarget,
+					second.name, second.users, secondTarget);
+			Future<LoadResult> firstRun = both.submit(() -> first.execute(firstTarget));
+			LoadResult secondResult = second.execute(secondTarget);
+			return List.of(firstRun.get(), secondResult);
+		}
+		catch (ExecutionException ex) {
+			throw (ex.getCause() instanceof RuntimeException runtime) ? runtime : new IllegalStateException(ex.getCause());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("interrupted while " + first.name + " and " + second.name + " ran", ex);
 		}
 	}
 

@@ -47,6 +47,9 @@ final class HttpEventLoop implements AutoCloseable {
 
 	private static final long PROGRESS_NANOS = Duration.ofSeconds(5).toNanos();
 
+	/** A closed-loop user whose connection failed waits this long before its next request. */
+	static final long BACK_OFF_NANOS = Duration.ofMillis(100).toNanos();
+
 	private final String name;
 
 	private final URI target;
@@ -76,6 +79,9 @@ final class HttpEventLoop implements AutoCloseable {
 
 	/** Connections whose request ended, to be handed on by the loop (never from inside a callback: no recursion). */
 	private final ArrayDeque<Connection> ended = new ArrayDeque<>();
+
+	/** Closed-loop users pausing after a failed connection, in the order their pause ends. */
+	private final ArrayDeque<Connection> backingOff = new ArrayDeque<>();
 
 	/** Whether this loop logs the run's progress (one loop of a run does). */
 	private final boolean logsProgress;
@@ -115,22 +121,38 @@ final class HttpEventLoop implements AutoCloseable {
 			send(newConnection(), now);
 		}
 		while (!Thread.currentThread().isInterrupted()) {
+			now = System.nanoTime();
+			// A user whose connection failed (refused, timed out) tries again after a pause, as a client's back-off
+			// would: without it a closed loop spins on a service that is down, taking the CPU others need.
+			while (!this.backingOff.isEmpty() && this.backingOff.peek().notBefore - now <= 0) {
+				this.ended.add(this.backingOff.poll());
+			}
 			// Each user sends its next request once its last one ended; those that ended since the last round only,
-			// so that a service refusing every connection cannot keep this loop from its timeouts.
+			// so that the loop gets back to its timeouts.
 			for (int i = this.ended.size(); i > 0; i--) {
 				Connection user = this.ended.poll();
 				now = System.nanoTime();
 				if (requests > 0 && this.measurement.succeededInWindow() >= requests) {
 					this.measurement.endWindowAt(now);
 				}
-				if (now < this.measurement.windowEndNanos()) {
-					send(user, now);
+				if (now >= this.measurement.windowEndNanos()) {
+					continue;
 				}
+				if (user.connectFailed && !user.backedOff) {
+					user.notBefore = now + BACK_OFF_NANOS;
+					user.backedOff = true;
+					this.backingOff.add(user);
+					continue;
+				}
+				user.backedOff = false;
+				send(user, now);
 			}
-			if (this.inFlight == 0 && this.ended.isEmpty()) {
+			if (this.inFlight == 0 && this.ended.isEmpty() && this.backingOff.isEmpty()) {
 				return;
 			}
-			poll(this.ended.isEmpty() ? Long.MAX_VALUE : System.nanoTime());
+			long until = !this.ended.isEmpty() ? System.nanoTime()
+					: !this.backingOff.isEmpty() ? this.backingOff.peek().notBefore : Long.MAX_VALUE;
+			poll(until);
 		}
 	}
 
@@ -275,6 +297,14 @@ final class HttpEventLoop implements AutoCloseable {
 		/** When the request in flight times out (nanoTime); 0 when none is in flight. */
 		private long deadline;
 
+		/** Whether the last request failed to connect (refused, timed out, unknown host). */
+		boolean connectFailed;
+
+		/** End of a back-off pause (nanoTime), and whether the user has taken it. */
+		long notBefore;
+
+		boolean backedOff;
+
 		/** Whether the connection already carried an answer: a close before the next one is the idle close. */
 		private boolean reused;
 
@@ -282,6 +312,7 @@ final class HttpEventLoop implements AutoCloseable {
 
 		void start(long start) {
 			this.start = start;
+			this.connectFailed = false;
 			this.deadline = System.nanoTime() + HttpEventLoop.this.timeoutNanos;
 			this.retried = false;
 			if (this.channel == null) {
@@ -418,6 +449,7 @@ final class HttpEventLoop implements AutoCloseable {
 		}
 
 		private void fail(String kind) {
+			this.connectFailed = kind.startsWith("connect-") || kind.equals("unknown-host");
 			closeChannel();
 			if (this.deadline == 0) {
 				return;

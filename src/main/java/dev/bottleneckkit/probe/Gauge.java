@@ -9,8 +9,15 @@ import java.util.List;
  * @param label the name the timeline uses
  * @param meter the Micrometer meter name
  * @param tags tag filters as Actuator takes them, {@code key:value}
+ * @param statistic which of the meter's measurements: {@code VALUE} for a gauge, {@code COUNT} or
+ * {@code TOTAL_TIME} (seconds) for a timer
  */
-public record Gauge(String label, String meter, List<String> tags) {
+public record Gauge(String label, String meter, List<String> tags, String statistic) {
+
+	/** A gauge's {@code VALUE}. */
+	public Gauge(String label, String meter, List<String> tags) {
+		this(label, meter, tags, "VALUE");
+	}
 
 	/** Tomcat platform threads serving requests (absent when requests run on virtual threads). */
 	public static final Gauge TOMCAT_BUSY = of("tomcat.threads.busy");
@@ -50,6 +57,16 @@ public record Gauge(String label, String meter, List<String> tags) {
 	/** Hikari's maximum pool size. */
 	public static final Gauge HIKARI_MAX = of("hikari.max", "hikaricp.connections.max");
 
+	/** Connections Hikari lent out so far (its usage timer's count). */
+	public static final Gauge HIKARI_USES = statistic("hikari.uses", "hikaricp.connections.usage", "COUNT");
+
+	/**
+	 * Seconds connections were held, summed over every use so far (its usage timer's total): with
+	 * {@link #HIKARI_USES}, how long one use holds a connection, {@link GaugeTimeline#meanTime}.
+	 */
+	public static final Gauge HIKARI_USAGE_SECONDS = statistic("hikari.usage.seconds", "hikaricp.connections.usage",
+			"TOTAL_TIME");
+
 	/** Live platform threads of the JVM (virtual threads are not counted by the JVM's thread MXBean). */
 	public static final Gauge JVM_LIVE_THREADS = of("jvm.threads.live");
 
@@ -76,6 +93,11 @@ public record Gauge(String label, String meter, List<String> tags) {
 	/** The meter {@code meter}, labelled {@code label} in timelines and reports. */
 	public static Gauge of(String label, String meter) {
 		return new Gauge(label, meter, List.of());
+	}
+
+	/** The measurement {@code statistic} ({@code COUNT}, {@code TOTAL_TIME}, {@code MAX}) of a timer or counter. */
+	public static Gauge statistic(String label, String meter, String statistic) {
+		return new Gauge(label, meter, List.of(), statistic);
 	}
 
 	/** The meter {@code meter} filtered by Actuator tags ({@code key:value}), labelled {@code label}. */

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.stream.Collectors;
 
@@ -25,6 +26,27 @@ public record GaugeTimeline(Map<String, List<Sample>> series) {
 	/** Lowest value seen, or empty when the service does not expose the gauge. */
 	public OptionalDouble min(Gauge gauge) {
 		return values(gauge).min();
+	}
+
+	/** How much a growing measurement (a timer's {@code COUNT} or {@code TOTAL_TIME}) grew while sampled. */
+	public OptionalDouble increase(Gauge gauge) {
+		List<Sample> samples = this.series.getOrDefault(gauge.label(), List.of());
+		return (samples.size() < 2) ? OptionalDouble.empty()
+				: OptionalDouble.of(samples.get(samples.size() - 1).value() - samples.get(0).value());
+	}
+
+	/**
+	 * The mean of a timer over the sampling: the increase of its total seconds over the increase of its count, e.g.
+	 * how long one use held a Hikari connection ({@code meanTime(Gauge.HIKARI_USAGE_SECONDS, Gauge.HIKARI_USES)}):
+	 * the W of Little's law at that pool, measured while the load ran. Empty when nothing was counted.
+	 */
+	public Optional<Duration> meanTime(Gauge totalSeconds, Gauge count) {
+		OptionalDouble seconds = increase(totalSeconds);
+		OptionalDouble uses = increase(count);
+		if (seconds.isEmpty() || uses.isEmpty() || uses.getAsDouble() <= 0) {
+			return Optional.empty();
+		}
+		return Optional.of(Duration.ofNanos(Math.round(seconds.getAsDouble() / uses.getAsDouble() * 1e9)));
 	}
 
 	/** Whether the service exposed the gauge. */

@@ -191,7 +191,7 @@ public final class ServiceGauges {
 			return OptionalDouble.empty();
 		}
 		for (JsonNode measurement : JSON.readTree(response.body()).path("measurements")) {
-			if ("VALUE".equals(measurement.path("statistic").asString())) {
+			if (gauge.statistic().equals(measurement.path("statistic").asString())) {
 				return OptionalDouble.of(measurement.path("value").asDouble());
 			}
 		}

@@ -3,6 +3,7 @@ package dev.bottleneckkit.images;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -57,8 +58,11 @@ class KitImagesIT {
 
 		assertThat(direct).as("SELECT SLEEP(1) on the %s image", KitImages.mysql())
 			.isBetween(SLEEP, SLEEP.plusMillis(250));
-		assertThat(proxied.minus(direct)).as("a %d ms latency toxic adds its latency to the query", TOXIC_LATENCY.toMillis())
-			.isBetween(TOXIC_LATENCY.minusMillis(20), TOXIC_LATENCY.plusMillis(250));
+		// A toxic can only add time: the proxied query takes at least the sleep and the toxic's latency, and not
+		// much more than the direct one plus it (each bound holds however busy the machine is).
+		assertThat(proxied).as("a %d ms latency toxic adds its latency to the query (direct: %d ms)", TOXIC_LATENCY.toMillis(),
+				direct.toMillis())
+			.isBetween(SLEEP.plus(TOXIC_LATENCY), direct.plus(TOXIC_LATENCY).plusMillis(250));
 	}
 
 	@Test
@@ -72,8 +76,14 @@ class KitImagesIT {
 		if (Files.isDirectory(ReportWriter.directory())) {
 			try (Stream<Path> files = Files.walk(ReportWriter.directory())) {
 				for (Path file : files.filter(Files::isRegularFile).toList()) {
-					assertThat(Files.readString(file, StandardCharsets.ISO_8859_1)).as("kept under target: %s", file)
-						.doesNotContain(password);
+					String content;
+					try {
+						content = Files.readString(file, StandardCharsets.ISO_8859_1);
+					}
+					catch (NoSuchFileException ex) {
+						continue; // a scenario running beside this one replaced it
+					}
+					assertThat(content).as("kept under target: %s", file).doesNotContain(password);
 				}
 			}
 		}

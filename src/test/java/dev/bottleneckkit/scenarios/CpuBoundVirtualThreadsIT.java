@@ -14,6 +14,7 @@ import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Isolated;
 import org.testcontainers.containers.Network;
+import org.testcontainers.junit.jupiter.Container;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 
@@ -35,12 +36,22 @@ class CpuBoundVirtualThreadsIT {
 
 	static final Network network = KitResources.newNetwork();
 
+	@Container
+	static final LabServiceContainer platform = LabServiceContainer.downstream(network).withCpuLimit(1)
+		.withVirtualThreads(false)
+		.withName("platform-threads-1-cpu");
+
+	@Container
+	static final LabServiceContainer virtual = LabServiceContainer.downstream(network).withCpuLimit(1)
+		.withVirtualThreads(true)
+		.withName("virtual-threads-1-cpu");
+
 	@Test
 	void platformAndVirtualThreadsHitTheSameCpuCeiling(ScenarioReport report) {
-		Measured platform = measure(false, report);
-		Measured virtual = measure(true, report);
+		Measured onPlatform = measure(platform, "platform threads", report);
+		Measured onVirtual = measure(virtual, "virtual threads", report);
 
-		for (Measured run : new Measured[] { platform, virtual }) {
+		for (Measured run : new Measured[] { onPlatform, onVirtual }) {
 			assertThat(run.coresBusy).as("%s: the one core is busy all the time, so it is the cap", run.threads)
 				.isGreaterThanOrEqualTo(0.85);
 			assertThat(run.load).as("%s: throughput is one core / CPU per request; users queue for the core", run.threads)
@@ -50,35 +61,29 @@ class CpuBoundVirtualThreadsIT {
 		}
 	}
 
-	private static Measured measure(boolean virtualThreads, ScenarioReport report) {
-		String threads = virtualThreads ? "virtual threads" : "platform threads";
-		try (LabServiceContainer service = LabServiceContainer.downstream(network)
-			.withCpuLimit(1)
-			.withVirtualThreads(virtualThreads)) {
-			service.start();
-			var route = service.uri("/work/cpu?iterations=" + ITERATIONS);
-			ClosedLoopLoad.users(USERS).warmUp(Duration.ZERO).forDuration(Duration.ofSeconds(3)).named(threads + ", JIT warm-up")
-				.run(route);
-			ContainerCpu cpu = ContainerCpu.on(service);
+	private static Measured measure(LabServiceContainer service, String threads, ScenarioReport report) {
+		var route = service.uri("/work/cpu?iterations=" + ITERATIONS);
+		ClosedLoopLoad.users(USERS).warmUp(Duration.ZERO).forDuration(Duration.ofSeconds(3)).named(threads + ", JIT warm-up")
+			.run(route);
+		ContainerCpu cpu = ContainerCpu.on(service);
 
-			Duration cpuBefore = cpu.used();
-			long started = System.nanoTime();
-			LoadResult loaded = ClosedLoopLoad.users(USERS).warmUp(Duration.ZERO).forDuration(Duration.ofSeconds(6))
-				.named(threads + ", " + USERS + " users")
-				.run(route);
-			Duration wall = Duration.ofNanos(System.nanoTime() - started);
-			Duration cpuUsed = cpu.used().minus(cpuBefore);
+		Duration cpuBefore = cpu.used();
+		long started = System.nanoTime();
+		LoadResult loaded = ClosedLoopLoad.users(USERS).warmUp(Duration.ZERO).forDuration(Duration.ofSeconds(6))
+			.named(threads + ", " + USERS + " users")
+			.run(route);
+		Duration wall = Duration.ofNanos(System.nanoTime() - started);
+		Duration cpuUsed = cpu.used().minus(cpuBefore);
 
-			// Every request of the run, the ones that finished after the window too: the CPU reading covers them all.
-			long requests = loaded.timeline().stream().mapToLong((second) -> second.succeeded() + second.failed()).sum();
-			Duration cpuPerRequest = cpuUsed.dividedBy(Math.max(1, requests));
-			double coresBusy = cpuUsed.toNanos() / (double) wall.toNanos();
-			Ceiling core = Ceiling.of(1, "CPU core", cpuPerRequest);
-			report.record(threads + ", " + USERS + " users on 1 CPU", loaded, core,
-					ScenarioReport.evidence("CPU per request (cgroup)", cpuPerRequest.toMillis() + " ms", "cores busy",
-							String.format(Locale.ROOT, "%.2f of 1", coresBusy)));
-			return new Measured(threads, core, loaded, coresBusy);
-		}
+		// Every request of the run, the ones that finished after the window too: the CPU reading covers them all.
+		long requests = loaded.timeline().stream().mapToLong((second) -> second.succeeded() + second.failed()).sum();
+		Duration cpuPerRequest = cpuUsed.dividedBy(Math.max(1, requests));
+		double coresBusy = cpuUsed.toNanos() / (double) wall.toNanos();
+		Ceiling core = Ceiling.of(1, "CPU core", cpuPerRequest);
+		report.record(threads + ", " + USERS + " users on 1 CPU", loaded, core,
+				ScenarioReport.evidence("CPU per request (cgroup)", cpuPerRequest.toMillis() + " ms", "cores busy",
+						String.format(Locale.ROOT, "%.2f of 1", coresBusy)));
+		return new Measured(threads, core, loaded, coresBusy);
 	}
 
 	private record Measured(String threads, Ceiling cpu, LoadResult load, double coresBusy) {

@@ -1,7 +1,7 @@
 package dev.bottleneckkit.scenarios;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import dev.bottleneckkit.containers.KitContainers;
@@ -29,9 +29,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * S4 (seed 002's caveats): with virtual threads, threads stop being the cap and the connection pool takes
- * their place. 12 users run {@code SELECT SLEEP(1)} through a Hikari pool of 4: throughput is 4 / 1 s and
- * the other users wait in Hikari (pending). A short {@code connectionTimeout} turns that wait into a clear
- * 503 {@code db-pool-timeout}. The fix: a pool sized for the load.
+ * their place. 12 users run {@code SELECT SLEEP(1)} through a Hikari pool of 4: throughput is 4 / W and the
+ * other users wait in Hikari (pending), W being how long one use held a connection in the run (Hikari's own
+ * usage timer). A short {@code connectionTimeout} turns that wait into a clear 503 {@code db-pool-timeout}. The fix: a
+ * pool sized for the load.
  */
 @Scenario(id = "S4", title = "Virtual threads: the connection pool is the new cap")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -43,66 +44,69 @@ class HikariPoolCapIT {
 
 	static final int USERS = 12;
 
-	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS).warmUp(Duration.ofSeconds(3)).forDuration(Duration.ofSeconds(8));
+	static final Duration CONNECTION_TIMEOUT = Duration.ofMillis(500);
+
+	/** 10 s: 40 answers at the cap, 10 per connection. */
+	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS).warmUp(Duration.ofSeconds(2)).forDuration(Duration.ofSeconds(10));
+
+	static final String ROUTE = "/db/sleep?seconds=" + QUERY.toSeconds();
 
 	static final Network network = KitResources.newNetwork();
 
 	@Container
 	static final MySQLContainer mysql = KitContainers.mysql(network);
 
+	@Container
+	static final LabServiceContainer smallPool = virtualThreadCaller(POOL).withName("caller-pool-4");
+
+	@Container
+	static final LabServiceContainer smallPoolShortTimeout = virtualThreadCaller(POOL)
+		.withDbConnectionTimeout(CONNECTION_TIMEOUT)
+		.withName("caller-pool-4-timeout-500ms");
+
+	@Container
+	static final LabServiceContainer sizedPool = virtualThreadCaller(USERS).withName("caller-pool-12");
+
 	@Test
 	@Order(1)
 	void aPoolSmallerThanTheUsersCapsThroughputAndQueuesTheRest(ScenarioReport report) {
-		Ceiling pool = Ceiling.of(POOL, "Hikari connections", QUERY);
-		try (LabServiceContainer caller = virtualThreadCaller(POOL)) {
-			caller.start();
+		Run run = run(smallPool);
 
-			Run run = run(caller);
-
-			report.record("pool " + POOL + ", " + USERS + " users", run.result, pool, run.evidence());
-			assertThat(run.hikari.max(Gauge.HIKARI_ACTIVE)).as("every connection in use").hasValue(POOL);
-			assertThat(run.hikari.max(Gauge.HIKARI_PENDING).orElseThrow()).as("the other users wait in Hikari")
-				.isGreaterThanOrEqualTo(0.75 * (USERS - POOL));
-			assertThat(run.result).as("the pool is the cap: connections / query time")
-				.hasNoErrors()
-				.hasThroughputNear(pool, 0.15)
-				.hasMeanLatencyNear(pool.latencyFor(USERS), 0.25);
-		}
+		Ceiling pool = Ceiling.of(POOL, "Hikari connections", run.held());
+		report.record("pool " + POOL + ", " + USERS + " users", run.result, pool, run.evidence());
+		assertThat(run.hikari.max(Gauge.HIKARI_ACTIVE)).as("every connection in use").hasValue(POOL);
+		assertThat(run.hikari.max(Gauge.HIKARI_PENDING).orElseThrow()).as("the other users wait in Hikari")
+			.isGreaterThanOrEqualTo(0.75 * (USERS - POOL));
+		assertThat(run.result).as("the pool is the cap: connections / query time")
+			.hasNoErrors()
+			.hasThroughputNear(pool, 0.15)
+			.hasMeanLatencyNear(pool.latencyFor(USERS), 0.25);
 	}
 
 	@Test
 	@Order(2)
 	void aShortConnectionTimeoutFailsTheWaitWithAClearStatus(ScenarioReport report) {
-		Duration connectionTimeout = Duration.ofMillis(500);
-		Ceiling pool = Ceiling.of(POOL, "Hikari connections", QUERY);
-		try (LabServiceContainer caller = virtualThreadCaller(POOL).withDbConnectionTimeout(connectionTimeout)) {
-			caller.start();
+		Run run = run(smallPoolShortTimeout);
 
-			Run run = run(caller);
-
-			report.record("pool " + POOL + ", connectionTimeout 500 ms", run.result, pool, run.evidence());
-			assertThat(run.result.errors()).as("a wait past connectionTimeout is a 503 db-pool-timeout")
-				.containsOnlyKeys("http-503 db-pool-timeout");
-			assertThat(run.result.failureLatencyAt(50)).as("and ends at the 500 ms timeout")
-				.isBetween(connectionTimeout.multipliedBy(9).dividedBy(10), connectionTimeout.multipliedBy(2));
-			assertThat(run.result).as("the connections keep serving their 4 rps").hasThroughputNear(pool, 0.2);
-		}
+		Ceiling pool = Ceiling.of(POOL, "Hikari connections", run.held());
+		report.record("pool " + POOL + ", connectionTimeout 500 ms", run.result, pool, run.evidence());
+		assertThat(run.result.errors()).as("a wait past connectionTimeout is a 503 db-pool-timeout")
+			.containsOnlyKeys("http-503 db-pool-timeout");
+		assertThat(run.result.failureLatencyAt(50)).as("and ends at the 500 ms timeout")
+			.isBetween(CONNECTION_TIMEOUT.multipliedBy(9).dividedBy(10), CONNECTION_TIMEOUT.multipliedBy(2));
+		assertThat(run.result).as("the connections keep serving their 4 per W").hasThroughputNear(pool, 0.15);
 	}
 
 	@Test
 	@Order(3)
 	void aPoolSizedForTheLoadLetsEveryUserQueryAtOnce(ScenarioReport report) {
-		Ceiling users = Ceiling.of(USERS, "users (pool sized for them)", QUERY);
-		try (LabServiceContainer caller = virtualThreadCaller(USERS)) {
-			caller.start();
+		Run run = run(sizedPool);
 
-			Run run = run(caller);
-
-			report.record("pool " + USERS + " (sized for the load)", run.result, users, run.evidence());
-			assertThat(run.hikari.max(Gauge.HIKARI_PENDING)).as("nobody waits for a connection").hasValue(0);
-			assertThat(run.result).as("users / query time").hasNoErrors().hasThroughputNear(users, 0.15)
-				.hasMedianLatencyNear(QUERY, 0.25);
-		}
+		Ceiling users = Ceiling.of(USERS, "users (pool sized for them)", run.held());
+		report.record("pool " + USERS + " (sized for the load)", run.result, users, run.evidence());
+		assertThat(run.hikari.max(Gauge.HIKARI_PENDING)).as("nobody waits for a connection").hasValue(0);
+		assertThat(run.result).as("users / query time").hasNoErrors().hasThroughputNear(users, 0.15)
+			.hasMeanLatencyNear(run.held(), 0.25);
 	}
 
 	private static LabServiceContainer virtualThreadCaller(int poolSize) {
@@ -118,18 +122,27 @@ class HikariPoolCapIT {
 	 */
 	private static Run run(LabServiceContainer caller) {
 		ServiceGauges gauges = ServiceGauges.on(caller)
-			.gauges(Gauge.HIKARI_ACTIVE, Gauge.HIKARI_PENDING, Gauge.HIKARI_MAX);
+			.gauges(Gauge.HIKARI_ACTIVE, Gauge.HIKARI_PENDING, Gauge.HIKARI_MAX, Gauge.HIKARI_USES, Gauge.HIKARI_USAGE_SECONDS);
 		await("Hikari's pool of " + caller.uri("") + " filled").atMost(Duration.ofSeconds(30))
 			.until(() -> gauges.read(Gauge.HIKARI_IDLE).orElse(0) >= gauges.read(Gauge.HIKARI_MAX).orElse(1));
 		gauges.start();
-		LoadResult result = LOAD.named("db route").run(caller.uri("/db/sleep?seconds=" + QUERY.toSeconds()));
+		LoadResult result = LOAD.named("db route").run(caller.uri(ROUTE));
 		return new Run(result, gauges.stop());
 	}
 
 	private record Run(LoadResult result, GaugeTimeline hikari) {
 
+		/** How long one use held a connection during the run: W at the pool. */
+		Duration held() {
+			return this.hikari.meanTime(Gauge.HIKARI_USAGE_SECONDS, Gauge.HIKARI_USES)
+				.orElseThrow(() -> new AssertionError("Hikari's usage timer counted nothing: " + this.hikari));
+		}
+
 		Map<String, Object> evidence() {
-			Map<String, Object> evidence = new LinkedHashMap<>(this.hikari.maxima());
+			Map<String, Object> evidence = ScenarioReport.evidence("W at the pool (Hikari usage)", held().toMillis() + " ms");
+			for (Gauge gauge : List.of(Gauge.HIKARI_ACTIVE, Gauge.HIKARI_PENDING, Gauge.HIKARI_MAX)) {
+				this.hikari.max(gauge).ifPresent((max) -> evidence.put(gauge.label() + " max", Math.round(max)));
+			}
 			if (this.result.errorCount() > 0) {
 				evidence.put("time to fail p50", this.result.failureLatencyAt(50).toMillis() + " ms");
 			}

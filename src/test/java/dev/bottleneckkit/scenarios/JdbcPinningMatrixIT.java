@@ -1,8 +1,9 @@
 package dev.bottleneckkit.scenarios;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.containers.KitResources;
@@ -12,12 +13,15 @@ import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.ClosedLoopLoad;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
+import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.PinningProbe;
 import dev.bottleneckkit.probe.PinningReport;
+import dev.bottleneckkit.probe.ServiceGauges;
 import dev.bottleneckkit.scenarios.lab.JdbcDriver;
 import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.mysql.MySQLContainer;
@@ -45,33 +49,53 @@ class JdbcPinningMatrixIT {
 
 	static final int POOL = 10;
 
-	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS).warmUp(Duration.ofSeconds(3)).forDuration(Duration.ofSeconds(8));
+	/** 10 s: 20 answers at the pinned cap, 80 unpinned. */
+	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS).warmUp(Duration.ofSeconds(2)).forDuration(Duration.ofSeconds(10));
+
+	static final String ROUTE = "/db/sleep?seconds=" + QUERY.toSeconds();
 
 	static final Network network = KitResources.newNetwork();
 
 	@Container
 	static final MySQLContainer mysql = KitContainers.mysql(network);
 
-	@ParameterizedTest(name = "Java {0} + Connector/J {1}: pinned = {2}")
-	@CsvSource({ "JAVA_21, MYSQL_CONNECTOR_J_8_0_33, true", "JAVA_21, MYSQL_CONNECTOR_J_9_7_0, false",
-			"JAVA_25, MYSQL_CONNECTOR_J_8_0_33, false" })
-	void connectorJPinsVirtualThreadsOnlyOnJava21WithItsOldLocks(JavaRuntime java, JdbcDriver driver, boolean pins,
-			ScenarioReport report) {
-		Ceiling ceiling = pins ? Ceiling.of(CARRIERS, "carrier threads (pinned for the whole query)", QUERY)
-				: Ceiling.of(Math.min(USERS, POOL), "users (virtual threads unmount while they wait)", QUERY);
-		try (LabServiceContainer caller = LabServiceContainer.caller(network)
-			.withJavaRuntime(java)
-			.withVirtualThreads(true)
-			.withCarrierThreads(CARRIERS)
-			.withMySql(mysql, driver, POOL);
-				PinningProbe pinning = PinningProbe.on(caller)) {
-			caller.start();
-			pinning.start();
+	@Container
+	static final LabServiceContainer java21Driver8 = caller(JavaRuntime.JAVA_21, JdbcDriver.MYSQL_CONNECTOR_J_8_0_33);
 
-			LoadResult result = LOAD.named(java + " + " + driver).run(caller.uri("/db/sleep?seconds=" + QUERY.toSeconds()));
+	@Container
+	static final LabServiceContainer java21Driver9 = caller(JavaRuntime.JAVA_21, JdbcDriver.MYSQL_CONNECTOR_J_9_7_0);
 
-			PinningReport pinned = pinning.read();
-			report.record(java + " + " + driver, result, ceiling, evidence(pinned));
+	@Container
+	static final LabServiceContainer java25Driver8 = caller(JavaRuntime.JAVA_25, JdbcDriver.MYSQL_CONNECTOR_J_8_0_33);
+
+	/** Probes are set up before their containers start: they add the JVM's JMX flags. */
+	static final Map<LabServiceContainer, PinningProbe> pinning = Map.of(java21Driver8, PinningProbe.on(java21Driver8),
+			java21Driver9, PinningProbe.on(java21Driver9), java25Driver8, PinningProbe.on(java25Driver8));
+
+	static Stream<Arguments> cells() {
+		return Stream.of(Arguments.of("JAVA_21", "MYSQL_CONNECTOR_J_8_0_33", java21Driver8, true),
+				Arguments.of("JAVA_21", "MYSQL_CONNECTOR_J_9_7_0", java21Driver9, false),
+				Arguments.of("JAVA_25", "MYSQL_CONNECTOR_J_8_0_33", java25Driver8, false));
+	}
+
+	@ParameterizedTest(name = "Java {0} + Connector/J {1}: pinned = {3}")
+	@MethodSource("cells")
+	void connectorJPinsVirtualThreadsOnlyOnJava21WithItsOldLocks(String java, String driver, LabServiceContainer caller,
+			boolean pins, ScenarioReport report) {
+		try (PinningProbe probe = pinning.get(caller).start()) {
+			ServiceGauges hikari = ServiceGauges.on(caller).gauges(Gauge.HIKARI_USES, Gauge.HIKARI_USAGE_SECONDS).start();
+
+			LoadResult result = LOAD.named(java + " + " + driver).run(caller.uri(ROUTE));
+
+			PinningReport pinned = probe.read();
+			// W at the capping resource: pinned, how long a pinned event held its carrier (JFR); else how long a query
+			// held its connection (Hikari's usage timer).
+			Duration held = hikari.stop().meanTime(Gauge.HIKARI_USAGE_SECONDS, Gauge.HIKARI_USES).orElseThrow();
+			Ceiling ceiling = pins
+					? Ceiling.of(CARRIERS, "carrier threads (pinned for the whole query)",
+							pinned.totalPinned().dividedBy(Math.max(1, pinned.count())))
+					: Ceiling.of(Math.min(USERS, POOL), "users (virtual threads unmount while they wait)", held);
+			report.record(java + " + " + driver, result, ceiling, evidence(held, pinned));
 			if (pins) {
 				assertThat(pinned).as("%s on %s pins in the driver's socket read", driver, java)
 					.hasPinnedAtLeast(USERS)
@@ -79,7 +103,7 @@ class JdbcPinningMatrixIT {
 			}
 			else {
 				// JDK 25 still pins a virtual thread that waits for another thread to load a class (a 20 ms
-				// event in Spring Boot's JarUrlClassLoader on a first query); the claim is about the driver.
+				// event under a class loader on a first query); the claim is about the driver.
 				assertThat(pinned).as("%s on %s: the driver never blocks while pinned", driver, java)
 					.hasNoPinsCausedBy("com.mysql.cj.");
 			}
@@ -87,10 +111,19 @@ class JdbcPinningMatrixIT {
 		}
 	}
 
-	private static Map<String, Object> evidence(PinningReport pinned) {
-		Map<String, Object> evidence = new LinkedHashMap<>();
-		evidence.put("pinned events", pinned.count());
-		evidence.put("pinned time", String.format("%.1f s", pinned.totalPinned().toMillis() / 1000.0));
+	private static LabServiceContainer caller(JavaRuntime runtime, JdbcDriver driver) {
+		return LabServiceContainer.caller(network)
+			.withJavaRuntime(runtime)
+			.withVirtualThreads(true)
+			.withCarrierThreads(CARRIERS)
+			.withMySql(mysql, driver, POOL)
+			.withName("caller-java" + runtime.feature() + "-" + driver.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+	}
+
+	private static Map<String, Object> evidence(Duration held, PinningReport pinned) {
+		Map<String, Object> evidence = ScenarioReport.evidence("W (a query's connection, Hikari usage)", held.toMillis()
+				+ " ms", "pinned events",
+				pinned.count(), "pinned time", String.format("%.1f s", pinned.totalPinned().toMillis() / 1000.0));
 		pinned.culprits().entrySet().stream().findFirst().ifPresent((top) -> evidence.put("top culprit", top.getKey()));
 		evidence.put("recording", pinned.jfrFile().getFileName());
 		return evidence;

@@ -2,9 +2,14 @@ package dev.bottleneckkit.scenarios;
 
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import dev.bottleneckkit.containers.KitResources;
 import dev.bottleneckkit.junit.Scenario;
@@ -19,10 +24,11 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 import com.github.dockerjava.api.command.InspectContainerResponse;
+import org.junit.jupiter.api.AfterAll;
 import org.testcontainers.containers.Network;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.lifecycle.Startables;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -80,7 +86,22 @@ class MemoryPerWaitingRequestIT {
 
 	static final Network network = KitResources.newNetwork();
 
+	@Container
+	static final LabServiceContainer platform = downstream(Threads.PLATFORM).withName("platform-threads");
+
+	@Container
+	static final LabServiceContainer virtual = downstream(Threads.VIRTUAL).withName("virtual-threads");
+
+	/** Set up before the containers start: they add Native Memory Tracking and the JMX agent. */
+	static final Map<Threads, MemoryProbe> memory = new EnumMap<>(
+			Map.of(Threads.PLATFORM, MemoryProbe.on(platform), Threads.VIRTUAL, MemoryProbe.on(virtual)));
+
 	static final Map<Threads, Cost> costs = new EnumMap<>(Threads.class);
+
+	@AfterAll
+	static void disconnectTheProbes() {
+		memory.values().forEach(MemoryProbe::close);
+	}
 
 	/** What {@link #USERS} waiting requests cost, from a reading before the load and one while they wait. */
 	record Cost(MemoryReading idle, MemoryReading loaded, int inFlight) {
@@ -124,109 +145,154 @@ class MemoryPerWaitingRequestIT {
 
 	}
 
-	@ParameterizedTest(name = "{0} threads")
-	@EnumSource(Threads.class)
+	/** Both thread models at once: each in its own container, whose memory only its own requests move. */
+	@Test
 	@Order(1)
-	void eachWaitingRequestCostsAPlatformThreadsStackOrAlmostNothingOutsideTheHeap(Threads threads,
-			ScenarioReport report) {
-		try (LabServiceContainer service = downstream(threads); MemoryProbe memory = MemoryProbe.on(service)) {
-			service.start();
-			WARM_UP.named(threads + " warm-up").run(service.uri("/work/sleep?latency=50ms"));
-			MemoryReading idle = memory.read();
+	void eachWaitingRequestCostsAPlatformThreadsStackOrAlmostNothingOutsideTheHeap(ScenarioReport report) {
+		Waiting platformRun;
+		Waiting virtualRun;
+		try (ExecutorService both = Executors.newVirtualThreadPerTaskExecutor()) {
+			Future<Waiting> onPlatform = both.submit(() -> waitOn(Threads.PLATFORM, platform));
+			Future<Waiting> onVirtual = both.submit(() -> waitOn(Threads.VIRTUAL, virtual));
+			platformRun = join(onPlatform);
+			virtualRun = join(onVirtual);
+		}
 
-			CompletableFuture<LoadResult> load = CompletableFuture
-				.supplyAsync(() -> LOAD.named(threads + ", " + USERS + " waiting").run(service.uri(route())));
-			int inFlight = await("most of " + USERS + " requests waiting at once").atMost(Duration.ofSeconds(30))
-				.pollInterval(Duration.ofMillis(200))
-				.until(() -> service.inFlight().read().current(), (now) -> now >= USERS * 95 / 100);
-			MemoryReading loaded = memory.read();
-			LoadResult result = load.join();
-
-			Cost cost = new Cost(idle, loaded, inFlight);
-			costs.put(threads, cost);
-			report.record(threads + " threads, " + USERS + " requests waiting " + HOLD.toSeconds() + " s", result, WAITING,
-					cost.evidence());
-			assertThat(result).as("%s: every user held %d s, none queued for a thread", threads, HOLD.toSeconds())
+		for (Waiting run : List.of(platformRun, virtualRun)) {
+			costs.put(run.threads, run.cost);
+			report.record(run.threads + " threads, " + USERS + " requests waiting " + HOLD.toSeconds() + " s", run.result,
+					WAITING, run.cost.evidence());
+		}
+		for (Waiting run : List.of(platformRun, virtualRun)) {
+			assertThat(run.result).as("%s: every user held %d s, none queued for a thread", run.threads, HOLD.toSeconds())
 				.hasNoErrors()
 				.hasMeanLatencyNear(HOLD, 0.15);
-			if (threads == Threads.PLATFORM) {
-				org.assertj.core.api.Assertions.assertThat(cost.newThreads())
-					.as("a platform thread per waiting request: %s", cost)
-					.isGreaterThanOrEqualTo(inFlight * 9 / 10);
-				org.assertj.core.api.Assertions.assertThat(cost.containerPerRequest() / cost.stackPerThread())
-					.as("the container grew by what the new threads' stacks committed: %s", cost)
-					.isBetween(0.8, 1.2);
-			}
-			else {
-				double platformStack = costs.containsKey(Threads.PLATFORM) ? costs.get(Threads.PLATFORM).stackPerThread()
-						: Double.NaN;
-				org.assertj.core.api.Assertions.assertThat(cost.newThreads())
-					.as("virtual threads are not threads to the VM: no new platform thread: %s", cost)
-					.isLessThanOrEqualTo(8);
-				org.assertj.core.api.Assertions.assertThat(cost.containerPerRequest())
-					.as("outside the heap a waiting virtual thread costs under a tenth of the platform thread's stack "
-							+ "measured before it (%.0f KiB): %s", platformStack / KIB, cost)
-					.isLessThan(platformStack / 10);
-			}
 		}
+		Cost platformCost = platformRun.cost;
+		Cost virtualCost = virtualRun.cost;
+		org.assertj.core.api.Assertions.assertThat(platformCost.newThreads())
+			.as("a platform thread per waiting request: %s", platformCost)
+			.isGreaterThanOrEqualTo(platformCost.inFlight() * 9 / 10);
+		org.assertj.core.api.Assertions.assertThat(platformCost.containerPerRequest() / platformCost.stackPerThread())
+			.as("the container grew by what the new threads' stacks committed: %s", platformCost)
+			.isBetween(0.8, 1.2);
+		org.assertj.core.api.Assertions.assertThat(virtualCost.newThreads())
+			.as("virtual threads are not threads to the VM: no new platform thread: %s", virtualCost)
+			.isLessThanOrEqualTo(8);
+		org.assertj.core.api.Assertions.assertThat(virtualCost.containerPerRequest())
+			.as("outside the heap a waiting virtual thread costs under a tenth of a platform thread's stack "
+					+ "(%.0f KiB): %s", platformCost.stackPerThread() / KIB, virtualCost)
+			.isLessThan(platformCost.stackPerThread() / 10);
 	}
 
 	@Test
 	@Order(2)
 	void underAMemoryLimitThatFitsOnlyVirtualThreadsThePlatformServiceIsKilled(ScenarioReport report) {
 		org.assertj.core.api.Assertions.assertThat(costs).as("test 1 measured both thread models").hasSize(2);
-		Cost platform = costs.get(Threads.PLATFORM);
-		Cost virtual = costs.get(Threads.VIRTUAL);
-		long idle = Math.max(platform.idle().containerBytes(), virtual.idle().containerBytes());
-		long platformNeeds = idle + Math.round(USERS * platform.containerPerRequest());
-		long virtualNeeds = idle + Math.round(USERS * virtual.containerPerRequest());
+		Cost platformCost = costs.get(Threads.PLATFORM);
+		Cost virtualCost = costs.get(Threads.VIRTUAL);
+		long idle = Math.max(platformCost.idle().containerBytes(), virtualCost.idle().containerBytes());
+		long platformNeeds = idle + Math.round(USERS * platformCost.containerPerRequest());
+		long virtualNeeds = idle + Math.round(USERS * virtualCost.containerPerRequest());
 		// Half of what the platform threads' stacks need: the platform service cannot fit, the virtual one fits.
-		int limitMiB = (int) ((idle + Math.round(USERS * platform.stackPerThread() / 2)) / MIB);
+		int limitMiB = (int) ((idle + Math.round(USERS * platformCost.stackPerThread() / 2)) / MIB);
 		String sizing = String.format(Locale.ROOT, "limit %d MiB: idle %d MiB; %d waiting requests need %d MiB on platform "
 				+ "threads, %d MiB on virtual threads", limitMiB, idle / MIB, USERS, platformNeeds / MIB, virtualNeeds / MIB);
 		org.assertj.core.api.Assertions.assertThat(limitMiB * MIB)
 			.as("the limit leaves the virtual service headroom (%s)", sizing)
 			.isGreaterThan(virtualNeeds + 32 * MIB);
 
-		for (Threads threads : Threads.values()) {
-			try (LabServiceContainer service = downstream(threads).withMemoryLimit(limitMiB);
-					MemoryProbe memory = MemoryProbe.on(service)) {
-				service.start();
-				WARM_UP.named(threads + " warm-up, " + limitMiB + " MiB").run(service.uri("/work/sleep?latency=50ms"));
+		try (LabServiceContainer limitedPlatform = downstream(Threads.PLATFORM).withMemoryLimit(limitMiB)
+			.withName("platform-threads-" + limitMiB + "MiB");
+				LabServiceContainer limitedVirtual = downstream(Threads.VIRTUAL).withMemoryLimit(limitMiB)
+					.withName("virtual-threads-" + limitMiB + "MiB");
+				MemoryProbe virtualMemory = MemoryProbe.on(limitedVirtual)) {
+			Startables.deepStart(limitedPlatform, limitedVirtual).join();
 
-				LoadResult result = LOAD.named(threads + ", " + USERS + " waiting, " + limitMiB + " MiB").run(service.uri(route()));
-				InspectContainerResponse.ContainerState state = service.getDockerClient()
-					.inspectContainerCmd(service.getContainerId())
-					.exec()
-					.getState();
-				boolean killed = Boolean.TRUE.equals(state.getOOMKilled());
-
-				Map<String, Object> evidence = ScenarioReport.evidence("limit", limitMiB + " MiB", "sizing", sizing,
-						"OOM-killed", killed, "exit code", state.getExitCodeLong());
-				if (!killed) {
-					evidence.put("memory while serving", memory.read().toString());
-				}
-				report.record(threads + " threads under " + limitMiB + " MiB", result, WAITING, evidence);
-				if (threads == Threads.PLATFORM) {
-					org.assertj.core.api.Assertions.assertThat(killed)
-						.as("the kernel's OOM killer ended the platform service (%s; exit %s; %s)", sizing,
-								state.getExitCodeLong(), result.errors())
-						.isTrue();
-					org.assertj.core.api.Assertions.assertThat(state.getExitCodeLong()).as("SIGKILL: 128 + 9").isEqualTo(137L);
-					org.assertj.core.api.Assertions.assertThat(result.errorCount())
-						.as("its users got errors, not answers: %s", result.errors())
-						.isGreaterThan(result.succeeded());
-				}
-				else {
-					org.assertj.core.api.Assertions.assertThat(killed).as("the virtual service lives (%s)", sizing).isFalse();
-					assertThat(result).as("virtual threads under %d MiB: every user held %d s", limitMiB, HOLD.toSeconds())
-						.hasNoErrors()
-						.hasMeanLatencyNear(HOLD, 0.15);
-					org.assertj.core.api.Assertions.assertThat(result.succeeded())
-						.as("every user answered within the window").isGreaterThanOrEqualTo(USERS * 9 / 10);
-				}
+			Limited platformRun;
+			Limited virtualRun;
+			try (ExecutorService both = Executors.newVirtualThreadPerTaskExecutor()) {
+				Future<Limited> onPlatform = both.submit(() -> loadUnderLimit(Threads.PLATFORM, limitedPlatform, limitMiB, null));
+				Future<Limited> onVirtual = both.submit(
+						() -> loadUnderLimit(Threads.VIRTUAL, limitedVirtual, limitMiB, virtualMemory));
+				platformRun = join(onPlatform);
+				virtualRun = join(onVirtual);
 			}
+
+			for (Limited run : List.of(platformRun, virtualRun)) {
+				Map<String, Object> evidence = ScenarioReport.evidence("limit", limitMiB + " MiB", "sizing", sizing,
+						"OOM-killed", run.killed, "exit code", run.exitCode);
+				if (run.serving != null) {
+					evidence.put("memory while serving", run.serving);
+				}
+				report.record(run.threads + " threads under " + limitMiB + " MiB", run.result, WAITING, evidence);
+			}
+			org.assertj.core.api.Assertions.assertThat(platformRun.killed)
+				.as("the kernel's OOM killer ended the platform service (%s; exit %s; %s)", sizing, platformRun.exitCode,
+						platformRun.result.errors())
+				.isTrue();
+			org.assertj.core.api.Assertions.assertThat(platformRun.exitCode).as("SIGKILL: 128 + 9").isEqualTo(137L);
+			org.assertj.core.api.Assertions.assertThat(platformRun.result.errorCount())
+				.as("its users got errors, not answers: %s", platformRun.result.errors())
+				.isGreaterThan(platformRun.result.succeeded());
+			org.assertj.core.api.Assertions.assertThat(virtualRun.killed).as("the virtual service lives (%s)", sizing).isFalse();
+			assertThat(virtualRun.result).as("virtual threads under %d MiB: every user held %d s", limitMiB, HOLD.toSeconds())
+				.hasNoErrors()
+				.hasMeanLatencyNear(HOLD, 0.15);
+			org.assertj.core.api.Assertions.assertThat(virtualRun.result.succeeded())
+				.as("every user answered within the window").isGreaterThanOrEqualTo(USERS * 9 / 10);
 		}
+	}
+
+	/** Warms {@code service} up, reads it idle, then loads it and reads it again while the requests wait. */
+	private static Waiting waitOn(Threads threads, LabServiceContainer service) {
+		WARM_UP.named(threads + " warm-up").run(service.uri("/work/sleep?latency=50ms"));
+		MemoryReading idle = memory.get(threads).read();
+
+		CompletableFuture<LoadResult> load = CompletableFuture.supplyAsync(
+				() -> LOAD.named(threads + ", " + USERS + " waiting").run(service.uri(route())),
+				Executors.newVirtualThreadPerTaskExecutor());
+		// The load may wait for its turn (scenarios side by side) before its users arrive.
+		int inFlight = await(threads + ": most of " + USERS + " requests waiting at once").atMost(Duration.ofMinutes(5))
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> service.inFlight().read().current(), (now) -> now >= USERS * 95 / 100);
+		MemoryReading loaded = memory.get(threads).read();
+		return new Waiting(threads, load.join(), new Cost(idle, loaded, inFlight));
+	}
+
+	private static Limited loadUnderLimit(Threads threads, LabServiceContainer service, int limitMiB, MemoryProbe probe) {
+		WARM_UP.named(threads + " warm-up, " + limitMiB + " MiB").run(service.uri("/work/sleep?latency=50ms"));
+		LoadResult result = LOAD.named(threads + ", " + USERS + " waiting, " + limitMiB + " MiB").run(service.uri(route()));
+		InspectContainerResponse.ContainerState state = service.getDockerClient()
+			.inspectContainerCmd(service.getContainerId())
+			.exec()
+			.getState();
+		boolean killed = Boolean.TRUE.equals(state.getOOMKilled());
+		String serving = (!killed && probe != null) ? probe.read().toString() : null;
+		return new Limited(threads, result, killed, state.getExitCodeLong(), serving);
+	}
+
+	/** The value of a task run beside another, or its failure as it was. */
+	private static <T> T join(Future<T> task) {
+		try {
+			return task.get();
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof Error error) {
+				throw error;
+			}
+			throw (ex.getCause() instanceof RuntimeException runtime) ? runtime : new IllegalStateException(ex.getCause());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private record Waiting(Threads threads, LoadResult result, Cost cost) {
+	}
+
+	private record Limited(Threads threads, LoadResult result, boolean killed, Long exitCode, String serving) {
 	}
 
 	private static LabServiceContainer downstream(Threads threads) {

@@ -1,7 +1,6 @@
 package dev.bottleneckkit.scenarios;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.bottleneckkit.containers.KitResources;
@@ -46,7 +45,9 @@ class ReactorNettyPendingAcquireIT {
 		.forDuration(Duration.ofSeconds(8))
 		.requestTimeout(Duration.ofSeconds(30));
 
-	static final Ceiling CONNECTIONS = Ceiling.of(MAX_CONNECTIONS, "WebClient connections", DOWNSTREAM_LATENCY);
+	static final Duration PENDING_TIMEOUT = Duration.ofSeconds(1);
+
+	static final String ROUTE = "/call/webclient/sleep";
 
 	static final Network network = KitResources.newNetwork();
 
@@ -54,54 +55,65 @@ class ReactorNettyPendingAcquireIT {
 	static final LabServiceContainer downstream = LabServiceContainer.downstream(network)
 		.withDefaultLatency(DOWNSTREAM_LATENCY);
 
+	/** Acquisitions may wait, up to as many as there are connections, for as long as 30 s. */
+	@Container
+	static final LabServiceContainer pendingLimit = LabServiceContainer.callerOf(downstream)
+		.withVirtualThreads(true)
+		.withWebClientPool(MAX_CONNECTIONS, MAX_CONNECTIONS, Duration.ofSeconds(30))
+		.withName("caller-pending-limit");
+
+	/** Any number may wait, for 1 s. */
+	@Container
+	static final LabServiceContainer pendingTimeout = LabServiceContainer.callerOf(downstream)
+		.withVirtualThreads(true)
+		.withWebClientPool(MAX_CONNECTIONS, 1000, PENDING_TIMEOUT)
+		.withName("caller-pending-timeout");
+
 	@Test
 	@Order(1)
 	void acquisitionsBeyondConnectionsPlusPendingFailAtOnce(ScenarioReport report) {
-		int pendingMax = MAX_CONNECTIONS;
-		try (LabServiceContainer caller = LabServiceContainer.callerOf(downstream)
-			.withVirtualThreads(true)
-			.withWebClientPool(MAX_CONNECTIONS, pendingMax, Duration.ofSeconds(30))) {
-			caller.start();
-			ServiceGauges pool = ServiceGauges.on(caller).gauges(Gauge.REACTOR_ACTIVE, Gauge.REACTOR_PENDING).start();
+		downstream.inFlight().reset();
+		ServiceGauges pool = ServiceGauges.on(pendingLimit).gauges(Gauge.REACTOR_ACTIVE, Gauge.REACTOR_PENDING).start();
 
-			LoadResult result = LOAD.named("pending limit " + pendingMax).run(caller.uri("/call/webclient/sleep"));
+		LoadResult result = LOAD.named("pending limit " + MAX_CONNECTIONS).run(pendingLimit.uri(ROUTE));
 
-			GaugeTimeline gauges = pool.stop();
-			report.record("pendingAcquireMaxCount " + pendingMax + ", timeout 30 s", result, CONNECTIONS, evidence(result, gauges));
-			assertThat(gauges.max(Gauge.REACTOR_ACTIVE)).as("the pool's connections all in use").hasValue(MAX_CONNECTIONS);
-			assertThat(gauges.max(Gauge.REACTOR_PENDING)).as("acquisitions wait up to pendingAcquireMaxCount").hasValue(pendingMax);
-			assertThat(result.errors()).as("one more acquisition fails with PoolAcquirePendingLimitException")
-				.containsOnlyKeys("http-503 pool-pending-limit");
-			assertThat(result.failureLatencyAt(99)).as("and fails at once, not after a timeout")
-				.isLessThan(DOWNSTREAM_LATENCY.dividedBy(4));
-			assertThat(result).as("the connections still carry connections / latency").hasThroughputNear(CONNECTIONS, 0.15);
-		}
+		GaugeTimeline gauges = pool.stop();
+		Duration held = downstream.inFlight().read().meanServiceTime();
+		Ceiling connections = Ceiling.of(MAX_CONNECTIONS, "WebClient connections", held);
+		report.record("pendingAcquireMaxCount " + MAX_CONNECTIONS + ", timeout 30 s", result, connections,
+				evidence(held, result, gauges));
+		assertThat(gauges.max(Gauge.REACTOR_ACTIVE)).as("the pool's connections all in use").hasValue(MAX_CONNECTIONS);
+		assertThat(gauges.max(Gauge.REACTOR_PENDING)).as("acquisitions wait up to pendingAcquireMaxCount")
+			.hasValue(MAX_CONNECTIONS);
+		assertThat(result.errors()).as("one more acquisition fails with PoolAcquirePendingLimitException")
+			.containsOnlyKeys("http-503 pool-pending-limit");
+		assertThat(result.failureLatencyAt(99)).as("and fails at once, not after the 30 s pending timeout")
+			.isLessThan(DOWNSTREAM_LATENCY);
+		assertThat(result).as("the connections still carry connections / latency").hasThroughputNear(connections, 0.15);
 	}
 
 	@Test
 	@Order(2)
 	void waitingAcquisitionsEndAtThePendingAcquireTimeout(ScenarioReport report) {
-		Duration pendingTimeout = Duration.ofSeconds(1);
-		try (LabServiceContainer caller = LabServiceContainer.callerOf(downstream)
-			.withVirtualThreads(true)
-			.withWebClientPool(MAX_CONNECTIONS, 1000, pendingTimeout)) {
-			caller.start();
-			ServiceGauges pool = ServiceGauges.on(caller).gauges(Gauge.REACTOR_ACTIVE, Gauge.REACTOR_PENDING).start();
+		downstream.inFlight().reset();
+		ServiceGauges pool = ServiceGauges.on(pendingTimeout).gauges(Gauge.REACTOR_ACTIVE, Gauge.REACTOR_PENDING).start();
 
-			LoadResult result = LOAD.named("pending timeout 1 s").run(caller.uri("/call/webclient/sleep"));
+		LoadResult result = LOAD.named("pending timeout 1 s").run(pendingTimeout.uri(ROUTE));
 
-			GaugeTimeline gauges = pool.stop();
-			report.record("pendingAcquireTimeout 1 s, pending up to 1000", result, CONNECTIONS, evidence(result, gauges));
-			assertThat(result.errors()).as("waits end with PoolAcquireTimeoutException")
-				.containsOnlyKeys("http-503 pool-acquire-timeout");
-			assertThat(result.failureLatencyAt(50)).as("time-to-fail follows the configured 1 s timeout")
-				.isBetween(pendingTimeout.multipliedBy(9).dividedBy(10), pendingTimeout.multipliedBy(3).dividedBy(2));
-			assertThat(result).as("the connections still carry connections / latency").hasThroughputNear(CONNECTIONS, 0.2);
-		}
+		GaugeTimeline gauges = pool.stop();
+		Duration held = downstream.inFlight().read().meanServiceTime();
+		Ceiling connections = Ceiling.of(MAX_CONNECTIONS, "WebClient connections", held);
+		report.record("pendingAcquireTimeout 1 s, pending up to 1000", result, connections, evidence(held, result, gauges));
+		assertThat(result.errors()).as("waits end with PoolAcquireTimeoutException")
+			.containsOnlyKeys("http-503 pool-acquire-timeout");
+		assertThat(result.failureLatencyAt(50)).as("time-to-fail follows the configured 1 s timeout")
+			.isBetween(PENDING_TIMEOUT.multipliedBy(9).dividedBy(10), PENDING_TIMEOUT.multipliedBy(3).dividedBy(2));
+		assertThat(result).as("the connections still carry connections / latency").hasThroughputNear(connections, 0.15);
 	}
 
-	private static Map<String, Object> evidence(LoadResult result, GaugeTimeline gauges) {
-		Map<String, Object> evidence = new LinkedHashMap<>(gauges.maxima());
+	private static Map<String, Object> evidence(Duration held, LoadResult result, GaugeTimeline gauges) {
+		Map<String, Object> evidence = ScenarioReport.evidence("W at the downstream", held.toMillis() + " ms");
+		evidence.putAll(gauges.maxima());
 		if (result.errorCount() > 0) {
 			evidence.put("time to fail p50 / p99", result.failureLatencyAt(50).toMillis() + " / "
 					+ result.failureLatencyAt(99).toMillis() + " ms");

@@ -63,6 +63,14 @@ class SlowDependencyTimeoutsIT {
 	@Container
 	static final ToxiproxyContainer toxiproxy = KitContainers.toxiproxy(network);
 
+	/** Spring Boot's defaults: no read timeout. */
+	@Container
+	static final LabServiceContainer defaults = callerThroughProxy().withName("caller-defaults");
+
+	@Container
+	static final LabServiceContainer readTimeout = callerThroughProxy().withReadTimeout(READ_TIMEOUT)
+		.withName("caller-read-timeout");
+
 	static Proxy proxy;
 
 	@BeforeAll
@@ -79,20 +87,19 @@ class SlowDependencyTimeoutsIT {
 	@Test
 	@Order(1)
 	void defaultTimeoutsWaitAsLongAsTheDependency(ScenarioReport report) throws IOException {
-		Duration slow = DOWNSTREAM_LATENCY.plus(ADDED_LATENCY);
+		Duration alone = ClosedLoopLoad.oneUser().run(defaults.uri("/call/sleep")).median();
+		Duration slow = alone.plus(ADDED_LATENCY);
 		Ceiling users = Ceiling.of(USERS, "users", slow);
 		proxy.toxics().latency("slow-dependency", ToxicDirection.DOWNSTREAM, ADDED_LATENCY.toMillis());
-		try (LabServiceContainer caller = callerThroughProxy()) {
-			caller.start();
 
-			LoadResult result = LOAD.named("defaults, slow dependency").run(caller.uri("/call/sleep"));
+		LoadResult result = LOAD.named("defaults, slow dependency").run(defaults.uri("/call/sleep"));
 
-			report.record("Spring Boot defaults, dependency +2 s", result, users, Map.of("toxic", "latency +2 s"));
-			assertThat(result).as("no read timeout by default: every call waits the full 2.1 s")
-				.hasNoErrors()
-				.hasMedianLatencyNear(slow, 0.25)
-				.hasThroughputNear(users, 0.15);
-		}
+		report.record("Spring Boot defaults, dependency +2 s", result, users,
+				ScenarioReport.evidence("W₁ (one user, healthy network)", alone.toMillis() + " ms", "toxic", "latency +2 s"));
+		assertThat(result).as("no read timeout by default: every call waits the full W₁ + 2 s")
+			.hasNoErrors()
+			.hasMeanLatencyNear(slow, 0.25)
+			.hasThroughputNear(users, 0.15);
 	}
 
 	@Test
@@ -100,22 +107,18 @@ class SlowDependencyTimeoutsIT {
 	void aReadTimeoutFailsEachCallWithinItsBound(ScenarioReport report) throws IOException {
 		Ceiling timeout = Ceiling.of(USERS, "users, each failing after the read timeout", READ_TIMEOUT);
 		proxy.toxics().latency("slow-dependency", ToxicDirection.DOWNSTREAM, ADDED_LATENCY.toMillis());
-		try (LabServiceContainer caller = callerThroughProxy().withReadTimeout(READ_TIMEOUT)) {
-			caller.start();
 
-			LoadResult result = LOAD.named("read timeout 500 ms, slow dependency").run(caller.uri("/call/sleep"));
+		LoadResult result = LOAD.named("read timeout 500 ms, slow dependency").run(readTimeout.uri("/call/sleep"));
 
-			double failuresPerSecond = result.errorsPerSecond();
-			report.record("read timeout 500 ms, dependency +2 s", result, timeout,
-					Map.of("failures per second", Math.round(failuresPerSecond)));
-			assertThat(result.succeeded()).as("nothing answers within 500 ms").isZero();
-			assertThat(result.errors()).as("every failure is the caller's read timeout, mapped to 504")
-				.containsOnlyKeys("http-504 read-timeout");
-			assertThat(failuresPerSecond)
-				.as("each call ends at the timeout: %d users fail %s times a second (L / W)", USERS,
-						timeout.requestsPerSecond())
-				.isCloseTo(timeout.requestsPerSecond(), withinPercentage(20));
-		}
+		double failuresPerSecond = result.errorsPerSecond();
+		report.record("read timeout 500 ms, dependency +2 s", result, timeout,
+				Map.of("failures per second", Math.round(failuresPerSecond)));
+		assertThat(result.succeeded()).as("nothing answers within 500 ms").isZero();
+		assertThat(result.errors()).as("every failure is the caller's read timeout, mapped to 504")
+			.containsOnlyKeys("http-504 read-timeout");
+		assertThat(failuresPerSecond)
+			.as("each call ends at the timeout: %d users fail %s times a second (L / W)", USERS, timeout.requestsPerSecond())
+			.isCloseTo(timeout.requestsPerSecond(), withinPercentage(20));
 	}
 
 	@Test
@@ -123,24 +126,21 @@ class SlowDependencyTimeoutsIT {
 	void resetConnectionsAreCountedAndTheCallerRecovers(ScenarioReport report) throws IOException {
 		Ceiling healthy = Ceiling.of(1000, "connections (no cap at 20 rps)", DOWNSTREAM_LATENCY);
 		OpenLoopLoad load = OpenLoopLoad.ratePerSecond(20).warmUp(Duration.ZERO).forDuration(Duration.ofSeconds(3));
-		try (LabServiceContainer caller = callerThroughProxy()) {
-			caller.start();
-			proxy.toxics().resetPeer("reset", ToxicDirection.DOWNSTREAM, 0);
+		proxy.toxics().resetPeer("reset", ToxicDirection.DOWNSTREAM, 0);
 
-			LoadResult reset = load.named("connections reset").run(caller.uri("/call/sleep"));
-			healTheNetwork();
-			LoadResult recovered = load.named("after the network heals").run(caller.uri("/call/sleep"));
+		LoadResult reset = load.named("connections reset").run(defaults.uri("/call/sleep"));
+		healTheNetwork();
+		LoadResult recovered = load.named("after the network heals").run(defaults.uri("/call/sleep"));
 
-			report.record("connections reset by the network", reset, healthy, Map.of("toxic", "reset_peer"));
-			report.record("after the network heals", recovered, healthy, Map.of("toxic", "none"));
-			assertThat(reset.succeeded()).as("no call gets through a resetting network").isZero();
-			assertThat(reset.errors()).as("each reset is counted as the caller's connection-reset, mapped to 502")
-				.containsOnlyKeys("http-502 connection-reset");
-			assertThat(recovered).as("the caller is healthy again once the network is")
-				.hasNoErrors()
-				.hasThroughputNear(healthy, 0.15)
-				.hasMedianLatencyNear(DOWNSTREAM_LATENCY, 0.5);
-		}
+		report.record("connections reset by the network", reset, healthy, Map.of("toxic", "reset_peer"));
+		report.record("after the network heals", recovered, healthy, Map.of("toxic", "none"));
+		assertThat(reset.succeeded()).as("no call gets through a resetting network").isZero();
+		assertThat(reset.errors()).as("each reset is counted as the caller's connection-reset, mapped to 502")
+			.containsOnlyKeys("http-502 connection-reset");
+		assertThat(recovered).as("the caller is healthy again once the network is")
+			.hasNoErrors()
+			.hasThroughputNear(healthy, 0.15)
+			.hasMedianLatencyNear(DOWNSTREAM_LATENCY, 0.5);
 	}
 
 	private static LabServiceContainer callerThroughProxy() {

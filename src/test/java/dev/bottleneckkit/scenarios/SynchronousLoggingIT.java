@@ -20,11 +20,13 @@ import dev.bottleneckkit.scenarios.lab.LabServiceContainer.RequestLogAppender;
 import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.testcontainers.containers.Network;
+import org.testcontainers.junit.jupiter.Container;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -60,60 +62,70 @@ class SynchronousLoggingIT {
 
 	static final Network network = KitResources.newNetwork();
 
+	@Container
+	static final LabServiceContainer synchronous = serviceLoggingWith(RequestLogAppender.SYNC).withName("sync-appender");
+
+	@Container
+	static final LabServiceContainer asynchronous = serviceLoggingWith(RequestLogAppender.ASYNC).withName("async-appender");
+
+	/** Set up before the containers start: they add the JVMs' JMX flags. */
+	static final ThreadDumpProbe synchronousThreads = ThreadDumpProbe.on(synchronous);
+
+	static final ThreadDumpProbe asynchronousThreads = ThreadDumpProbe.on(asynchronous);
+
+	@AfterAll
+	static void disconnectTheProbes() {
+		synchronousThreads.close();
+		asynchronousThreads.close();
+	}
+
 	@Test
 	@Order(1)
 	void aSynchronousAppenderCapsThroughputAtOneSinkWriteAtATime(ScenarioReport report) {
 		Ceiling sink = Ceiling.of(1, "sink write at a time (the appender's lock)", SINK_LATENCY);
-		try (LabServiceContainer service = serviceLoggingWith(RequestLogAppender.SYNC);
-				ThreadDumpProbe threads = ThreadDumpProbe.on(service)) {
-			service.start();
 
-			Run run = loadWhileDumping(service, threads, "synchronous appender");
-			JsonPath log = requestLog(service);
+		Run run = loadWhileDumping(synchronous, synchronousThreads, "synchronous appender");
 
-			report.record("synchronous appender, sink 20 ms per write", run.result, sink,
-					evidence(run, log));
-			assertThat(run.result).as("one line written at a time caps the service at 1 / 20 ms")
-				.hasNoErrors()
-				.hasThroughputNear(sink, 0.15);
-			org.assertj.core.api.Assertions.assertThat(run.medianWaiting())
-				.as("most of the %d request threads are parked on the appender's lock (thread dumps: %s)", USERS,
-						run.waiting())
-				.isGreaterThanOrEqualTo(USERS / 2);
-			org.assertj.core.api.Assertions.assertThat(log.getLong("sinkWrites"))
-				.as("one sink write per line: the line is flushed while the lock is held")
-				.isGreaterThanOrEqualTo(log.getLong("written"));
-		}
+		JsonPath log = requestLog(synchronous);
+		report.record("synchronous appender, sink 20 ms per write", run.result, sink, evidence(run, log));
+		assertThat(run.result).as("one line written at a time caps the service at 1 / 20 ms")
+			.hasNoErrors()
+			.hasThroughputNear(sink, 0.15);
+		org.assertj.core.api.Assertions.assertThat(run.medianWaiting())
+			.as("most of the %d request threads are parked on the appender's lock (thread dumps: %s)", USERS, run.waiting())
+			.isGreaterThanOrEqualTo(USERS / 2);
+		org.assertj.core.api.Assertions.assertThat(log.getLong("sinkWrites"))
+			.as("one sink write per line: the line is flushed while the lock is held")
+			.isGreaterThanOrEqualTo(log.getLong("written"));
 	}
 
 	@Test
 	@Order(2)
 	void anAsynchronousAppenderRemovesTheCapWithoutDroppingLines(ScenarioReport report) {
-		Ceiling users = Ceiling.of(USERS, "users", WORK);
-		try (LabServiceContainer service = serviceLoggingWith(RequestLogAppender.ASYNC);
-				ThreadDumpProbe threads = ThreadDumpProbe.on(service)) {
-			service.start();
+		asynchronous.inFlight().reset();
 
-			Run run = loadWhileDumping(service, threads, "asynchronous appender");
-			JsonPath log = await().atMost(Duration.ofSeconds(10))
-				.until(() -> requestLog(service), (reading) -> reading.getInt("queued") == 0);
+		Run run = loadWhileDumping(asynchronous, asynchronousThreads, "asynchronous appender");
 
-			report.record("AsyncAppender, sink 20 ms per write", run.result, users,
-					evidence(run, log));
-			assertThat(run.result).as("the request threads only queue their line: users / work time")
-				.hasNoErrors()
-				.hasThroughputNear(users, 0.15);
-			org.assertj.core.api.Assertions.assertThat(run.waiting())
-				.as("no request thread waits for the appender's lock")
-				.containsOnly(0);
-			long notYetWritten = log.getLong("logged") - log.getLong("written");
-			org.assertj.core.api.Assertions.assertThat(notYetWritten)
-				.as("nothing dropped: the lines not in the file yet are the ones in the 8 KB buffer (a line is > 50 bytes)")
-				.isBetween(0L, 8192L / 50);
-			org.assertj.core.api.Assertions.assertThat(log.getLong("sinkWrites"))
-				.as("the worker writes many lines per sink write")
-				.isLessThan(log.getLong("written") / 10);
-		}
+		Duration served = asynchronous.inFlight().read().meanServiceTime();
+		Ceiling users = Ceiling.of(USERS, "users", served);
+		JsonPath log = await().atMost(Duration.ofSeconds(10))
+			.until(() -> requestLog(asynchronous), (reading) -> reading.getInt("queued") == 0);
+		Map<String, Object> evidence = ScenarioReport.evidence("W at the service", served.toMillis() + " ms");
+		evidence.putAll(evidence(run, log));
+		report.record("AsyncAppender, sink 20 ms per write", run.result, users, evidence);
+		assertThat(run.result).as("the request threads only queue their line: users / work time")
+			.hasNoErrors()
+			.hasThroughputNear(users, 0.15);
+		org.assertj.core.api.Assertions.assertThat(run.waiting())
+			.as("no request thread waits for the appender's lock")
+			.containsOnly(0);
+		long notYetWritten = log.getLong("logged") - log.getLong("written");
+		org.assertj.core.api.Assertions.assertThat(notYetWritten)
+			.as("nothing dropped: the lines not in the file yet are the ones in the 8 KB buffer (a line is > 50 bytes)")
+			.isBetween(0L, 8192L / 50);
+		org.assertj.core.api.Assertions.assertThat(log.getLong("sinkWrites"))
+			.as("the worker writes many lines per sink write")
+			.isLessThan(log.getLong("written") / 10);
 	}
 
 	private static LabServiceContainer serviceLoggingWith(RequestLogAppender appender) {
@@ -129,6 +141,10 @@ class SynchronousLoggingIT {
 			CompletableFuture<LoadResult> load = CompletableFuture
 				.supplyAsync(() -> LOAD.named(name).run(service.uri("/work/sleep")), background);
 			List<ThreadDump> dumps = new ArrayList<>();
+			// The load may wait for its turn (scenarios side by side): the dumps begin once its users are all in,
+			// past its 2 s warm-up.
+			await(name + " under way").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(100))
+				.until(() -> service.inFlight().read().current() >= USERS - 2);
 			sleep(Duration.ofSeconds(3));
 			for (int i = 0; i < DUMPS; i++) {
 				dumps.add(threads.take());

@@ -2,6 +2,7 @@ package dev.bottleneckkit.scenarios;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import dev.bottleneckkit.containers.KitResources;
@@ -15,14 +16,17 @@ import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.ServiceGauges;
 import dev.bottleneckkit.scenarios.lab.InFlightProbe.InFlight;
 import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.testcontainers.containers.Network;
+import org.testcontainers.junit.jupiter.Container;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.withinPercentage;
+import static org.awaitility.Awaitility.await;
 
 /**
  * S5 (seed 000; seed 001's "the default bulkhead is lost"): a downstream still on a small pool of platform
@@ -61,104 +65,122 @@ class VirtualThreadCallerFloodsDownstreamIT {
 		.forDuration(Duration.ofSeconds(8))
 		.requestTimeout(Duration.ofSeconds(20));
 
-	static final Ceiling DOWNSTREAM = Ceiling.of(DOWNSTREAM_THREADS, "downstream platform threads", DOWNSTREAM_LATENCY);
-
 	static final Network network = KitResources.newNetwork();
+
+	/** The downstream still on a small pool of platform threads: tests 1, 2 and 4 call it. */
+	@Container
+	static final LabServiceContainer platformDownstream = LabServiceContainer.downstream(network, "platform-downstream")
+		.withDefaultLatency(DOWNSTREAM_LATENCY)
+		.withTomcatMaxThreads(DOWNSTREAM_THREADS);
+
+	/** Fix (a): the same downstream on virtual threads. */
+	@Container
+	static final LabServiceContainer virtualDownstream = LabServiceContainer.downstream(network, "virtual-downstream")
+		.withDefaultLatency(DOWNSTREAM_LATENCY)
+		.withTomcatMaxThreads(DOWNSTREAM_THREADS)
+		.withVirtualThreads(true);
+
+	@Container
+	static final LabServiceContainer platformCaller = caller().withTomcatMaxThreads(CALLER_THREADS).withName("platform-caller");
+
+	/** On virtual threads, without a bulkhead; {@code ?via=virtual} calls fix (a)'s downstream through the same pool. */
+	@Container
+	static final LabServiceContainer virtualCaller = caller().withVirtualThreads(true)
+		.withNamedDownstream("virtual", virtualDownstream.url())
+		.withName("virtual-caller");
+
+	/** Fix (b): the virtual caller with a bulkhead sized to what the downstream serves. */
+	@Container
+	static final LabServiceContainer bulkheadCaller = caller().withVirtualThreads(true)
+		.withBulkhead(DOWNSTREAM_THREADS)
+		.withName("bulkhead-caller");
+
+	/** Each test starts on a downstream that has drained what the last one left it (a flood's queue). */
+	@BeforeEach
+	void startOnIdleDownstreams() {
+		for (LabServiceContainer downstream : List.of(platformDownstream, virtualDownstream)) {
+			await(downstream.name() + " drained").atMost(Duration.ofSeconds(30))
+				.until(() -> downstream.inFlight().read().current() == 0);
+			downstream.inFlight().reset();
+		}
+	}
 
 	@Test
 	@Order(1)
 	void platformThreadCallerHoldsTheExcessBack(ScenarioReport report) {
-		try (LabServiceContainer downstream = platformDownstream();
-				LabServiceContainer caller = caller(downstream).withTomcatMaxThreads(CALLER_THREADS)) {
-			Run run = run(downstream, caller);
+		Run run = run(platformDownstream, platformCaller, "/call/sleep");
 
-			report.record("platform-thread caller (" + CALLER_THREADS + " threads)", run.result, DOWNSTREAM, run.evidence());
-			assertThat(run.callerLeased()).as("the caller has no more calls in flight than it has threads")
-				.isLessThanOrEqualTo(CALLER_THREADS);
-			assertThat(run.result.errors()).as("the downstream's queue stays short of the read timeout")
-				.doesNotContainKey("http-504 read-timeout");
-			assertThat(run.result).as("the downstream serves at its ceiling").hasThroughputNear(DOWNSTREAM, 0.15);
-		}
+		Ceiling downstreamThreads = run.downstreamThreads();
+		report.record("platform-thread caller (" + CALLER_THREADS + " threads)", run.result, downstreamThreads, run.evidence());
+		assertThat(run.callerLeased()).as("the caller has no more calls in flight than it has threads")
+			.isLessThanOrEqualTo(CALLER_THREADS);
+		assertThat(run.result.errors()).as("the downstream's queue stays short of the read timeout")
+			.doesNotContainKey("http-504 read-timeout");
+		assertThat(run.result).as("the downstream serves at its ceiling").hasThroughputNear(downstreamThreads, 0.15);
 	}
 
 	@Test
 	@Order(2)
 	void virtualThreadCallerFloodsTheDownstreamIntoReadTimeouts(ScenarioReport report) {
-		try (LabServiceContainer downstream = platformDownstream();
-				LabServiceContainer caller = caller(downstream).withVirtualThreads(true)) {
-			Run run = run(downstream, caller);
+		Run run = run(platformDownstream, virtualCaller, "/call/sleep");
 
-			report.record("virtual-thread caller, no bulkhead", run.result, DOWNSTREAM, run.evidence());
-			assertThat(run.callerLeased())
-				.as("nothing holds the caller back: calls in flight pile up until the read timeout ends them, "
-						+ "L = λ × W = %.0f rps × %d s", OFFERED_RPS, READ_TIMEOUT.toSeconds())
-				.isCloseTo(OFFERED_RPS * READ_TIMEOUT.toSeconds(), withinPercentage(20));
-			assertThat(run.downstreamConnections()).as("and every one of them waits at the downstream, far past its threads")
-				.isGreaterThanOrEqualTo(3 * DOWNSTREAM_THREADS);
-			assertThat(run.result.errors()).as("calls queue past the 2 s read timeout, and only that fails")
-				.containsOnlyKeys("http-504 read-timeout");
-			assertThat(run.result.throughput()).as("work done for callers that gave up is lost: goodput below the ceiling")
-				.isLessThan(0.85 * DOWNSTREAM.requestsPerSecond());
-		}
+		Ceiling downstreamThreads = run.downstreamThreads();
+		report.record("virtual-thread caller, no bulkhead", run.result, downstreamThreads, run.evidence());
+		assertThat(run.callerLeased())
+			.as("nothing holds the caller back: calls in flight pile up until the read timeout ends them, "
+					+ "L = λ × W = %.0f rps × %d s", OFFERED_RPS, READ_TIMEOUT.toSeconds())
+			.isCloseTo(OFFERED_RPS * READ_TIMEOUT.toSeconds(), withinPercentage(20));
+		assertThat(run.downstreamConnections()).as("and every one of them waits at the downstream, far past its threads")
+			.isGreaterThanOrEqualTo(3 * DOWNSTREAM_THREADS);
+		assertThat(run.result.errors()).as("calls queue past the 2 s read timeout, and only that fails")
+			.containsOnlyKeys("http-504 read-timeout");
+		assertThat(run.result.throughput()).as("work done for callers that gave up is lost: goodput below the ceiling")
+			.isLessThan(0.85 * downstreamThreads.requestsPerSecond());
 	}
 
 	@Test
 	@Order(3)
 	void fixDownstreamOnVirtualThreadsServesEveryArrival(ScenarioReport report) {
 		Ceiling unbounded = Ceiling.of(1000, "virtual threads (no thread cap)", DOWNSTREAM_LATENCY);
-		try (LabServiceContainer downstream = platformDownstream().withVirtualThreads(true);
-				LabServiceContainer caller = caller(downstream).withVirtualThreads(true)) {
-			Run run = run(downstream, caller);
 
-			report.record("fix (a): downstream on virtual threads", run.result, unbounded, run.evidence());
-			assertThat(run.result).as("the downstream's waiting no longer holds a thread: every arrival is served")
-				.hasNoErrors()
-				.hasThroughputNear(unbounded, 0.15)
-				.hasMedianLatencyNear(DOWNSTREAM_LATENCY, 0.25);
-		}
+		Run run = run(virtualDownstream, virtualCaller, "/call/sleep?via=virtual");
+
+		report.record("fix (a): downstream on virtual threads", run.result, unbounded, run.evidence());
+		assertThat(run.result).as("the downstream's waiting no longer holds a thread: every arrival is served")
+			.hasNoErrors()
+			.hasThroughputNear(unbounded, 0.15)
+			.hasMedianLatencyNear(DOWNSTREAM_LATENCY, 0.25);
 	}
 
 	@Test
 	@Order(4)
 	void fixBulkheadInTheCallerRejectsTheExcessAtOnce(ScenarioReport report) {
-		Ceiling bulkhead = Ceiling.of(DOWNSTREAM_THREADS, "bulkhead permits", DOWNSTREAM_LATENCY);
-		try (LabServiceContainer downstream = platformDownstream();
-				LabServiceContainer caller = caller(downstream).withVirtualThreads(true).withBulkhead(DOWNSTREAM_THREADS)) {
-			Run run = run(downstream, caller);
+		Run run = run(platformDownstream, bulkheadCaller, "/call/sleep");
 
-			report.record("fix (b): bulkhead of " + DOWNSTREAM_THREADS + " in the caller", run.result, bulkhead,
-					run.evidence());
-			assertThat(run.downstreamPeak.peak()).as("the downstream never serves more than the bulkhead admits")
-				.isLessThanOrEqualTo(DOWNSTREAM_THREADS);
-			assertThat(run.result.errors()).as("the excess is rejected with 429 bulkhead-full, nothing times out")
-				.containsOnlyKeys("http-429 bulkhead-full");
-			assertThat(run.result).as("admitted calls pass at the downstream's own latency")
-				.hasThroughputNear(bulkhead, 0.15)
-				.hasMedianLatencyNear(DOWNSTREAM_LATENCY, 0.25);
-		}
+		Ceiling bulkhead = Ceiling.of(DOWNSTREAM_THREADS, "bulkhead permits", run.downstreamPeak.meanServiceTime());
+		report.record("fix (b): bulkhead of " + DOWNSTREAM_THREADS + " in the caller", run.result, bulkhead, run.evidence());
+		assertThat(run.downstreamPeak.peak()).as("the downstream never serves more than the bulkhead admits")
+			.isLessThanOrEqualTo(DOWNSTREAM_THREADS);
+		assertThat(run.result.errors()).as("the excess is rejected with 429 bulkhead-full, nothing times out")
+			.containsOnlyKeys("http-429 bulkhead-full");
+		assertThat(run.result).as("admitted calls pass at the downstream's own latency")
+			.hasThroughputNear(bulkhead, 0.15)
+			.hasMedianLatencyNear(DOWNSTREAM_LATENCY, 0.25);
 	}
 
-	private static LabServiceContainer platformDownstream() {
-		return LabServiceContainer.downstream(network)
-			.withDefaultLatency(DOWNSTREAM_LATENCY)
-			.withTomcatMaxThreads(DOWNSTREAM_THREADS);
-	}
-
-	private static LabServiceContainer caller(LabServiceContainer downstream) {
-		return LabServiceContainer.callerOf(downstream)
+	private static LabServiceContainer caller() {
+		return LabServiceContainer.callerOf(platformDownstream)
 			.withMaxConnectionsPerRoute(LARGE_POOL)
 			.withMaxConnectionsTotal(LARGE_POOL)
 			.withReadTimeout(READ_TIMEOUT);
 	}
 
-	private static Run run(LabServiceContainer downstream, LabServiceContainer caller) {
-		downstream.start();
-		caller.start();
+	private static Run run(LabServiceContainer downstream, LabServiceContainer caller, String route) {
 		ServiceGauges downstreamGauges = ServiceGauges.on(downstream)
 			.gauges(Gauge.TOMCAT_CONNECTIONS, Gauge.TOMCAT_BUSY)
 			.start();
 		ServiceGauges callerGauges = ServiceGauges.on(caller).gauges(Gauge.HTTP_POOL_LEASED).start();
-		LoadResult result = LOAD.named("open load on the caller").run(caller.uri("/call/sleep"));
+		LoadResult result = LOAD.named("open load on the caller").run(caller.uri(route));
 		return new Run(result, downstreamGauges.stop(), callerGauges.stop(), downstream.inFlight().read());
 	}
 
@@ -172,6 +194,11 @@ class VirtualThreadCallerFloodsDownstreamIT {
 			return this.downstream.max(Gauge.TOMCAT_CONNECTIONS).orElseThrow();
 		}
 
+		/** The downstream's threads over the time a request held one there in this run (W at the downstream). */
+		Ceiling downstreamThreads() {
+			return Ceiling.of(DOWNSTREAM_THREADS, "downstream platform threads", this.downstreamPeak.meanServiceTime());
+		}
+
 		double callerLeased() {
 			return this.caller.max(Gauge.HTTP_POOL_LEASED).orElseThrow();
 		}
@@ -181,6 +208,7 @@ class VirtualThreadCallerFloodsDownstreamIT {
 			evidence.put("caller calls in flight (pool leased) max", Math.round(callerLeased()));
 			evidence.put("downstream connections max", Math.round(downstreamConnections()));
 			evidence.put("downstream peak served at once", this.downstreamPeak.peak());
+			evidence.put("W at the downstream", this.downstreamPeak.meanServiceTime().toMillis() + " ms");
 			// Tomcat reports -1 busy threads when requests run on virtual threads.
 			this.downstream.max(Gauge.TOMCAT_BUSY)
 				.ifPresent((busy) -> evidence.put("downstream busy threads max", (busy < 0) ? "n/a (virtual)" : Math.round(busy)));

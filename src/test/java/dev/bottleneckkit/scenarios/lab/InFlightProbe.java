@@ -1,6 +1,7 @@
 package dev.bottleneckkit.scenarios.lab;
 
 import java.net.URI;
+import java.time.Duration;
 
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
@@ -31,7 +32,7 @@ public final class InFlightProbe {
 	private static InFlight parse(io.restassured.response.Response response) {
 		JsonPath json = response.then().statusCode(200).extract().jsonPath();
 		return new InFlight(json.getInt("current"), json.getInt("peak"), json.getLong("completed"),
-				json.getLong("abandoned"));
+				json.getLong("abandoned"), Duration.ofNanos(Math.round(json.getDouble("meanMs") * 1e6)));
 	}
 
 	/**
@@ -41,8 +42,10 @@ public final class InFlightProbe {
 	 * @param completed requests completed since the last reset, answered or abandoned
 	 * @param abandoned requests of those whose client went away before the answer ({@code /work/steps}
 	 * notices; a plain sleep does not)
+	 * @param meanServiceTime the mean time the completed ones spent in the service: W of Little's law here,
+	 * measured while the load ran
 	 */
-	public record InFlight(int current, int peak, long completed, long abandoned) {
+	public record InFlight(int current, int peak, long completed, long abandoned, Duration meanServiceTime) {
 	}
 
 }

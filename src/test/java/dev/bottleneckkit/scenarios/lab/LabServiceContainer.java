@@ -1,6 +1,7 @@
 package dev.bottleneckkit.scenarios.lab;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 
 import dev.bottleneckkit.containers.ServiceContainer;
@@ -52,12 +53,29 @@ public class LabServiceContainer extends ServiceContainer {
 
 	/** A downstream on {@code network}, reachable by callers as {@value #DOWNSTREAM_ALIAS}, on Java 21. */
 	public static LabServiceContainer downstream(Network network) {
-		return new LabServiceContainer("downstream", network, JavaRuntime.JAVA_21).withNetworkAliases(DOWNSTREAM_ALIAS);
+		return downstream(network, DOWNSTREAM_ALIAS);
+	}
+
+	/**
+	 * A downstream on {@code network}, reachable by callers as {@code alias} (and named so in logs), on Java 21:
+	 * for a scenario with two downstreams on one network.
+	 */
+	public static LabServiceContainer downstream(Network network, String alias) {
+		LabServiceContainer downstream = new LabServiceContainer("downstream", network, JavaRuntime.JAVA_21)
+			.withNetworkAliases(alias);
+		downstream.withName(alias);
+		return downstream;
 	}
 
 	/** A caller of {@code downstream} on the same network, on Java 21, with Spring Boot's default HTTP pool. */
 	public static LabServiceContainer callerOf(LabServiceContainer downstream) {
-		return caller(downstream.getNetwork()).withEnv("LAB_CALLER_DOWNSTREAMURL", "http://" + DOWNSTREAM_ALIAS + ":" + PORT);
+		return caller(downstream.getNetwork()).withDownstreamUrl(downstream.url());
+	}
+
+	/** Where callers on its network reach this service: {@code http://<its network alias>:8080}. */
+	public String url() {
+		List<String> aliases = getNetworkAliases();
+		return "http://" + aliases.get(aliases.size() - 1) + ":" + PORT;
 	}
 
 	/** A caller on {@code network} with no downstream, e.g. for its database route ({@link #withMySql}). */
@@ -95,7 +113,15 @@ public class LabServiceContainer extends ServiceContainer {
 			.withEnv("SPRING_DATASOURCE_USERNAME", database.getUsername())
 			.withEnv("SPRING_DATASOURCE_PASSWORD", database.getPassword())
 			.withEnv("SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE", Integer.toString(poolSize))
-			.withCopyFileToContainer(MountableFile.forHostPath(driver.jar()), "/app/lib/" + driver.jar().getFileName());
+			.withCopyFileToContainer(MountableFile.forHostPath(driver.jar()), "/app/lib/" + driver.jar().getFileName())
+			// Hikari opens its pool at start-up: the database must answer first.
+			.dependsOn(database);
+	}
+
+	@Override
+	public LabServiceContainer dependsOn(org.testcontainers.lifecycle.Startable... startables) {
+		super.dependsOn(startables);
+		return this;
 	}
 
 	/** Caller with a database: Hikari's {@code connectionTimeout}, 250 ms (Hikari's minimum) to 10 min. */
@@ -238,6 +264,12 @@ public class LabServiceContainer extends ServiceContainer {
 		/** Logback's AsyncAppender (never discarding) in front of the same appender, flushing 8 KB at a time. */
 		ASYNC
 
+	}
+
+	@Override
+	public LabServiceContainer withName(String name) {
+		super.withName(name);
+		return this;
 	}
 
 	/** Extra JVM flags, appended to the lab's defaults (e.g. {@code -Djdk.virtualThreadScheduler.parallelism=2}). */

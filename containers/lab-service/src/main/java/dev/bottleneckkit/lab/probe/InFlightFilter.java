@@ -30,12 +30,13 @@ class InFlightFilter extends OncePerRequestFilter {
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
+		long entered = System.nanoTime();
 		this.tracker.enter();
 		try {
 			chain.doFilter(request, response);
 		}
 		finally {
-			this.tracker.exit();
+			this.tracker.exit(System.nanoTime() - entered);
 		}
 	}
 
