@@ -14,8 +14,8 @@ import org.slf4j.LoggerFactory;
  * latencies and rates that CPU taken away would bend. So the JVM's starts and loads take turns: any number of
  * starts at once, or any number of loads at once, never both. Members of one group that arrive within
  * {@value #ADMISSION_MILLIS} ms of their group's turn beginning join it; later ones wait while the other group
- * waits, so neither group starves. At most {@value #STARTS_AT_ONCE} containers start at once, and at most
- * {@value #LOADS_AT_ONCE} loads run at once. With one scenario class at a time, nothing ever waits.
+ * waits, so neither group starves. At most {@value #STARTS_AT_ONCE} containers start at once, and loads share
+ * {@value #LOADS_AT_ONCE} slots by their size. With one scenario class at a time, nothing ever waits.
  */
 public final class Phases {
 
@@ -33,10 +33,14 @@ public final class Phases {
 	private static final Semaphore startSlots = new Semaphore(STARTS_AT_ONCE, true);
 
 	/**
-	 * Loads measured at once: each costs the services it drives CPU (a request through a caller and a downstream
-	 * is two Spring MVC requests), and two share two cores without bending each other's figures.
+	 * Load slots: each load costs the services it drives CPU (a request through a caller and a downstream is two
+	 * Spring MVC requests). A light load takes one slot, a load of more than {@value #USERS_PER_SLOT} users two:
+	 * four light loads, or two heavy ones, share two cores without bending each other's figures.
 	 */
-	static final int LOADS_AT_ONCE = 2;
+	static final int LOADS_AT_ONCE = 4;
+
+	/** Users of a closed loop (or requests per second of an open one) above which a load takes two slots. */
+	public static final int USERS_PER_SLOT = 20;
 
 	private static final Semaphore loadSlots = new Semaphore(LOADS_AT_ONCE, true);
 
@@ -76,6 +80,14 @@ public final class Phases {
 
 	/** Enters {@code phase}, waiting for the other group's turn to end if need be; close the result to leave it. */
 	public static Turn enter(Phase phase, String what) {
+		return enter(phase, what, 1);
+	}
+
+	/**
+	 * Enters {@code phase} as {@code weight} members' worth of its slots (a load of many users weighs more), waiting
+	 * for the other group's turn to end and for free slots if need be; close the result to leave it.
+	 */
+	public static Turn enter(Phase phase, String what, int weight) {
 		if (held.get() != null) {
 			log.debug("pass-through {} {} thread={}", phase, what, Thread.currentThread().getName());
 			return new Turn(null);
@@ -115,9 +127,11 @@ public final class Phases {
 		Turn turn = new Turn(phase);
 		held.set(turn);
 		Semaphore slots = (phase == Phase.STARTING) ? startSlots : loadSlots;
+		int permits = Math.max(1, Math.min(weight, (phase == Phase.STARTING) ? STARTS_AT_ONCE : LOADS_AT_ONCE));
 		try {
-			slots.acquire();
+			slots.acquire(permits);
 			turn.slots = slots;
+			turn.permits = permits;
 		}
 		catch (InterruptedException ex) {
 			turn.close();
@@ -162,6 +176,8 @@ public final class Phases {
 
 		private Semaphore slots;
 
+		private int permits;
+
 		private Turn(Phase phase) {
 			this.phase = phase;
 		}
@@ -171,7 +187,7 @@ public final class Phases {
 			if (!this.closed && this.phase != null) {
 				this.closed = true;
 				if (this.slots != null) {
-					this.slots.release();
+					this.slots.release(this.permits);
 				}
 				held.remove();
 				leave(this.phase);

@@ -75,13 +75,13 @@ public final class ClosedLoopLoad {
 	}
 
 	/**
-	 * One user, 1 s of warm-up, 3 s measured: the route's own latency as the load sees it, queueing for nothing,
-	 * the W₁ that a model of the route's cap can divide by ({@code Ceiling.of(limit, resource, oneUser.median())}),
-	 * measured in the same run rather than assumed. Its median, not its mean: a second of CPU taken by a neighbour
-	 * would move the mean of a few requests.
+	 * One user, 1 s of warm-up, then seven requests: the route's own latency as the load sees it, queueing for
+	 * nothing, the W₁ that a model of the route's cap can divide by ({@code Ceiling.of(limit, resource,
+	 * oneUser.median())}), measured in the same run rather than assumed. Its median, not its mean: the median of
+	 * seven shrugs off two requests slowed by a neighbour taking the CPU.
 	 */
 	public static ClosedLoopLoad oneUser() {
-		return users(1).warmUp(Duration.ofSeconds(1)).forDuration(Duration.ofSeconds(3)).named("one user");
+		return users(1).warmUp(Duration.ofSeconds(1)).forRequests(7).named("one user");
 	}
 
 	/** Time left out of the figures at the start, 0 to 10 min. */
@@ -118,7 +118,7 @@ public final class ClosedLoopLoad {
 	 * scenario classes running side by side are under way, the run waits for them to end first.
 	 */
 	public LoadResult run(URI target) {
-		try (Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, this.name)) {
+		try (Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, this.name, slots(this.users))) {
 			log.info("{}: {} users against {} ({} warm-up, then {})", this.name, this.users, target, Knobs.human(this.warmUp),
 					(this.requests > 0) ? this.requests + " requests" : Knobs.human(this.duration));
 			return execute(target);
@@ -131,7 +131,8 @@ public final class ClosedLoopLoad {
 	 * two results in that order once both have ended.
 	 */
 	public static List<LoadResult> together(ClosedLoopLoad first, URI firstTarget, ClosedLoopLoad second, URI secondTarget) {
-		try (Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, first.name + " and " + second.name);
+		try (Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, first.name + " and " + second.name,
+				slots(first.users + second.users));
 				ExecutorService both = Executors.newVirtualThreadPerTaskExecutor()) {
 			log.info("{} ({} users against {}) and {} ({} users against {}) at once", first.name, first.users, firstTarget,
 					second.name, second.users, secondTarget);
@@ -146,6 +147,11 @@ public final class ClosedLoopLoad {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("interrupted while " + first.name + " and " + second.name + " ran", ex);
 		}
+	}
+
+	/** Load slots for {@code users}: two above {@value Phases#USERS_PER_SLOT}, else one. */
+	static int slots(double users) {
+		return (users > Phases.USERS_PER_SLOT) ? 2 : 1;
 	}
 
 	private LoadResult execute(URI target) {

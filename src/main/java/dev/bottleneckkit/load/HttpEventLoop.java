@@ -47,8 +47,13 @@ final class HttpEventLoop implements AutoCloseable {
 
 	private static final long PROGRESS_NANOS = Duration.ofSeconds(5).toNanos();
 
-	/** A closed-loop user whose connection failed waits this long before its next request. */
+	/**
+	 * A closed-loop user whose connection failed waits this long before its next request, twice as long after each
+	 * further failure, up to {@link #MAX_BACK_OFF_NANOS}.
+	 */
 	static final long BACK_OFF_NANOS = Duration.ofMillis(100).toNanos();
+
+	static final long MAX_BACK_OFF_NANOS = Duration.ofSeconds(1).toNanos();
 
 	private final String name;
 
@@ -122,8 +127,9 @@ final class HttpEventLoop implements AutoCloseable {
 		}
 		while (!Thread.currentThread().isInterrupted()) {
 			now = System.nanoTime();
-			// A user whose connection failed (refused, timed out) tries again after a pause, as a client's back-off
-			// would: without it a closed loop spins on a service that is down, taking the CPU others need.
+			// A user whose connection failed (refused, timed out) tries again after a pause that doubles with each
+			// failure, as a client's back-off would: without it a closed loop spins on a service that is down, taking
+			// the CPU others need.
 			while (!this.backingOff.isEmpty() && this.backingOff.peek().notBefore - now <= 0) {
 				this.ended.add(this.backingOff.poll());
 			}
@@ -139,7 +145,8 @@ final class HttpEventLoop implements AutoCloseable {
 					continue;
 				}
 				if (user.connectFailed && !user.backedOff) {
-					user.notBefore = now + BACK_OFF_NANOS;
+					user.backOff = (user.backOff == 0) ? BACK_OFF_NANOS : Math.min(2 * user.backOff, MAX_BACK_OFF_NANOS);
+					user.notBefore = now + user.backOff;
 					user.backedOff = true;
 					this.backingOff.add(user);
 					continue;
@@ -300,8 +307,10 @@ final class HttpEventLoop implements AutoCloseable {
 		/** Whether the last request failed to connect (refused, timed out, unknown host). */
 		boolean connectFailed;
 
-		/** End of a back-off pause (nanoTime), and whether the user has taken it. */
+		/** End of a back-off pause (nanoTime), its length, and whether the user has taken it. */
 		long notBefore;
+
+		long backOff;
 
 		boolean backedOff;
 
@@ -436,6 +445,7 @@ final class HttpEventLoop implements AutoCloseable {
 		}
 
 		private void answered(boolean keepAlive) {
+			this.backOff = 0;
 			String failure = this.parser.failure();
 			if (keepAlive) {
 				this.key.interestOps(0);

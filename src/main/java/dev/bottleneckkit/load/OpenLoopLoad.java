@@ -91,7 +91,7 @@ public final class OpenLoopLoad {
 
 	/** Runs the load against {@code target} and blocks until the last request sent has answered or timed out. */
 	public LoadResult run(URI target) {
-		try (Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, this.name)) {
+		try (Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, this.name, ClosedLoopLoad.slots(this.rate))) {
 			log.info("{}: {} rps against {} ({} warm-up, then {}; at most {} outstanding)", this.name, this.rate, target,
 					Knobs.human(this.warmUp), Knobs.human(this.duration), this.maxOutstanding);
 			return execute(target);

@@ -29,11 +29,11 @@ class ServiceContainerIT {
 	@Test
 	void aServiceThatNeverAnswersItsHealthPathFailsNamingThePathTheWaitAndItsLastLogLines() {
 		try (LabServiceContainer service = LabServiceContainer.downstream(network)) {
-			service.withHealthPath("/no-such-health").withStartupTimeout(Duration.ofSeconds(12));
+			service.withHealthPath("/no-such-health").withStartupTimeout(Duration.ofSeconds(20));
 
 			assertThatIllegalStateException().isThrownBy(service::start)
 				.withMessageStartingWith("Service downstream (an image built for this run) did not answer 200 on"
-						+ " /no-such-health (port 8080) within 12 s: fix withHealthPath/withPort, or give it longer with"
+						+ " /no-such-health (port 8080) within 20 s: fix withHealthPath/withPort, or give it longer with"
 						+ " withStartupTimeout. Its last log lines:\n  | ")
 				.withMessageContaining("Tomcat started on port 8080")
 				.withMessageContaining("(all of it: ");

@@ -10,10 +10,13 @@ import java.time.Duration;
 
 import dev.bottleneckkit.model.Ceiling;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+@Execution(ExecutionMode.CONCURRENT)
 class ClosedLoopLoadTest {
 
 	private static final Duration LATENCY = Duration.ofMillis(200);

@@ -72,9 +72,10 @@ class FirstSuccessFanOutIT {
 
 	/**
 	 * What the route may add to a branch with one user (two hops, a scope, new connections for abandoned ones):
-	 * runs here measured 10 to 45 ms. The next branch is 300 ms away, so the bound still tells them apart.
+	 * runs here measured 10 to 45 ms, and 150 ms while other scenarios' loads ran beside it. The next branch is
+	 * 300 ms away, so the bound still tells them apart.
 	 */
-	static final Duration OVERHEAD_BOUND = Duration.ofMillis(100);
+	static final Duration OVERHEAD_BOUND = Duration.ofMillis(250);
 
 	/** How far the mean with four users may lie from one user's latency: nobody queues, so only noise. */
 	static final double TOLERANCE = 0.15;
