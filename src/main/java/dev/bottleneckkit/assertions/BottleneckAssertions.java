@@ -2,6 +2,7 @@ package dev.bottleneckkit.assertions;
 
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.probe.PinningReport;
+import dev.bottleneckkit.sweep.SweepResult;
 import org.assertj.core.api.Assertions;
 
 /**
@@ -13,6 +14,11 @@ public class BottleneckAssertions extends Assertions {
 	/** Assertions on a load run: throughput against a {@code Ceiling}, latency, errors by kind. */
 	public static LoadResultAssert assertThat(LoadResult actual) {
 		return new LoadResultAssert(actual);
+	}
+
+	/** Assertions on a sweep: the resource its verdict names, where the service is not capped. */
+	public static SweepResultAssert assertThat(SweepResult actual) {
+		return new SweepResultAssert(actual);
 	}
 
 	/** Assertions on pinned-thread events: none, at least n, every stack in some code. */

@@ -97,6 +97,7 @@ public class LoadResultAssert extends AbstractAssert<LoadResultAssert, LoadResul
 	 * ("every request failed: 412 × http-404"), not a throughput of 0.0.
 	 */
 	private void hasSomeSuccesses() {
+		generatorWasNotTheCap();
 		if (this.actual.succeeded() > 0) {
 			return;
 		}
@@ -110,6 +111,18 @@ public class LoadResultAssert extends AbstractAssert<LoadResultAssert, LoadResul
 		}
 		failWithMessage("no request completed inside the %s window: the service took longer than the window to answer%n  run: %s",
 				Knobs.human(this.actual.window()), this.actual.summary());
+	}
+
+	/**
+	 * The load generator's self-check: figures of a run whose generator could not send faster (its busiest thread
+	 * on the CPU 90 % of the run or more) measure the generator, so no throughput or latency assertion passes on them.
+	 */
+	private void generatorWasNotTheCap() {
+		if (this.actual.generatorSaturated()) {
+			failWithMessage("the load generator, not the service, was the cap: its busiest thread was on the CPU %d %% of"
+					+ " the run, so it could not send faster; give the test JVM more CPU or the load fewer users%n  run: %s",
+					Math.round(this.actual.generatorBusy() * 100), this.actual.summary());
+		}
 	}
 
 	/** No request failed inside the measurement window. */

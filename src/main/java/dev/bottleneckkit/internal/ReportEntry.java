@@ -4,8 +4,13 @@ import java.util.Map;
 
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
+import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.sweep.SweepResult;
 
-/** One load run of one scenario test, as the report shows it. Its outcome is known when the test ends. */
+/**
+ * One load run (or one sweep) of one scenario test, as the report shows it, with the gauges sampled beside it.
+ * Its outcome is known when the test ends.
+ */
 public final class ReportEntry {
 
 	private final String scenarioId;
@@ -24,10 +29,24 @@ public final class ReportEntry {
 
 	private final String testId;
 
+	private final Map<String, GaugeTimeline> gauges;
+
+	private final SweepResult sweep;
+
 	private volatile String outcome = "running";
 
 	public ReportEntry(String scenarioId, String scenarioTitle, String testName, String caseName, LoadResult result,
 			Ceiling ceiling, Map<String, String> evidence, String testId) {
+		this(scenarioId, scenarioTitle, testName, caseName, result, ceiling, evidence, testId, Map.of(), null);
+	}
+
+	/**
+	 * A run with the gauges sampled beside it, by whose they are ({@code "caller"}), or a sweep ({@code sweep} not
+	 * null; {@code result} is then its last step, and {@code ceiling} may be null).
+	 */
+	public ReportEntry(String scenarioId, String scenarioTitle, String testName, String caseName, LoadResult result,
+			Ceiling ceiling, Map<String, String> evidence, String testId, Map<String, GaugeTimeline> gauges,
+			SweepResult sweep) {
 		this.scenarioId = scenarioId;
 		this.scenarioTitle = scenarioTitle;
 		this.testName = testName;
@@ -36,6 +55,8 @@ public final class ReportEntry {
 		this.ceiling = ceiling;
 		this.evidence = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(evidence));
 		this.testId = testId;
+		this.gauges = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(gauges));
+		this.sweep = sweep;
 	}
 
 	/**
@@ -85,6 +106,16 @@ public final class ReportEntry {
 
 	public String testId() {
 		return this.testId;
+	}
+
+	/** Gauges sampled beside the run, by whose they are. */
+	public Map<String, GaugeTimeline> gauges() {
+		return this.gauges;
+	}
+
+	/** The sweep this entry shows, or null for a single run. */
+	public SweepResult sweep() {
+		return this.sweep;
 	}
 
 	public String outcome() {

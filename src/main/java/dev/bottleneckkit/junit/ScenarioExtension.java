@@ -74,9 +74,20 @@ class ScenarioExtension implements BeforeAllCallback, AfterTestExecutionCallback
 
 	@Override
 	public Object resolveParameter(ParameterContext parameter, ExtensionContext extension) {
-		Scenario scenario = extension.getRequiredTestClass().getAnnotation(Scenario.class);
+		Scenario scenario = scenarioOf(extension.getRequiredTestClass());
 		return ScenarioReport.forTest(scenario.id(), scenario.title(), extension.getDisplayName(),
 				extension.getUniqueId());
+	}
+
+	/** The {@code @Scenario} of a test class, or of the class a {@code @Nested} one sits in. */
+	private static Scenario scenarioOf(Class<?> testClass) {
+		for (Class<?> type = testClass; type != null; type = type.getEnclosingClass()) {
+			Scenario scenario = type.getAnnotation(Scenario.class);
+			if (scenario != null) {
+				return scenario;
+			}
+		}
+		throw new IllegalStateException(testClass.getName() + " is not in a @Scenario class");
 	}
 
 	@Override

@@ -8,6 +8,8 @@ import java.util.Map;
 import dev.bottleneckkit.internal.ReportEntry;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
+import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.sweep.SweepResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,14 +63,40 @@ public final class ScenarioReport {
 	 * Call it before asserting, so a failing run is in the report too.
 	 */
 	public void record(String caseName, LoadResult result, Ceiling ceiling, Map<String, ?> evidence) {
+		record(caseName, result, ceiling, evidence, Map.of());
+	}
+
+	/**
+	 * Records a run with the gauges sampled beside it, by whose they are ({@code Map.of("caller", callerGauges)}):
+	 * the report draws each gauge's time series under the run's throughput.
+	 */
+	public void record(String caseName, LoadResult result, Ceiling ceiling, Map<String, ?> evidence,
+			Map<String, GaugeTimeline> gauges) {
 		Map<String, String> shown = new LinkedHashMap<>();
 		evidence.forEach((key, value) -> shown.put(key, String.valueOf(value)));
-		ReportEntry entry = new ReportEntry(this.scenarioId, this.scenarioTitle, this.testName, caseName, result, ceiling,
-				shown, this.testId);
+		add(new ReportEntry(this.scenarioId, this.scenarioTitle, this.testName, caseName, result, ceiling, shown,
+				this.testId, gauges, null));
+		log.info("[{}] {}: {} | cap {} | {}", this.scenarioId, caseName, result.summary(), ceiling.explain(), shown);
+	}
+
+	/**
+	 * Records a sweep: the report draws its throughput and latency against users, the knee and the model's line,
+	 * and {@code summary.md} carries its verdict. Call it before asserting.
+	 */
+	public void record(String caseName, SweepResult sweep) {
+		Map<String, String> shown = new LinkedHashMap<>(sweep.verdict().evidence());
+		LoadResult last = sweep.steps().get(sweep.steps().size() - 1).result();
+		Map<String, GaugeTimeline> gauges = new LinkedHashMap<>();
+		gauges.put("service, last step", sweep.steps().get(sweep.steps().size() - 1).service());
+		add(new ReportEntry(this.scenarioId, this.scenarioTitle, this.testName, caseName, last, null, shown, this.testId,
+				gauges, sweep));
+		log.info("[{}] {}: {}", this.scenarioId, caseName, sweep.verdict());
+	}
+
+	private static void add(ReportEntry entry) {
 		synchronized (entries) {
 			entries.add(entry);
 		}
-		log.info("[{}] {}: {} | cap {} | {}", this.scenarioId, caseName, result.summary(), ceiling.explain(), shown);
 	}
 
 	static void settle(String testId, Throwable failure) {

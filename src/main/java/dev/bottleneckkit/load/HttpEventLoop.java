@@ -1,6 +1,8 @@
 package dev.bottleneckkit.load;
 
 import java.io.EOFException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -39,6 +41,9 @@ import org.slf4j.LoggerFactory;
 final class HttpEventLoop implements AutoCloseable {
 
 	private static final Logger log = LoggerFactory.getLogger(HttpEventLoop.class);
+
+	/** The loop's own CPU time: the load generator's self-check (is the generator the cap?). */
+	private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
 	private static final long CONNECT_TIMEOUT_NANOS = Duration.ofSeconds(10).toNanos();
 
@@ -121,6 +126,17 @@ final class HttpEventLoop implements AutoCloseable {
 	 * measurement window ends (or {@code requests} succeeded in it, when positive).
 	 */
 	void closedLoop(int users, long requests) {
+		long cpuBefore = THREADS.getCurrentThreadCpuTime();
+		long wallBefore = System.nanoTime();
+		try {
+			runClosedLoop(users, requests);
+		}
+		finally {
+			this.measurement.generatorThread(THREADS.getCurrentThreadCpuTime() - cpuBefore, System.nanoTime() - wallBefore);
+		}
+	}
+
+	private void runClosedLoop(int users, long requests) {
 		long now = System.nanoTime();
 		for (int i = 0; i < users; i++) {
 			send(newConnection(), now);
@@ -168,6 +184,17 @@ final class HttpEventLoop implements AutoCloseable {
 	 * {@code maxOutstanding} in flight, arrivals past that counted as {@code outstanding-limit}.
 	 */
 	void openLoop(LongUnaryOperator arrival, int maxOutstanding) {
+		long cpuBefore = THREADS.getCurrentThreadCpuTime();
+		long wallBefore = System.nanoTime();
+		try {
+			runOpenLoop(arrival, maxOutstanding);
+		}
+		finally {
+			this.measurement.generatorThread(THREADS.getCurrentThreadCpuTime() - cpuBefore, System.nanoTime() - wallBefore);
+		}
+	}
+
+	private void runOpenLoop(LongUnaryOperator arrival, int maxOutstanding) {
 		long next = 0;
 		long due = arrival.applyAsLong(next);
 		while (!Thread.currentThread().isInterrupted()) {

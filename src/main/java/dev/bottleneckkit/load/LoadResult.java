@@ -14,6 +14,9 @@ import org.HdrHistogram.Histogram;
  */
 public final class LoadResult {
 
+	/** Share of the run on the CPU above which the generator's busiest thread counts as saturated. */
+	public static final double GENERATOR_SATURATED = 0.9;
+
 	private final String name;
 
 	private final int users;
@@ -34,9 +37,11 @@ public final class LoadResult {
 
 	private final double offeredRps;
 
+	private final double generatorBusy;
+
 	/** Latencies in microseconds; the histograms are the load driver's own copies, never handed out. */
 	LoadResult(String name, int users, Duration window, long succeeded, Map<String, Long> errors, Histogram latencies,
-			Histogram failureLatencies, List<Second> timeline, Duration warmUp, double offeredRps) {
+			Histogram failureLatencies, List<Second> timeline, Duration warmUp, double offeredRps, double generatorBusy) {
 		this.name = name;
 		this.users = users;
 		this.window = window;
@@ -47,6 +52,7 @@ public final class LoadResult {
 		this.timeline = List.copyOf(timeline);
 		this.warmUp = warmUp;
 		this.offeredRps = offeredRps;
+		this.generatorBusy = generatorBusy;
 	}
 
 	/** What was loaded, for reports. */
@@ -87,6 +93,19 @@ public final class LoadResult {
 	/** The open loop's arrival rate, requests per second; NaN for a closed loop. */
 	public double offeredRps() {
 		return this.offeredRps;
+	}
+
+	/**
+	 * The load generator's self-check: the share of the run its busiest thread spent on the CPU, 0 to 1. Near 1,
+	 * the generator could not send faster, so it, not the service, may have been the cap.
+	 */
+	public double generatorBusy() {
+		return this.generatorBusy;
+	}
+
+	/** Whether the generator's busiest thread was on the CPU at least 90 % of the run: the figures measure the generator. */
+	public boolean generatorSaturated() {
+		return this.generatorBusy >= GENERATOR_SATURATED;
 	}
 
 	/** Requests that completed inside the window, answered or failed. */

@@ -40,6 +40,9 @@ final class Measurement {
 
 	private volatile long windowEndNanos;
 
+	/** The busiest load thread's share of its wall time on the CPU, 0 to 1. */
+	private double generatorBusy;
+
 	Measurement(Duration warmUp, Duration window, Duration requestTimeout) {
 		this.maxSeconds = (int) (warmUp.plus(window).plus(requestTimeout).toSeconds() + 2);
 		this.succeededPerSecond = new AtomicLongArray(this.maxSeconds);
@@ -91,6 +94,17 @@ final class Measurement {
 		}
 	}
 
+	/** A load thread ended after {@code wallNanos}, {@code cpuNanos} of them on the CPU. */
+	synchronized void generatorThread(long cpuNanos, long wallNanos) {
+		if (cpuNanos >= 0 && wallNanos > 0) {
+			this.generatorBusy = Math.max(this.generatorBusy, Math.min(1.0, cpuNanos / (double) wallNanos));
+		}
+	}
+
+	synchronized double generatorBusy() {
+		return this.generatorBusy;
+	}
+
 	long succeededInWindow() {
 		return this.succeededInWindow.sum();
 	}
@@ -107,7 +121,7 @@ final class Measurement {
 		this.errors.forEach((kind, count) -> errorCounts.put(kind, count.sum()));
 		return new LoadResult(name, users, window, this.succeededInWindow.sum(), Map.copyOf(errorCounts),
 				this.recorder.getIntervalHistogram(), this.failureRecorder.getIntervalHistogram(), timeline(windowEnd), warmUp,
-				offeredRps);
+				offeredRps, generatorBusy());
 	}
 
 	private int secondOf(long nanos) {

@@ -45,6 +45,9 @@ public record Gauge(String label, String meter, List<String> tags, String statis
 	/** Reactor Netty acquisitions waiting for a connection. */
 	public static final Gauge REACTOR_PENDING = of("reactor.pool.pending", "reactor.netty.connection.provider.pending.connections");
 
+	/** Reactor Netty's {@code maxConnections}. */
+	public static final Gauge REACTOR_MAX = of("reactor.pool.max", "reactor.netty.connection.provider.max.connections");
+
 	/** Hikari connections in use. */
 	public static final Gauge HIKARI_ACTIVE = of("hikari.active", "hikaricp.connections.active");
 
@@ -82,8 +85,8 @@ public record Gauge(String label, String meter, List<String> tags, String statis
 
 	/** Everything above; meters a service does not have are skipped. */
 	public static final List<Gauge> SPRING_BOOT_CAPS = List.of(TOMCAT_BUSY, TOMCAT_MAX, TOMCAT_CONNECTIONS, HTTP_POOL_LEASED, HTTP_POOL_PENDING,
-			HTTP_POOL_MAX_PER_ROUTE, REACTOR_ACTIVE, REACTOR_PENDING, HIKARI_ACTIVE, HIKARI_IDLE, HIKARI_PENDING, HIKARI_MAX,
-			JVM_LIVE_THREADS, VIRTUAL_MOUNTED, VIRTUAL_QUEUED);
+			HTTP_POOL_MAX_PER_ROUTE, REACTOR_ACTIVE, REACTOR_PENDING, REACTOR_MAX, HIKARI_ACTIVE, HIKARI_IDLE, HIKARI_PENDING,
+			HIKARI_MAX, HIKARI_USES, HIKARI_USAGE_SECONDS, JVM_LIVE_THREADS, VIRTUAL_MOUNTED, VIRTUAL_QUEUED);
 
 	/** The meter {@code meter}, labelled by its own name. */
 	public static Gauge of(String meter) {

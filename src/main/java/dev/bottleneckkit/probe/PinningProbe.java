@@ -118,6 +118,11 @@ public final class PinningProbe implements AutoCloseable {
 		return this;
 	}
 
+	/** Whether {@link #start()} has begun recording. */
+	public boolean recording() {
+		return this.recordingId >= 0;
+	}
+
 	/**
 	 * Everything recorded since {@link #start()}: takes a JFR snapshot (which includes all data recorded
 	 * before the call), copies it to {@code target/bottleneck-report/jfr/}, and reads its pinned events.

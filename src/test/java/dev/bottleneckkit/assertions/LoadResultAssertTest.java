@@ -47,6 +47,16 @@ class LoadResultAssertTest {
 			.withMessageContaining("median latency 510 ms is below 2.0 × 500 ms: requests did not queue");
 	}
 
+	@Test
+	void aRunWhoseGeneratorSaturatedSaysTheGeneratorWasTheCap() {
+		LoadResult generatorBound = LoadResults.closedLoop("test", 40, Duration.ofSeconds(10), 100, Duration.ofMillis(500), 0.97);
+
+		assertThatExceptionOfType(AssertionError.class)
+			.isThrownBy(() -> assertThat(generatorBound).hasThroughputNear(FIVE_PER_ROUTE, 0.15))
+			.withMessageStartingWith("the load generator, not the service, was the cap: its busiest thread was on the CPU 97 %"
+					+ " of the run, so it could not send faster; give the test JVM more CPU or the load fewer users");
+	}
+
 	private static LoadResult result(int users, long succeeded, Duration window, long latencyMs) {
 		return LoadResults.closedLoop("test", users, window, succeeded, Duration.ofMillis(latencyMs));
 	}

@@ -25,7 +25,18 @@ public final class LoadResults {
 			latencies.recordValue(latency.toNanos() / 1000);
 		}
 		return new LoadResult(name, users, window, succeeded, Map.of(), latencies, new Histogram(3), timeline, warmUp,
-				offeredRps);
+				offeredRps, 0.1);
+	}
+
+	/** A closed-loop result as above whose generator's busiest thread was on the CPU {@code generatorBusy} (0 to 1) of the run. */
+	public static LoadResult closedLoop(String name, int users, Duration window, long succeeded, Duration latency,
+			double generatorBusy) {
+		Histogram latencies = new Histogram(3);
+		for (long i = 0; i < succeeded; i++) {
+			latencies.recordValue(latency.toNanos() / 1000);
+		}
+		return new LoadResult(name, users, window, succeeded, Map.of(), latencies, new Histogram(3), List.of(), Duration.ZERO,
+				Double.NaN, generatorBusy);
 	}
 
 }

@@ -16,6 +16,10 @@ import org.junit.jupiter.api.parallel.Isolated;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 
+import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Sweep;
+import dev.bottleneckkit.sweep.SweepResult;
+import org.junit.jupiter.api.Nested;
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 
 /**
@@ -87,6 +91,31 @@ class CpuBoundVirtualThreadsIT {
 	}
 
 	private record Measured(String threads, Ceiling cpu, LoadResult load, double coresBusy) {
+	}
+
+
+	/** Attribution: a sweep of the CPU-bound route, and of a route that only waits, on the same one-CPU service. */
+	@Nested
+	class Attribution {
+
+		@Test
+		void aSweepOfTheCpuBoundRouteNamesTheCpu(ScenarioReport report) {
+			SweepResult sweep = Sweep.of(virtual.uri("/work/cpu?iterations=" + ITERATIONS)).named("S9 CPU-bound route, 1 CPU")
+				.watching(virtual).upToUsers(16).run();
+
+			report.record("sweep: CPU-bound route on 1 CPU", sweep);
+			assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(0.15);
+		}
+
+		@Test
+		void aSweepOfARouteThatOnlyWaitsFindsNoCpuCap(ScenarioReport report) {
+			SweepResult sweep = Sweep.of(virtual.uri("/work/sleep?latency=200ms")).named("S9 waiting route, 1 CPU")
+				.watching(virtual).upToUsers(16).run();
+
+			report.record("sweep: waiting route on 1 CPU", sweep);
+			assertThat(sweep).isNotCappedBy(Resource.CPU).hasNoCap();
+		}
+
 	}
 
 }

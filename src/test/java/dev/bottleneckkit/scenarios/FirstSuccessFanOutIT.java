@@ -40,8 +40,8 @@ import static org.awaitility.Awaitility.await;
  * branch, answers; only the 800 ms branch is abandoned.</li>
  * <li>A join that waits for all: the same answer, after the slowest branch; nothing is abandoned.</li>
  * </ul>
- * The model is one user's latency on the same route, measured just before: the branch that answers plus the
- * route's own overhead; four users then queue for nothing. The scope is the lab's {@code FirstSuccessScope}: JDK 21's
+ * The model is one user's latency on the same route, measured right after the load on the warmed caller: the
+ * branch that answers plus the route's own overhead; four users queue for nothing. The scope is the lab's {@code FirstSuccessScope}: JDK 21's
  * {@code ShutdownOnSuccess} behaviour on final APIs, as S10's join is.
  */
 @Scenario(id = "S13", title = "First-success fan-out: the fastest branch answers, the others are abandoned")
@@ -95,12 +95,12 @@ class FirstSuccessFanOutIT {
 	@Order(1)
 	void theFastestBranchAnswersAndTheSlowerOnesAreAbandoned(ScenarioReport report) throws Exception {
 		String query = "join=first&" + BRANCHES;
-		Duration alone = oneUser(query);
-		Ceiling fastest = Ceiling.of(USERS, "users, each waiting for the fastest branch (200 ms)", alone);
 
 		LoadResult result = run(LOAD, "first success of 500, 200, 800 ms", query);
 		InFlight seen = settledDownstream();
 		int winner = winner(query);
+		Duration alone = oneUser(query);
+		Ceiling fastest = Ceiling.of(USERS, "users, each waiting for the fastest branch (200 ms)", alone);
 
 		report.record("first success: branches of 500, 200 and 800 ms", result, fastest, evidence(alone, result, seen, winner));
 		assertThat(alone).as("one user's answer comes with the 200 ms branch, not the 500 or 800 ms one")
@@ -122,12 +122,12 @@ class FirstSuccessFanOutIT {
 	@Order(2)
 	void whenTheFastestBranchFailsTheNextSuccessAnswers(ScenarioReport report) throws Exception {
 		String failing = "join=first&" + BRANCHES + "&failing=" + FASTEST;
-		Duration alone = oneUser(failing);
-		Ceiling next = Ceiling.of(USERS, "users, each waiting for the next success (500 ms)", alone);
 
 		LoadResult result = run(LOAD, "first success, 200 ms branch failing", failing);
 		InFlight seen = settledDownstream();
 		int winner = winner(failing);
+		Duration alone = oneUser(failing);
+		Ceiling next = Ceiling.of(USERS, "users, each waiting for the next success (500 ms)", alone);
 
 		report.record("first success, the 200 ms branch failing", result, next, evidence(alone, result, seen, winner));
 		assertThat(alone).as("once the 200 ms branch failed, the 500 ms one answers, not the 800 ms one")
@@ -145,11 +145,11 @@ class FirstSuccessFanOutIT {
 	@Order(3)
 	void aJoinThatWaitsForAllAnswersAfterTheSlowestBranch(ScenarioReport report) throws Exception {
 		String query = "join=all&" + BRANCHES;
-		Duration alone = oneUser(query);
-		Ceiling slowest = Ceiling.of(USERS, "users, each waiting for every branch (800 ms)", alone);
 
 		LoadResult result = run(LOAD, "wait for all of 500, 200, 800 ms", query);
 		InFlight seen = settledDownstream();
+		Duration alone = oneUser(query);
+		Ceiling slowest = Ceiling.of(USERS, "users, each waiting for every branch (800 ms)", alone);
 
 		report.record("wait for all: branches of 500, 200 and 800 ms", result, slowest,
 				evidence(alone, result, seen, winner(query)));
@@ -162,7 +162,10 @@ class FirstSuccessFanOutIT {
 		org.assertj.core.api.Assertions.assertThat(seen.peak()).as("all branches in flight together").isEqualTo(3 * USERS);
 	}
 
-	/** One user's latency on the route (median): the branch that answers plus the route's own overhead. */
+	/**
+	 * One user's latency on the route (median): the branch that answers plus the route's own overhead. Measured
+	 * after the load, on a caller whose JIT the load has warmed.
+	 */
 	private static Duration oneUser(String query) {
 		settledDownstream();
 		return ClosedLoopLoad.oneUser().run(caller.uri("/call/first-success?" + query)).median();

@@ -24,6 +24,10 @@ import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.mysql.MySQLContainer;
 
+import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Sweep;
+import dev.bottleneckkit.sweep.SweepResult;
+import org.junit.jupiter.api.Nested;
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -147,6 +151,29 @@ class HikariPoolCapIT {
 				evidence.put("time to fail p50", this.result.failureLatencyAt(50).toMillis() + " ms");
 			}
 			return evidence;
+		}
+
+	}
+
+
+	/** Attribution: a sweep of the small and the sized pool. */
+	@Nested
+	class Attribution {
+
+		@Test
+		void aSweepOfThePoolOfFourNamesHikari(ScenarioReport report) {
+			SweepResult sweep = Sweep.of(smallPool.uri(ROUTE)).named("S4 pool of 4").watching(smallPool).upToUsers(16).run();
+
+			report.record("sweep: Hikari pool of 4", sweep);
+			assertThat(sweep).isCappedBy(Resource.HIKARI_POOL).hasCeilingNearItsModel(0.15);
+		}
+
+		@Test
+		void aSweepOfThePoolSizedForTheLoadFindsNoCap(ScenarioReport report) {
+			SweepResult sweep = Sweep.of(sizedPool.uri(ROUTE)).named("S4 pool of 12").watching(sizedPool).upToUsers(8).run();
+
+			report.record("sweep: Hikari pool of 12", sweep);
+			assertThat(sweep).isNotCappedBy(Resource.HIKARI_POOL).hasNoCap();
 		}
 
 	}

@@ -26,6 +26,11 @@ import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.mysql.MySQLContainer;
 
+import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Sweep;
+import dev.bottleneckkit.sweep.SweepResult;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 
 /**
@@ -127,6 +132,37 @@ class JdbcPinningMatrixIT {
 		pinned.culprits().entrySet().stream().findFirst().ifPresent((top) -> evidence.put("top culprit", top.getKey()));
 		evidence.put("recording", pinned.jfrFile().getFileName());
 		return evidence;
+	}
+
+
+	/** Attribution: a sweep of the pinned and the unpinned caller, with the pinning probe attached. */
+	@Nested
+	class Attribution {
+
+		@Test
+		void aSweepOfConnectorJ8OnJava21NamesPinnedCarriers(ScenarioReport report) {
+			try (PinningProbe probe = PinningProbe.on(java21Driver8)) {
+				SweepResult sweep = Sweep.of(java21Driver8.uri(ROUTE)).named("S3 Java 21 + Connector/J 8.0.33")
+					.watching(java21Driver8).pinning(probe).upToUsers(8).run();
+
+				report.record("sweep: Java 21 + Connector/J 8.0.33", sweep);
+				assertThat(sweep).isCappedBy(Resource.CARRIER_THREADS).hasCeilingNearItsModel(0.2);
+				org.assertj.core.api.Assertions.assertThat(sweep.verdict().evidence().get("culprit"))
+					.as("the pinned frame is the driver's").startsWith("com.mysql.cj.");
+			}
+		}
+
+		@Test
+		void aSweepOfConnectorJ9FindsNoPinning(ScenarioReport report) {
+			try (PinningProbe probe = PinningProbe.on(java21Driver9)) {
+				SweepResult sweep = Sweep.of(java21Driver9.uri(ROUTE)).named("S3 Java 21 + Connector/J 9.7.0")
+					.watching(java21Driver9).pinning(probe).upToUsers(8).run();
+
+				report.record("sweep: Java 21 + Connector/J 9.7.0", sweep);
+				assertThat(sweep).isNotCappedBy(Resource.CARRIER_THREADS).hasNoCap();
+			}
+		}
+
 	}
 
 }

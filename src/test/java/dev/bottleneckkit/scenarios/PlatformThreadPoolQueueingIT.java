@@ -21,6 +21,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 
+import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Sweep;
+import dev.bottleneckkit.sweep.SweepResult;
+import org.junit.jupiter.api.Nested;
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 
 /**
@@ -111,6 +115,31 @@ class PlatformThreadPoolQueueingIT {
 				+ " ms", "peak requests served at once", served.peak());
 		evidence.putAll(tomcat.maxima());
 		return evidence;
+	}
+
+
+	/** Attribution: a sweep of each service, knowing nothing of its threads, names what caps it. */
+	@Nested
+	class Attribution {
+
+		@Test
+		void aSweepOfThePlatformThreadServiceNamesTomcatsThreads(ScenarioReport report) {
+			SweepResult sweep = Sweep.of(platform.uri("/work/sleep")).named("S2 platform threads").watching(platform)
+				.upToUsers(32).run();
+
+			report.record("sweep: platform threads", sweep);
+			assertThat(sweep).isCappedBy(Resource.TOMCAT_THREADS).hasCeilingNearItsModel(0.15);
+		}
+
+		@Test
+		void aSweepOfTheVirtualThreadServiceFindsNoThreadCap(ScenarioReport report) {
+			SweepResult sweep = Sweep.of(virtual.uri("/work/sleep")).named("S2 virtual threads").watching(virtual)
+				.upToUsers(32).run();
+
+			report.record("sweep: virtual threads", sweep);
+			assertThat(sweep).isNotCappedBy(Resource.TOMCAT_THREADS).hasNoCap();
+		}
+
 	}
 
 }

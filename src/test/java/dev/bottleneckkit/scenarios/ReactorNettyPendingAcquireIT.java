@@ -20,6 +20,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 
+import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Sweep;
+import dev.bottleneckkit.sweep.SweepResult;
+import org.junit.jupiter.api.Nested;
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 
 /**
@@ -68,6 +72,13 @@ class ReactorNettyPendingAcquireIT {
 		.withVirtualThreads(true)
 		.withWebClientPool(MAX_CONNECTIONS, 1000, PENDING_TIMEOUT)
 		.withName("caller-pending-timeout");
+
+	/** The fix, for the attribution test: a pool sized for the load. */
+	@Container
+	static final LabServiceContainer sizedPool = LabServiceContainer.callerOf(downstream)
+		.withVirtualThreads(true)
+		.withWebClientPool(32, 1000, Duration.ofSeconds(30))
+		.withName("caller-pool-32");
 
 	@Test
 	@Order(1)
@@ -119,6 +130,31 @@ class ReactorNettyPendingAcquireIT {
 					+ result.failureLatencyAt(99).toMillis() + " ms");
 		}
 		return evidence;
+	}
+
+
+	/** Attribution: a sweep of the WebClient caller with 5 connections, and of one with a pool sized for the load. */
+	@Nested
+	class Attribution {
+
+		@Test
+		void aSweepOfFiveConnectionsNamesReactorNettysPool(ScenarioReport report) {
+			SweepResult sweep = Sweep.of(pendingTimeout.uri(ROUTE)).named("S6 WebClient, 5 connections")
+				.watching(pendingTimeout).watchingDownstream(downstream).upToUsers(16).run();
+
+			report.record("sweep: WebClient pool of 5", sweep);
+			assertThat(sweep).isCappedBy(Resource.REACTOR_NETTY_POOL).hasCeilingNearItsModel(0.15);
+		}
+
+		@Test
+		void aSweepOfAPoolSizedForTheLoadFindsNoCap(ScenarioReport report) {
+			SweepResult sweep = Sweep.of(sizedPool.uri(ROUTE)).named("S6 WebClient, 32 connections").watching(sizedPool)
+				.watchingDownstream(downstream).upToUsers(16).run();
+
+			report.record("sweep: WebClient pool of 32", sweep);
+			assertThat(sweep).isNotCappedBy(Resource.REACTOR_NETTY_POOL).hasNoCap();
+		}
+
 	}
 
 }

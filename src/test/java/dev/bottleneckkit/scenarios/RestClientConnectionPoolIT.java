@@ -23,6 +23,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 
+import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Sweep;
+import dev.bottleneckkit.sweep.SweepResult;
+import org.junit.jupiter.api.Nested;
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 
 /**
@@ -125,6 +129,31 @@ class RestClientConnectionPoolIT {
 
 	private static String format(OptionalDouble value) {
 		return value.isPresent() ? String.valueOf(Math.round(value.getAsDouble())) : "n/a";
+	}
+
+
+	/** Attribution: a sweep of each caller, knowing nothing of its pool, names what caps it. */
+	@Nested
+	class Attribution {
+
+		@Test
+		void aSweepOfTheDefaultPoolNamesTheHttpClientPool(ScenarioReport report) {
+			SweepResult sweep = Sweep.of(defaultPool.uri("/call/sleep")).named("S1 default pool").watching(defaultPool)
+				.watchingDownstream(downstream).upToUsers(32).run();
+
+			report.record("sweep: Spring Boot's default pool", sweep);
+			assertThat(sweep).isCappedBy(Resource.HTTP_CLIENT_POOL).hasCeilingNearItsModel(0.15);
+		}
+
+		@Test
+		void aSweepOfThePoolSizedForTheLoadFindsNoCap(ScenarioReport report) {
+			SweepResult sweep = Sweep.of(sizedPool.uri("/call/sleep")).named("S1 pool sized for 40").watching(sizedPool)
+				.watchingDownstream(downstream).upToUsers(16).run();
+
+			report.record("sweep: pool sized for the load", sweep);
+			assertThat(sweep).isNotCappedBy(Resource.HTTP_CLIENT_POOL).hasNoCap();
+		}
+
 	}
 
 }

@@ -81,9 +81,9 @@ class SharedPoolStarvationIT {
 	@Test
 	@Order(1)
 	void oneRouteMayTakeThePoolSoTheHealthyRouteQueuesBehindTheSlowOne(ScenarioReport report) {
-		LoadResult alone = ClosedLoopLoad.oneUser().run(sharedPool.uri("/call/sleep"));
-
 		Runs runs = loadBothRoutes(sharedPool);
+
+		LoadResult alone = ClosedLoopLoad.oneUser().run(sharedPool.uri("/call/sleep"));
 
 		Ceiling healthy = Ceiling.of(HEALTHY_USERS, "users of the healthy route", alone.median());
 		report.record("shared pool (per route = total = " + POOL_TOTAL + "): healthy route", runs.healthy, healthy,
@@ -96,11 +96,11 @@ class SharedPoolStarvationIT {
 	@Test
 	@Order(2)
 	void aPerRouteLimitBelowTheTotalKeepsTheHealthyRouteFast(ScenarioReport report) {
-		// The healthy route's own latency, caller hop included, measured alone on this caller: the W that
-		// "keeps its own latency" is judged against (two cores share the load, the caller and the services).
-		LoadResult alone = ClosedLoopLoad.oneUser().run(perRouteLimit.uri("/call/sleep"));
-
 		Runs runs = loadBothRoutes(perRouteLimit);
+
+		// The healthy route's own latency, caller hop included, measured alone on this caller once the loads have
+		// warmed it: the W that "keeps its own latency" is judged against.
+		LoadResult alone = ClosedLoopLoad.oneUser().run(perRouteLimit.uri("/call/sleep"));
 
 		Ceiling healthy = Ceiling.of(HEALTHY_USERS, "users of the healthy route", alone.median());
 		Ceiling slowShare = Ceiling.of(POOL_TOTAL / 2, "slow route's connections", alone.median().plus(ADDED_LATENCY));

@@ -28,6 +28,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 
+import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Sweep;
+import dev.bottleneckkit.sweep.SweepResult;
+import org.junit.jupiter.api.Nested;
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -189,6 +193,33 @@ class SynchronousLoggingIT {
 
 		int medianWaiting() {
 			return waiting().stream().sorted(Comparator.naturalOrder()).toList().get(DUMPS / 2);
+		}
+
+	}
+
+
+	/** Attribution: a sweep of each appender, taking a thread dump in every step. */
+	@Nested
+	class Attribution {
+
+		@Test
+		void aSweepOfTheSynchronousAppenderNamesItsLock(ScenarioReport report) {
+			SweepResult sweep = Sweep.of(synchronous.uri("/work/sleep")).named("S11 synchronous appender")
+				.watching(synchronous).threadDumps(synchronousThreads).upToUsers(32).run();
+
+			report.record("sweep: synchronous appender", sweep);
+			assertThat(sweep).isCappedBy(Resource.LOCK);
+			org.assertj.core.api.Assertions.assertThat(sweep.verdict().evidence().get("lock taken in"))
+				.as("the lock is the appender's").startsWith(APPENDER);
+		}
+
+		@Test
+		void aSweepOfTheAsynchronousAppenderFindsNoLock(ScenarioReport report) {
+			SweepResult sweep = Sweep.of(asynchronous.uri("/work/sleep")).named("S11 asynchronous appender")
+				.watching(asynchronous).threadDumps(asynchronousThreads).upToUsers(32).run();
+
+			report.record("sweep: asynchronous appender", sweep);
+			assertThat(sweep).isNotCappedBy(Resource.LOCK).hasNoCap();
 		}
 
 	}

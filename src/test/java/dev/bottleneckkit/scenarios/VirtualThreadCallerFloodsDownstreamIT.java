@@ -24,6 +24,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 
+import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Sweep;
+import dev.bottleneckkit.sweep.SweepResult;
+import org.junit.jupiter.api.Nested;
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.withinPercentage;
 import static org.awaitility.Awaitility.await;
@@ -214,6 +218,31 @@ class VirtualThreadCallerFloodsDownstreamIT {
 				.ifPresent((busy) -> evidence.put("downstream busy threads max", (busy < 0) ? "n/a (virtual)" : Math.round(busy)));
 			evidence.put("caller p99 (successes)", this.result.p99().toMillis() + " ms");
 			return evidence;
+		}
+
+	}
+
+
+	/** Attribution: a sweep of the virtual-thread caller, watching its downstream too. */
+	@Nested
+	class Attribution {
+
+		@Test
+		void aSweepOfTheVirtualThreadCallerNamesTheDownstreamsThreads(ScenarioReport report) {
+			SweepResult sweep = Sweep.of(virtualCaller.uri("/call/sleep")).named("S5 virtual caller, platform downstream")
+				.watching(virtualCaller).watchingDownstream(platformDownstream).upToUsers(32).run();
+
+			report.record("sweep: virtual caller, platform downstream", sweep);
+			assertThat(sweep).isCappedBy(Resource.DOWNSTREAM).hasCeilingNearItsModel(0.15);
+		}
+
+		@Test
+		void aSweepWithTheDownstreamOnVirtualThreadsFindsNoCap(ScenarioReport report) {
+			SweepResult sweep = Sweep.of(virtualCaller.uri("/call/sleep?via=virtual")).named("S5 virtual caller, virtual downstream")
+				.watching(virtualCaller).watchingDownstream(virtualDownstream).upToUsers(32).run();
+
+			report.record("sweep: virtual caller, virtual downstream", sweep);
+			assertThat(sweep).isNotCappedBy(Resource.DOWNSTREAM).hasNoCap();
 		}
 
 	}

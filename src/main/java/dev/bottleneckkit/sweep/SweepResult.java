@@ -1,0 +1,115 @@
+package dev.bottleneckkit.sweep;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * What a {@link Sweep} found: its steps at rising concurrency, the knee where doubling the users stopped
+ * raising throughput, the ceiling the service stopped at, and the {@link Verdict} that names the resource.
+ */
+public final class SweepResult {
+
+	/** A step whose throughput reaches this share of the ceiling is at the knee. */
+	static final double KNEE_SHARE = 0.9;
+
+	private final String name;
+
+	private final URI target;
+
+	private final List<Step> steps;
+
+	private final boolean saturated;
+
+	private final Verdict verdict;
+
+	private final Duration took;
+
+	SweepResult(String name, URI target, List<Step> steps, boolean saturated, Verdict verdict, Duration took) {
+		this.name = name;
+		this.target = target;
+		this.steps = List.copyOf(steps);
+		this.saturated = saturated;
+		this.verdict = verdict;
+		this.took = took;
+	}
+
+	/** What was swept, for reports. */
+	public String name() {
+		return this.name;
+	}
+
+	/** The route the load was sent to. */
+	public URI target() {
+		return this.target;
+	}
+
+	/** The steps, one user first, doubling. */
+	public List<Step> steps() {
+		return this.steps;
+	}
+
+	/** Whether throughput stopped rising within the sweep. */
+	public boolean saturated() {
+		return this.saturated;
+	}
+
+	/** The resource that caps the service, and the numbers that say so. */
+	public Verdict verdict() {
+		return this.verdict;
+	}
+
+	/** How long the sweep ran. */
+	public Duration took() {
+		return this.took;
+	}
+
+	/** W₁: the route's mean latency with one user, as the first step measured it. */
+	public Duration oneUserLatency() {
+		return this.steps.get(0).meanLatency();
+	}
+
+	/** The highest throughput of any step, requests per second: the ceiling when the sweep saturated. */
+	public double ceiling() {
+		return this.steps.stream().mapToDouble(Step::throughput).max().orElse(Double.NaN);
+	}
+
+	/** The first step at {@value #KNEE_SHARE} of the ceiling or more, when the sweep saturated: the knee. */
+	public Optional<Step> knee() {
+		if (!this.saturated) {
+			return Optional.empty();
+		}
+		double ceiling = ceiling();
+		return this.steps.stream().filter((step) -> step.throughput() >= KNEE_SHARE * ceiling).findFirst();
+	}
+
+	/**
+	 * Little's law at the knee: how many requests the service behaves as if it served at once, ceiling × W₁ (a pool
+	 * of 5 behind a 500 ms route: 10 rps × 0.5 s = 5).
+	 */
+	public double concurrencyAtCeiling() {
+		return ceiling() * this.oneUserLatency().toNanos() / 1e9;
+	}
+
+	/** The steps as a table for logs and failure messages. */
+	public String table() {
+		StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "  %6s %10s %9s %9s %8s %8s%n", "users", "rps",
+				"p50 ms", "mean ms", "errors", "cores"));
+		Optional<Step> knee = knee();
+		for (Step step : this.steps) {
+			table.append(String.format(Locale.ROOT, "  %6d %10.1f %9d %9d %8d %8s%s%n", step.users(), step.throughput(),
+					step.result().median().toMillis(), step.meanLatency().toMillis(), step.result().errorCount(),
+					Double.isNaN(step.serviceCores()) ? "-" : String.format(Locale.ROOT, "%.2f", step.serviceCores()),
+					(knee.isPresent() && knee.get() == step) ? "  <- knee" : ""));
+		}
+		return table.toString();
+	}
+
+	@Override
+	public String toString() {
+		return this.name + ": " + this.verdict.line() + System.lineSeparator() + table();
+	}
+
+}

@@ -1,0 +1,204 @@
+package dev.bottleneckkit.sweep;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.load.LoadResults;
+import dev.bottleneckkit.probe.Gauge;
+import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.probe.PinnedEvent;
+import dev.bottleneckkit.probe.ThreadDump;
+import org.junit.jupiter.api.Test;
+
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The verdicts a sweep gives, rule by rule, on readings made by hand: each names its resource with the numbers
+ * that prove it, in the words pinned here, and nothing is named that no probe saw.
+ */
+class AttributionTest {
+
+	private static final Duration W1 = Duration.ofMillis(500);
+
+	@Test
+	void aPoolAtItsLimitWithWaitersIsTheCap() {
+		GaugeTimeline gauges = gauges(Map.of(Gauge.HTTP_POOL_LEASED, 5.0, Gauge.HTTP_POOL_MAX_PER_ROUTE, 5.0,
+				Gauge.HTTP_POOL_PENDING, 27.0, Gauge.TOMCAT_BUSY, 32.0, Gauge.TOMCAT_MAX, 200.0));
+
+		SweepResult sweep = capped(10.0, gauges, null, List.of(), Double.NaN);
+
+		assertThat(sweep).isCappedBy(Resource.HTTP_CLIENT_POOL).hasCeilingNearItsModel(0.05);
+		org.assertj.core.api.Assertions.assertThat(sweep.verdict().line()).isEqualTo(
+				"capped at 10.0 rps from 8 users: HttpClient pool 5/5 leased (per route), 27 pending — 5 connections /"
+						+ " 0.500 s = 10.0 rps");
+	}
+
+	@Test
+	void hikariIsJudgedByHowLongAUseHeldItsConnection() {
+		GaugeTimeline gauges = new GaugeTimeline(new LinkedHashMap<>(Map.of(Gauge.HIKARI_ACTIVE.label(), samples(4, 4),
+				Gauge.HIKARI_MAX.label(), samples(4, 4), Gauge.HIKARI_PENDING.label(), samples(0, 12),
+				Gauge.HIKARI_USES.label(), samples(100, 140), Gauge.HIKARI_USAGE_SECONDS.label(), samples(100.0, 140.2))));
+
+		SweepResult sweep = capped(4.0, gauges, null, List.of(), Double.NaN);
+
+		org.assertj.core.api.Assertions.assertThat(sweep.verdict().line()).isEqualTo(
+				"capped at 4.0 rps from 8 users: Hikari pool 4/4 active, 12 pending — 4 connections / 1.005 s = 4.0 rps");
+	}
+
+	@Test
+	void busyTomcatThreadsAreTheCapButNotWhenTheyRunVirtualThreads() {
+		SweepResult platform = capped(20.0, gauges(Map.of(Gauge.TOMCAT_BUSY, 10.0, Gauge.TOMCAT_MAX, 10.0)), null,
+				List.of(), Double.NaN);
+		SweepResult virtual = capped(20.0, gauges(Map.of(Gauge.TOMCAT_BUSY, -1.0, Gauge.TOMCAT_MAX, 10.0)), null, List.of(),
+				Double.NaN);
+
+		assertThat(platform).isCappedBy(Resource.TOMCAT_THREADS);
+		assertThat(virtual).as("Tomcat reports -1 busy threads on virtual threads").isCappedBy(Resource.UNEXPLAINED);
+	}
+
+	@Test
+	void pinnedCarriersNameTheirCulprit() {
+		List<PinnedEvent> pinned = new ArrayList<>();
+		for (int i = 0; i < 20; i++) {
+			pinned.add(new PinnedEvent(Instant.now(), Duration.ofMillis(1002), "", List.of("java.net.SocketInputStream.read",
+					"com.mysql.cj.protocol.ReadAheadInputStream.fill:107", "com.mysql.cj.NativeSession.execSQL")));
+		}
+
+		SweepResult sweep = capped(2.0, gauges(Map.of()), null, pinned, Double.NaN);
+
+		assertThat(sweep).isCappedBy(Resource.CARRIER_THREADS).hasCeilingNearItsModel(0.05);
+		org.assertj.core.api.Assertions.assertThat(sweep.verdict().line()).isEqualTo(
+				"capped at 2.0 rps from 8 users: 20 pinned events of 1002 ms, 2.0 carriers held at once, culprit"
+						+ " com.mysql.cj.protocol.ReadAheadInputStream.fill:107 — 2 carriers / 1.002 s = 2.0 rps");
+	}
+
+	@Test
+	void requestThreadsCrowdingOneLockNameIt() {
+		List<ThreadDump.DumpedThread> threads = new ArrayList<>();
+		for (int i = 0; i < 14; i++) {
+			threads.add(new ThreadDump.DumpedThread("", List.of("jdk.internal.misc.Unsafe.park",
+					"java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire",
+					"java.util.concurrent.locks.ReentrantLock.lock", "ch.qos.logback.core.OutputStreamAppender.writeBytes",
+					"org.apache.catalina.core.ApplicationFilterChain.doFilter")));
+		}
+		for (int i = 0; i < 6; i++) {
+			threads.add(new ThreadDump.DumpedThread("", List.of("java.lang.Thread.sleep", "dev.example.Work.sleep",
+					"org.apache.catalina.core.ApplicationFilterChain.doFilter")));
+		}
+		ThreadDump dump = new ThreadDump(Path.of("threads-1.json"), threads);
+
+		SweepResult sweep = capped(48.5, gauges(Map.of()), dump, List.of(), Double.NaN);
+
+		assertThat(sweep).isCappedBy(Resource.LOCK);
+		org.assertj.core.api.Assertions.assertThat(sweep.verdict().line()).isEqualTo(
+				"capped at 48.5 rps from 8 users: 14 of 20 request threads parked on a lock taken in"
+						+ " ch.qos.logback.core.OutputStreamAppender.writeBytes");
+	}
+
+	@Test
+	void aContainerUsingItsWholeCpuLimitIsTheCap() {
+		SweepResult sweep = capped(14.0, gauges(Map.of(Gauge.TOMCAT_BUSY, 8.0, Gauge.TOMCAT_MAX, 200.0)), null, List.of(), 0.98);
+
+		assertThat(sweep).isCappedBy(Resource.CPU);
+		org.assertj.core.api.Assertions.assertThat(sweep.verdict().line()).startsWith(
+				"capped at 14.0 rps from 8 users: the service used 0.98 of its 1 CPU — 1 / ");
+	}
+
+	@Test
+	void whatNoProbeExplainsIsSaidSoWithWhatWasSeen() {
+		SweepResult sweep = capped(10.0, gauges(Map.of(Gauge.TOMCAT_BUSY, 12.0, Gauge.TOMCAT_MAX, 200.0)), null, List.of(), 0.2);
+
+		assertThat(sweep).isCappedBy(Resource.UNEXPLAINED);
+		org.assertj.core.api.Assertions.assertThat(sweep.verdict().line()).isEqualTo(
+				"capped at 10.0 rps from 8 users, and no probe explains it: no pool, thread pool, carrier, lock or CPU was at"
+						+ " its limit in the last step (tomcat.threads.busy max 12, tomcat.threads.config.max max 200, cores used"
+						+ " 0.20 of 1.00)");
+	}
+
+	@Test
+	void throughputStillRisingIsNoCap() {
+		List<Step> steps = List.of(step(1, 2.0, 500, gauges(Map.of()), null, List.of(), Double.NaN),
+				step(2, 4.0, 500, gauges(Map.of()), null, List.of(), Double.NaN),
+				step(4, 7.9, 505, gauges(Map.of()), null, List.of(), Double.NaN));
+		SweepResult sweep = result(steps, false);
+
+		assertThat(sweep).isCappedBy(Resource.NONE).hasNoCap().hasNoCapBelow(100);
+		org.assertj.core.api.Assertions.assertThat(sweep.verdict().line())
+			.isEqualTo("no cap up to 4 users: 7.9 rps, still rising with every doubling (W₁ 500 ms)");
+	}
+
+	@Test
+	void aSaturatedGeneratorIsNamedBeforeAnyResourceOfTheService() {
+		List<Step> steps = List.of(step(1, 2.0, 500, gauges(Map.of()), null, List.of(), Double.NaN),
+				new Step(2, LoadResults.closedLoop("load", 2, Duration.ofSeconds(4), 16, W1, 0.96), gauges(Map.of()),
+						gauges(Map.of()), Double.NaN, 1, Double.NaN, Double.NaN, List.of(), null, Duration.ofSeconds(5)));
+
+		SweepResult sweep = result(steps, true);
+
+		assertThat(sweep).isCappedBy(Resource.LOAD_GENERATOR);
+	}
+
+	@Test
+	void failureMessagesPrintTheVerdictAndEveryStep() {
+		SweepResult sweep = capped(10.0, gauges(Map.of(Gauge.TOMCAT_BUSY, 10.0, Gauge.TOMCAT_MAX, 10.0)), null, List.of(),
+				Double.NaN);
+
+		assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> assertThat(sweep).isCappedBy(Resource.HIKARI_POOL))
+			.withMessageStartingWith("expected the cap to be Hikari connection pool, but the sweep says: capped at 10.0 rps"
+					+ " from 8 users: Tomcat threads 10/10 busy")
+			.withMessageContaining("users        rps")
+			.withMessageContaining("<- knee");
+	}
+
+	@Test
+	void aDoublingIsFlatWhenThroughputStaysAndLatencyGrows() {
+		Step four = step(4, 8.0, 500, gauges(Map.of()), null, List.of(), Double.NaN);
+
+		org.assertj.core.api.Assertions.assertThat(Sweep.flat(four, step(8, 10.0, 800, gauges(Map.of()), null, List.of(),
+				Double.NaN))).as("8 → 10 rps: +25 %").isFalse();
+		org.assertj.core.api.Assertions.assertThat(Sweep.flat(four, step(8, 8.5, 950, gauges(Map.of()), null, List.of(),
+				Double.NaN))).as("+6 %, latency ×1.9").isTrue();
+	}
+
+	/** A sweep of 1, 2, 4 and 8 users whose knee is at 8, at {@code ceiling}, its last step read as given. */
+	private static SweepResult capped(double ceiling, GaugeTimeline last, ThreadDump dump, List<PinnedEvent> pinned,
+			double cores) {
+		List<Step> steps = List.of(step(1, ceiling / 8, W1.toMillis(), gauges(Map.of()), null, List.of(), Double.NaN),
+				step(2, ceiling / 4, W1.toMillis(), gauges(Map.of()), null, List.of(), Double.NaN),
+				step(4, ceiling * 0.8, 800, gauges(Map.of()), null, List.of(), Double.NaN),
+				step(8, ceiling, 1600, last, dump, pinned, cores));
+		return result(steps, true);
+	}
+
+	private static SweepResult result(List<Step> steps, boolean saturated) {
+		SweepResult partial = new SweepResult("test", URI.create("http://localhost/"), steps, saturated, null, Duration.ZERO);
+		return new SweepResult("test", URI.create("http://localhost/"), steps, saturated, Attribution.of(partial),
+				Duration.ofSeconds(30));
+	}
+
+	private static Step step(int users, double rps, long latencyMs, GaugeTimeline gauges, ThreadDump dump,
+			List<PinnedEvent> pinned, double cores) {
+		Duration window = Duration.ofSeconds(10);
+		LoadResult result = LoadResults.closedLoop("load", users, window, Math.round(rps * 10), Duration.ofMillis(latencyMs));
+		return new Step(users, result, gauges, gauges(Map.of()), cores, 1, Double.NaN, Double.NaN, pinned, dump, window);
+	}
+
+	private static GaugeTimeline gauges(Map<Gauge, Double> maxima) {
+		Map<String, List<GaugeTimeline.Sample>> series = new LinkedHashMap<>();
+		maxima.forEach((gauge, max) -> series.put(gauge.label(), samples(Math.min(0, max), max)));
+		return new GaugeTimeline(series);
+	}
+
+	private static List<GaugeTimeline.Sample> samples(double first, double last) {
+		return List.of(new GaugeTimeline.Sample(Duration.ZERO, first), new GaugeTimeline.Sample(Duration.ofSeconds(5), last));
+	}
+
+}
