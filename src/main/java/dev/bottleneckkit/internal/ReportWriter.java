@@ -52,6 +52,11 @@ public final class ReportWriter {
 		catch (IOException ex) {
 			throw new UncheckedIOException("cannot write the scenario report to " + dir, ex);
 		}
+		catch (RuntimeException ex) {
+			// The scenarios' own outcome stands; the report says it could not be drawn, in the log.
+			log.error("The scenario report could not be written to {}: {}", dir, ex.toString(), ex);
+			return;
+		}
 		log.info("Scenario report: {}", dir.resolve("index.html").toAbsolutePath());
 	}
 
@@ -362,7 +367,7 @@ public final class ReportWriter {
 			if (step == knee) {
 				svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"6\" y2=\"%d\" stroke=\"#1d2330\" "
 						+ "stroke-dasharray=\"2 3\"/><text x=\"%.1f\" y=\"14\" text-anchor=\"middle\" style=\"fill:#1d2330\">knee</text>",
-						x + slot / 2, height - bottom, x + slot / 2));
+						x + slot / 2, x + slot / 2, height - bottom, x + slot / 2));
 			}
 		}
 		svg.append("<polyline fill=\"none\" stroke=\"#bc4c00\" stroke-width=\"1.8\" points=\"").append(latency).append("\"/>");

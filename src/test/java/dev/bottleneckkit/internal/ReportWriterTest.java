@@ -8,6 +8,8 @@ import java.util.Map;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.model.Ceiling;
+import dev.bottleneckkit.sweep.SweepResult;
+import dev.bottleneckkit.sweep.SweepResults;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,7 +26,7 @@ class ReportWriterTest {
 
 		assertThat(html).as("figures, cap and evidence in the HTML")
 			.contains("10.0 rps", "9.9 rps", "4000 ms", "5 connections per route / 0.500 s = 10.0 rps",
-					"downstream peak in-flight: 5", "passed", "<svg")
+					"downstream peak in-flight</dt><dd>5</dd>", "passed", "<svg")
 			.as("case names are escaped")
 			.contains("default pool &lt;5&gt;")
 			.doesNotContain("default pool <5>");
@@ -36,7 +38,7 @@ class ReportWriterTest {
 		ReportEntry entry = entry("sized pool");
 		entry.settle(new AssertionError("measured 9.9 rps; expected 80.0 rps ±15 %\n  run: details"));
 
-		assertThat(ReportWriter.html(List.of(entry))).contains("failed: measured 9.9 rps; expected 80.0 rps ±15 %")
+		assertThat(ReportWriter.html(List.of(entry))).contains(">failed<", "measured 9.9 rps; expected 80.0 rps ±15 %")
 			.doesNotContain("run: details");
 	}
 
@@ -51,6 +53,33 @@ class ReportWriterTest {
 		String markdown = ReportWriter.markdown(ReportWriter.ordered(List.of(k1, s10, s2, s1)));
 
 		assertThat(markdown).containsSubsequence("| S1 |", "| S2 |", "| S10 | open | 20 rps offered |", "| K1 |");
+	}
+
+	@Test
+	void aSweepShowsItsVerdictChartAndStepsAndSummaryMdCarriesTheVerdict() {
+		SweepResult sweep = SweepResults.cappedByAPoolOfFive();
+		LoadResult last = sweep.steps().get(sweep.steps().size() - 1).result();
+		ReportEntry entry = new ReportEntry("S1", "default pool", "test", "sweep: default pool", last, null,
+				sweep.verdict().evidence(), "id", Map.of("service", sweep.steps().get(3).service()), sweep);
+		entry.settle(null);
+
+		String html = ReportWriter.html(List.of(entry));
+		String markdown = ReportWriter.markdown(List.of(entry));
+
+		assertThat(html).as(sweep.verdict().line()).contains("HttpClient connection pool", "capped at 10.0 rps from 8 users: HttpClient pool 5/5 leased",
+				"knee", "model 10.0", "<polyline", "service · http.pool.pending");
+		assertThat(markdown).contains("| S1 | sweep: default pool | sweep, 1→16 users | HttpClient connection pool | 10.0 rps |"
+				+ " 10.0 rps |", "verdict: capped at 10.0 rps from 8 users");
+	}
+
+	@Test
+	void eachRunShowsTheGaugesSampledBesideIt() {
+		ReportEntry entry = new ReportEntry("S1", "default pool", "test", "default pool", entry("x").result(),
+				Ceiling.of(5, "connections per route", Duration.ofMillis(500)), Map.of(), "id",
+				Map.of("caller", SweepResults.cappedByAPoolOfFive().steps().get(3).service()), null);
+
+		assertThat(ReportWriter.html(List.of(entry))).contains("caller · http.pool.leased", "caller · http.pool.pending",
+				"max 11");
 	}
 
 	private static ReportEntry entry(String caseName) {

@@ -77,7 +77,7 @@ class HikariPoolCapIT {
 		Run run = run(smallPool);
 
 		Ceiling pool = Ceiling.of(POOL, "Hikari connections", run.held());
-		report.record("pool " + POOL + ", " + USERS + " users", run.result, pool, run.evidence());
+		report.record("pool " + POOL + ", " + USERS + " users", run.result, pool, run.evidence(), Map.of("caller", run.hikari));
 		assertThat(run.hikari.max(Gauge.HIKARI_ACTIVE)).as("every connection in use").hasValue(POOL);
 		assertThat(run.hikari.max(Gauge.HIKARI_PENDING).orElseThrow()).as("the other users wait in Hikari")
 			.isGreaterThanOrEqualTo(0.75 * (USERS - POOL));
@@ -93,7 +93,7 @@ class HikariPoolCapIT {
 		Run run = run(smallPoolShortTimeout);
 
 		Ceiling pool = Ceiling.of(POOL, "Hikari connections", run.held());
-		report.record("pool " + POOL + ", connectionTimeout 500 ms", run.result, pool, run.evidence());
+		report.record("pool " + POOL + ", connectionTimeout 500 ms", run.result, pool, run.evidence(), Map.of("caller", run.hikari));
 		assertThat(run.result.errors()).as("a wait past connectionTimeout is a 503 db-pool-timeout")
 			.containsOnlyKeys("http-503 db-pool-timeout");
 		assertThat(run.result.failureLatencyAt(50)).as("and ends at the 500 ms timeout")
@@ -107,7 +107,7 @@ class HikariPoolCapIT {
 		Run run = run(sizedPool);
 
 		Ceiling users = Ceiling.of(USERS, "users (pool sized for them)", run.held());
-		report.record("pool " + USERS + " (sized for the load)", run.result, users, run.evidence());
+		report.record("pool " + USERS + " (sized for the load)", run.result, users, run.evidence(), Map.of("caller", run.hikari));
 		assertThat(run.hikari.max(Gauge.HIKARI_PENDING)).as("nobody waits for a connection").hasValue(0);
 		assertThat(run.result).as("users / query time").hasNoErrors().hasThroughputNear(users, 0.15)
 			.hasMeanLatencyNear(run.held(), 0.25);

@@ -83,7 +83,8 @@ class JdbcPinningMatrixIT {
 				Arguments.of("JAVA_25", "MYSQL_CONNECTOR_J_8_0_33", java25Driver8, false));
 	}
 
-	@ParameterizedTest(name = "Java {0} + Connector/J {1}: pinned = {3}")
+	// The containers are the class's, shared with the attribution tests: JUnit must not close them after a row.
+	@ParameterizedTest(name = "Java {0} + Connector/J {1}: pinned = {3}", autoCloseArguments = false)
 	@MethodSource("cells")
 	void connectorJPinsVirtualThreadsOnlyOnJava21WithItsOldLocks(String java, String driver, LabServiceContainer caller,
 			boolean pins, ScenarioReport report) {

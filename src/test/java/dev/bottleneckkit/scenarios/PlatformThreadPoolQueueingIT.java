@@ -79,7 +79,8 @@ class PlatformThreadPoolQueueingIT {
 		GaugeTimeline tomcat = gauges.stop();
 		InFlight served = platform.inFlight().read();
 		Ceiling threads = Ceiling.of(TOMCAT_THREADS, "Tomcat platform threads", served.meanServiceTime());
-		report.record("platform threads (Tomcat max " + TOMCAT_THREADS + ")", result, threads, evidence(served, tomcat));
+		report.record("platform threads (Tomcat max " + TOMCAT_THREADS + ")", result, threads, evidence(served, tomcat),
+				Map.of("service", tomcat));
 		assertThat(served.peak()).as("never more requests served at once than Tomcat has threads")
 			.isEqualTo(TOMCAT_THREADS);
 		assertThat(tomcat.max(Gauge.TOMCAT_BUSY)).as("every platform thread busy: the pool is the cap")

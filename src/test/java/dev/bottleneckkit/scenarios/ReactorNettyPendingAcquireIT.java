@@ -92,7 +92,7 @@ class ReactorNettyPendingAcquireIT {
 		Duration held = downstream.inFlight().read().meanServiceTime();
 		Ceiling connections = Ceiling.of(MAX_CONNECTIONS, "WebClient connections", held);
 		report.record("pendingAcquireMaxCount " + MAX_CONNECTIONS + ", timeout 30 s", result, connections,
-				evidence(held, result, gauges));
+				evidence(held, result, gauges), Map.of("caller", gauges));
 		assertThat(gauges.max(Gauge.REACTOR_ACTIVE)).as("the pool's connections all in use").hasValue(MAX_CONNECTIONS);
 		assertThat(gauges.max(Gauge.REACTOR_PENDING)).as("acquisitions wait up to pendingAcquireMaxCount")
 			.hasValue(MAX_CONNECTIONS);
@@ -114,7 +114,8 @@ class ReactorNettyPendingAcquireIT {
 		GaugeTimeline gauges = pool.stop();
 		Duration held = downstream.inFlight().read().meanServiceTime();
 		Ceiling connections = Ceiling.of(MAX_CONNECTIONS, "WebClient connections", held);
-		report.record("pendingAcquireTimeout 1 s, pending up to 1000", result, connections, evidence(held, result, gauges));
+		report.record("pendingAcquireTimeout 1 s, pending up to 1000", result, connections, evidence(held, result, gauges),
+				Map.of("caller", gauges));
 		assertThat(result.errors()).as("waits end with PoolAcquireTimeoutException")
 			.containsOnlyKeys("http-503 pool-acquire-timeout");
 		assertThat(result.failureLatencyAt(50)).as("time-to-fail follows the configured 1 s timeout")

@@ -84,7 +84,7 @@ class RestClientConnectionPoolIT {
 		GaugeTimeline callerSaw = callerGauges.stop();
 		InFlight downstreamSaw = downstream.inFlight().read();
 		Ceiling pool = Ceiling.of(HTTPCLIENT5_DEFAULT_MAX_PER_ROUTE, "connections per route", downstreamSaw.meanServiceTime());
-		report.record("default pool (5 per route)", result, pool, evidence(downstreamSaw, callerSaw));
+		report.record("default pool (5 per route)", result, pool, evidence(downstreamSaw, callerSaw), Map.of("caller", callerSaw));
 		assertThat(downstreamSaw.peak())
 			.as("the downstream never sees more than the pool's 5 connections, whatever the load (40 users)")
 			.isEqualTo(HTTPCLIENT5_DEFAULT_MAX_PER_ROUTE);
@@ -111,7 +111,7 @@ class RestClientConnectionPoolIT {
 		GaugeTimeline callerSaw = callerGauges.stop();
 		InFlight downstreamSaw = downstream.inFlight().read();
 		Ceiling pool = Ceiling.of(USERS, "connections per route", downstreamSaw.meanServiceTime());
-		report.record("pool sized for the load (40 per route)", result, pool, evidence(downstreamSaw, callerSaw));
+		report.record("pool sized for the load (40 per route)", result, pool, evidence(downstreamSaw, callerSaw), Map.of("caller", callerSaw));
 		assertThat(downstreamSaw.peak()).as("with a connection per user, every user reaches the downstream at once")
 			.isEqualTo(USERS);
 		assertThat(callerSaw.max(Gauge.HTTP_POOL_PENDING)).as("nobody waits for a connection").hasValue(0);

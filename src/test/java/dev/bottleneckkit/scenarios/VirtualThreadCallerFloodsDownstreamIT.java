@@ -115,7 +115,7 @@ class VirtualThreadCallerFloodsDownstreamIT {
 		Run run = run(platformDownstream, platformCaller, "/call/sleep");
 
 		Ceiling downstreamThreads = run.downstreamThreads();
-		report.record("platform-thread caller (" + CALLER_THREADS + " threads)", run.result, downstreamThreads, run.evidence());
+		report.record("platform-thread caller (" + CALLER_THREADS + " threads)", run.result, downstreamThreads, run.evidence(), run.gauges());
 		assertThat(run.callerLeased()).as("the caller has no more calls in flight than it has threads")
 			.isLessThanOrEqualTo(CALLER_THREADS);
 		assertThat(run.result.errors()).as("the downstream's queue stays short of the read timeout")
@@ -129,7 +129,7 @@ class VirtualThreadCallerFloodsDownstreamIT {
 		Run run = run(platformDownstream, virtualCaller, "/call/sleep");
 
 		Ceiling downstreamThreads = run.downstreamThreads();
-		report.record("virtual-thread caller, no bulkhead", run.result, downstreamThreads, run.evidence());
+		report.record("virtual-thread caller, no bulkhead", run.result, downstreamThreads, run.evidence(), run.gauges());
 		assertThat(run.callerLeased())
 			.as("nothing holds the caller back: calls in flight pile up until the read timeout ends them, "
 					+ "L = λ × W = %.0f rps × %d s", OFFERED_RPS, READ_TIMEOUT.toSeconds())
@@ -149,7 +149,7 @@ class VirtualThreadCallerFloodsDownstreamIT {
 
 		Run run = run(virtualDownstream, virtualCaller, "/call/sleep?via=virtual");
 
-		report.record("fix (a): downstream on virtual threads", run.result, unbounded, run.evidence());
+		report.record("fix (a): downstream on virtual threads", run.result, unbounded, run.evidence(), run.gauges());
 		assertThat(run.result).as("the downstream's waiting no longer holds a thread: every arrival is served")
 			.hasNoErrors()
 			.hasThroughputNear(unbounded, 0.15)
@@ -162,7 +162,7 @@ class VirtualThreadCallerFloodsDownstreamIT {
 		Run run = run(platformDownstream, bulkheadCaller, "/call/sleep");
 
 		Ceiling bulkhead = Ceiling.of(DOWNSTREAM_THREADS, "bulkhead permits", run.downstreamPeak.meanServiceTime());
-		report.record("fix (b): bulkhead of " + DOWNSTREAM_THREADS + " in the caller", run.result, bulkhead, run.evidence());
+		report.record("fix (b): bulkhead of " + DOWNSTREAM_THREADS + " in the caller", run.result, bulkhead, run.evidence(), run.gauges());
 		assertThat(run.downstreamPeak.peak()).as("the downstream never serves more than the bulkhead admits")
 			.isLessThanOrEqualTo(DOWNSTREAM_THREADS);
 		assertThat(run.result.errors()).as("the excess is rejected with 429 bulkhead-full, nothing times out")
@@ -205,6 +205,10 @@ class VirtualThreadCallerFloodsDownstreamIT {
 
 		double callerLeased() {
 			return this.caller.max(Gauge.HTTP_POOL_LEASED).orElseThrow();
+		}
+
+		Map<String, GaugeTimeline> gauges() {
+			return Map.of("caller", this.caller, "downstream", this.downstream);
 		}
 
 		Map<String, Object> evidence() {

@@ -117,10 +117,10 @@ class AttributionTest {
 		SweepResult sweep = capped(10.0, gauges(Map.of(Gauge.TOMCAT_BUSY, 12.0, Gauge.TOMCAT_MAX, 200.0)), null, List.of(), 0.2);
 
 		assertThat(sweep).isCappedBy(Resource.UNEXPLAINED);
-		org.assertj.core.api.Assertions.assertThat(sweep.verdict().line()).isEqualTo(
-				"capped at 10.0 rps from 8 users, and no probe explains it: no pool, thread pool, carrier, lock or CPU was at"
-						+ " its limit in the last step (tomcat.threads.busy max 12, tomcat.threads.config.max max 200, cores used"
-						+ " 0.20 of 1.00)");
+		org.assertj.core.api.Assertions.assertThat(sweep.verdict().line())
+			.startsWith("capped at 10.0 rps from 8 users, and no probe explains it: no pool, thread pool, carrier, lock or CPU"
+					+ " was at its limit in the last step (")
+			.contains("tomcat.threads.busy max 12", "tomcat.threads.config.max max 200", "cores used 0.20 of 1.00");
 	}
 
 	@Test
