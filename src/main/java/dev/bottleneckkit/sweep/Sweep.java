@@ -53,7 +53,7 @@ import org.testcontainers.containers.GenericContainer;
  *
  * Step lengths follow the route: once the first step has measured one user's latency W₁, each step warms up
  * for two W₁ or the last step's latency (0.5 to 3 s) and measures six W₁ or two of the last step's latencies
- * (1.5 to 5 s). The sweep runs as one load run: container starts of
+ * (1.5 to 5 s), cut to whole multiples of the last step's latency so that waves of users do not bend the count. The sweep runs as one load run: container starts of
  * scenarios side by side wait for it.
  */
 public final class Sweep {
@@ -68,6 +68,9 @@ public final class Sweep {
 
 	/** ... when latency grew by at least this factor: the extra users queued. */
 	static final double QUEUED_LATENCY = 1.5;
+
+	/** ... or when at least this share of a step's answers were errors: the extra users were turned away. */
+	static final double REJECTED_SHARE = 0.1;
 
 	private final URI target;
 
@@ -187,10 +190,22 @@ public final class Sweep {
 		return result;
 	}
 
-	/** Doubling the users gained less than {@value #FLAT_GAIN}x throughput while latency grew {@value #QUEUED_LATENCY}x. */
+	/**
+	 * Doubling the users gained less than {@value #FLAT_GAIN}x throughput while the extra users queued (latency grew
+	 * {@value #QUEUED_LATENCY}x) or were turned away (at least {@value #REJECTED_SHARE} of the answers were errors,
+	 * more than before: a pool with a pending limit fails the extra users fast instead of making them wait).
+	 */
 	static boolean flat(Step before, Step after) {
-		return after.throughput() < FLAT_GAIN * before.throughput()
-				&& after.meanLatency().toNanos() >= QUEUED_LATENCY * before.meanLatency().toNanos();
+		if (after.throughput() >= FLAT_GAIN * before.throughput()) {
+			return false;
+		}
+		boolean queued = after.meanLatency().toNanos() >= QUEUED_LATENCY * before.meanLatency().toNanos();
+		return queued || (errorShare(after) >= REJECTED_SHARE && errorShare(after) > errorShare(before));
+	}
+
+	private static double errorShare(Step step) {
+		long completed = step.result().completed();
+		return (completed == 0) ? 0 : step.result().errorCount() / (double) completed;
 	}
 
 	private Step step(int users, List<Step> before, ExecutorService dumps) {
@@ -198,8 +213,8 @@ public final class Sweep {
 		Duration lastLatency = before.isEmpty() ? Duration.ZERO : before.get(before.size() - 1).meanLatency();
 		Duration warmUp = (w1 == null) ? Duration.ofSeconds(1) : clamp(max(w1.multipliedBy(2), lastLatency),
 				Duration.ofMillis(500), Duration.ofSeconds(3));
-		Duration window = (w1 == null) ? Duration.ofSeconds(3) : clamp(max(w1.multipliedBy(6), lastLatency.multipliedBy(2)),
-				Duration.ofMillis(1500), Duration.ofSeconds(5));
+		Duration window = (w1 == null) ? Duration.ofSeconds(3) : wholeCycles(clamp(max(w1.multipliedBy(6),
+				lastLatency.multipliedBy(2)), Duration.ofMillis(1500), Duration.ofSeconds(5)), lastLatency);
 		ServiceGauges serviceGauges = (this.service != null) ? ServiceGauges.at(uriOf(this.service)).start() : null;
 		ServiceGauges downstreamGauges = (this.downstream != null) ? ServiceGauges.at(uriOf(this.downstream)).start() : null;
 		Duration serviceCpu = cpu(this.service);
@@ -227,6 +242,20 @@ public final class Sweep {
 				: this.pinning.read().events().stream().filter((event) -> !event.start().isBefore(stepStart)).toList();
 		return new Step(users, result, service, downstream, serviceCores, cpuLimit(this.service), downstreamCores,
 				cpuLimit(this.downstream), pinned, join(dump), wall);
+	}
+
+	/**
+	 * {@code window} cut to a whole number of {@code cycle}s (at least one). Users that start together come back
+	 * in waves, one per cycle of the resource they wait for, and until the knee that cycle is the last step's
+	 * latency: a window of 4.97 cycles counts four or five waves depending on where it falls (20 % apart), a
+	 * window of whole cycles counts the same number wherever it falls.
+	 */
+	static Duration wholeCycles(Duration window, Duration cycle) {
+		if (cycle.isZero() || cycle.isNegative()) {
+			return window;
+		}
+		long cycles = Math.max(1, window.toNanos() / cycle.toNanos());
+		return cycle.multipliedBy(cycles);
 	}
 
 	private static URI uriOf(GenericContainer<?> container) {

@@ -39,4 +39,21 @@ public final class LoadResults {
 				Double.NaN, generatorBusy);
 	}
 
+
+	/** A closed loop whose {@code succeeded} requests took {@code latency} and whose failures, by kind, {@code failed}. */
+	public static LoadResult closedLoop(String name, int users, Duration window, long succeeded, Duration latency,
+			Map<String, Long> errors, Duration failed) {
+		Histogram latencies = new Histogram(3);
+		for (long i = 0; i < succeeded; i++) {
+			latencies.recordValue(latency.toNanos() / 1000);
+		}
+		Histogram failures = new Histogram(3);
+		long count = errors.values().stream().mapToLong(Long::longValue).sum();
+		for (long i = 0; i < count; i++) {
+			failures.recordValue(failed.toNanos() / 1000);
+		}
+		return new LoadResult(name, users, window, succeeded, errors, latencies, failures, List.of(), Duration.ZERO,
+				Double.NaN, 0.1);
+	}
+
 }

@@ -108,12 +108,12 @@ class FirstSuccessFanOutIT {
 		assertThat(result).as("four users, each answered by the fastest branch").hasNoErrors()
 			.hasMeanLatencyNear(alone, TOLERANCE)
 			.hasThroughputNear(fastest, TOLERANCE);
-		org.assertj.core.api.Assertions.assertThat(winner).as("Cache-2 answers").isEqualTo(FASTEST);
-		org.assertj.core.api.Assertions.assertThat(seen.peak())
+		assertThat(winner).as("Cache-2 answers").isEqualTo(FASTEST);
+		assertThat(seen.peak())
 			.as("all three branches of all %d users in flight at the downstream together (and abandoned ones until "
 					+ "they notice, within two 50 ms steps)", USERS)
 			.isGreaterThanOrEqualTo(3 * USERS);
-		org.assertj.core.api.Assertions.assertThat(abandonedPerAnswer(seen))
+		assertThat(abandonedPerAnswer(seen))
 			.as("two branches abandoned for every one that answered: %s", seen)
 			.isCloseTo(2.0, within(0.1));
 	}
@@ -135,8 +135,8 @@ class FirstSuccessFanOutIT {
 		assertThat(result).as("four users, each answered by the next success").hasNoErrors()
 			.hasMeanLatencyNear(alone, TOLERANCE)
 			.hasThroughputNear(next, TOLERANCE);
-		org.assertj.core.api.Assertions.assertThat(winner).as("Cache-1 answers").isZero();
-		org.assertj.core.api.Assertions.assertThat(abandonedPerAnswer(seen))
+		assertThat(winner).as("Cache-1 answers").isZero();
+		assertThat(abandonedPerAnswer(seen))
 			.as("per request the failed branch and the winner end, the 800 ms branch is abandoned: %s", seen)
 			.isCloseTo(0.5, within(0.05));
 	}
@@ -158,8 +158,8 @@ class FirstSuccessFanOutIT {
 		assertThat(result).as("four users, each waiting for every branch").hasNoErrors()
 			.hasMeanLatencyNear(alone, TOLERANCE)
 			.hasThroughputNear(slowest, TOLERANCE);
-		org.assertj.core.api.Assertions.assertThat(seen.abandoned()).as("nothing is abandoned: %s", seen).isZero();
-		org.assertj.core.api.Assertions.assertThat(seen.peak()).as("all branches in flight together").isEqualTo(3 * USERS);
+		assertThat(seen.abandoned()).as("nothing is abandoned: %s", seen).isZero();
+		assertThat(seen.peak()).as("all branches in flight together").isEqualTo(3 * USERS);
 	}
 
 	/**

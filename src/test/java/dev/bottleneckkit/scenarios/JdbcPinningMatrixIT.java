@@ -148,7 +148,7 @@ class JdbcPinningMatrixIT {
 
 				report.record("sweep: Java 21 + Connector/J 8.0.33", sweep);
 				assertThat(sweep).isCappedBy(Resource.CARRIER_THREADS).hasCeilingNearItsModel(0.2);
-				org.assertj.core.api.Assertions.assertThat(sweep.verdict().evidence().get("culprit"))
+				assertThat(sweep.verdict().evidence().get("culprit"))
 					.as("the pinned frame is the driver's").startsWith("com.mysql.cj.");
 			}
 		}

@@ -170,16 +170,16 @@ class MemoryPerWaitingRequestIT {
 		}
 		Cost platformCost = platformRun.cost;
 		Cost virtualCost = virtualRun.cost;
-		org.assertj.core.api.Assertions.assertThat(platformCost.newThreads())
+		assertThat(platformCost.newThreads())
 			.as("a platform thread per waiting request: %s", platformCost)
 			.isGreaterThanOrEqualTo(platformCost.inFlight() * 9 / 10);
-		org.assertj.core.api.Assertions.assertThat(platformCost.containerPerRequest() / platformCost.stackPerThread())
+		assertThat(platformCost.containerPerRequest() / platformCost.stackPerThread())
 			.as("the container grew by what the new threads' stacks committed: %s", platformCost)
 			.isBetween(0.8, 1.2);
-		org.assertj.core.api.Assertions.assertThat(virtualCost.newThreads())
+		assertThat(virtualCost.newThreads())
 			.as("virtual threads are not threads to the VM: no new platform thread: %s", virtualCost)
 			.isLessThanOrEqualTo(8);
-		org.assertj.core.api.Assertions.assertThat(virtualCost.containerPerRequest())
+		assertThat(virtualCost.containerPerRequest())
 			.as("outside the heap a waiting virtual thread costs under a tenth of a platform thread's stack "
 					+ "(%.0f KiB): %s", platformCost.stackPerThread() / KIB, virtualCost)
 			.isLessThan(platformCost.stackPerThread() / 10);
@@ -188,7 +188,7 @@ class MemoryPerWaitingRequestIT {
 	@Test
 	@Order(2)
 	void underAMemoryLimitThatFitsOnlyVirtualThreadsThePlatformServiceIsKilled(ScenarioReport report) {
-		org.assertj.core.api.Assertions.assertThat(costs).as("test 1 measured both thread models").hasSize(2);
+		assertThat(costs).as("test 1 measured both thread models").hasSize(2);
 		Cost platformCost = costs.get(Threads.PLATFORM);
 		Cost virtualCost = costs.get(Threads.VIRTUAL);
 		long idle = Math.max(platformCost.idle().containerBytes(), virtualCost.idle().containerBytes());
@@ -198,7 +198,7 @@ class MemoryPerWaitingRequestIT {
 		int limitMiB = (int) ((idle + Math.round(USERS * platformCost.stackPerThread() / 2)) / MIB);
 		String sizing = String.format(Locale.ROOT, "limit %d MiB: idle %d MiB; %d waiting requests need %d MiB on platform "
 				+ "threads, %d MiB on virtual threads", limitMiB, idle / MIB, USERS, platformNeeds / MIB, virtualNeeds / MIB);
-		org.assertj.core.api.Assertions.assertThat(limitMiB * MIB)
+		assertThat(limitMiB * MIB)
 			.as("the limit leaves the virtual service headroom (%s)", sizing)
 			.isGreaterThan(virtualNeeds + 32 * MIB);
 
@@ -227,19 +227,19 @@ class MemoryPerWaitingRequestIT {
 				}
 				report.record(run.threads + " threads under " + limitMiB + " MiB", run.result, WAITING, evidence);
 			}
-			org.assertj.core.api.Assertions.assertThat(platformRun.killed)
+			assertThat(platformRun.killed)
 				.as("the kernel's OOM killer ended the platform service (%s; exit %s; %s)", sizing, platformRun.exitCode,
 						platformRun.result.errors())
 				.isTrue();
-			org.assertj.core.api.Assertions.assertThat(platformRun.exitCode).as("SIGKILL: 128 + 9").isEqualTo(137L);
-			org.assertj.core.api.Assertions.assertThat(platformRun.result.errorCount())
+			assertThat(platformRun.exitCode).as("SIGKILL: 128 + 9").isEqualTo(137L);
+			assertThat(platformRun.result.errorCount())
 				.as("its users got errors, not answers: %s", platformRun.result.errors())
 				.isGreaterThan(platformRun.result.succeeded());
-			org.assertj.core.api.Assertions.assertThat(virtualRun.killed).as("the virtual service lives (%s)", sizing).isFalse();
+			assertThat(virtualRun.killed).as("the virtual service lives (%s)", sizing).isFalse();
 			assertThat(virtualRun.result).as("virtual threads under %d MiB: every user held %d s", limitMiB, HOLD.toSeconds())
 				.hasNoErrors()
 				.hasMeanLatencyNear(HOLD, 0.15);
-			org.assertj.core.api.Assertions.assertThat(virtualRun.result.succeeded())
+			assertThat(virtualRun.result.succeeded())
 				.as("every user answered within the window").isGreaterThanOrEqualTo(USERS * 9 / 10);
 		}
 	}

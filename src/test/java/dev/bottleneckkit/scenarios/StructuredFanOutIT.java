@@ -127,7 +127,7 @@ class StructuredFanOutIT {
 				.hasNoErrors()
 				.hasMeanLatencyNear(alone, 0.25)
 				.hasThroughputNear(users, 0.15);
-			org.assertj.core.api.Assertions.assertThat(seen.peak())
+			assertThat(seen.peak())
 				.as("%s: both branches of all %d users in flight at the downstream together", join, USERS)
 				.isEqualTo(2 * USERS);
 		}

@@ -95,10 +95,10 @@ class SynchronousLoggingIT {
 		assertThat(run.result).as("one line written at a time caps the service at 1 / 20 ms")
 			.hasNoErrors()
 			.hasThroughputNear(sink, 0.15);
-		org.assertj.core.api.Assertions.assertThat(run.medianWaiting())
+		assertThat(run.medianWaiting())
 			.as("most of the %d request threads are parked on the appender's lock (thread dumps: %s)", USERS, run.waiting())
 			.isGreaterThanOrEqualTo(USERS / 2);
-		org.assertj.core.api.Assertions.assertThat(log.getLong("sinkWrites"))
+		assertThat(log.getLong("sinkWrites"))
 			.as("one sink write per line: the line is flushed while the lock is held")
 			.isGreaterThanOrEqualTo(log.getLong("written"));
 	}
@@ -120,14 +120,14 @@ class SynchronousLoggingIT {
 		assertThat(run.result).as("the request threads only queue their line: users / work time")
 			.hasNoErrors()
 			.hasThroughputNear(users, 0.15);
-		org.assertj.core.api.Assertions.assertThat(run.waiting())
+		assertThat(run.waiting())
 			.as("no request thread waits for the appender's lock")
 			.containsOnly(0);
 		long notYetWritten = log.getLong("logged") - log.getLong("written");
-		org.assertj.core.api.Assertions.assertThat(notYetWritten)
+		assertThat(notYetWritten)
 			.as("nothing dropped: the lines not in the file yet are the ones in the 8 KB buffer (a line is > 50 bytes)")
 			.isBetween(0L, 8192L / 50);
-		org.assertj.core.api.Assertions.assertThat(log.getLong("sinkWrites"))
+		assertThat(log.getLong("sinkWrites"))
 			.as("the worker writes many lines per sink write")
 			.isLessThan(log.getLong("written") / 10);
 	}
@@ -209,7 +209,7 @@ class SynchronousLoggingIT {
 
 			report.record("sweep: synchronous appender", sweep);
 			assertThat(sweep).isCappedBy(Resource.LOCK);
-			org.assertj.core.api.Assertions.assertThat(sweep.verdict().evidence().get("lock taken in"))
+			assertThat(sweep.verdict().evidence().get("lock taken in"))
 				.as("the lock is the appender's").startsWith(APPENDER);
 		}
 

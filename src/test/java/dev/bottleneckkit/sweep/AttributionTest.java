@@ -36,7 +36,7 @@ class AttributionTest {
 		SweepResult sweep = capped(10.0, gauges, null, List.of(), Double.NaN);
 
 		assertThat(sweep).isCappedBy(Resource.HTTP_CLIENT_POOL).hasCeilingNearItsModel(0.05);
-		org.assertj.core.api.Assertions.assertThat(sweep.verdict().line()).isEqualTo(
+		assertThat(sweep.verdict().line()).isEqualTo(
 				"capped at 10.0 rps from 8 users: HttpClient pool 5/5 leased (per route), 27 pending — 5 connections /"
 						+ " 0.500 s = 10.0 rps");
 	}
@@ -49,7 +49,7 @@ class AttributionTest {
 
 		SweepResult sweep = capped(4.0, gauges, null, List.of(), Double.NaN);
 
-		org.assertj.core.api.Assertions.assertThat(sweep.verdict().line()).isEqualTo(
+		assertThat(sweep.verdict().line()).isEqualTo(
 				"capped at 4.0 rps from 8 users: Hikari pool 4/4 active, 12 pending — 4 connections / 1.005 s = 4.0 rps");
 	}
 
@@ -75,7 +75,7 @@ class AttributionTest {
 		SweepResult sweep = capped(2.0, gauges(Map.of()), null, pinned, Double.NaN);
 
 		assertThat(sweep).isCappedBy(Resource.CARRIER_THREADS).hasCeilingNearItsModel(0.05);
-		org.assertj.core.api.Assertions.assertThat(sweep.verdict().line()).isEqualTo(
+		assertThat(sweep.verdict().line()).isEqualTo(
 				"capped at 2.0 rps from 8 users: 20 pinned events of 1002 ms, 2.0 carriers held at once, culprit"
 						+ " com.mysql.cj.protocol.ReadAheadInputStream.fill:107 — 2 carriers / 1.002 s = 2.0 rps");
 	}
@@ -98,7 +98,7 @@ class AttributionTest {
 		SweepResult sweep = capped(48.5, gauges(Map.of()), dump, List.of(), Double.NaN);
 
 		assertThat(sweep).isCappedBy(Resource.LOCK);
-		org.assertj.core.api.Assertions.assertThat(sweep.verdict().line()).isEqualTo(
+		assertThat(sweep.verdict().line()).isEqualTo(
 				"capped at 48.5 rps from 8 users: 14 of 20 request threads parked on a lock taken in"
 						+ " ch.qos.logback.core.OutputStreamAppender.writeBytes");
 	}
@@ -108,7 +108,7 @@ class AttributionTest {
 		SweepResult sweep = capped(14.0, gauges(Map.of(Gauge.TOMCAT_BUSY, 8.0, Gauge.TOMCAT_MAX, 200.0)), null, List.of(), 0.98);
 
 		assertThat(sweep).isCappedBy(Resource.CPU);
-		org.assertj.core.api.Assertions.assertThat(sweep.verdict().line()).startsWith(
+		assertThat(sweep.verdict().line()).startsWith(
 				"capped at 14.0 rps from 8 users: the service used 0.98 of its 1 CPU — 1 / ");
 	}
 
@@ -117,7 +117,7 @@ class AttributionTest {
 		SweepResult sweep = capped(10.0, gauges(Map.of(Gauge.TOMCAT_BUSY, 12.0, Gauge.TOMCAT_MAX, 200.0)), null, List.of(), 0.2);
 
 		assertThat(sweep).isCappedBy(Resource.UNEXPLAINED);
-		org.assertj.core.api.Assertions.assertThat(sweep.verdict().line())
+		assertThat(sweep.verdict().line())
 			.startsWith("capped at 10.0 rps from 8 users, and no probe explains it: no pool, thread pool, carrier, lock or CPU"
 					+ " was at its limit in the last step (")
 			.contains("tomcat.threads.busy max 12", "tomcat.threads.config.max max 200", "cores used 0.20 of 1.00");
@@ -131,7 +131,7 @@ class AttributionTest {
 		SweepResult sweep = result(steps, false);
 
 		assertThat(sweep).isCappedBy(Resource.NONE).hasNoCap().hasNoCapBelow(100);
-		org.assertj.core.api.Assertions.assertThat(sweep.verdict().line())
+		assertThat(sweep.verdict().line())
 			.isEqualTo("no cap up to 4 users: 7.9 rps, still rising with every doubling (W₁ 500 ms)");
 	}
 
@@ -162,10 +162,30 @@ class AttributionTest {
 	void aDoublingIsFlatWhenThroughputStaysAndLatencyGrows() {
 		Step four = step(4, 8.0, 500, gauges(Map.of()), null, List.of(), Double.NaN);
 
-		org.assertj.core.api.Assertions.assertThat(Sweep.flat(four, step(8, 10.0, 800, gauges(Map.of()), null, List.of(),
+		assertThat(Sweep.flat(four, step(8, 10.0, 800, gauges(Map.of()), null, List.of(),
 				Double.NaN))).as("8 → 10 rps: +25 %").isFalse();
-		org.assertj.core.api.Assertions.assertThat(Sweep.flat(four, step(8, 8.5, 950, gauges(Map.of()), null, List.of(),
+		assertThat(Sweep.flat(four, step(8, 8.5, 950, gauges(Map.of()), null, List.of(),
 				Double.NaN))).as("+6 %, latency ×1.9").isTrue();
+	}
+
+	@Test
+	void aDoublingIsFlatWhenTheExtraUsersAreTurnedAway() {
+		Step eight = step(8, 5.0, 1000, gauges(Map.of()), null, List.of(), Double.NaN);
+		LoadResult rejecting = LoadResults.closedLoop("load", 16, Duration.ofSeconds(10), 50, Duration.ofMillis(1100),
+				Map.of("http-503 pool-pending-limit", 60L), Duration.ofMillis(2));
+		Step sixteen = new Step(16, rejecting, gauges(Map.of()), gauges(Map.of()), Double.NaN, 1, Double.NaN, Double.NaN,
+				List.of(), null, Duration.ofSeconds(10));
+
+		assertThat(Sweep.flat(eight, sixteen)).as("5.0 → 5.0 rps, latency ×1.1, 60 of 110 answers 503").isTrue();
+	}
+
+	@Test
+	void aStepMeasuresWholeCyclesOfTheRoute() {
+		assertThat(Sweep.wholeCycles(Duration.ofSeconds(5), Duration.ofMillis(1007))).as("4 waves, not 4.97")
+			.isEqualTo(Duration.ofMillis(4028));
+		assertThat(Sweep.wholeCycles(Duration.ofMillis(1500), Duration.ofMillis(2000))).as("at least one cycle")
+			.isEqualTo(Duration.ofMillis(2000));
+		assertThat(Sweep.wholeCycles(Duration.ofSeconds(3), Duration.ZERO)).isEqualTo(Duration.ofSeconds(3));
 	}
 
 	/** A sweep of 1, 2, 4 and 8 users whose knee is at 8, at {@code ceiling}, its last step read as given. */
