@@ -53,7 +53,8 @@ import org.testcontainers.containers.GenericContainer;
  *
  * Step lengths follow the route: once the first step has measured one user's latency W₁, each step warms up
  * for two W₁ or the last step's latency (0.5 to 3 s) and measures six W₁ or two of the last step's latencies
- * (1.5 to 5 s), cut to whole multiples of the last step's latency so that waves of users do not bend the count. The sweep runs as one load run: container starts of
+ * (1.5 to 5 s), cut to whole multiples of the last step's latency and opened halfway between two waves, so
+ * that users coming back together in waves do not bend the count. The sweep runs as one load run: container starts of
  * scenarios side by side wait for it.
  */
 public final class Sweep {
@@ -211,8 +212,8 @@ public final class Sweep {
 	private Step step(int users, List<Step> before, ExecutorService dumps) {
 		Duration w1 = before.isEmpty() ? null : before.get(0).meanLatency();
 		Duration lastLatency = before.isEmpty() ? Duration.ZERO : before.get(before.size() - 1).meanLatency();
-		Duration warmUp = (w1 == null) ? Duration.ofSeconds(1) : clamp(max(w1.multipliedBy(2), lastLatency),
-				Duration.ofMillis(500), Duration.ofSeconds(3));
+		Duration warmUp = (w1 == null) ? Duration.ofSeconds(1) : halfwayThroughACycle(clamp(max(w1.multipliedBy(2),
+				lastLatency), Duration.ofMillis(500), Duration.ofSeconds(3)), lastLatency);
 		Duration window = (w1 == null) ? Duration.ofSeconds(3) : wholeCycles(clamp(max(w1.multipliedBy(6),
 				lastLatency.multipliedBy(2)), Duration.ofMillis(1500), Duration.ofSeconds(5)), lastLatency);
 		ServiceGauges serviceGauges = (this.service != null) ? ServiceGauges.at(uriOf(this.service)).start() : null;
@@ -256,6 +257,18 @@ public final class Sweep {
 		}
 		long cycles = Math.max(1, window.toNanos() / cycle.toNanos());
 		return cycle.multipliedBy(cycles);
+	}
+
+	/**
+	 * {@code warmUp} moved to half a {@code cycle} past a whole number of cycles. Users that start together come
+	 * back together, a cycle apart: a window that opens halfway between two waves and lasts whole cycles counts
+	 * every wave inside it once, and no wave sits on its edges, where a millisecond decides whether it counts.
+	 */
+	static Duration halfwayThroughACycle(Duration warmUp, Duration cycle) {
+		if (cycle.isZero() || cycle.isNegative()) {
+			return warmUp;
+		}
+		return wholeCycles(warmUp, cycle).plus(cycle.dividedBy(2));
 	}
 
 	private static URI uriOf(GenericContainer<?> container) {

@@ -186,6 +186,8 @@ class AttributionTest {
 		assertThat(Sweep.wholeCycles(Duration.ofMillis(1500), Duration.ofMillis(2000))).as("at least one cycle")
 			.isEqualTo(Duration.ofMillis(2000));
 		assertThat(Sweep.wholeCycles(Duration.ofSeconds(3), Duration.ZERO)).isEqualTo(Duration.ofSeconds(3));
+		assertThat(Sweep.halfwayThroughACycle(Duration.ofMillis(2014), Duration.ofMillis(1004)))
+			.as("the window opens between the second and third wave, not on one").isEqualTo(Duration.ofMillis(2510));
 	}
 
 	/** A sweep of 1, 2, 4 and 8 users whose knee is at 8, at {@code ceiling}, its last step read as given. */
