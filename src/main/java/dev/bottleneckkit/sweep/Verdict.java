@@ -17,6 +17,11 @@ import java.util.Map;
  */
 public record Verdict(Resource resource, String line, double ceilingRps, double modelRps, Map<String, String> evidence) {
 
+	/** The line reads "from 1 user", not "from 1 users". */
+	public Verdict {
+		line = line.replaceAll("(?<![\\d.])1 users", "1 user");
+	}
+
 	/** How far the measured ceiling lies from the model: 0.02 for 2 %; NaN without both. */
 	public double modelError() {
 		return Math.abs(this.ceilingRps - this.modelRps) / this.modelRps;
