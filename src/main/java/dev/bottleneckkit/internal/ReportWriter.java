@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -141,6 +143,7 @@ public final class ReportWriter {
 			table.steps td,table.steps th{padding:.2rem .6rem;border-bottom:1px solid #eceef2;text-align:right} table.steps th{color:#5b6475;font-weight:500}
 			table.steps tr.knee td{background:#fff8c5}
 			svg text{font:10px system-ui,sans-serif;fill:#5b6475}
+			p.still{flex-basis:100%;margin:.2rem 0 0;font-size:.75em;color:#5b6475}
 			""";
 
 	static String html(List<ReportEntry> entries) {
@@ -216,11 +219,55 @@ public final class ReportWriter {
 		card.append("</dl><div class=\"charts\">");
 		card.append("<figure><figcaption>successful requests per second</figcaption>").append(throughputChart(r, expected))
 			.append("</figure>");
-		e.gauges().forEach((whose, timeline) -> timeline.series().forEach((label, samples) -> card
-			.append("<figure><figcaption>").append(escape(whose + " · " + label)).append("</figcaption>")
-			.append(gaugeChart(samples)).append("</figure>")));
+		gaugeFigures(card, e.gauges(), r.warmUp().plus(r.window()).plusSeconds(2));
 		card.append("</div></div></article>");
 		return card.toString();
+	}
+
+	/**
+	 * A chart for every gauge that moved, over the last {@code span} of its samples (the load's time: sampling
+	 * begins before a load may wait for its turn); gauges that never moved (a configured maximum) or that the
+	 * service does not apply (Tomcat reports -1 busy threads on virtual threads) in one line of numbers instead.
+	 */
+	private static void gaugeFigures(StringBuilder card, Map<String, GaugeTimeline> gauges, Duration span) {
+		List<String> still = new ArrayList<>();
+		gauges.forEach((whose, timeline) -> timeline.series().forEach((label, samples) -> {
+			String name = whose + " · " + label;
+			double max = samples.stream().mapToDouble(GaugeTimeline.Sample::value).max().orElse(0);
+			double min = samples.stream().mapToDouble(GaugeTimeline.Sample::value).min().orElse(0);
+			if (samples.isEmpty()) {
+				return;
+			}
+			if (max < 0) {
+				still.add(name + " n/a");
+			}
+			else if (max == min) {
+				still.add(name + " " + number(max));
+			}
+			else {
+				card.append("<figure><figcaption>").append(escape(name)).append("</figcaption>")
+					.append(gaugeChart(lastOf(samples, span))).append("</figure>");
+			}
+		}));
+		if (!still.isEmpty()) {
+			card.append("<p class=\"still\">unchanged during the run: ").append(escape(String.join(" · ", still)))
+				.append("</p>");
+		}
+	}
+
+	/** The samples of the last {@code span}, their times counted from the first of them. */
+	private static List<GaugeTimeline.Sample> lastOf(List<GaugeTimeline.Sample> samples, Duration span) {
+		if (span == null || samples.isEmpty()) {
+			return samples;
+		}
+		Duration end = samples.get(samples.size() - 1).at();
+		Duration from = end.minus(span);
+		List<GaugeTimeline.Sample> kept = samples.stream().filter((sample) -> sample.at().compareTo(from) >= 0).toList();
+		if (kept.isEmpty()) {
+			return samples;
+		}
+		Duration first = kept.get(0).at();
+		return kept.stream().map((sample) -> new GaugeTimeline.Sample(sample.at().minus(first), sample.value())).toList();
 	}
 
 	private static String sweepCard(ReportEntry e) {
@@ -248,9 +295,7 @@ public final class ReportWriter {
 			.append(escape(value)).append("</dd>"));
 		card.append("</dl></div><div class=\"charts\"><figure><figcaption>throughput and mean latency against users</figcaption>")
 			.append(sweepChart(sweep)).append("</figure>");
-		e.gauges().forEach((whose, timeline) -> timeline.series().forEach((label, samples) -> card
-			.append("<figure><figcaption>").append(escape(whose + " · " + label)).append("</figcaption>")
-			.append(gaugeChart(samples)).append("</figure>")));
+		gaugeFigures(card, e.gauges(), null);
 		card.append("</div></div></article>");
 		return card.toString();
 	}

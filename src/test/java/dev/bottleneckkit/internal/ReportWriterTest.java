@@ -8,6 +8,7 @@ import java.util.Map;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.model.Ceiling;
+import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.SweepResult;
 import dev.bottleneckkit.sweep.SweepResults;
 import org.junit.jupiter.api.Test;
@@ -80,6 +81,22 @@ class ReportWriterTest {
 
 		assertThat(ReportWriter.html(List.of(entry))).contains("caller · http.pool.leased", "caller · http.pool.pending",
 				"max 11");
+	}
+
+	@Test
+	void gaugesThatNeverMovedAreNumbersNotCharts() {
+		List<GaugeTimeline.Sample> configured = List.of(new GaugeTimeline.Sample(Duration.ZERO, 200),
+				new GaugeTimeline.Sample(Duration.ofSeconds(1), 200));
+		List<GaugeTimeline.Sample> virtual = List.of(new GaugeTimeline.Sample(Duration.ZERO, -1),
+				new GaugeTimeline.Sample(Duration.ofSeconds(1), -1));
+		GaugeTimeline gauges = new GaugeTimeline(new LinkedHashMap<>(Map.of("tomcat.threads.config.max", configured,
+				"tomcat.threads.busy", virtual)));
+		ReportEntry entry = new ReportEntry("S2", "virtual", "test", "virtual", entry("x").result(),
+				Ceiling.of(40, "users", Duration.ofMillis(300)), Map.of(), "id", Map.of("service", gauges), null);
+
+		assertThat(ReportWriter.html(List.of(entry))).contains("unchanged during the run:",
+				"service · tomcat.threads.config.max 200", "service · tomcat.threads.busy n/a")
+			.doesNotContain("<figcaption>service · tomcat.threads.config.max</figcaption>");
 	}
 
 	private static ReportEntry entry(String caseName) {
