@@ -97,12 +97,18 @@ public final class ServiceGauges {
 				for (long round = 1;; round++) {
 					// One round reads every gauge at once, so a round takes one request, not one per gauge.
 					Duration at = Duration.ofNanos(System.nanoTime() - started);
-					List<Thread> readers = new ArrayList<>();
+					// Gauges of one meter (a timer's count and total time) come from one answer, so that a use that
+					// ends between two reads cannot count in one statistic and not in the other.
+					Map<String, List<Gauge>> byMeter = new LinkedHashMap<>();
 					for (Gauge gauge : this.gauges) {
 						Long missing = this.missingSince.get(gauge.label());
 						if (missing == null || System.nanoTime() - missing > RECHECK_MISSING_NANOS) {
-							readers.add(Thread.ofVirtual().start(() -> sample(http, gauge, at)));
+							byMeter.computeIfAbsent(gauge.meter() + gauge.tags(), (key) -> new ArrayList<>()).add(gauge);
 						}
+					}
+					List<Thread> readers = new ArrayList<>();
+					for (List<Gauge> meter : byMeter.values()) {
+						readers.add(Thread.ofVirtual().start(() -> sample(http, meter, at)));
 					}
 					for (Thread reader : readers) {
 						reader.join();
@@ -158,16 +164,22 @@ public final class ServiceGauges {
 		}
 	}
 
-	private void sample(HttpClient http, Gauge gauge, Duration at) {
+	private void sample(HttpClient http, List<Gauge> meter, Duration at) {
 		try {
-			OptionalDouble value = fetch(http, gauge);
-			if (value.isPresent()) {
-				this.series.computeIfAbsent(gauge.label(), (label) -> java.util.Collections.synchronizedList(new ArrayList<>()))
-					.add(new GaugeTimeline.Sample(at, value.getAsDouble()));
+			JsonNode answer = answer(http, meter.get(0));
+			for (Gauge gauge : meter) {
+				if (answer == null) {
+					continue;
+				}
+				OptionalDouble value = statistic(answer, gauge);
+				if (value.isPresent()) {
+					this.series.computeIfAbsent(gauge.label(), (label) -> java.util.Collections.synchronizedList(new ArrayList<>()))
+						.add(new GaugeTimeline.Sample(at, value.getAsDouble()));
+				}
 			}
 		}
 		catch (java.io.IOException ex) {
-			log.debug("gauge {} of {} not read: {}", gauge.meter(), this.base, ex.toString());
+			log.debug("gauge {} of {} not read: {}", meter.get(0).meter(), this.base, ex.toString());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -175,6 +187,12 @@ public final class ServiceGauges {
 	}
 
 	private OptionalDouble fetch(HttpClient http, Gauge gauge) throws java.io.IOException, InterruptedException {
+		JsonNode answer = answer(http, gauge);
+		return (answer == null) ? OptionalDouble.empty() : statistic(answer, gauge);
+	}
+
+	/** The Actuator's answer for {@code gauge}'s meter, null when the service does not expose it (yet). */
+	private JsonNode answer(HttpClient http, Gauge gauge) throws java.io.IOException, InterruptedException {
 		StringBuilder uri = new StringBuilder(this.base + "/actuator/metrics/" + gauge.meter());
 		for (int i = 0; i < gauge.tags().size(); i++) {
 			uri.append(i == 0 ? '?' : '&').append("tag=").append(gauge.tags().get(i));
@@ -183,14 +201,28 @@ public final class ServiceGauges {
 			.timeout(Duration.ofSeconds(2))
 			.build(), HttpResponse.BodyHandlers.ofString());
 		if (response.statusCode() == 404) {
+			for (Gauge same : this.gauges) {
+				if (same.meter().equals(gauge.meter()) && same.tags().equals(gauge.tags())) {
+					this.missingSince.put(same.label(), System.nanoTime());
+				}
+			}
 			this.missingSince.put(gauge.label(), System.nanoTime());
-			return OptionalDouble.empty();
+			return null;
+		}
+		if (response.statusCode() != 200) {
+			return null;
+		}
+		for (Gauge same : this.gauges) {
+			if (same.meter().equals(gauge.meter()) && same.tags().equals(gauge.tags())) {
+				this.missingSince.remove(same.label());
+			}
 		}
 		this.missingSince.remove(gauge.label());
-		if (response.statusCode() != 200) {
-			return OptionalDouble.empty();
-		}
-		for (JsonNode measurement : JSON.readTree(response.body()).path("measurements")) {
+		return JSON.readTree(response.body());
+	}
+
+	private static OptionalDouble statistic(JsonNode answer, Gauge gauge) {
+		for (JsonNode measurement : answer.path("measurements")) {
 			if (gauge.statistic().equals(measurement.path("statistic").asString())) {
 				return OptionalDouble.of(measurement.path("value").asDouble());
 			}
