@@ -200,8 +200,17 @@ public final class Sweep {
 		if (after.throughput() >= FLAT_GAIN * before.throughput()) {
 			return false;
 		}
-		boolean queued = after.meanLatency().toNanos() >= QUEUED_LATENCY * before.meanLatency().toNanos();
+		// Queued: the mean latency of the answers grew, or, by Little's law, the time each user's request took
+		// (users / throughput) did. Under CPU pressure a queue stops being fair: the answers that come back are the
+		// quick ones, their mean hardly moves, and only users / throughput shows the wait.
+		boolean queued = after.meanLatency().toNanos() >= QUEUED_LATENCY * before.meanLatency().toNanos()
+				|| cycle(after) >= QUEUED_LATENCY * cycle(before);
 		return queued || (errorShare(after) >= REJECTED_SHARE && errorShare(after) > errorShare(before));
+	}
+
+	/** Seconds per request per user by Little's law: users / throughput; infinite without answers. */
+	private static double cycle(Step step) {
+		return (step.throughput() <= 0) ? Double.POSITIVE_INFINITY : step.users() / step.throughput();
 	}
 
 	private static double errorShare(Step step) {

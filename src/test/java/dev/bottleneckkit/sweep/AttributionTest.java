@@ -169,6 +169,14 @@ class AttributionTest {
 	}
 
 	@Test
+	void aDoublingIsFlatWhenThroughputFallsThoughTheAnswersThatComeBackAreQuick() {
+		Step sixteen = step(16, 35.8, 461, gauges(Map.of()), null, List.of(), Double.NaN);
+
+		assertThat(Sweep.flat(sixteen, step(32, 28.9, 519, gauges(Map.of()), null, List.of(), Double.NaN)))
+			.as("S2 under a CPU hog: 35.8 → 28.9 rps, mean 461 → 519 ms, users / throughput 0.45 → 1.11 s").isTrue();
+	}
+
+	@Test
 	void aDoublingIsFlatWhenTheExtraUsersAreTurnedAway() {
 		Step eight = step(8, 5.0, 1000, gauges(Map.of()), null, List.of(), Double.NaN);
 		LoadResult rejecting = LoadResults.closedLoop("load", 16, Duration.ofSeconds(10), 50, Duration.ofMillis(1100),
