@@ -133,6 +133,9 @@ final class HttpEventLoop implements AutoCloseable {
 		}
 		finally {
 			this.measurement.generatorThread(THREADS.getCurrentThreadCpuTime() - cpuBefore, System.nanoTime() - wallBefore);
+			for (Connection user : this.connections) {
+				this.measurement.userCycles(user.endedInWindow, user.firstEndInWindow, user.lastEndInWindow);
+			}
 		}
 	}
 
@@ -279,7 +282,13 @@ final class HttpEventLoop implements AutoCloseable {
 	/** Ends the request on {@code connection}: records it; the loop hands the connection on. */
 	private void finish(Connection connection, String failure) {
 		this.inFlight--;
-		this.measurement.record(connection.start, System.nanoTime(), failure);
+		long done = System.nanoTime();
+		if (this.measurement.record(connection.start, done, failure)) {
+			if (connection.endedInWindow++ == 0) {
+				connection.firstEndInWindow = done;
+			}
+			connection.lastEndInWindow = done;
+		}
 		this.ended.add(connection);
 	}
 
@@ -340,6 +349,13 @@ final class HttpEventLoop implements AutoCloseable {
 		long backOff;
 
 		boolean backedOff;
+
+		/** Requests of this user that ended inside the measurement window, and when the first and last ended. */
+		long endedInWindow;
+
+		long firstEndInWindow;
+
+		long lastEndInWindow;
 
 		/** Whether the connection already carried an answer: a close before the next one is the idle close. */
 		private boolean reused;

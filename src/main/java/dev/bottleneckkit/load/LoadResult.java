@@ -39,9 +39,20 @@ public final class LoadResult {
 
 	private final double generatorBusy;
 
+	/** Successful requests per second by the users' own cycles; NaN when the window's count is the figure. */
+	private final double cycleThroughput;
+
 	/** Latencies in microseconds; the histograms are the load driver's own copies, never handed out. */
 	LoadResult(String name, int users, Duration window, long succeeded, Map<String, Long> errors, Histogram latencies,
 			Histogram failureLatencies, List<Second> timeline, Duration warmUp, double offeredRps, double generatorBusy) {
+		this(name, users, window, succeeded, errors, latencies, failureLatencies, timeline, warmUp, offeredRps,
+				generatorBusy, Double.NaN);
+	}
+
+	LoadResult(String name, int users, Duration window, long succeeded, Map<String, Long> errors, Histogram latencies,
+			Histogram failureLatencies, List<Second> timeline, Duration warmUp, double offeredRps, double generatorBusy,
+			double cycleThroughput) {
+		this.cycleThroughput = cycleThroughput;
 		this.name = name;
 		this.users = users;
 		this.window = window;
@@ -123,8 +134,19 @@ public final class LoadResult {
 		return !Double.isNaN(this.offeredRps);
 	}
 
-	/** Successful requests per second inside the measurement window. */
+	/**
+	 * Successful requests per second inside the measurement window. For a closed loop whose every user answered at
+	 * least twice in the window it is the sum of the users' own rates, each (answers - 1) / (its last answer - its
+	 * first): users that start together come back in waves, and a count over the window reads one wave more or
+	 * less depending on where its edges fall (5 users, 1 s route, 5 s window: 6 waves, 20 % over, when both edges
+	 * land on one). Otherwise, and for an open loop, the count of answers over the window's length.
+	 */
 	public double throughput() {
+		return Double.isNaN(this.cycleThroughput) ? countedThroughput() : this.cycleThroughput;
+	}
+
+	/** Successful requests inside the window over the window's length, whatever the waves. */
+	public double countedThroughput() {
 		return this.succeeded / (this.window.toNanos() / 1e9);
 	}
 

@@ -40,6 +40,13 @@ final class Measurement {
 
 	private volatile long windowEndNanos;
 
+	/** Closed-loop users that reported their cycles, those with fewer than two answers, and the sum of their rates. */
+	private int users;
+
+	private int usersWithoutCycles;
+
+	private double cycleRate;
+
 	/** The busiest load thread's share of its wall time on the CPU, 0 to 1. */
 	private double generatorBusy;
 
@@ -62,8 +69,11 @@ final class Measurement {
 		this.windowEndNanos = Math.min(this.windowEndNanos, nanos);
 	}
 
-	/** Records a request that was meant to start at {@code startNanos} and ended at {@code doneNanos}. */
-	void record(long startNanos, long doneNanos, String failure) {
+	/**
+	 * Records a request that was meant to start at {@code startNanos} and ended at {@code doneNanos}; true when it
+	 * ended inside the measurement window.
+	 */
+	boolean record(long startNanos, long doneNanos, String failure) {
 		int second = secondOf(doneNanos);
 		long micros = (doneNanos - startNanos) / 1000;
 		if (failure == null) {
@@ -74,7 +84,7 @@ final class Measurement {
 		}
 		this.latencyMicrosPerSecond.addAndGet(second, micros);
 		if (doneNanos < this.windowStartNanos || doneNanos > this.windowEndNanos) {
-			return;
+			return false;
 		}
 		if (failure == null) {
 			this.recorder.recordValue(Math.max(1, micros));
@@ -84,6 +94,30 @@ final class Measurement {
 			this.failureRecorder.recordValue(Math.max(1, micros));
 			this.errors.computeIfAbsent(failure, (kind) -> new LongAdder()).increment();
 		}
+		return true;
+	}
+
+	/**
+	 * A closed-loop user's requests that ended in the window: {@code ended} of them, the first at
+	 * {@code firstNanos}, the last at {@code lastNanos}. Between its first and last answer the user went through
+	 * {@code ended - 1} whole cycles, so its rate is (ended - 1) / (last - first) wherever the window's edges fell.
+	 */
+	synchronized void userCycles(long ended, long firstNanos, long lastNanos) {
+		this.users++;
+		if (ended >= 2 && lastNanos > firstNanos) {
+			this.cycleRate += (ended - 1) / ((lastNanos - firstNanos) / 1e9);
+		}
+		else {
+			this.usersWithoutCycles++;
+		}
+	}
+
+	/**
+	 * Requests per second that ended, by each user's own cycles (a closed loop), or NaN when some user had fewer
+	 * than two answers in the window (a route slower than half the window), where only counting is left.
+	 */
+	synchronized double cycleRate() {
+		return (this.users == 0 || this.usersWithoutCycles > 0) ? Double.NaN : this.cycleRate;
 	}
 
 	/** Counts a request that was never sent (e.g. the open loop's outstanding bound), at {@code nanos}. */
@@ -119,9 +153,13 @@ final class Measurement {
 		Duration window = Duration.ofNanos(Math.max(1, windowEnd - this.windowStartNanos));
 		Map<String, Long> errorCounts = new TreeMap<>();
 		this.errors.forEach((kind, count) -> errorCounts.put(kind, count.sum()));
-		return new LoadResult(name, users, window, this.succeededInWindow.sum(), Map.copyOf(errorCounts),
-				this.recorder.getIntervalHistogram(), this.failureRecorder.getIntervalHistogram(), timeline(windowEnd), warmUp,
-				offeredRps, generatorBusy());
+		long succeeded = this.succeededInWindow.sum();
+		long completed = succeeded + errorCounts.values().stream().mapToLong(Long::longValue).sum();
+		double cycles = cycleRate();
+		double throughput = (Double.isNaN(cycles) || completed == 0) ? Double.NaN : cycles * succeeded / completed;
+		return new LoadResult(name, users, window, succeeded, Map.copyOf(errorCounts), this.recorder.getIntervalHistogram(),
+				this.failureRecorder.getIntervalHistogram(), timeline(windowEnd), warmUp, offeredRps, generatorBusy(),
+				throughput);
 	}
 
 	private int secondOf(long nanos) {

@@ -1,6 +1,7 @@
 package dev.bottleneckkit.sweep;
 
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -172,23 +173,28 @@ final class Attribution {
 		if (Double.isNaN(this.step.serviceCores()) || this.step.serviceCores() < CPU_SATURATED * this.step.serviceCpuLimit()) {
 			return Optional.empty();
 		}
-		// The utilization law at the knee, where the ceiling was measured: λ = cores / CPU per request. CPU per request
-		// is read at the knee too when its CPU was also at the limit, because it is not the same at every
-		// concurrency: S9's route took 64 ms of CPU per request with one user and 83 ms with two on one CPU.
-		Step knee = this.sweep.knee()
-			.filter((k) -> !Double.isNaN(k.serviceCores()) && k.serviceCores() >= CPU_SATURATED * k.serviceCpuLimit())
+		// The utilization law on the samples of one step: the step that measured the ceiling, with the CPU its
+		// container used over that step and the requests answered over the same step (λ = U / S, S = U × t / n).
+		// CPU per request is not the same at every concurrency (S9's route: 64 ms with one user, 84 ms with two,
+		// 71 ms with four on one CPU), so a model built at another step than the ceiling's compares unlike things.
+		Step atCeiling = this.sweep.steps()
+			.stream()
+			.filter((s) -> !Double.isNaN(s.serviceCores()) && s.serviceCores() >= CPU_SATURATED * s.serviceCpuLimit())
+			.max(Comparator.comparingDouble(Step::throughput))
 			.orElse(this.step);
-		long requests = knee.result().timeline().stream().mapToLong((second) -> second.succeeded() + second.failed()).sum();
+		long requests = atCeiling.result().timeline().stream().mapToLong((second) -> second.succeeded() + second.failed()).sum();
 		Duration perRequest = Duration.ofNanos(
-				Math.round(knee.serviceCores() * knee.wall().toNanos() / Math.max(1, requests)));
+				Math.round(atCeiling.serviceCores() * atCeiling.wall().toNanos() / Math.max(1, requests)));
 		Map<String, String> evidence = new LinkedHashMap<>();
-		evidence.put("cores used", String.format(Locale.ROOT, "%.2f of %.2f", this.step.serviceCores(),
-				this.step.serviceCpuLimit()));
-		evidence.put("CPU per request", perRequest.toMillis() + " ms");
-		double model = this.step.serviceCpuLimit() / (perRequest.toNanos() / 1e9);
-		String line = String.format(Locale.ROOT, "capped at %.1f rps from %d users: the service used %.2f of its %s CPU — %s"
-				+ " / %d ms of CPU per request = %.1f rps", this.ceiling, this.kneeUsers, this.step.serviceCores(),
-				cores(this.step.serviceCpuLimit()), cores(this.step.serviceCpuLimit()), perRequest.toMillis(), model);
+		evidence.put("cores used", String.format(Locale.ROOT, "%.2f of %.2f", atCeiling.serviceCores(),
+				atCeiling.serviceCpuLimit()));
+		evidence.put("CPU per request", perRequest.toMillis() + " ms, " + requests + " requests in the "
+				+ atCeiling.users() + "-user step");
+		double model = atCeiling.serviceCpuLimit() / (perRequest.toNanos() / 1e9);
+		String line = String.format(Locale.ROOT, "capped at %.1f rps from %d users: the service used %.2f of its %s CPU"
+				+ " with %d users — %s / %d ms of CPU per request = %.1f rps", this.ceiling, this.kneeUsers,
+				atCeiling.serviceCores(), cores(atCeiling.serviceCpuLimit()), atCeiling.users(),
+				cores(atCeiling.serviceCpuLimit()), perRequest.toMillis(), model);
 		return Optional.of(new Verdict(Resource.CPU, line, this.ceiling, model, evidence));
 	}
 

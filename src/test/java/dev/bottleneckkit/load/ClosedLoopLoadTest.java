@@ -10,6 +10,8 @@ import java.time.Duration;
 
 import dev.bottleneckkit.model.Ceiling;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 
@@ -51,6 +53,32 @@ class ClosedLoopLoadTest {
 				.hasNoErrors()
 				.hasThroughputNear(serverThreads, 0.15)
 				.hasMedianLatencyNear(LATENCY, 0.25);
+		}
+	}
+
+	/**
+	 * Users that start together come back together. With every answer leaving on a tick and a window that opens just
+	 * before one, a count over the window reads every wave inside it: 4 waves in a 1 s window of 300 ms ticks, 20
+	 * rps for 5 users where 16.7 is all the ticks allow. The users' own cycles read users / period wherever the
+	 * edges fall.
+	 */
+	@ParameterizedTest(name = "{0} users, answers every {1} ms, window {2} ms after {3} ms")
+	@CsvSource({ "5, 300, 1000, 600", "8, 400, 1000, 800", "3, 300, 1500, 600", "12, 250, 1100, 750" })
+	void wavesOfUsersReturningAtOnceCountAsUsersOverTheirCycle(int users, long periodMs, long windowMs, long warmUpMs)
+			throws Exception {
+		Duration period = Duration.ofMillis(periodMs);
+		Ceiling waves = Ceiling.of(users, "users answered every tick", period);
+		try (WaveServer server = WaveServer.ticking(period)) {
+
+			LoadResult result = ClosedLoopLoad.users(users).warmUp(Duration.ofMillis(warmUpMs))
+				.forDuration(Duration.ofMillis(windowMs))
+				.run(server.uri());
+
+			assertThat(result).as("waves read by the users' cycles (a count over the window read %.1f rps)",
+					result.countedThroughput()).hasNoErrors()
+				.hasThroughputNear(waves, 0.03);
+			assertThat(result.throughput()).as("never above what the ticks allow, beyond the clock's jitter")
+				.isLessThanOrEqualTo(waves.throughputFor(users) * 1.03);
 		}
 	}
 

@@ -40,8 +40,12 @@ import static org.awaitility.Awaitility.await;
  * branch, answers; only the 800 ms branch is abandoned.</li>
  * <li>A join that waits for all: the same answer, after the slowest branch; nothing is abandoned.</li>
  * </ul>
- * The model is one user's latency on the same route, measured right after the load on the warmed caller: the
- * branch that answers plus the route's own overhead; four users queue for nothing. The scope is the lab's {@code FirstSuccessScope}: JDK 21's
+ * The branch that answers is read from the latency: one user's (measured right after the load on the warmed
+ * caller) and the four users' mean both lie between that branch and the branch plus the route's overhead bound,
+ * short of the next branch. Four users queue for no pool, but they share the CPU with their twelve branches, so
+ * their mean is held against the bound, not against one user's latency (a hog on one core made it 251 ms for
+ * 214 ms alone). Throughput is Little's law on the run's own mean: users / W. The scope is the lab's
+ * {@code FirstSuccessScope}: JDK 21's
  * {@code ShutdownOnSuccess} behaviour on final APIs, as S10's join is.
  */
 @Scenario(id = "S13", title = "First-success fan-out: the fastest branch answers, the others are abandoned")
@@ -77,7 +81,7 @@ class FirstSuccessFanOutIT {
 	 */
 	static final Duration OVERHEAD_BOUND = Duration.ofMillis(250);
 
-	/** How far the mean with four users may lie from one user's latency: nobody queues, so only noise. */
+	/** How far throughput may lie from users / mean latency, the same run's Little's law: only counting noise. */
 	static final double TOLERANCE = 0.15;
 
 	static final Network network = KitResources.newNetwork();
@@ -100,13 +104,14 @@ class FirstSuccessFanOutIT {
 		InFlight seen = settledDownstream();
 		int winner = winner(query);
 		Duration alone = oneUser(query);
-		Ceiling fastest = Ceiling.of(USERS, "users, each waiting for the fastest branch (200 ms)", alone);
+		Ceiling fastest = Ceiling.of(USERS, "users, each waiting for the fastest branch (200 ms)", result.meanLatency());
 
 		report.record("first success: branches of 500, 200 and 800 ms", result, fastest, evidence(alone, result, seen, winner));
 		assertThat(alone).as("one user's answer comes with the 200 ms branch, not the 500 or 800 ms one")
 			.isBetween(CACHE_2, CACHE_2.plus(OVERHEAD_BOUND));
+		assertThat(result.meanLatency()).as("four users, each answered by the fastest branch: 200 ms, not 500")
+			.isBetween(CACHE_2, CACHE_2.plus(OVERHEAD_BOUND));
 		assertThat(result).as("four users, each answered by the fastest branch").hasNoErrors()
-			.hasMeanLatencyNear(alone, TOLERANCE)
 			.hasThroughputNear(fastest, TOLERANCE);
 		assertThat(winner).as("Cache-2 answers").isEqualTo(FASTEST);
 		assertThat(seen.peak())
@@ -127,13 +132,14 @@ class FirstSuccessFanOutIT {
 		InFlight seen = settledDownstream();
 		int winner = winner(failing);
 		Duration alone = oneUser(failing);
-		Ceiling next = Ceiling.of(USERS, "users, each waiting for the next success (500 ms)", alone);
+		Ceiling next = Ceiling.of(USERS, "users, each waiting for the next success (500 ms)", result.meanLatency());
 
 		report.record("first success, the 200 ms branch failing", result, next, evidence(alone, result, seen, winner));
 		assertThat(alone).as("once the 200 ms branch failed, the 500 ms one answers, not the 800 ms one")
 			.isBetween(CACHE_1, CACHE_1.plus(OVERHEAD_BOUND));
+		assertThat(result.meanLatency()).as("four users, each answered by the next success: 500 ms, not 800")
+			.isBetween(CACHE_1, CACHE_1.plus(OVERHEAD_BOUND));
 		assertThat(result).as("four users, each answered by the next success").hasNoErrors()
-			.hasMeanLatencyNear(alone, TOLERANCE)
 			.hasThroughputNear(next, TOLERANCE);
 		assertThat(winner).as("Cache-1 answers").isZero();
 		assertThat(abandonedPerAnswer(seen))
@@ -149,14 +155,15 @@ class FirstSuccessFanOutIT {
 		LoadResult result = run(LOAD, "wait for all of 500, 200, 800 ms", query);
 		InFlight seen = settledDownstream();
 		Duration alone = oneUser(query);
-		Ceiling slowest = Ceiling.of(USERS, "users, each waiting for every branch (800 ms)", alone);
+		Ceiling slowest = Ceiling.of(USERS, "users, each waiting for every branch (800 ms)", result.meanLatency());
 
 		report.record("wait for all: branches of 500, 200 and 800 ms", result, slowest,
 				evidence(alone, result, seen, winner(query)));
 		assertThat(alone).as("waiting for all takes the slowest branch's 800 ms").isBetween(DATABASE,
 				DATABASE.plus(OVERHEAD_BOUND));
+		assertThat(result.meanLatency()).as("four users, each waiting for the slowest branch's 800 ms")
+			.isBetween(DATABASE, DATABASE.plus(OVERHEAD_BOUND));
 		assertThat(result).as("four users, each waiting for every branch").hasNoErrors()
-			.hasMeanLatencyNear(alone, TOLERANCE)
 			.hasThroughputNear(slowest, TOLERANCE);
 		assertThat(seen.abandoned()).as("nothing is abandoned: %s", seen).isZero();
 		assertThat(seen.peak()).as("all branches in flight together").isEqualTo(3 * USERS);

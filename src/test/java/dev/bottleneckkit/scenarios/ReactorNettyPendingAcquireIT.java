@@ -94,8 +94,11 @@ class ReactorNettyPendingAcquireIT {
 		report.record("pendingAcquireMaxCount " + MAX_CONNECTIONS + ", timeout 30 s", result, connections,
 				evidence(held, result, gauges), Map.of("caller", gauges));
 		assertThat(gauges.max(Gauge.REACTOR_ACTIVE)).as("the pool's connections all in use").hasValue(MAX_CONNECTIONS);
-		assertThat(gauges.max(Gauge.REACTOR_PENDING)).as("acquisitions wait up to pendingAcquireMaxCount")
-			.hasValue(MAX_CONNECTIONS);
+		// reactor-pool queues a borrower first and culls those beyond pendingAcquireMaxCount after (SimpleDequePool's
+		// pendingOffer, "best effort"): a sample taken between the two reads more, 9 for 5 under a CPU hog. What
+		// holds is that acquisitions waited up to the limit, and that the ones beyond it failed at once (below).
+		assertThat(gauges.max(Gauge.REACTOR_PENDING).orElse(0)).as("acquisitions wait up to pendingAcquireMaxCount")
+			.isGreaterThanOrEqualTo(MAX_CONNECTIONS);
 		assertThat(result.errors()).as("one more acquisition fails with PoolAcquirePendingLimitException")
 			.containsOnlyKeys("http-503 pool-pending-limit");
 		assertThat(result.failureLatencyAt(99)).as("and fails at once, not after the 30 s pending timeout")

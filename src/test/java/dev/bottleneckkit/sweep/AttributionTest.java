@@ -109,7 +109,23 @@ class AttributionTest {
 
 		assertThat(sweep).isCappedBy(Resource.CPU);
 		assertThat(sweep.verdict().line()).startsWith(
-				"capped at 14.0 rps from 8 users: the service used 0.98 of its 1 CPU — 1 / ");
+				"capped at 14.0 rps from 8 users: the service used 0.98 of its 1 CPU with 8 users — 1 / ");
+	}
+
+	/**
+	 * A fresh run of S9 failed with "the ceiling is 20 % from its model": the ceiling came from the 4-user step (14.3
+	 * rps at 1.02 cores, 71 ms of CPU a request) and the CPU per request from the knee's 2-user step (84 ms).
+	 */
+	@Test
+	void theCpuModelReadsCpuPerRequestAtTheStepThatMeasuredTheCeiling() {
+		List<Step> steps = List.of(cpuStep(1, 11.0, 1.00), cpuStep(2, 13.0, 1.01), cpuStep(4, 14.3, 1.02),
+				cpuStep(8, 14.1, 1.02));
+
+		SweepResult sweep = result(steps, true);
+
+		assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(0.05);
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 14.3 rps from 2 users: the service used 1.02 of its 1 CPU"
+				+ " with 4 users — 1 / 72 ms of CPU per request = 13.7 rps");
 	}
 
 	@Test
@@ -219,6 +235,19 @@ class AttributionTest {
 		Duration window = Duration.ofSeconds(10);
 		LoadResult result = LoadResults.closedLoop("load", users, window, Math.round(rps * 10), Duration.ofMillis(latencyMs));
 		return new Step(users, result, gauges, gauges(Map.of()), cores, 1, Double.NaN, Double.NaN, pinned, dump, window);
+	}
+
+	/** A step of 10 s at {@code rps}, every request of it in the timeline, its container at {@code cores} of 1 CPU. */
+	private static Step cpuStep(int users, double rps, double cores) {
+		Duration window = Duration.ofSeconds(10);
+		List<LoadResult.Second> timeline = new ArrayList<>();
+		for (int second = 0; second < 10; second++) {
+			timeline.add(new LoadResult.Second(second, Math.round(rps), 0, users * 1000 / rps, true));
+		}
+		LoadResult result = LoadResults.of("load", users, window, Math.round(rps * 10),
+				Duration.ofMillis(Math.round(users * 1000 / rps)), timeline, Duration.ZERO, Double.NaN);
+		return new Step(users, result, gauges(Map.of()), gauges(Map.of()), cores, 1, Double.NaN, Double.NaN, List.of(), null,
+				window);
 	}
 
 	private static GaugeTimeline gauges(Map<Gauge, Double> maxima) {
