@@ -4,6 +4,7 @@ import java.util.Map;
 
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
+import dev.bottleneckkit.model.FailureMode;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.SweepResult;
 
@@ -24,6 +25,8 @@ public final class ReportEntry {
 	private final LoadResult result;
 
 	private final Ceiling ceiling;
+
+	private final FailureMode failureMode;
 
 	private final Map<String, String> evidence;
 
@@ -47,6 +50,19 @@ public final class ReportEntry {
 	public ReportEntry(String scenarioId, String scenarioTitle, String testName, String caseName, LoadResult result,
 			Ceiling ceiling, Map<String, String> evidence, String testId, Map<String, GaugeTimeline> gauges,
 			SweepResult sweep) {
+		this(scenarioId, scenarioTitle, testName, caseName, result, ceiling, null, evidence, testId, gauges, sweep);
+	}
+
+	/** A run that proves a failure mode: {@code failureMode} is its model, {@code ceiling} null. */
+	public ReportEntry(String scenarioId, String scenarioTitle, String testName, String caseName, LoadResult result,
+			FailureMode failureMode, Map<String, String> evidence, String testId, Map<String, GaugeTimeline> gauges) {
+		this(scenarioId, scenarioTitle, testName, caseName, result, null, failureMode, evidence, testId, gauges, null);
+	}
+
+	private ReportEntry(String scenarioId, String scenarioTitle, String testName, String caseName, LoadResult result,
+			Ceiling ceiling, FailureMode failureMode, Map<String, String> evidence, String testId,
+			Map<String, GaugeTimeline> gauges, SweepResult sweep) {
+		this.failureMode = failureMode;
 		this.scenarioId = scenarioId;
 		this.scenarioTitle = scenarioTitle;
 		this.testName = testName;
@@ -98,6 +114,11 @@ public final class ReportEntry {
 
 	public Ceiling ceiling() {
 		return this.ceiling;
+	}
+
+	/** The failure this run proves, or null when a ceiling (or a sweep) is its model. */
+	public FailureMode failureMode() {
+		return this.failureMode;
 	}
 
 	public Map<String, String> evidence() {

@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.model.FailureMode;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.SweepResult;
@@ -80,6 +81,14 @@ public final class ReportWriter {
 						sweep.verdict().hasModel() ? rps(sweep.verdict().modelRps()) : "—",
 						sweep.saturated() ? rps(sweep.ceiling()) : "—", r.errorCount(), md("verdict: " + sweep.verdict().line()),
 						md(e.outcome())));
+				continue;
+			}
+			if (e.failureMode() != null) {
+				FailureMode mode = e.failureMode();
+				md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |%n",
+						e.scenarioId(), md(e.caseName()), load(r), md("fails by design: " + mode.explain()),
+						md(expectedFailures(mode, r)), md(measuredFailures(r)), millis(r, 50), millis(r, 99), r.errorCount(),
+						md(evidence(e, "; ")), md(e.outcome())));
 				continue;
 			}
 			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.1f rps | %.1f rps | %s | %s | %d | %s | %s |%n",
@@ -191,7 +200,59 @@ public final class ReportWriter {
 		return head.toString();
 	}
 
+	/** "4.0 failures/s of http-504 read-timeout, each after 500 ms" */
+	static String expectedFailures(FailureMode mode, LoadResult r) {
+		double rate = mode.failuresPerSecondFor(r);
+		String when = mode.timeToFail().isZero() ? "" : ", each after " + mode.timeToFail().toMillis() + " ms";
+		return (Double.isNaN(rate) ? "every request fails" : String.format(Locale.ROOT, "%.1f failures/s", rate)) + " of "
+				+ mode.kind() + when;
+	}
+
+	/** "3.9 failures/s: 47 × http-504 read-timeout, time to fail p50 503 ms; 0 answered" */
+	static String measuredFailures(LoadResult r) {
+		if (r.errorCount() == 0) {
+			return String.format(Locale.ROOT, "no failures; %.1f rps answered", r.throughput());
+		}
+		String kinds = r.errors().entrySet().stream().map((kind) -> kind.getValue() + " × " + kind.getKey())
+			.collect(java.util.stream.Collectors.joining(", "));
+		return String.format(Locale.ROOT, "%.1f failures/s: %s, time to fail p50 %d ms; %d answered", r.errorsPerSecond(),
+				kinds, r.failureLatencyAt(50).toMillis(), r.succeeded());
+	}
+
+	private static String failureCard(ReportEntry e) {
+		LoadResult r = e.result();
+		FailureMode mode = e.failureMode();
+		double rate = mode.failuresPerSecondFor(r);
+		StringBuilder card = new StringBuilder("<article class=\"").append(e.passed() ? "pass" : "fail").append("\">");
+		card.append(head(e));
+		card.append("<div class=\"kpis\">")
+			.append(kpi("load", load(r)))
+			.append(kpi("expected", Double.isNaN(rate) ? "every request fails" : String.format(Locale.ROOT, "%.1f failures/s", rate)))
+			.append(kpi("measured", String.format(Locale.ROOT, "%.1f failures/s", r.errorsPerSecond())))
+			.append(kpi("time to fail p50", (r.errorCount() == 0) ? "—" : r.failureLatencyAt(50).toMillis() + " ms"))
+			.append(kpi("answered", Long.toString(r.succeeded())))
+			.append(kpi("generator busy", Math.round(r.generatorBusy() * 100) + " %" + (r.generatorSaturated() ? " ⚠" : "")))
+			.append("</div>");
+		card.append("<div class=\"cap\">fails by design: ").append(escape(mode.explain())).append("</div>");
+		card.append("<div class=\"body\"><dl>");
+		card.append("<dt>failures</dt><dd>").append(escape(measuredFailures(r))).append("</dd>");
+		evidenceLines(e).forEach((line) -> {
+			int colon = line.indexOf(": ");
+			card.append("<dt>").append(escape(line.substring(0, Math.max(0, colon)))).append("</dt><dd>")
+				.append(escape(line.substring(colon + 2))).append("</dd>");
+		});
+		card.append("</dl><div class=\"charts\">");
+		card.append("<figure><figcaption>failed requests per second</figcaption>").append(perSecondChart(r, rate, true))
+			.append("</figure>");
+		gaugeFigures(card, e.gauges(), r.warmUp().plus(r.window()).plusSeconds(2));
+		card.append("</div></div></article>");
+		return card.toString();
+	}
+
 	private static String runCard(ReportEntry e) {
+		if (e.failureMode() != null) {
+			return failureCard(e);
+		}
 		LoadResult r = e.result();
 		double expected = e.ceiling().throughputFor(r);
 		double off = (r.throughput() - expected) / expected;
@@ -319,6 +380,11 @@ public final class ReportWriter {
 
 	/** Bars of successful requests per second, the warm-up grey, the model's rate dashed. */
 	private static String throughputChart(LoadResult r, double expected) {
+		return perSecondChart(r, expected, false);
+	}
+
+	/** Bars per second of successes, or of failures ({@code failures}), with the model's rate as a dashed line. */
+	private static String perSecondChart(LoadResult r, double expected, boolean failures) {
 		int width = 300;
 		int height = 90;
 		int left = 30;
@@ -327,21 +393,28 @@ public final class ReportWriter {
 		if (seconds.isEmpty()) {
 			return "";
 		}
-		double top = niceTop(Math.max(expected * 1.2, seconds.stream().mapToLong(LoadResult.Second::succeeded).max().orElse(1)));
+		java.util.function.ToLongFunction<LoadResult.Second> count = failures ? LoadResult.Second::failed
+				: LoadResult.Second::succeeded;
+		double top = niceTop(Math.max(Double.isNaN(expected) ? 0 : expected * 1.2,
+				seconds.stream().mapToLong(count).max().orElse(1)));
 		double plotH = height - bottom - 4;
 		double barWidth = (double) (width - left) / seconds.size();
 		StringBuilder svg = new StringBuilder(svgOpen(width, height));
 		axis(svg, left, width, height, bottom, top, "");
 		for (LoadResult.Second s : seconds) {
-			double h = s.succeeded() / top * plotH;
+			double h = count.applyAsLong(s) / top * plotH;
 			svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
 					+ "<title>second %d: %d ok, %d failed, mean %.0f ms</title></rect>", left + s.second() * barWidth,
-					height - bottom - h, Math.max(1, barWidth - 1), h, s.inWindow() ? "#3b6fd8" : "#c3c9d4", s.second(),
+					height - bottom - h, Math.max(1, barWidth - 1), h,
+					!s.inWindow() ? "#c3c9d4" : failures ? "#d8823b" : "#3b6fd8", s.second(),
 					s.succeeded(), s.failed(), s.meanLatencyMs()));
 		}
-		double y = height - bottom - expected / top * plotH;
-		svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#cf222e\" "
-				+ "stroke-dasharray=\"4 3\"><title>model: %.1f rps</title></line>", left, width, y, y, expected));
+		if (!Double.isNaN(expected)) {
+			double y = height - bottom - expected / top * plotH;
+			svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#cf222e\" "
+					+ "stroke-dasharray=\"4 3\"><title>model: %.1f %s</title></line>", left, width, y, y, expected,
+					failures ? "failures/s" : "rps"));
+		}
 		svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d s</text>", width, height - 2,
 				seconds.size()));
 		return svg.append("</svg>").toString();

@@ -8,6 +8,7 @@ import java.util.Map;
 import dev.bottleneckkit.internal.ReportEntry;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
+import dev.bottleneckkit.model.FailureMode;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.SweepResult;
 import org.slf4j.Logger;
@@ -77,6 +78,18 @@ public final class ScenarioReport {
 		add(new ReportEntry(this.scenarioId, this.scenarioTitle, this.testName, caseName, result, ceiling, shown,
 				this.testId, gauges, null));
 		log.info("[{}] {}: {} | cap {} | {}", this.scenarioId, caseName, result.summary(), ceiling.explain(), shown);
+	}
+
+	/**
+	 * Records a run that proves a failure mode (a read timeout, resets, a pending limit): the report shows the
+	 * expected failure, its kind, failures per second and time to fail, as the run's model. Call it before asserting.
+	 */
+	public void record(String caseName, LoadResult result, FailureMode expected, Map<String, ?> evidence) {
+		Map<String, String> shown = new LinkedHashMap<>();
+		evidence.forEach((key, value) -> shown.put(key, String.valueOf(value)));
+		add(new ReportEntry(this.scenarioId, this.scenarioTitle, this.testName, caseName, result, expected, shown,
+				this.testId, Map.of()));
+		log.info("[{}] {}: {} | expected: {} | {}", this.scenarioId, caseName, result.summary(), expected.explain(), shown);
 	}
 
 	/**

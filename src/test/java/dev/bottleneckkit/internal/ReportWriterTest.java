@@ -8,6 +8,7 @@ import java.util.Map;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.model.Ceiling;
+import dev.bottleneckkit.model.FailureMode;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.SweepResult;
 import dev.bottleneckkit.sweep.SweepResults;
@@ -32,6 +33,31 @@ class ReportWriterTest {
 			.contains("default pool &lt;5&gt;")
 			.doesNotContain("default pool <5>");
 		assertThat(markdown).contains("| S1 | default pool <5> | 40 users | 5 connections per route / 0.500 s = 10.0 rps | 10.0 rps | 9.9 rps |");
+	}
+
+	/**
+	 * A run that proves a failure mode was shown as "expected 8.0 rps, measured 0.0 rps, passed": it shows the
+	 * failure it expects, failures per second and time to fail, beside the failures it measured.
+	 */
+	@Test
+	void aRunThatProvesAFailureModeShowsTheExpectedFailureNotAThroughput() {
+		LoadResult timedOut = LoadResults.closedLoop("read timeout", 4, Duration.ofSeconds(8), 0, Duration.ZERO,
+				Map.of("http-504 read-timeout", 63L), Duration.ofMillis(503));
+		ReportEntry entry = new ReportEntry("S8", "timeouts", "test", "read timeout 500 ms", timedOut,
+				FailureMode.of("http-504 read-timeout", Duration.ofMillis(500), "the caller's 500 ms read timeout"),
+				Map.of(), "id", Map.of());
+		entry.settle(null);
+
+		String markdown = ReportWriter.markdown(List.of(entry));
+		String html = ReportWriter.html(List.of(entry));
+
+		assertThat(markdown).contains("| S8 | read timeout 500 ms | 4 users | fails by design: every request fails with"
+				+ " http-504 read-timeout after 500 ms: the caller's 500 ms read timeout | 8.0 failures/s of http-504"
+				+ " read-timeout, each after 500 ms | 7.9 failures/s: 63 × http-504 read-timeout, time to fail p50 503 ms;"
+				+ " 0 answered |")
+			.doesNotContain("0.0 rps");
+		assertThat(html).contains("fails by design", "8.0 failures/s", "7.9 failures/s", "503 ms", "failed requests per second")
+			.doesNotContain("0.0 rps");
 	}
 
 	@Test

@@ -17,6 +17,7 @@ import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.ClosedLoopLoad;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
+import dev.bottleneckkit.model.FailureMode;
 import dev.bottleneckkit.probe.MemoryProbe;
 import dev.bottleneckkit.probe.MemoryProbe.MemoryReading;
 import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
@@ -225,7 +226,16 @@ class MemoryPerWaitingRequestIT {
 				if (run.serving != null) {
 					evidence.put("memory while serving", run.serving);
 				}
-				report.record(run.threads + " threads under " + limitMiB + " MiB", run.result, WAITING, evidence);
+				if (run.threads == Threads.PLATFORM) {
+					report.record(run.threads + " threads under " + limitMiB + " MiB", run.result,
+							FailureMode.of("a closed, reset or refused connection", Duration.ZERO,
+									"the kernel's OOM killer ends the platform service (exit 137): " + USERS
+											+ " stacks do not fit in " + limitMiB + " MiB"),
+							evidence);
+				}
+				else {
+					report.record(run.threads + " threads under " + limitMiB + " MiB", run.result, WAITING, evidence);
+				}
 			}
 			assertThat(platformRun.killed)
 				.as("the kernel's OOM killer ended the platform service (%s; exit %s; %s)", sizing, platformRun.exitCode,

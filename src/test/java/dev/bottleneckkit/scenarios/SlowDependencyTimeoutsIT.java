@@ -12,6 +12,7 @@ import dev.bottleneckkit.load.ClosedLoopLoad;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.OpenLoopLoad;
 import dev.bottleneckkit.model.Ceiling;
+import dev.bottleneckkit.model.FailureMode;
 import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
@@ -108,7 +109,8 @@ class SlowDependencyTimeoutsIT {
 	@Test
 	@Order(2)
 	void aReadTimeoutFailsEachCallWithinItsBound(ScenarioReport report) throws IOException {
-		Ceiling timeout = Ceiling.of(USERS, "users, each failing after the read timeout", READ_TIMEOUT);
+		FailureMode timeout = FailureMode.of("http-504 read-timeout", READ_TIMEOUT,
+				"the caller's 500 ms read timeout, the dependency 2 s slower");
 		proxy.toxics().latency("slow-dependency", ToxicDirection.DOWNSTREAM, ADDED_LATENCY.toMillis());
 
 		LoadResult result = LOAD.named("read timeout 500 ms, slow dependency").run(readTimeout.uri("/call/sleep"));
@@ -120,8 +122,9 @@ class SlowDependencyTimeoutsIT {
 		assertThat(result.errors()).as("every failure is the caller's read timeout, mapped to 504")
 			.containsOnlyKeys("http-504 read-timeout");
 		assertThat(failuresPerSecond)
-			.as("each call ends at the timeout: %d users fail %s times a second (L / W)", USERS, timeout.requestsPerSecond())
-			.isCloseTo(timeout.requestsPerSecond(), withinPercentage(20));
+			.as("each call ends at the timeout: %d users fail %s times a second (L / W)", USERS,
+					timeout.failuresPerSecondFor(result))
+			.isCloseTo(timeout.failuresPerSecondFor(result), withinPercentage(20));
 	}
 
 	@Test
@@ -135,7 +138,8 @@ class SlowDependencyTimeoutsIT {
 		healTheNetwork();
 		LoadResult recovered = load.named("after the network heals").run(defaults.uri("/call/sleep"));
 
-		report.record("connections reset by the network", reset, healthy, Map.of("toxic", "reset_peer"));
+		report.record("connections reset by the network", reset, FailureMode.of("http-502 connection-reset", Duration.ZERO,
+				"the network resets every connection to the dependency (Toxiproxy reset_peer)"), Map.of("toxic", "reset_peer"));
 		report.record("after the network heals", recovered, healthy, Map.of("toxic", "none"));
 		assertThat(reset.succeeded()).as("no call gets through a resetting network").isZero();
 		assertThat(reset.errors()).as("each reset is counted as the caller's connection-reset, mapped to 502")

@@ -10,6 +10,7 @@ import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.ClosedLoopLoad;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
+import dev.bottleneckkit.model.FailureMode;
 import dev.bottleneckkit.scenarios.lab.InFlightProbe.InFlight;
 import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
 import eu.rekawek.toxiproxy.Proxy;
@@ -136,8 +137,8 @@ class StructuredFanOutIT {
 	@Test
 	@Order(2)
 	void aStructuredJoinCancelsTheSiblingWhenABranchFails(ScenarioReport report) throws IOException {
-		Ceiling failFast = Ceiling.of(USERS, "users, each failing when the failing branch does (2 resets)",
-				BRANCH_FAILS_AFTER);
+		FailureMode failFast = FailureMode.of("http-502 connection-reset", BRANCH_FAILS_AFTER,
+				"the scope fails with its failing branch (reset twice, 200 ms each) and cancels the 2 s sibling");
 		proxy.toxics().resetPeer("failing-branch", ToxicDirection.UPSTREAM, FAIL_AFTER.toMillis());
 		downstream.inFlight().reset();
 
@@ -154,8 +155,8 @@ class StructuredFanOutIT {
 		assertThat(result.failureLatencyAt(50)).as("the scope fails with its first failure, not after the 2 s sibling")
 			.isLessThan(SIBLING_LATENCY.dividedBy(4));
 		assertThat(result.errorsPerSecond()).as("each user fails every %d ms: %s per second (L / W)",
-				BRANCH_FAILS_AFTER.toMillis(), failFast.requestsPerSecond())
-			.isCloseTo(failFast.requestsPerSecond(), withinPercentage(25));
+				BRANCH_FAILS_AFTER.toMillis(), failFast.failuresPerSecondFor(result))
+			.isCloseTo(failFast.failuresPerSecondFor(result), withinPercentage(25));
 		assertThat(seen.abandoned()).as("the downstream saw the sibling abandoned, once per failed fan-out")
 			.isGreaterThanOrEqualTo(Math.round(result.errorCount() * 0.9));
 		assertThat(seen.completed() - seen.abandoned()).as("no sibling ran to its end").isZero();
@@ -164,7 +165,8 @@ class StructuredFanOutIT {
 	@Test
 	@Order(3)
 	void completableFuturesLetTheSiblingRunToCompletion(ScenarioReport report) throws IOException {
-		Ceiling waitsForSibling = Ceiling.of(USERS, "users, each failing only after the sibling's 2 s", SIBLING_LATENCY);
+		FailureMode waitsForSibling = FailureMode.of("http-502 connection-reset", SIBLING_LATENCY,
+				"allOf(..).join() fails only once the 2 s sibling has finished");
 		proxy.toxics().resetPeer("failing-branch", ToxicDirection.UPSTREAM, FAIL_AFTER.toMillis());
 		downstream.inFlight().reset();
 
@@ -182,8 +184,8 @@ class StructuredFanOutIT {
 			.isGreaterThanOrEqualTo(SIBLING_LATENCY)
 			.isLessThan(SIBLING_LATENCY.multipliedBy(5).dividedBy(4));
 		assertThat(result.errorsPerSecond()).as("each user fails every 2 s: %s per second (L / W)",
-				waitsForSibling.requestsPerSecond())
-			.isCloseTo(waitsForSibling.requestsPerSecond(), withinPercentage(25));
+				waitsForSibling.failuresPerSecondFor(result))
+			.isCloseTo(waitsForSibling.failuresPerSecondFor(result), withinPercentage(25));
 		assertThat(seen.abandoned()).as("nothing cancels the sibling").isZero();
 		assertThat(seen.completed()).as("every failed fan-out's sibling ran to its end").isGreaterThanOrEqualTo(result.errorCount());
 	}
