@@ -3,8 +3,9 @@
 #   1. installs the kit into the local Maven repository (./mvnw install, no tests);
 #   2. builds the lab's downstream as a plain image, which the consumer knows only by name, port and route;
 #   3. generates a throwaway project outside the source tree: a pom.xml with the one kit dependency plus
-#      Failsafe, and the scenario file copied from the README (between the consumer-scenario markers);
-#   4. runs `mvn verify` there, and fails unless the copied scenario ran and passed.
+#      Failsafe, and the two files copied from the README (between the consumer-scenario and
+#      consumer-sweep markers);
+#   4. runs `mvn verify` there, and fails unless both copied scenarios ran and passed.
 # Removes the project and the image afterwards, also on failure. Needs a Docker engine and JAVA_HOME (21+).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,8 +37,9 @@ docker build -q --build-arg "JAVA_IMAGE=$java_image" --build-arg CDS=false -t "$
 say "generating the consumer project in $work/project"
 project="$work/project"
 mkdir -p "$project/src/test/java/com/example/guards"
-sed -n '/<!-- consumer-scenario:start -->/,/<!-- consumer-scenario:end -->/p' README.md | sed '1,2d;$d' | sed '$d' \
-  >"$project/src/test/java/com/example/guards/TomcatThreadsCapIT.java"
+copy() { sed -n "/<!-- $1:start -->/,/<!-- $1:end -->/p" README.md | sed '1,2d;$d' | sed '$d' >"$2"; }
+copy consumer-scenario "$project/src/test/java/com/example/guards/TomcatThreadsCapIT.java"
+copy consumer-sweep "$project/src/test/java/com/example/guards/SlowRouteCapIT.java"
 cat >"$project/pom.xml" <<POM
 <?xml version="1.0" encoding="UTF-8"?>
 <project xmlns="http://maven.apache.org/POM/4.0.0"
@@ -88,7 +90,9 @@ say "dependency tree of the consumer (top level)"
 
 say "mvn verify in the consumer project (SERVICE_IMAGE=$image)"
 SERVICE_IMAGE="$image" "$root/mvnw" -B -ntp -f "$project/pom.xml" verify | tee "$work/verify.log"
-grep -q 'Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, .* in com.example.guards.TomcatThreadsCapIT' "$work/verify.log" \
-  || { say "error: the copied scenario did not run and pass"; exit 1; }
-say "the copied scenario ran and passed; its report (target/bottleneck-report/summary.md):"
+for copied in TomcatThreadsCapIT SlowRouteCapIT; do
+  grep -q "Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, .* in com.example.guards.$copied" "$work/verify.log" \
+    || { say "error: the copied $copied did not run and pass"; exit 1; }
+done
+say "the copied scenarios ran and passed; their report (target/bottleneck-report/summary.md):"
 sed 's/^/[consumer]   /' "$project/target/bottleneck-report/summary.md"

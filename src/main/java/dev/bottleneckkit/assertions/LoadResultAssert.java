@@ -9,8 +9,8 @@ import dev.bottleneckkit.model.Ceiling;
 import org.assertj.core.api.AbstractAssert;
 
 /**
- * AssertJ assertions on a {@link LoadResult} that explain the cap when they fail: the message names the
- * resource, its limit and latency, and what Little's law makes of them.
+ * AssertJ assertions on a {@link LoadResult} that explain the cap when they fail: the
+ * message names the resource, its limit and latency, and what Little's law makes of them.
  */
 public class LoadResultAssert extends AbstractAssert<LoadResultAssert, LoadResult> {
 
@@ -19,8 +19,8 @@ public class LoadResultAssert extends AbstractAssert<LoadResultAssert, LoadResul
 	}
 
 	/**
-	 * Throughput lies within {@code tolerance} (0.01 to 1, e.g. 0.15 for ±15 %) of what the ceiling allows
-	 * this many users: min(users, limit) / latency.
+	 * Throughput lies within {@code tolerance} (0.01 to 1, e.g. 0.15 for ±15 %) of what
+	 * the ceiling allows this many users: min(users, limit) / latency.
 	 */
 	public LoadResultAssert hasThroughputNear(Ceiling ceiling, double tolerance) {
 		isNotNull();
@@ -43,15 +43,16 @@ public class LoadResultAssert extends AbstractAssert<LoadResultAssert, LoadResul
 		Duration median = this.actual.median();
 		double off = Math.abs(median.toNanos() - expected.toNanos()) / (double) expected.toNanos();
 		if (off > tolerance) {
-			failWithMessage("median latency %s; expected %s ±%d %%%n  run: %s", Knobs.human(median), Knobs.human(expected),
-					Math.round(tolerance * 100), this.actual.summary());
+			failWithMessage("median latency %s; expected %s ±%d %%%n  run: %s", Knobs.human(median),
+					Knobs.human(expected), Math.round(tolerance * 100), this.actual.summary());
 		}
 		return this;
 	}
 
 	/**
-	 * Mean latency lies within {@code tolerance} (0.01 to 10) of {@code expected}. Little's law is a statement
-	 * about the mean: W = L / λ holds for it whatever order the queue serves in, the median only for a fair one.
+	 * Mean latency lies within {@code tolerance} (0.01 to 10) of {@code expected}.
+	 * Little's law is a statement about the mean: W = L / λ holds for it whatever order
+	 * the queue serves in, the median only for a fair one.
 	 */
 	public LoadResultAssert hasMeanLatencyNear(Duration expected, double tolerance) {
 		isNotNull();
@@ -66,35 +67,44 @@ public class LoadResultAssert extends AbstractAssert<LoadResultAssert, LoadResul
 		return this;
 	}
 
-	/** Mean latency is at least {@code factor} (1 to 1000) times {@code serviceTime}: requests queued. */
+	/**
+	 * Mean latency is at least {@code factor} (1 to 1000) times {@code serviceTime}:
+	 * requests queued.
+	 */
 	public LoadResultAssert hasMeanLatencyAtLeast(double factor, Duration serviceTime) {
 		isNotNull();
 		hasSomeSuccesses();
 		Knobs.between("factor", factor, 1.0, 1000.0);
 		Duration mean = this.actual.meanLatency();
 		if (mean.toNanos() < factor * serviceTime.toNanos()) {
-			failWithMessage("mean latency %s is below %.1f × %s: requests did not queue for the capped resource%n  run: %s",
+			failWithMessage(
+					"mean latency %s is below %.1f × %s: requests did not queue for the capped resource%n  run: %s",
 					Knobs.human(mean), factor, Knobs.human(serviceTime), this.actual.summary());
 		}
 		return this;
 	}
 
-	/** Median latency is at least {@code factor} (1 to 1000) times {@code serviceTime}: requests queued. */
+	/**
+	 * Median latency is at least {@code factor} (1 to 1000) times {@code serviceTime}:
+	 * requests queued.
+	 */
 	public LoadResultAssert hasMedianLatencyAtLeast(double factor, Duration serviceTime) {
 		isNotNull();
 		hasSomeSuccesses();
 		Knobs.between("factor", factor, 1.0, 1000.0);
 		Duration median = this.actual.median();
 		if (median.toNanos() < factor * serviceTime.toNanos()) {
-			failWithMessage("median latency %s is below %.1f × %s: requests did not queue for the capped resource%n  run: %s",
+			failWithMessage(
+					"median latency %s is below %.1f × %s: requests did not queue for the capped resource%n  run: %s",
 					Knobs.human(median), factor, Knobs.human(serviceTime), this.actual.summary());
 		}
 		return this;
 	}
 
 	/**
-	 * Throughput and latency say nothing when no request succeeded: the failure then names what the requests got
-	 * ("every request failed: 412 × http-404"), not a throughput of 0.0.
+	 * Throughput and latency say nothing when no request succeeded: the failure then
+	 * names what the requests got ("every request failed: 412 × http-404"), not a
+	 * throughput of 0.0.
 	 */
 	private void hasSomeSuccesses() {
 		generatorWasNotTheCap();
@@ -103,24 +113,29 @@ public class LoadResultAssert extends AbstractAssert<LoadResultAssert, LoadResul
 		}
 		if (this.actual.errorCount() > 0) {
 			failWithMessage("every request failed: %s — check the route and the service's log%n  run: %s",
-					this.actual.errors().entrySet().stream()
+					this.actual.errors()
+						.entrySet()
+						.stream()
 						.sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
 						.map((kind) -> kind.getValue() + " × " + kind.getKey())
 						.collect(java.util.stream.Collectors.joining(", ")),
 					this.actual.summary());
 		}
-		failWithMessage("no request completed inside the %s window: the service took longer than the window to answer%n  run: %s",
+		failWithMessage(
+				"no request completed inside the %s window: the service took longer than the window to answer%n  run: %s",
 				Knobs.human(this.actual.window()), this.actual.summary());
 	}
 
 	/**
-	 * The load generator's self-check: figures of a run whose generator could not send faster (its busiest thread
-	 * on the CPU 90 % of the run or more) measure the generator, so no throughput or latency assertion passes on them.
+	 * The load generator's self-check: figures of a run whose generator could not send
+	 * faster (its busiest thread on the CPU 90 % of the run or more) measure the
+	 * generator, so no throughput or latency assertion passes on them.
 	 */
 	private void generatorWasNotTheCap() {
 		if (this.actual.generatorSaturated()) {
-			failWithMessage("the load generator, not the service, was the cap: its busiest thread was on the CPU %d %% of"
-					+ " the run, so it could not send faster; give the test JVM more CPU or the load fewer users%n  run: %s",
+			failWithMessage(
+					"the load generator, not the service, was the cap: its busiest thread was on the CPU %d %% of"
+							+ " the run, so it could not send faster; give the test JVM more CPU or the load fewer users%n  run: %s",
 					Math.round(this.actual.generatorBusy() * 100), this.actual.summary());
 		}
 	}
@@ -143,8 +158,8 @@ public class LoadResultAssert extends AbstractAssert<LoadResultAssert, LoadResul
 		}
 		int users = this.actual.users();
 		if (ceiling.saturatedBy(users)) {
-			return String.format(Locale.ROOT, "%d users share %s, so %s is the cap (λ = L / W)", users, ceiling.resource(),
-					ceiling.explain());
+			return String.format(Locale.ROOT, "%d users share %s, so %s is the cap (λ = L / W)", users,
+					ceiling.resource(), ceiling.explain());
 		}
 		return String.format(Locale.ROOT, "%d users fit in %d %s, so throughput should be users / latency = %s", users,
 				ceiling.limit(), ceiling.resource(), rps(ceiling.throughputFor(users)));

@@ -1,6 +1,8 @@
 package dev.bottleneckkit.assertions;
 
 import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.sweep.Resource;
@@ -9,8 +11,9 @@ import dev.bottleneckkit.sweep.SweepResult;
 import org.assertj.core.api.AbstractAssert;
 
 /**
- * AssertJ assertions on a {@link SweepResult}: which resource caps the service, and where it does not. A failure
- * prints the verdict and every step, so that the message alone says what the sweep saw.
+ * AssertJ assertions on a {@link SweepResult}: which resource caps the service, and where
+ * it does not. A failure prints the verdict and every step, so that the message alone
+ * says what the sweep saw.
  */
 public class SweepResultAssert extends AbstractAssert<SweepResultAssert, SweepResult> {
 
@@ -21,6 +24,7 @@ public class SweepResultAssert extends AbstractAssert<SweepResultAssert, SweepRe
 	/** The sweep saturated and its verdict names {@code resource}. */
 	public SweepResultAssert isCappedBy(Resource resource) {
 		isNotNull();
+		routeAnswersOneUser();
 		if (this.actual.verdict().resource() != resource) {
 			failWithMessage("expected the cap to be %s, but the sweep says: %s%n%s", resource.description(),
 					this.actual.verdict(), this.actual.table());
@@ -28,12 +32,16 @@ public class SweepResultAssert extends AbstractAssert<SweepResultAssert, SweepRe
 		return this;
 	}
 
-	/** The verdict does not name {@code resource}: a fix removed that cap, whatever else may cap the service. */
+	/**
+	 * The verdict does not name {@code resource}: a fix removed that cap, whatever else
+	 * may cap the service.
+	 */
 	public SweepResultAssert isNotCappedBy(Resource resource) {
 		isNotNull();
+		everyStepMostlyAnswered();
 		if (this.actual.verdict().resource() == resource) {
-			failWithMessage("expected %s not to be the cap any more, but the sweep says: %s%n%s", resource.description(),
-					this.actual.verdict(), this.actual.table());
+			failWithMessage("expected %s not to be the cap any more, but the sweep says: %s%n%s",
+					resource.description(), this.actual.verdict(), this.actual.table());
 		}
 		return this;
 	}
@@ -41,28 +49,42 @@ public class SweepResultAssert extends AbstractAssert<SweepResultAssert, SweepRe
 	/** Throughput kept rising up to the sweep's last step: no cap within it. */
 	public SweepResultAssert hasNoCap() {
 		isNotNull();
+		everyStepMostlyAnswered();
 		if (this.actual.saturated()) {
-			failWithMessage("expected no cap up to %d users, but the sweep says: %s%n%s", lastUsers(), this.actual.verdict(),
-					this.actual.table());
-		}
-		return this;
-	}
-
-	/** No step below {@code rps} requests per second was the knee: the service is not capped below that rate. */
-	public SweepResultAssert hasNoCapBelow(double rps) {
-		isNotNull();
-		Knobs.between("rps", rps, 0.001, 1_000_000.0);
-		if (this.actual.saturated() && this.actual.ceiling() < rps) {
-			failWithMessage("expected no cap below %s, but the service stopped at %s: %s%n%s",
-					String.format(Locale.ROOT, "%.1f rps", rps), String.format(Locale.ROOT, "%.1f rps", this.actual.ceiling()),
+			failWithMessage("expected no cap up to %d users, but the sweep says: %s%n%s", lastUsers(),
 					this.actual.verdict(), this.actual.table());
 		}
 		return this;
 	}
 
 	/**
-	 * The measured ceiling lies within {@code tolerance} (0.01 to 1) of what Little's law allows the named resource
-	 * ({@code limit / W}): the resource explains the number, not only the shape.
+	 * The service is not capped below {@code rps} requests per second: the sweep reached
+	 * that rate, and no knee below it. A sweep that stopped short of {@code rps} (too few
+	 * users) says nothing about it and fails.
+	 */
+	public SweepResultAssert hasNoCapBelow(double rps) {
+		isNotNull();
+		Knobs.between("rps", rps, 0.001, 1_000_000.0);
+		everyStepMostlyAnswered();
+		if (!this.actual.saturated() && this.actual.ceiling() < rps) {
+			failWithMessage(
+					"expected no cap below %s, but the sweep never reached it: it stopped at %d users and %s, still"
+							+ " rising; sweep up to more users (upToUsers) to reach %s%n%s",
+					rate(rps), lastUsers(), rate(this.actual.ceiling()), rate(rps), this.actual.table());
+		}
+		if (this.actual.saturated() && this.actual.ceiling() < rps) {
+			failWithMessage("expected no cap below %s, but the service stopped at %s: %s%n%s",
+					String.format(Locale.ROOT, "%.1f rps", rps),
+					String.format(Locale.ROOT, "%.1f rps", this.actual.ceiling()), this.actual.verdict(),
+					this.actual.table());
+		}
+		return this;
+	}
+
+	/**
+	 * The measured ceiling lies within {@code tolerance} (0.01 to 1) of what Little's law
+	 * allows the named resource ({@code limit / W}): the resource explains the number,
+	 * not only the shape.
 	 */
 	public SweepResultAssert hasCeilingNearItsModel(double tolerance) {
 		isNotNull();
@@ -73,10 +95,69 @@ public class SweepResultAssert extends AbstractAssert<SweepResultAssert, SweepRe
 		}
 		if (this.actual.verdict().modelError() > tolerance) {
 			failWithMessage("the ceiling is %d %% from its model, allowed %d %%: %s%n%s",
-					Math.round(this.actual.verdict().modelError() * 100), Math.round(tolerance * 100), this.actual.verdict(),
-					this.actual.table());
+					Math.round(this.actual.verdict().modelError() * 100), Math.round(tolerance * 100),
+					this.actual.verdict(), this.actual.table());
 		}
 		return this;
+	}
+
+	/**
+	 * A step whose answers are mostly errors measures the errors: this share of failed
+	 * answers or more.
+	 */
+	static final double MOSTLY_ERRORS = 0.5;
+
+	/**
+	 * A route that fails for one user is broken, not capped: every claim about its cap
+	 * would be read off errors (a 404 or 401 for every request reads "no cap").
+	 */
+	private void routeAnswersOneUser() {
+		Step first = this.actual.steps().get(0);
+		if (mostlyErrors(first)) {
+			failWithMessage(
+					"the route fails for one user, so the sweep says nothing about its cap: %s — check the route,"
+							+ " its method and headers, and the service's log%n%s",
+					errors(first), this.actual.table());
+		}
+	}
+
+	/**
+	 * No step whose answers were mostly errors: a claim that nothing caps the service
+	 * needs answers.
+	 */
+	private void everyStepMostlyAnswered() {
+		routeAnswersOneUser();
+		for (Step step : this.actual.steps()) {
+			if (mostlyErrors(step)) {
+				failWithMessage(
+						"with %d users most answers were errors (%s), so the sweep cannot say nothing caps the"
+								+ " service: errors are how a cap that turns users away shows%n%s",
+						step.users(), errors(step), this.actual.table());
+			}
+		}
+	}
+
+	private static boolean mostlyErrors(Step step) {
+		long completed = step.result().completed();
+		return completed == 0 || step.result().errorCount() >= MOSTLY_ERRORS * completed;
+	}
+
+	private static String errors(Step step) {
+		if (step.result().completed() == 0) {
+			return "no answer at all in " + Knobs.human(step.result().window());
+		}
+		return step.result().errorCount() + " of " + step.result().completed() + " answers failed: "
+				+ step.result()
+					.errors()
+					.entrySet()
+					.stream()
+					.sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+					.map((kind) -> kind.getValue() + " × " + kind.getKey())
+					.collect(Collectors.joining(", "));
+	}
+
+	private static String rate(double rps) {
+		return String.format(Locale.ROOT, "%.1f rps", rps);
 	}
 
 	private int lastUsers() {

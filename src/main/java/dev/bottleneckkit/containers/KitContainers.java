@@ -15,9 +15,9 @@ import org.testcontainers.mysql.MySQLContainer;
 import org.testcontainers.toxiproxy.ToxiproxyContainer;
 
 /**
- * The infrastructure containers scenarios share, configured once: image from {@link KitImages}, the kit's
- * ownership labels, a network alias, and the kit's start-up timeout. Their starts take turns with load runs,
- * as {@link ServiceContainer}'s do.
+ * The infrastructure containers scenarios share, configured once: image from
+ * {@link KitImages}, the kit's ownership labels, a network alias, and the kit's start-up
+ * timeout. Their starts take turns with load runs, as {@link ServiceContainer}'s do.
  */
 public final class KitContainers {
 
@@ -34,9 +34,10 @@ public final class KitContainers {
 	}
 
 	/**
-	 * MySQL (or the offline stand-in) on {@code network} as {@value #MYSQL_ALIAS}; answers {@code SELECT SLEEP(n)}.
-	 * Its user is {@value #MYSQL_USER}, with a password new for every container (root's too), never logged:
-	 * read it with {@code getPassword()}.
+	 * MySQL (or the offline stand-in) on {@code network} as {@value #MYSQL_ALIAS};
+	 * answers {@code SELECT SLEEP(n)}. Its user is {@value #MYSQL_USER}, with a password
+	 * new for every container (root's too), never logged: read it with
+	 * {@code getPassword()}.
 	 */
 	public static MySQLContainer mysql(Network network) {
 		return KitResources.guarded(new MySQLContainer(KitImages.mysql()) {
@@ -60,8 +61,9 @@ public final class KitContainers {
 	}
 
 	/**
-	 * A proxy named {@code name} in {@code toxiproxy}, listening on its port {@code listenPort} (8666–8697) and
-	 * forwarding to {@code upstream} ({@code host:port} on the network): address it from other containers as
+	 * A proxy named {@code name} in {@code toxiproxy}, listening on its port
+	 * {@code listenPort} (8666–8697) and forwarding to {@code upstream}
+	 * ({@code host:port} on the network): address it from other containers as
 	 * {@code toxiproxy:<listenPort>}.
 	 */
 	public static Proxy proxy(ToxiproxyContainer toxiproxy, String name, int listenPort, String upstream) {
@@ -87,7 +89,10 @@ public final class KitContainers {
 		}
 	}
 
-	/** Toxiproxy on {@code network} as {@value #TOXIPROXY_ALIAS}; proxies listen on its ports 8666–8697. */
+	/**
+	 * Toxiproxy on {@code network} as {@value #TOXIPROXY_ALIAS}; proxies listen on its
+	 * ports 8666–8697.
+	 */
 	public static ToxiproxyContainer toxiproxy(Network network) {
 		return KitResources.guarded(new ToxiproxyContainer(KitImages.toxiproxy()) {
 
@@ -101,10 +106,7 @@ public final class KitContainers {
 				}
 			}
 
-		})
-			.withNetwork(network)
-			.withNetworkAliases(TOXIPROXY_ALIAS)
-			.withStartupTimeout(KitImages.STARTUP_TIMEOUT);
+		}).withNetwork(network).withNetworkAliases(TOXIPROXY_ALIAS).withStartupTimeout(KitImages.STARTUP_TIMEOUT);
 	}
 
 }

@@ -38,13 +38,15 @@ import org.testcontainers.utility.DockerImageName;
 import org.testcontainers.utility.RegistryAuthLocator;
 
 /**
- * Your HTTP service in a container, the thing the kit loads and probes: any image, its HTTP port, a health
- * path to wait for, environment and JVM options. Every probe works on it: {@code ServiceGauges.on(service)}
- * on any Spring Boot Actuator, {@code PinningProbe.on(service)} and {@code ThreadDumpProbe.on(service)} on
- * any HotSpot JVM (they add JMX flags through {@code JAVA_TOOL_OPTIONS}, which every HotSpot JVM reads).
+ * Your HTTP service in a container, the thing the kit loads and probes: any image, its
+ * HTTP port, a health path to wait for, environment and JVM options. Every probe works on
+ * it: {@code ServiceGauges.on(service)} on any Spring Boot Actuator,
+ * {@code PinningProbe.on(service)} and {@code ThreadDumpProbe.on(service)} on any HotSpot
+ * JVM (they add JMX flags through {@code JAVA_TOOL_OPTIONS}, which every HotSpot JVM
+ * reads).
  *
  * <pre>{@code
- * @Container
+ * &#64;Container
  * static final ServiceContainer orders = new ServiceContainer("registry.example.com/orders:1.4.2")
  *     .withPort(8080)                                  // default 8080
  *     .withHealthPath("/actuator/health")              // default; answered 200 = ready
@@ -54,15 +56,19 @@ import org.testcontainers.utility.RegistryAuthLocator;
  * ClosedLoopLoad.users(40).run(orders.uri("/orders/42"));
  * }</pre>
  *
- * The container carries the kit's ownership labels, so a run killed half-way is cleaned up by the next, and
- * its output goes to {@code target/bottleneck-report/logs/<name>-<n>.log}.
+ * The container carries the kit's ownership labels, so a run killed half-way is cleaned
+ * up by the next, and its output goes to
+ * {@code target/bottleneck-report/logs/<name>-<n>.log}.
  */
 public class ServiceContainer extends GenericContainer<ServiceContainer> {
 
 	/** The HTTP port inside the container unless {@link #withPort} says otherwise. */
 	public static final int DEFAULT_PORT = 8080;
 
-	/** What the container is ready on unless {@link #withHealthPath} says otherwise: Spring Boot Actuator's health. */
+	/**
+	 * What the container is ready on unless {@link #withHealthPath} says otherwise:
+	 * Spring Boot Actuator's health.
+	 */
 	public static final String DEFAULT_HEALTH_PATH = "/actuator/health";
 
 	private static final AtomicInteger instances = new AtomicInteger();
@@ -82,7 +88,10 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 
 	private final String image;
 
-	/** The image's name when it is one (not built during the run): pulled by {@link #ensureImage} if absent. */
+	/**
+	 * The image's name when it is one (not built during the run): pulled by
+	 * {@link #ensureImage} if absent.
+	 */
 	private final DockerImageName imageName;
 
 	private final Map<String, Transferable> ownedByServiceUser = new LinkedHashMap<>();
@@ -100,7 +109,10 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 		KitResources.guarded(this);
 	}
 
-	/** A service from an image built while the tests run (e.g. Testcontainers' {@code ImageFromDockerfile}). */
+	/**
+	 * A service from an image built while the tests run (e.g. Testcontainers'
+	 * {@code ImageFromDockerfile}).
+	 */
 	public ServiceContainer(Future<String> image) {
 		super(image);
 		this.image = "an image built for this run";
@@ -108,15 +120,19 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 		KitResources.guarded(this);
 	}
 
-	/** The port the service listens on inside the container, 1 to 65 535 (default {@value #DEFAULT_PORT}). */
+	/**
+	 * The port the service listens on inside the container, 1 to 65 535 (default
+	 * {@value #DEFAULT_PORT}).
+	 */
 	public ServiceContainer withPort(int port) {
 		this.port = Knobs.between("port", port, 1, 65_535);
 		return this;
 	}
 
 	/**
-	 * The path that answers 200 once the service is ready (default {@value #DEFAULT_HEALTH_PATH}); the start
-	 * waits for it up to the startup timeout (default 2 min).
+	 * The path that answers 200 once the service is ready (default
+	 * {@value #DEFAULT_HEALTH_PATH}); the start waits for it up to the startup timeout
+	 * (default 2 min).
 	 */
 	public ServiceContainer withHealthPath(String path) {
 		if (path == null || !path.startsWith("/")) {
@@ -133,18 +149,22 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 		return this;
 	}
 
-	/** The name of its log file and of this service in messages (default: the image's name, e.g. {@code orders}). */
+	/**
+	 * The name of its log file and of this service in messages (default: the image's
+	 * name, e.g. {@code orders}).
+	 */
 	public ServiceContainer withName(String name) {
 		if (name == null || !name.matches("[A-Za-z0-9._-]{1,60}")) {
-			throw new IllegalArgumentException("name must be 1 to 60 letters, digits, '.', '_' or '-', was '" + name + "'");
+			throw new IllegalArgumentException(
+					"name must be 1 to 60 letters, digits, '.', '_' or '-', was '" + name + "'");
 		}
 		this.name = name;
 		return this;
 	}
 
 	/**
-	 * A Spring Boot property, set through the environment as Boot's relaxed binding reads it:
-	 * {@code server.tomcat.threads.max} becomes {@code SERVER_TOMCAT_THREADS_MAX}.
+	 * A Spring Boot property, set through the environment as Boot's relaxed binding reads
+	 * it: {@code server.tomcat.threads.max} becomes {@code SERVER_TOMCAT_THREADS_MAX}.
 	 */
 	public ServiceContainer withSpringProperty(String property, Object value) {
 		if (property == null || !property.matches("[a-z0-9][a-z0-9.\\-\\[\\]]*")) {
@@ -152,30 +172,38 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 					"Spring property must be in canonical form (lower-case, '.' and '-'), e.g. server.tomcat.threads.max, was '"
 							+ property + "'");
 		}
-		String variable = property.replace("[", "_").replace("]", "").replace('.', '_').replace("-", "")
+		String variable = property.replace("[", "_")
+			.replace("]", "")
+			.replace('.', '_')
+			.replace("-", "")
 			.toUpperCase(Locale.ROOT);
 		return withEnv(variable, String.valueOf(value));
 	}
 
 	/**
-	 * JVM flags for the service, added to {@code JAVA_TOOL_OPTIONS} (which every HotSpot JVM reads, whatever the
-	 * image's entry point), e.g. {@code -Xmx512m -Djdk.virtualThreadScheduler.parallelism=2}.
+	 * JVM flags for the service, added to {@code JAVA_TOOL_OPTIONS} (which every HotSpot
+	 * JVM reads, whatever the image's entry point), e.g.
+	 * {@code -Xmx512m -Djdk.virtualThreadScheduler.parallelism=2}.
 	 */
 	public ServiceContainer withJvmOptions(String options) {
 		String existing = getEnvMap().get("JAVA_TOOL_OPTIONS");
-		return withEnv("JAVA_TOOL_OPTIONS", (existing == null || existing.isBlank()) ? options : existing + " " + options);
+		return withEnv("JAVA_TOOL_OPTIONS",
+				(existing == null || existing.isBlank()) ? options : existing + " " + options);
 	}
 
-	/** Limits the container to {@code cpus} CPUs (Docker's {@code --cpus}), 0.1 to 64; a JVM sizes itself to it. */
+	/**
+	 * Limits the container to {@code cpus} CPUs (Docker's {@code --cpus}), 0.1 to 64; a
+	 * JVM sizes itself to it.
+	 */
 	public ServiceContainer withCpuLimit(double cpus) {
 		long nanoCpus = Math.round(Knobs.between("cpus", cpus, 0.1, 64.0) * 1e9);
 		return withCreateContainerCmdModifier((cmd) -> cmd.getHostConfig().withNanoCPUs(nanoCpus));
 	}
 
 	/**
-	 * Limits the container's memory to {@code mebibytes} (16 MiB to 1 TiB), swap included (Docker's
-	 * {@code --memory} and {@code --memory-swap} alike): past it, the kernel kills the service, as it would in
-	 * a pod with a memory limit.
+	 * Limits the container's memory to {@code mebibytes} (16 MiB to 1 TiB), swap included
+	 * (Docker's {@code --memory} and {@code --memory-swap} alike): past it, the kernel
+	 * kills the service, as it would in a pod with a memory limit.
 	 */
 	public ServiceContainer withMemoryLimit(int mebibytes) {
 		long bytes = Knobs.between("mebibytes", mebibytes, 16, 1_048_576) * 1_048_576L;
@@ -183,9 +211,10 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 	}
 
 	/**
-	 * Copies {@code file} to {@code containerPath} before the service starts, owned by the user the image runs
-	 * as (numeric, or named in the image's {@code /etc/passwd}): for a file only that user may read, such as a credential with
-	 * mode 0600, which a copy owned by root would hide from a service that does not run as root.
+	 * Copies {@code file} to {@code containerPath} before the service starts, owned by
+	 * the user the image runs as (numeric, or named in the image's {@code /etc/passwd}):
+	 * for a file only that user may read, such as a credential with mode 0600, which a
+	 * copy owned by root would hide from a service that does not run as root.
 	 */
 	public ServiceContainer withCopyOwnedByServiceUser(Transferable file, String containerPath) {
 		if (containerPath == null || !containerPath.startsWith("/")) {
@@ -213,16 +242,19 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 		return repository.substring(repository.lastIndexOf('/') + 1);
 	}
 
-	/** The URI of {@code path} on this service as the test JVM reaches it, e.g. {@code uri("/orders/42")}. */
+	/**
+	 * The URI of {@code path} on this service as the test JVM reaches it, e.g.
+	 * {@code uri("/orders/42")}.
+	 */
 	public URI uri(String path) {
 		return URI.create("http://" + getHost() + ":" + getMappedPort(this.port) + path);
 	}
 
 	/**
-	 * Starts the service and waits for its health path. A start that fails says in one line what to change: an
-	 * image that is not there, a health path that never answers 200 (with the service's last log lines). Starts
-	 * take turns with load runs when scenario classes run side by side: a JVM starting does not bend a
-	 * measurement.
+	 * Starts the service and waits for its health path. A start that fails says in one
+	 * line what to change: an image that is not there, a health path that never answers
+	 * 200 (with the service's last log lines). Starts take turns with load runs when
+	 * scenario classes run side by side: a JVM starting does not bend a measurement.
 	 */
 	@Override
 	public void start() {
@@ -239,8 +271,9 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 	}
 
 	/**
-	 * An image that is not on the engine is pulled once, here, so that a name that exists nowhere fails at once
-	 * rather than after Testcontainers' pull retries (two minutes by default).
+	 * An image that is not on the engine is pulled once, here, so that a name that exists
+	 * nowhere fails at once rather than after Testcontainers' pull retries (two minutes
+	 * by default).
 	 */
 	private void ensureImage() {
 		if (this.imageName == null) {
@@ -273,19 +306,20 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 	private String whyItDidNotStart(RuntimeException failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
 			if (cause instanceof ContainerFetchException) {
-				return "Service " + name() + ": image " + this.image + " is not on this Docker engine and could not be pulled"
-						+ " (" + rootMessage(cause) + "). Build or pull it, or name another image; the kit's own images"
-						+ " switch with -D" + KitImages.SWITCH + "=offline";
+				return "Service " + name() + ": image " + this.image
+						+ " is not on this Docker engine and could not be pulled" + " (" + rootMessage(cause)
+						+ "). Build or pull it, or name another image; the kit's own images" + " switch with -D"
+						+ KitImages.SWITCH + "=offline";
 			}
 			if (String.valueOf(cause.getMessage()).contains("Timed out waiting")) {
-				return "Service " + name() + " (" + this.image + ") did not answer 200 on " + this.healthPath + " (port "
-						+ this.port + ") within " + Knobs.human(this.startupTimeout)
+				return "Service " + name() + " (" + this.image + ") did not answer 200 on " + this.healthPath
+						+ " (port " + this.port + ") within " + Knobs.human(this.startupTimeout)
 						+ ": fix withHealthPath/withPort, or give it longer with withStartupTimeout. Its last log lines:"
 						+ lastLogLines(8);
 			}
 		}
-		return "Service " + name() + " (" + this.image + ") did not start: " + rootMessage(failure) + ". Its last log lines:"
-				+ lastLogLines(8);
+		return "Service " + name() + " (" + this.image + ") did not start: " + rootMessage(failure)
+				+ ". Its last log lines:" + lastLogLines(8);
 	}
 
 	private String lastLogLines(int count) {
@@ -320,8 +354,10 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 		}
 		String user = String.valueOf(getDockerClient().inspectContainerCmd(containerId).exec().getConfig().getUser());
 		Matcher numeric = NUMERIC_USER.matcher(user);
-		// A numeric user needs no passwd entry: the archive carries its ids. A named one Docker resolves in
-		// the container's own /etc/passwd (copyUIDGID). No user at all is root, the archive's default.
+		// A numeric user needs no passwd entry: the archive carries its ids. A named one
+		// Docker resolves in
+		// the container's own /etc/passwd (copyUIDGID). No user at all is root, the
+		// archive's default.
 		boolean named = !user.isBlank() && !numeric.matches() && !"null".equals(user);
 		int uid = numeric.matches() ? Integer.parseInt(numeric.group(1)) : 0;
 		int gid = (numeric.matches() && numeric.group(2) != null) ? Integer.parseInt(numeric.group(2)) : uid;
@@ -357,11 +393,13 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 			addExposedPort(this.port);
 		}
 		withStartupAttempts(KitImages.STARTUP_ATTEMPTS);
-		// Polled ten times a second, not Testcontainers' once: a start is seen up to a second sooner.
+		// Polled ten times a second, not Testcontainers' once: a start is seen up to a
+		// second sooner.
 		waitingFor(Wait.forHttp(this.healthPath)
 			.forPort(this.port)
 			.forStatusCode(200)
-			.withRateLimiter(RateLimiterBuilder.newBuilder().withRate(10, TimeUnit.SECONDS).withConstantThroughput().build())
+			.withRateLimiter(
+					RateLimiterBuilder.newBuilder().withRate(10, TimeUnit.SECONDS).withConstantThroughput().build())
 			.withStartupTimeout(this.startupTimeout));
 		if (this.logs == null) {
 			this.logs = ContainerLogs.toFile(name() + "-" + instances.incrementAndGet());

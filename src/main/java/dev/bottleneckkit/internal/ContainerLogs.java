@@ -9,7 +9,10 @@ import java.util.function.Consumer;
 
 import org.testcontainers.containers.output.OutputFrame;
 
-/** Writes a container's output to {@code target/bottleneck-report/logs/<name>.log}: evidence after a failure. */
+/**
+ * Writes a container's output to {@code target/bottleneck-report/logs/<name>.log}:
+ * evidence after a failure.
+ */
 public final class ContainerLogs implements Consumer<OutputFrame> {
 
 	private final Path file;
@@ -52,6 +55,5 @@ public final class ContainerLogs implements Consumer<OutputFrame> {
 	public String toString() {
 		return this.file.toString();
 	}
-
 
 }

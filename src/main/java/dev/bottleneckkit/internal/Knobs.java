@@ -2,7 +2,10 @@ package dev.bottleneckkit.internal;
 
 import java.time.Duration;
 
-/** Range checks shared by the kit's builders: one message shape, naming the knob and its range. */
+/**
+ * Range checks shared by the kit's builders: one message shape, naming the knob and its
+ * range.
+ */
 public final class Knobs {
 
 	private Knobs() {
@@ -31,7 +34,8 @@ public final class Knobs {
 
 	public static Duration between(String knob, Duration value, Duration min, Duration max) {
 		if (value == null) {
-			throw new IllegalArgumentException(knob + " must be set (between " + human(min) + " and " + human(max) + ")");
+			throw new IllegalArgumentException(
+					knob + " must be set (between " + human(min) + " and " + human(max) + ")");
 		}
 		if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
 			throw new IllegalArgumentException(
@@ -47,7 +51,8 @@ public final class Knobs {
 			return millis + " ms";
 		}
 		if (millis < 120_000) {
-			return (millis % 1000 == 0) ? (millis / 1000) + " s" : String.format(java.util.Locale.ROOT, "%.2f s", millis / 1000.0);
+			return (millis % 1000 == 0) ? (millis / 1000) + " s"
+					: String.format(java.util.Locale.ROOT, "%.2f s", millis / 1000.0);
 		}
 		return duration.toMinutes() + " min";
 	}

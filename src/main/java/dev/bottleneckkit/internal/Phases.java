@@ -9,13 +9,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps container starts and load runs apart in time when scenario classes run side by side. A container
- * start is CPU work (a JVM loading and compiling a Spring Boot app: two cores for seconds); a load run measures
- * latencies and rates that CPU taken away would bend. So the JVM's starts and loads take turns: any number of
- * starts at once, or any number of loads at once, never both. Members of one group that arrive within
- * {@value #ADMISSION_MILLIS} ms of their group's turn beginning join it; later ones wait while the other group
- * waits, so neither group starves. At most {@value #STARTS_AT_ONCE} containers start at once, and one load runs
- * at a time (see {@link #LOADS_AT_ONCE}). With one scenario class at a time, nothing ever waits.
+ * Keeps container starts and load runs apart in time when scenario classes run side by
+ * side. A container start is CPU work (a JVM loading and compiling a Spring Boot app: two
+ * cores for seconds); a load run measures latencies and rates that CPU taken away would
+ * bend. So the JVM's starts and loads take turns: any number of starts at once, or any
+ * number of loads at once, never both. Members of one group that arrive within
+ * {@value #ADMISSION_MILLIS} ms of their group's turn beginning join it; later ones wait
+ * while the other group waits, so neither group starves. At most {@value #STARTS_AT_ONCE}
+ * containers start at once, and one load runs at a time (see {@link #LOADS_AT_ONCE}).
+ * With one scenario class at a time, nothing ever waits.
  */
 public final class Phases {
 
@@ -25,20 +27,23 @@ public final class Phases {
 	static final long ADMISSION_MILLIS = 1500;
 
 	/**
-	 * Containers that start at once inside a turn: on two cores, three JVMs starting keep both busy; more would
-	 * only stretch every start towards its timeout, which begins when its container does.
+	 * Containers that start at once inside a turn: on two cores, three JVMs starting keep
+	 * both busy; more would only stretch every start towards its timeout, which begins
+	 * when its container does.
 	 */
 	static final int STARTS_AT_ONCE = 3;
 
 	private static final Semaphore startSlots = new Semaphore(STARTS_AT_ONCE, true);
 
 	/**
-	 * Load slots: each load costs the services it drives CPU (a request through a caller and a downstream is two
-	 * Spring MVC requests), and on two cores a second load beside it bends both: a 40-user run at 5 connections
-	 * measured 7.4 of 9.0 rps with a 1000-user run beside it, a 4-user fan-out 596 ms instead of 513. So one load
-	 * at a time (with {@code -Dbottleneck.loads-at-once=N}, N slots; a load of more than {@value #USERS_PER_SLOT}
-	 * users takes two). Scenario classes side by side still gain: their container starts run together, and one
-	 * class's setup, settling and reading of probes runs while another's load is measured.
+	 * Load slots: each load costs the services it drives CPU (a request through a caller
+	 * and a downstream is two Spring MVC requests), and on two cores a second load beside
+	 * it bends both: a 40-user run at 5 connections measured 7.4 of 9.0 rps with a
+	 * 1000-user run beside it, a 4-user fan-out 596 ms instead of 513. So one load at a
+	 * time (with {@code -Dbottleneck.loads-at-once=N}, N slots; a load of more than
+	 * {@value #USERS_PER_SLOT} users takes two). Scenario classes side by side still
+	 * gain: their container starts run together, and one class's setup, settling and
+	 * reading of probes runs while another's load is measured.
 	 */
 	static final int LOADS_AT_ONCE = loadsAtOnce();
 
@@ -56,7 +61,10 @@ public final class Phases {
 		throw new IllegalArgumentException("bottleneck.loads-at-once must be between 1 and 16, was " + value);
 	}
 
-	/** Users of a closed loop (or requests per second of an open one) above which a load takes two slots. */
+	/**
+	 * Users of a closed loop (or requests per second of an open one) above which a load
+	 * takes two slots.
+	 */
 	public static final int USERS_PER_SLOT = 20;
 
 	private static final Semaphore loadSlots = new Semaphore(LOADS_AT_ONCE, true);
@@ -92,17 +100,24 @@ public final class Phases {
 	private Phases() {
 	}
 
-	/** The turn this thread is in, if any: a thread inside one never waits for another (it would wait for itself). */
+	/**
+	 * The turn this thread is in, if any: a thread inside one never waits for another (it
+	 * would wait for itself).
+	 */
 	private static final ThreadLocal<Turn> held = new ThreadLocal<>();
 
-	/** Enters {@code phase}, waiting for the other group's turn to end if need be; close the result to leave it. */
+	/**
+	 * Enters {@code phase}, waiting for the other group's turn to end if need be; close
+	 * the result to leave it.
+	 */
 	public static Turn enter(Phase phase, String what) {
 		return enter(phase, what, 1);
 	}
 
 	/**
-	 * Enters {@code phase} as {@code weight} members' worth of its slots (a load of many users weighs more), waiting
-	 * for the other group's turn to end and for free slots if need be; close the result to leave it.
+	 * Enters {@code phase} as {@code weight} members' worth of its slots (a load of many
+	 * users weighs more), waiting for the other group's turn to end and for free slots if
+	 * need be; close the result to leave it.
 	 */
 	public static Turn enter(Phase phase, String what, int weight) {
 		if (held.get() != null) {
@@ -126,7 +141,8 @@ public final class Phases {
 			}
 			finally {
 				waiting.merge(phase, -1, Integer::sum);
-				// Those of this group still waiting now queue behind the other group, as if they had just arrived.
+				// Those of this group still waiting now queue behind the other group, as
+				// if they had just arrived.
 				waitingSince.put(phase, (waiting.get(phase) == 0) ? 0L : System.nanoTime());
 			}
 			if (current != phase || active == 0) {
@@ -134,7 +150,8 @@ public final class Phases {
 				turnBegan = System.nanoTime();
 			}
 			active++;
-			log.debug("enter {} {} active={} current={} thread={}", phase, what, active, current, Thread.currentThread().getName());
+			log.debug("enter {} {} active={} current={} thread={}", phase, what, active, current,
+					Thread.currentThread().getName());
 		}
 		long waited = (System.nanoTime() - arrived) / 1_000_000;
 		if (waited >= 1000) {
@@ -167,10 +184,12 @@ public final class Phases {
 			return true;
 		}
 		if (active > 0) {
-			// This group's turn: late members join only while it is young, so the other group gets its turn.
+			// This group's turn: late members join only while it is young, so the other
+			// group gets its turn.
 			return (System.nanoTime() - turnBegan) / 1_000_000 < ADMISSION_MILLIS;
 		}
-		// Nobody runs and both groups wait: the group whose oldest member waited longest goes first.
+		// Nobody runs and both groups wait: the group whose oldest member waited longest
+		// goes first.
 		return waitingSince.get(phase) <= waitingSince.get(other);
 	}
 

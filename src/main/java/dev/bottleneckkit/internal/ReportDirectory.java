@@ -8,10 +8,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Where the report and the evidence (container logs, {@code .jfr} files, thread dumps) go: system property
- * {@value #PROPERTY}, default {@code target/bottleneck-report}. When that directory cannot be written the
- * scenarios still run: the evidence goes to a directory under {@code java.io.tmpdir} instead, and one line
- * says so, once.
+ * Where the report and the evidence (container logs, {@code .jfr} files, thread dumps)
+ * go: system property {@value #PROPERTY}, default {@code target/bottleneck-report}. When
+ * that directory cannot be written the scenarios still run: the evidence goes to a
+ * directory under {@code java.io.tmpdir} instead, and one line says so, once.
  */
 public final class ReportDirectory {
 
@@ -47,7 +47,10 @@ public final class ReportDirectory {
 		}
 	}
 
-	/** {@code configured} when it can be written, else a fallback under {@code java.io.tmpdir} and the line that says why. */
+	/**
+	 * {@code configured} when it can be written, else a fallback under
+	 * {@code java.io.tmpdir} and the line that says why.
+	 */
 	static Resolution resolve(Path configured) {
 		String reason;
 		try {
@@ -60,7 +63,8 @@ public final class ReportDirectory {
 		catch (IOException ex) {
 			reason = ex.getClass().getSimpleName() + ": " + ex.getMessage();
 		}
-		Path fallback = Path.of(System.getProperty("java.io.tmpdir"), "bottleneck-kit-report-" + ProcessHandle.current().pid());
+		Path fallback = Path.of(System.getProperty("java.io.tmpdir"),
+				"bottleneck-kit-report-" + ProcessHandle.current().pid());
 		try {
 			Files.createDirectories(fallback);
 		}
@@ -68,15 +72,18 @@ public final class ReportDirectory {
 			throw new IllegalStateException("neither the report directory " + configured.toAbsolutePath() + " nor "
 					+ fallback + " can be written: set -D" + PROPERTY + " to a writable directory", ex);
 		}
-		return new Resolution(fallback, "The report directory " + configured.toAbsolutePath() + " cannot be written ("
-				+ reason + "): the report and evidence go to " + fallback + "; set -D" + PROPERTY
-				+ " to a writable directory");
+		return new Resolution(fallback,
+				"The report directory " + configured.toAbsolutePath() + " cannot be written (" + reason
+						+ "): the report and evidence go to " + fallback + "; set -D" + PROPERTY
+						+ " to a writable directory");
 	}
 
 	/**
 	 * Where the report goes, and why not where it was asked to, if so.
+	 *
 	 * @param directory the directory in use
-	 * @param problem null, or the one line that says the configured directory could not be written
+	 * @param problem null, or the one line that says the configured directory could not
+	 * be written
 	 */
 	record Resolution(Path directory, String problem) {
 	}

@@ -11,9 +11,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.testcontainers.junit.jupiter.Testcontainers;
 
 /**
- * Marks a container scenario. Before any container starts it checks that Docker answers (one clear line
- * if not) and removes what a killed earlier run left behind; then Testcontainers manages the
- * {@code @Container} fields; each test can take a {@link ScenarioReport} parameter to record its runs in
+ * Marks a container scenario. Before any container starts it checks that Docker answers
+ * (one clear line if not) and removes what a killed earlier run left behind; then
+ * Testcontainers manages the {@code @Container} fields; each test can take a
+ * {@link ScenarioReport} parameter to record its runs in
  * {@code target/bottleneck-report/}.
  */
 @Target(ElementType.TYPE)

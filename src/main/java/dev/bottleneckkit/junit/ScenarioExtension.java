@@ -7,8 +7,6 @@ import java.util.List;
 import java.util.concurrent.CompletionException;
 
 import dev.bottleneckkit.internal.DockerCheck;
-import dev.bottleneckkit.internal.Leftovers;
-import dev.bottleneckkit.internal.ReportWriter;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -23,22 +21,26 @@ import org.testcontainers.lifecycle.Startables;
 /** The machinery behind {@link Scenario}. */
 class ScenarioExtension implements BeforeAllCallback, AfterTestExecutionCallback, AfterAllCallback, ParameterResolver {
 
-	private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(ScenarioExtension.class);
+	private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace
+		.create(ScenarioExtension.class);
 
 	@Override
 	public void beforeAll(ExtensionContext context) {
 		DockerCheck.requireDocker();
 		Leftovers.reapOnce();
-		// Stored before @Testcontainers stores its containers, so JUnit closes it after they have stopped
-		// (a store closes its values in reverse order): a network cannot be removed while containers use it.
+		// Stored before @Testcontainers stores its containers, so JUnit closes it after
+		// they have stopped
+		// (a store closes its values in reverse order): a network cannot be removed while
+		// containers use it.
 		context.getStore(NAMESPACE).put(Networks.class, new Networks(context.getRequiredTestClass()));
 		startContainersTogether(context.getRequiredTestClass());
 	}
 
 	/**
-	 * Starts the class's static {@code @Container} fields at once rather than one after another, as
-	 * Testcontainers would (it then finds them running, and stops them after the class as usual): a downstream, a
-	 * database and a proxy start in the time of the slowest.
+	 * Starts the class's static {@code @Container} fields at once rather than one after
+	 * another, as Testcontainers would (it then finds them running, and stops them after
+	 * the class as usual): a downstream, a database and a proxy start in the time of the
+	 * slowest.
 	 */
 	private static void startContainersTogether(Class<?> testClass) {
 		List<Startable> containers = new ArrayList<>();
@@ -79,7 +81,10 @@ class ScenarioExtension implements BeforeAllCallback, AfterTestExecutionCallback
 				extension.getUniqueId());
 	}
 
-	/** The {@code @Scenario} of a test class, or of the class a {@code @Nested} one sits in. */
+	/**
+	 * The {@code @Scenario} of a test class, or of the class a {@code @Nested} one sits
+	 * in.
+	 */
 	private static Scenario scenarioOf(Class<?> testClass) {
 		for (Class<?> type = testClass; type != null; type = type.getEnclosingClass()) {
 			Scenario scenario = type.getAnnotation(Scenario.class);
@@ -100,7 +105,10 @@ class ScenarioExtension implements BeforeAllCallback, AfterTestExecutionCallback
 		ReportWriter.writeAll(ScenarioReport.entries());
 	}
 
-	/** Closes the test class's static {@link Network} fields; a rerun of the class then gets them afresh. */
+	/**
+	 * Closes the test class's static {@link Network} fields; a rerun of the class then
+	 * gets them afresh.
+	 */
 	record Networks(Class<?> testClass) implements AutoCloseable {
 
 		@Override

@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.bottleneckkit.internal.ReportEntry;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.model.FailureMode;
@@ -15,9 +14,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What one scenario test records for the report: each load run with the ceiling it was judged against
- * and the evidence that names the mechanism (peak in-flight, pinned events, pool gauges). Inject it as a
- * test-method parameter of a {@link Scenario}.
+ * What one scenario test records for the report: each load run with the ceiling it was
+ * judged against and the evidence that names the mechanism (peak in-flight, pinned
+ * events, pool gauges). Inject it as a test-method parameter of a {@link Scenario}.
  */
 public final class ScenarioReport {
 
@@ -45,12 +44,15 @@ public final class ScenarioReport {
 	}
 
 	/**
-	 * Evidence for {@link #record} in the order given, which the report keeps: {@code evidence("peak", 8,
-	 * "abandoned", 68)}. ({@code Map.of} has no order, so the report's columns would move between runs.)
+	 * Evidence for {@link #record} in the order given, which the report keeps:
+	 * {@code evidence("peak", 8,
+	 * "abandoned", 68)}. ({@code Map.of} has no order, so the report's columns would move
+	 * between runs.)
 	 */
 	public static Map<String, Object> evidence(Object... namesAndValues) {
 		if (namesAndValues.length % 2 != 0) {
-			throw new IllegalArgumentException("evidence takes name, value pairs; got " + namesAndValues.length + " arguments");
+			throw new IllegalArgumentException(
+					"evidence takes name, value pairs; got " + namesAndValues.length + " arguments");
 		}
 		Map<String, Object> evidence = new java.util.LinkedHashMap<>();
 		for (int i = 0; i < namesAndValues.length; i += 2) {
@@ -60,16 +62,18 @@ public final class ScenarioReport {
 	}
 
 	/**
-	 * Records a run. {@code evidence} keeps its order, e.g. {@code "downstream peak in-flight" -> 5}.
-	 * Call it before asserting, so a failing run is in the report too.
+	 * Records a run. {@code evidence} keeps its order, e.g.
+	 * {@code "downstream peak in-flight" -> 5}. Call it before asserting, so a failing
+	 * run is in the report too.
 	 */
 	public void record(String caseName, LoadResult result, Ceiling ceiling, Map<String, ?> evidence) {
 		record(caseName, result, ceiling, evidence, Map.of());
 	}
 
 	/**
-	 * Records a run with the gauges sampled beside it, by whose they are ({@code Map.of("caller", callerGauges)}):
-	 * the report draws each gauge's time series under the run's throughput.
+	 * Records a run with the gauges sampled beside it, by whose they are
+	 * ({@code Map.of("caller", callerGauges)}): the report draws each gauge's time series
+	 * under the run's throughput.
 	 */
 	public void record(String caseName, LoadResult result, Ceiling ceiling, Map<String, ?> evidence,
 			Map<String, GaugeTimeline> gauges) {
@@ -81,28 +85,31 @@ public final class ScenarioReport {
 	}
 
 	/**
-	 * Records a run that proves a failure mode (a read timeout, resets, a pending limit): the report shows the
-	 * expected failure, its kind, failures per second and time to fail, as the run's model. Call it before asserting.
+	 * Records a run that proves a failure mode (a read timeout, resets, a pending limit):
+	 * the report shows the expected failure, its kind, failures per second and time to
+	 * fail, as the run's model. Call it before asserting.
 	 */
 	public void record(String caseName, LoadResult result, FailureMode expected, Map<String, ?> evidence) {
 		Map<String, String> shown = new LinkedHashMap<>();
 		evidence.forEach((key, value) -> shown.put(key, String.valueOf(value)));
 		add(new ReportEntry(this.scenarioId, this.scenarioTitle, this.testName, caseName, result, expected, shown,
 				this.testId, Map.of()));
-		log.info("[{}] {}: {} | expected: {} | {}", this.scenarioId, caseName, result.summary(), expected.explain(), shown);
+		log.info("[{}] {}: {} | expected: {} | {}", this.scenarioId, caseName, result.summary(), expected.explain(),
+				shown);
 	}
 
 	/**
-	 * Records a sweep: the report draws its throughput and latency against users, the knee and the model's line,
-	 * and {@code summary.md} carries its verdict. Call it before asserting.
+	 * Records a sweep: the report draws its throughput and latency against users, the
+	 * knee and the model's line, and {@code summary.md} carries its verdict. Call it
+	 * before asserting.
 	 */
 	public void record(String caseName, SweepResult sweep) {
 		Map<String, String> shown = new LinkedHashMap<>(sweep.verdict().evidence());
 		LoadResult last = sweep.steps().get(sweep.steps().size() - 1).result();
 		Map<String, GaugeTimeline> gauges = new LinkedHashMap<>();
 		gauges.put("service, last step", sweep.steps().get(sweep.steps().size() - 1).service());
-		add(new ReportEntry(this.scenarioId, this.scenarioTitle, this.testName, caseName, last, null, shown, this.testId,
-				gauges, sweep));
+		add(new ReportEntry(this.scenarioId, this.scenarioTitle, this.testName, caseName, last, null, shown,
+				this.testId, gauges, sweep));
 		log.info("[{}] {}: {}", this.scenarioId, caseName, sweep.verdict());
 	}
 

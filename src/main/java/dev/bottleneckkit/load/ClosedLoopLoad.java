@@ -16,9 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A closed-loop load: {@code users} users, each sending its next GET as soon as the last one answered, on a
- * kept-alive HTTP/1.1 connection of its own, for a duration or a request count. The first {@code warmUp}
- * of the run is left out of the figures (JIT, connection set-up); the timeline keeps it.
+ * A closed-loop load: {@code users} users, each sending its next GET as soon as the last
+ * one answered, on a kept-alive HTTP/1.1 connection of its own, for a duration or a
+ * request count. The first {@code warmUp} of the run is left out of the figures (JIT,
+ * connection set-up); the timeline keeps it.
  *
  * <pre>{@code
  * LoadResult result = ClosedLoopLoad.users(40)
@@ -27,8 +28,8 @@ import org.slf4j.LoggerFactory;
  *     .run(caller.uri("/call/sleep"));
  * }</pre>
  *
- * A closed loop never has more than {@code users} requests outstanding, so it measures what a service
- * sustains under that concurrency; it cannot overload a dead service.
+ * A closed loop never has more than {@code users} requests outstanding, so it measures
+ * what a service sustains under that concurrency; it cannot overload a dead service.
  */
 public final class ClosedLoopLoad {
 
@@ -42,6 +43,8 @@ public final class ClosedLoopLoad {
 	public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
 	private static final Duration MAX_RUN = Duration.ofMinutes(30);
+
+	private static final Duration MIN_WINDOW = Duration.ofSeconds(1);
 
 	/** Threads that send the load, each an event loop with its share of the users. */
 	private static final int EVENT_LOOPS = 2;
@@ -58,8 +61,24 @@ public final class ClosedLoopLoad {
 
 	private final String name;
 
+	/**
+	 * Whole cycles each user goes through in the window before it ends (0: the window
+	 * lasts {@code duration}).
+	 */
+	private final int cycles;
+
+	/** The longest window when it waits for {@link #cycles}. */
+	private final Duration atMost;
+
 	private ClosedLoopLoad(int users, Duration warmUp, Duration duration, long requests, Duration requestTimeout,
 			String name) {
+		this(users, warmUp, duration, requests, requestTimeout, name, 0, duration);
+	}
+
+	private ClosedLoopLoad(int users, Duration warmUp, Duration duration, long requests, Duration requestTimeout,
+			String name, int cycles, Duration atMost) {
+		this.cycles = cycles;
+		this.atMost = atMost;
 		this.users = users;
 		this.warmUp = warmUp;
 		this.duration = duration;
@@ -68,17 +87,22 @@ public final class ClosedLoopLoad {
 		this.name = name;
 	}
 
-	/** A closed loop of {@code users} concurrent users, 1 to 10 000; runs 10 s after a 2 s warm-up unless told. */
+	/**
+	 * A closed loop of {@code users} concurrent users, 1 to 10 000; runs 10 s after a 2 s
+	 * warm-up unless told.
+	 */
 	public static ClosedLoopLoad users(int users) {
 		return new ClosedLoopLoad(Knobs.between("users", users, 1, MAX_USERS), DEFAULT_WARM_UP, Duration.ofSeconds(10),
 				0, DEFAULT_REQUEST_TIMEOUT, "load");
 	}
 
 	/**
-	 * One user, 1 s of warm-up, then seven requests: the route's own latency as the load sees it, queueing for
-	 * nothing, the W₁ that a model of the route's cap can divide by ({@code Ceiling.of(limit, resource,
-	 * oneUser.median())}), measured in the same run rather than assumed. Its median, not its mean: the median of
-	 * seven shrugs off two requests slowed by a neighbour taking the CPU.
+	 * One user, 1 s of warm-up, then seven requests: the route's own latency as the load
+	 * sees it, queueing for nothing, the W₁ that a model of the route's cap can divide by
+	 * ({@code Ceiling.of(limit, resource,
+	 * oneUser.median())}), measured in the same run rather than assumed. Its median, not
+	 * its mean: the median of seven shrugs off two requests slowed by a neighbour taking
+	 * the CPU.
 	 */
 	public static ClosedLoopLoad oneUser() {
 		return users(1).warmUp(Duration.ofSeconds(1)).forRequests(7).named("one user");
@@ -87,7 +111,7 @@ public final class ClosedLoopLoad {
 	/** Time left out of the figures at the start, 0 to 10 min. */
 	public ClosedLoopLoad warmUp(Duration warmUp) {
 		return new ClosedLoopLoad(this.users, Knobs.between("warmUp", warmUp, Duration.ZERO, Duration.ofMinutes(10)),
-				this.duration, this.requests, this.requestTimeout, this.name);
+				this.duration, this.requests, this.requestTimeout, this.name, this.cycles, this.atMost);
 	}
 
 	/** Length of the measurement window after warm-up, 1 s to 30 min. */
@@ -96,52 +120,79 @@ public final class ClosedLoopLoad {
 				Knobs.between("duration", duration, Duration.ofSeconds(1), MAX_RUN), 0, this.requestTimeout, this.name);
 	}
 
-	/** Stop after this many requests have completed in the window (1 to 10^9) instead of after a duration. */
+	/**
+	 * Stop after this many requests have completed in the window (1 to 10^9) instead of
+	 * after a duration.
+	 */
 	public ClosedLoopLoad forRequests(long requests) {
-		return new ClosedLoopLoad(this.users, this.warmUp, MAX_RUN, Knobs.between("requests", requests, 1, 1_000_000_000L),
-				this.requestTimeout, this.name);
+		return new ClosedLoopLoad(this.users, this.warmUp, MAX_RUN,
+				Knobs.between("requests", requests, 1, 1_000_000_000L), this.requestTimeout, this.name);
 	}
 
-	/** How long one request may take before it counts as a {@code timeout} error, 1 ms to 10 min. */
+	/**
+	 * A window as long as the throughput needs: it ends once every user has gone through
+	 * {@code cycles} whole cycles in it (1 to 100; answered {@code cycles} + 1 times),
+	 * after 1 s at least and {@code atMost} (1 s to 30 min) at the most; a user that
+	 * answers too seldom holds the window open until {@code atMost}.
+	 */
+	public ClosedLoopLoad forCycles(int cycles, Duration atMost) {
+		return new ClosedLoopLoad(this.users, this.warmUp, MIN_WINDOW, 0, this.requestTimeout, this.name,
+				Knobs.between("cycles", cycles, 1, 100), Knobs.between("atMost", atMost, MIN_WINDOW, MAX_RUN));
+	}
+
+	/**
+	 * How long one request may take before it counts as a {@code timeout} error, 1 ms to
+	 * 10 min.
+	 */
 	public ClosedLoopLoad requestTimeout(Duration requestTimeout) {
 		return new ClosedLoopLoad(this.users, this.warmUp, this.duration, this.requests,
-				Knobs.between("requestTimeout", requestTimeout, Duration.ofMillis(1), Duration.ofMinutes(10)), this.name);
+				Knobs.between("requestTimeout", requestTimeout, Duration.ofMillis(1), Duration.ofMinutes(10)),
+				this.name, this.cycles, this.atMost);
 	}
 
 	/** A name for logs and reports. */
 	public ClosedLoopLoad named(String name) {
-		return new ClosedLoopLoad(this.users, this.warmUp, this.duration, this.requests, this.requestTimeout, name);
+		return new ClosedLoopLoad(this.users, this.warmUp, this.duration, this.requests, this.requestTimeout, name,
+				this.cycles, this.atMost);
 	}
 
 	/**
-	 * Runs the load against {@code target} and blocks until every user has stopped. While container starts of
-	 * scenario classes running side by side are under way, the run waits for them to end first.
+	 * Runs the load against {@code target} and blocks until every user has stopped. While
+	 * container starts of scenario classes running side by side are under way, the run
+	 * waits for them to end first.
 	 */
 	public LoadResult run(URI target) {
 		try (Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, this.name, slots(this.users))) {
-			log.info("{}: {} users against {} ({} warm-up, then {})", this.name, this.users, target, Knobs.human(this.warmUp),
-					(this.requests > 0) ? this.requests + " requests" : Knobs.human(this.duration));
+			log.info("{}: {} users against {} ({} warm-up, then {})", this.name, this.users, target,
+					Knobs.human(this.warmUp),
+					(this.requests > 0) ? this.requests + " requests"
+							: (this.cycles > 0)
+									? this.cycles + " cycles of every user, at most " + Knobs.human(this.atMost)
+									: Knobs.human(this.duration));
 			return execute(target);
 		}
 	}
 
 	/**
-	 * Runs {@code first} against {@code firstTarget} and {@code second} against {@code secondTarget} at once, as one
-	 * load run: e.g. a slow route saturating a shared pool while a healthy route is measured beside it. Returns the
-	 * two results in that order once both have ended.
+	 * Runs {@code first} against {@code firstTarget} and {@code second} against
+	 * {@code secondTarget} at once, as one load run: e.g. a slow route saturating a
+	 * shared pool while a healthy route is measured beside it. Returns the two results in
+	 * that order once both have ended.
 	 */
-	public static List<LoadResult> together(ClosedLoopLoad first, URI firstTarget, ClosedLoopLoad second, URI secondTarget) {
+	public static List<LoadResult> together(ClosedLoopLoad first, URI firstTarget, ClosedLoopLoad second,
+			URI secondTarget) {
 		try (Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, first.name + " and " + second.name,
 				slots(first.users + second.users));
 				ExecutorService both = Executors.newVirtualThreadPerTaskExecutor()) {
-			log.info("{} ({} users against {}) and {} ({} users against {}) at once", first.name, first.users, firstTarget,
-					second.name, second.users, secondTarget);
+			log.info("{} ({} users against {}) and {} ({} users against {}) at once", first.name, first.users,
+					firstTarget, second.name, second.users, secondTarget);
 			Future<LoadResult> firstRun = both.submit(() -> first.execute(firstTarget));
 			LoadResult secondResult = second.execute(secondTarget);
 			return List.of(firstRun.get(), secondResult);
 		}
 		catch (ExecutionException ex) {
-			throw (ex.getCause() instanceof RuntimeException runtime) ? runtime : new IllegalStateException(ex.getCause());
+			throw (ex.getCause() instanceof RuntimeException runtime) ? runtime
+					: new IllegalStateException(ex.getCause());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -149,14 +200,18 @@ public final class ClosedLoopLoad {
 		}
 	}
 
-	/** Load slots for {@code users}: two above {@value Phases#USERS_PER_SLOT}, else one. */
+	/**
+	 * Load slots for {@code users}: two above {@value Phases#USERS_PER_SLOT}, else one.
+	 */
 	static int slots(double users) {
 		return (users > Phases.USERS_PER_SLOT) ? 2 : 1;
 	}
 
 	private LoadResult execute(URI target) {
-		Measurement measurement = new Measurement(this.warmUp, this.duration, this.requestTimeout);
-		// Like wrk's default -t2: two event loops, each with half the users, so that answers do not queue behind
+		Measurement measurement = new Measurement(this.warmUp, this.duration, this.atMost, this.requestTimeout,
+				this.cycles, this.users);
+		// Like wrk's default -t2: two event loops, each with half the users, so that
+		// answers do not queue behind
 		// one busy thread; more would take cores from the service being measured.
 		int loops = Math.min(this.users, EVENT_LOOPS);
 		List<HttpEventLoop> eventLoops = new ArrayList<>();

@@ -1,9 +1,9 @@
 package dev.bottleneckkit.load;
 
 import java.io.EOFException;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -27,22 +27,28 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The load drivers' engine: every connection of a run on one thread and one {@link Selector}, as wrk runs
- * its connections on an event loop. A request costs a write, a read and a share of one {@code epoll_wait}, no
- * thread hand-off; on two cores, every cycle the driver does not spend is left to the service it measures
+ * The load drivers' engine: every connection of a run on one thread and one
+ * {@link Selector}, as wrk runs its connections on an event loop. A request costs a
+ * write, a read and a share of one {@code epoll_wait}, no thread hand-off; on two cores,
+ * every cycle the driver does not spend is left to the service it measures
  * ({@code bench/driver-vs-wrk.sh} measures it against wrk).
  *
- * <p>Plain HTTP/1.1 GETs on kept-alive connections, one request at a time per connection; each failure named
- * by its kind: {@code http-503} (with the error a JSON body names: {@code http-504 read-timeout}),
- * {@code timeout}, {@code connect-timeout}, {@code connect-refused}, {@code connection-reset},
- * {@code connection-closed}. A kept-alive connection that the service closed while it sat idle is opened again
- * once, as HTTP clients do.
+ * <p>
+ * Plain HTTP/1.1 GETs on kept-alive connections, one request at a time per connection;
+ * each failure named by its kind: {@code http-503} (with the error a JSON body names:
+ * {@code http-504 read-timeout}), {@code timeout}, {@code connect-timeout},
+ * {@code connect-refused}, {@code connection-reset}, {@code connection-closed}. A
+ * kept-alive connection that the service closed while it sat idle is opened again once,
+ * as HTTP clients do.
  */
 final class HttpEventLoop implements AutoCloseable {
 
 	private static final Logger log = LoggerFactory.getLogger(HttpEventLoop.class);
 
-	/** The loop's own CPU time: the load generator's self-check (is the generator the cap?). */
+	/**
+	 * The loop's own CPU time: the load generator's self-check (is the generator the
+	 * cap?).
+	 */
 	private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
 	private static final long CONNECT_TIMEOUT_NANOS = Duration.ofSeconds(10).toNanos();
@@ -53,8 +59,8 @@ final class HttpEventLoop implements AutoCloseable {
 	private static final long PROGRESS_NANOS = Duration.ofSeconds(5).toNanos();
 
 	/**
-	 * A closed-loop user whose connection failed waits this long before its next request, twice as long after each
-	 * further failure, up to {@link #MAX_BACK_OFF_NANOS}.
+	 * A closed-loop user whose connection failed waits this long before its next request,
+	 * twice as long after each further failure, up to {@link #MAX_BACK_OFF_NANOS}.
 	 */
 	static final long BACK_OFF_NANOS = Duration.ofMillis(100).toNanos();
 
@@ -72,7 +78,10 @@ final class HttpEventLoop implements AutoCloseable {
 
 	private final Selector selector;
 
-	/** One read buffer for every connection: answers are parsed as they arrive, on this one thread. */
+	/**
+	 * One read buffer for every connection: answers are parsed as they arrive, on this
+	 * one thread.
+	 */
 	private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(64 * 1024);
 
 	private final List<Connection> connections = new ArrayList<>();
@@ -87,10 +96,15 @@ final class HttpEventLoop implements AutoCloseable {
 
 	private long nextProgress;
 
-	/** Connections whose request ended, to be handed on by the loop (never from inside a callback: no recursion). */
+	/**
+	 * Connections whose request ended, to be handed on by the loop (never from inside a
+	 * callback: no recursion).
+	 */
 	private final ArrayDeque<Connection> ended = new ArrayDeque<>();
 
-	/** Closed-loop users pausing after a failed connection, in the order their pause ends. */
+	/**
+	 * Closed-loop users pausing after a failed connection, in the order their pause ends.
+	 */
 	private final ArrayDeque<Connection> backingOff = new ArrayDeque<>();
 
 	/** Whether this loop logs the run's progress (one loop of a run does). */
@@ -98,8 +112,8 @@ final class HttpEventLoop implements AutoCloseable {
 
 	HttpEventLoop(String name, URI target, Duration requestTimeout, Measurement measurement, boolean logsProgress) {
 		if (!"http".equalsIgnoreCase(target.getScheme()) || target.getHost() == null) {
-			throw new IllegalArgumentException("the load sends plain HTTP/1.1: the target must be http://host[:port]/path, was "
-					+ target);
+			throw new IllegalArgumentException(
+					"the load sends plain HTTP/1.1: the target must be http://host[:port]/path, was " + target);
 		}
 		this.name = name;
 		this.target = target;
@@ -122,8 +136,9 @@ final class HttpEventLoop implements AutoCloseable {
 	}
 
 	/**
-	 * A closed loop of {@code users}: each sends its next request as soon as the last one is answered, until the
-	 * measurement window ends (or {@code requests} succeeded in it, when positive).
+	 * A closed loop of {@code users}: each sends its next request as soon as the last one
+	 * is answered, until the measurement window ends (or {@code requests} succeeded in
+	 * it, when positive).
 	 */
 	void closedLoop(int users, long requests) {
 		long cpuBefore = THREADS.getCurrentThreadCpuTime();
@@ -132,10 +147,8 @@ final class HttpEventLoop implements AutoCloseable {
 			runClosedLoop(users, requests);
 		}
 		finally {
-			this.measurement.generatorThread(THREADS.getCurrentThreadCpuTime() - cpuBefore, System.nanoTime() - wallBefore);
-			for (Connection user : this.connections) {
-				this.measurement.userCycles(user.endedInWindow, user.firstEndInWindow, user.lastEndInWindow);
-			}
+			this.measurement.generatorThread(THREADS.getCurrentThreadCpuTime() - cpuBefore,
+					System.nanoTime() - wallBefore);
 		}
 	}
 
@@ -146,13 +159,16 @@ final class HttpEventLoop implements AutoCloseable {
 		}
 		while (!Thread.currentThread().isInterrupted()) {
 			now = System.nanoTime();
-			// A user whose connection failed (refused, timed out) tries again after a pause that doubles with each
-			// failure, as a client's back-off would: without it a closed loop spins on a service that is down, taking
+			// A user whose connection failed (refused, timed out) tries again after a
+			// pause that doubles with each
+			// failure, as a client's back-off would: without it a closed loop spins on a
+			// service that is down, taking
 			// the CPU others need.
 			while (!this.backingOff.isEmpty() && this.backingOff.peek().notBefore - now <= 0) {
 				this.ended.add(this.backingOff.poll());
 			}
-			// Each user sends its next request once its last one ended; those that ended since the last round only,
+			// Each user sends its next request once its last one ended; those that ended
+			// since the last round only,
 			// so that the loop gets back to its timeouts.
 			for (int i = this.ended.size(); i > 0; i--) {
 				Connection user = this.ended.poll();
@@ -164,7 +180,8 @@ final class HttpEventLoop implements AutoCloseable {
 					continue;
 				}
 				if (user.connectFailed && !user.backedOff) {
-					user.backOff = (user.backOff == 0) ? BACK_OFF_NANOS : Math.min(2 * user.backOff, MAX_BACK_OFF_NANOS);
+					user.backOff = (user.backOff == 0) ? BACK_OFF_NANOS
+							: Math.min(2 * user.backOff, MAX_BACK_OFF_NANOS);
 					user.notBefore = now + user.backOff;
 					user.backedOff = true;
 					this.backingOff.add(user);
@@ -183,8 +200,9 @@ final class HttpEventLoop implements AutoCloseable {
 	}
 
 	/**
-	 * An open loop: request {@code i} is due at {@code arrival(i)} (nanoTime) until the window ends; at most
-	 * {@code maxOutstanding} in flight, arrivals past that counted as {@code outstanding-limit}.
+	 * An open loop: request {@code i} is due at {@code arrival(i)} (nanoTime) until the
+	 * window ends; at most {@code maxOutstanding} in flight, arrivals past that counted
+	 * as {@code outstanding-limit}.
 	 */
 	void openLoop(LongUnaryOperator arrival, int maxOutstanding) {
 		long cpuBefore = THREADS.getCurrentThreadCpuTime();
@@ -193,7 +211,8 @@ final class HttpEventLoop implements AutoCloseable {
 			runOpenLoop(arrival, maxOutstanding);
 		}
 		finally {
-			this.measurement.generatorThread(THREADS.getCurrentThreadCpuTime() - cpuBefore, System.nanoTime() - wallBefore);
+			this.measurement.generatorThread(THREADS.getCurrentThreadCpuTime() - cpuBefore,
+					System.nanoTime() - wallBefore);
 		}
 	}
 
@@ -222,7 +241,10 @@ final class HttpEventLoop implements AutoCloseable {
 		}
 	}
 
-	/** Waits for I/O until {@code until} (nanoTime) at the latest, handles it, and ends requests past their deadline. */
+	/**
+	 * Waits for I/O until {@code until} (nanoTime) at the latest, handles it, and ends
+	 * requests past their deadline.
+	 */
 	private void poll(long until) {
 		long now = System.nanoTime();
 		long wait = Math.min(until - now, (this.inFlight > 0) ? this.nextTimeoutCheck - now : Long.MAX_VALUE);
@@ -232,7 +254,8 @@ final class HttpEventLoop implements AutoCloseable {
 				this.selector.selectNow();
 			}
 			else if (wait < 1_000_000) {
-				// select() counts whole milliseconds: a due arrival closer than that waits here, not a millisecond late.
+				// select() counts whole milliseconds: a due arrival closer than that
+				// waits here, not a millisecond late.
 				LockSupport.parkNanos(wait);
 				this.selector.selectNow();
 			}
@@ -262,7 +285,8 @@ final class HttpEventLoop implements AutoCloseable {
 		if (now - this.nextProgress >= 0) {
 			if (this.nextProgress != 0 && this.logsProgress) {
 				long second = (now - this.measurement.startNanos) / 1_000_000_000L;
-				log.info("{}: {} s, {} rps in the last second", this.name, second, this.measurement.succeededInSecond(second - 1));
+				log.info("{}: {} s, {} rps in the last second", this.name, second,
+						this.measurement.succeededInSecond(second - 1));
 			}
 			this.nextProgress = now + PROGRESS_NANOS;
 		}
@@ -279,15 +303,15 @@ final class HttpEventLoop implements AutoCloseable {
 		connection.start(start);
 	}
 
-	/** Ends the request on {@code connection}: records it; the loop hands the connection on. */
+	/**
+	 * Ends the request on {@code connection}: records it; the loop hands the connection
+	 * on.
+	 */
 	private void finish(Connection connection, String failure) {
 		this.inFlight--;
 		long done = System.nanoTime();
 		if (this.measurement.record(connection.start, done, failure)) {
-			if (connection.endedInWindow++ == 0) {
-				connection.firstEndInWindow = done;
-			}
-			connection.lastEndInWindow = done;
+			this.measurement.userAnswered(++connection.endedInWindow, done);
 		}
 		this.ended.add(connection);
 	}
@@ -305,7 +329,10 @@ final class HttpEventLoop implements AutoCloseable {
 		}
 	}
 
-	/** The kind of an I/O failure: the service reset the connection, or closed it without an answer. */
+	/**
+	 * The kind of an I/O failure: the service reset the connection, or closed it without
+	 * an answer.
+	 */
 	static String ioKind(IOException ex) {
 		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
 			String message = String.valueOf(cause.getMessage()).toLowerCase(Locale.ROOT);
@@ -334,30 +361,37 @@ final class HttpEventLoop implements AutoCloseable {
 
 		private long connectStarted;
 
-		/** The request's start (intended start, for an open loop): its latency counts from here. */
+		/**
+		 * The request's start (intended start, for an open loop): its latency counts from
+		 * here.
+		 */
 		long start;
 
 		/** When the request in flight times out (nanoTime); 0 when none is in flight. */
 		private long deadline;
 
-		/** Whether the last request failed to connect (refused, timed out, unknown host). */
+		/**
+		 * Whether the last request failed to connect (refused, timed out, unknown host).
+		 */
 		boolean connectFailed;
 
-		/** End of a back-off pause (nanoTime), its length, and whether the user has taken it. */
+		/**
+		 * End of a back-off pause (nanoTime), its length, and whether the user has taken
+		 * it.
+		 */
 		long notBefore;
 
 		long backOff;
 
 		boolean backedOff;
 
-		/** Requests of this user that ended inside the measurement window, and when the first and last ended. */
+		/** Requests of this user that ended inside the measurement window. */
 		long endedInWindow;
 
-		long firstEndInWindow;
-
-		long lastEndInWindow;
-
-		/** Whether the connection already carried an answer: a close before the next one is the idle close. */
+		/**
+		 * Whether the connection already carried an answer: a close before the next one
+		 * is the idle close.
+		 */
 		private boolean reused;
 
 		private boolean retried;
@@ -477,7 +511,8 @@ final class HttpEventLoop implements AutoCloseable {
 			String kind = ioKind(ex);
 			boolean closedOrReset = kind.equals("connection-closed") || kind.equals("connection-reset");
 			if (closedOrReset && this.reused && !this.retried && !this.parser.started()) {
-				// Closed by the service while it sat idle (our request then meets its FIN, or its RST), before any
+				// Closed by the service while it sat idle (our request then meets its
+				// FIN, or its RST), before any
 				// byte of an answer: once more on a new connection.
 				closeChannel();
 				this.retried = true;

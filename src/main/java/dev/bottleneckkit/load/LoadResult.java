@@ -8,13 +8,17 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * What a load run measured inside its measurement window (after warm-up): completed requests,
- * throughput, latency percentiles (microsecond resolution), errors by kind, and a per-second timeline of
- * the whole run, warm-up included. Made by {@link ClosedLoopLoad} and {@link OpenLoopLoad}; immutable.
+ * What a load run measured inside its measurement window (after warm-up): completed
+ * requests, throughput, latency percentiles (microsecond resolution), errors by kind, and
+ * a per-second timeline of the whole run, warm-up included. Made by
+ * {@link ClosedLoopLoad} and {@link OpenLoopLoad}; immutable.
  */
 public final class LoadResult {
 
-	/** Share of the run on the CPU above which the generator's busiest thread counts as saturated. */
+	/**
+	 * Share of the run on the CPU above which the generator's busiest thread counts as
+	 * saturated.
+	 */
 	public static final double GENERATOR_SATURATED = 0.9;
 
 	private final String name;
@@ -39,20 +43,27 @@ public final class LoadResult {
 
 	private final double generatorBusy;
 
-	/** Successful requests per second by the users' own cycles; NaN when the window's count is the figure. */
-	private final double cycleThroughput;
+	/**
+	 * Successful requests per second by the requests' lives inside the window; NaN when
+	 * the count is the figure.
+	 */
+	private final double livesThroughput;
 
-	/** Latencies in microseconds; the histograms are the load driver's own copies, never handed out. */
+	/**
+	 * Latencies in microseconds; the histograms are the load driver's own copies, never
+	 * handed out.
+	 */
 	LoadResult(String name, int users, Duration window, long succeeded, Map<String, Long> errors, Histogram latencies,
-			Histogram failureLatencies, List<Second> timeline, Duration warmUp, double offeredRps, double generatorBusy) {
+			Histogram failureLatencies, List<Second> timeline, Duration warmUp, double offeredRps,
+			double generatorBusy) {
 		this(name, users, window, succeeded, errors, latencies, failureLatencies, timeline, warmUp, offeredRps,
 				generatorBusy, Double.NaN);
 	}
 
 	LoadResult(String name, int users, Duration window, long succeeded, Map<String, Long> errors, Histogram latencies,
 			Histogram failureLatencies, List<Second> timeline, Duration warmUp, double offeredRps, double generatorBusy,
-			double cycleThroughput) {
-		this.cycleThroughput = cycleThroughput;
+			double livesThroughput) {
+		this.livesThroughput = livesThroughput;
 		this.name = name;
 		this.users = users;
 		this.window = window;
@@ -71,7 +82,9 @@ public final class LoadResult {
 		return this.name;
 	}
 
-	/** Concurrent users (closed loop), or the bound on outstanding requests (open loop). */
+	/**
+	 * Concurrent users (closed loop), or the bound on outstanding requests (open loop).
+	 */
 	public int users() {
 		return this.users;
 	}
@@ -86,7 +99,9 @@ public final class LoadResult {
 		return this.succeeded;
 	}
 
-	/** Failed requests inside the window, by kind: {@code http-503}, {@code timeout}, … */
+	/**
+	 * Failed requests inside the window, by kind: {@code http-503}, {@code timeout}, …
+	 */
 	public Map<String, Long> errors() {
 		return this.errors;
 	}
@@ -107,14 +122,18 @@ public final class LoadResult {
 	}
 
 	/**
-	 * The load generator's self-check: the share of the run its busiest thread spent on the CPU, 0 to 1. Near 1,
-	 * the generator could not send faster, so it, not the service, may have been the cap.
+	 * The load generator's self-check: the share of the run its busiest thread spent on
+	 * the CPU, 0 to 1. Near 1, the generator could not send faster, so it, not the
+	 * service, may have been the cap.
 	 */
 	public double generatorBusy() {
 		return this.generatorBusy;
 	}
 
-	/** Whether the generator's busiest thread was on the CPU at least 90 % of the run: the figures measure the generator. */
+	/**
+	 * Whether the generator's busiest thread was on the CPU at least 90 % of the run: the
+	 * figures measure the generator.
+	 */
 	public boolean generatorSaturated() {
 		return this.generatorBusy >= GENERATOR_SATURATED;
 	}
@@ -124,7 +143,10 @@ public final class LoadResult {
 		return this.succeeded + errorCount();
 	}
 
-	/** Mean latency of the requests that succeeded inside the window: the W of Little's law. */
+	/**
+	 * Mean latency of the requests that succeeded inside the window: the W of Little's
+	 * law.
+	 */
 	public Duration meanLatency() {
 		return Duration.ofNanos(Math.round(this.latencies.getMean() * 1000));
 	}
@@ -135,17 +157,21 @@ public final class LoadResult {
 	}
 
 	/**
-	 * Successful requests per second inside the measurement window. For a closed loop whose every user answered at
-	 * least twice in the window it is the sum of the users' own rates, each (answers - 1) / (its last answer - its
-	 * first): users that start together come back in waves, and a count over the window reads one wave more or
-	 * less depending on where its edges fall (5 users, 1 s route, 5 s window: 6 waves, 20 % over, when both edges
-	 * land on one). Otherwise, and for an open loop, the count of answers over the window's length.
+	 * Successful requests per second inside the measurement window. For a closed loop
+	 * each request that lived during the window counts the share of its life inside it
+	 * (overlap / latency): users that start together come back in waves, and a count of
+	 * the answers that ended inside the window reads one wave more or less depending on
+	 * where its edges fall (5 users, 300 ms answers, a 1 s window opening on a wave: 4
+	 * waves, 20 rps where 16.7 is all there is). For an open loop, the count of answers
+	 * over the window's length.
 	 */
 	public double throughput() {
-		return Double.isNaN(this.cycleThroughput) ? countedThroughput() : this.cycleThroughput;
+		return Double.isNaN(this.livesThroughput) ? countedThroughput() : this.livesThroughput;
 	}
 
-	/** Successful requests inside the window over the window's length, whatever the waves. */
+	/**
+	 * Successful requests inside the window over the window's length, whatever the waves.
+	 */
 	public double countedThroughput() {
 		return this.succeeded / (this.window.toNanos() / 1e9);
 	}
@@ -155,17 +181,25 @@ public final class LoadResult {
 		return this.errors.values().stream().mapToLong(Long::longValue).sum();
 	}
 
-	/** Failed requests per second inside the measurement window: the failure rate Little's law predicts. */
+	/**
+	 * Failed requests per second inside the measurement window: the failure rate Little's
+	 * law predicts.
+	 */
 	public double errorsPerSecond() {
 		return errorCount() / (this.window.toNanos() / 1e9);
 	}
 
-	/** Latency at {@code percentile} (0 to 100) of the requests completed in the window. */
+	/**
+	 * Latency at {@code percentile} (0 to 100) of the requests completed in the window.
+	 */
 	public Duration latencyAt(double percentile) {
 		return Duration.ofNanos(this.latencies.getValueAtPercentile(percentile) * 1000);
 	}
 
-	/** Time until failure at {@code percentile} (0 to 100) of the sent requests that failed in the window. */
+	/**
+	 * Time until failure at {@code percentile} (0 to 100) of the sent requests that
+	 * failed in the window.
+	 */
 	public Duration failureLatencyAt(double percentile) {
 		return Duration.ofNanos(this.failureLatencies.getValueAtPercentile(percentile) * 1000);
 	}
@@ -187,7 +221,8 @@ public final class LoadResult {
 
 	/** "40 users: 9.9 rps, p50 4012 ms, p99 4504 ms, 0 errors" */
 	public String summary() {
-		String load = openLoop() ? String.format(Locale.ROOT, "%.1f rps offered", this.offeredRps) : this.users + " users";
+		String load = openLoop() ? String.format(Locale.ROOT, "%.1f rps offered", this.offeredRps)
+				: this.users + " users";
 		return String.format(Locale.ROOT, "%s, %s: %.1f rps, p50 %d ms, p90 %d ms, p99 %d ms, %d errors%s", this.name,
 				load, throughput(), median().toMillis(), latencyAt(90).toMillis(), p99().toMillis(), errorCount(),
 				this.errors.isEmpty() ? "" : " " + this.errors);
@@ -195,10 +230,12 @@ public final class LoadResult {
 
 	/**
 	 * One second of the run.
+	 *
 	 * @param second seconds since the run started
 	 * @param succeeded requests answered 2xx that second
 	 * @param failed requests that failed that second
-	 * @param meanLatencyMs mean latency of the requests completed that second, 0 when none completed
+	 * @param meanLatencyMs mean latency of the requests completed that second, 0 when
+	 * none completed
 	 * @param inWindow whether the second lies in the measurement window
 	 */
 	public record Second(int second, long succeeded, long failed, double meanLatencyMs, boolean inWindow) {

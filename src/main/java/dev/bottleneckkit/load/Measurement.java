@@ -12,9 +12,9 @@ import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Recorder;
 
 /**
- * The figures of one load run, recorded from many threads: latencies of requests completed inside the
- * measurement window (HdrHistogram, microseconds), errors by kind, and per-second counts over the whole
- * run. Shared by the closed- and open-loop drivers.
+ * The figures of one load run, recorded from many threads: latencies of requests
+ * completed inside the measurement window (HdrHistogram, microseconds), errors by kind,
+ * and per-second counts over the whole run. Shared by the closed- and open-loop drivers.
  */
 final class Measurement {
 
@@ -40,24 +40,64 @@ final class Measurement {
 
 	private volatile long windowEndNanos;
 
-	/** Closed-loop users that reported their cycles, those with fewer than two answers, and the sum of their rates. */
-	private int users;
+	/** The window's shortest end, when it waits for every user's cycles. */
+	private final long shortestEndNanos;
 
-	private int usersWithoutCycles;
+	/**
+	 * Answers in the window each user needs before it may end (0: the window has a fixed
+	 * length).
+	 */
+	private final long answersWanted;
 
-	private double cycleRate;
+	private final int usersToWaitFor;
+
+	private final java.util.concurrent.atomic.AtomicInteger usersReady = new java.util.concurrent.atomic.AtomicInteger();
+
+	/**
+	 * Every request that lived during the window, as its start and end (nanoTime) and
+	 * whether it succeeded: their shares of life inside the window are the throughput,
+	 * once the window's end is known.
+	 */
+	private long[] lives = new long[1024];
+
+	private int livesRecorded;
 
 	/** The busiest load thread's share of its wall time on the CPU, 0 to 1. */
 	private double generatorBusy;
 
 	Measurement(Duration warmUp, Duration window, Duration requestTimeout) {
-		this.maxSeconds = (int) (warmUp.plus(window).plus(requestTimeout).toSeconds() + 2);
+		this(warmUp, window, window, requestTimeout, 0, 0);
+	}
+
+	/**
+	 * A window of at least {@code window} and at most {@code maxWindow} that ends once
+	 * each of {@code users} has answered {@code cycles} + 1 times in it ({@code cycles}
+	 * 0: the window lasts {@code window}).
+	 */
+	Measurement(Duration warmUp, Duration window, Duration maxWindow, Duration requestTimeout, int cycles, int users) {
+		this.answersWanted = (cycles > 0) ? cycles + 1 : 0;
+		this.usersToWaitFor = users;
+		Duration longest = (cycles > 0) ? maxWindow : window;
+		this.maxSeconds = (int) (warmUp.plus(longest).plus(requestTimeout).toSeconds() + 2);
 		this.succeededPerSecond = new AtomicLongArray(this.maxSeconds);
 		this.failedPerSecond = new AtomicLongArray(this.maxSeconds);
 		this.latencyMicrosPerSecond = new AtomicLongArray(this.maxSeconds);
 		this.startNanos = System.nanoTime();
 		this.windowStartNanos = this.startNanos + warmUp.toNanos();
-		this.windowEndNanos = this.windowStartNanos + window.toNanos();
+		this.shortestEndNanos = this.windowStartNanos + window.toNanos();
+		this.windowEndNanos = this.windowStartNanos + longest.toNanos();
+	}
+
+	/**
+	 * A user answered for the {@code answered}-th time in the window at {@code nanos}:
+	 * when every user has answered as often as the window waits for, it ends then (or at
+	 * its shortest length, if that is later).
+	 */
+	void userAnswered(long answered, long nanos) {
+		if (this.answersWanted > 0 && answered == this.answersWanted
+				&& this.usersReady.incrementAndGet() == this.usersToWaitFor) {
+			endWindowAt(Math.max(nanos, this.shortestEndNanos));
+		}
 	}
 
 	long windowEndNanos() {
@@ -70,10 +110,13 @@ final class Measurement {
 	}
 
 	/**
-	 * Records a request that was meant to start at {@code startNanos} and ended at {@code doneNanos}; true when it
-	 * ended inside the measurement window.
+	 * Records a request that was meant to start at {@code startNanos} and ended at
+	 * {@code doneNanos}; true when it ended inside the measurement window.
 	 */
 	boolean record(long startNanos, long doneNanos, String failure) {
+		if (doneNanos > this.windowStartNanos && startNanos < this.windowEndNanos) {
+			life(startNanos, doneNanos, failure == null);
+		}
 		int second = secondOf(doneNanos);
 		long micros = (doneNanos - startNanos) / 1000;
 		if (failure == null) {
@@ -97,30 +140,47 @@ final class Measurement {
 		return true;
 	}
 
-	/**
-	 * A closed-loop user's requests that ended in the window: {@code ended} of them, the first at
-	 * {@code firstNanos}, the last at {@code lastNanos}. Between its first and last answer the user went through
-	 * {@code ended - 1} whole cycles, so its rate is (ended - 1) / (last - first) wherever the window's edges fell.
-	 */
-	synchronized void userCycles(long ended, long firstNanos, long lastNanos) {
-		this.users++;
-		if (ended >= 2 && lastNanos > firstNanos) {
-			this.cycleRate += (ended - 1) / ((lastNanos - firstNanos) / 1e9);
+	private synchronized void life(long startNanos, long doneNanos, boolean succeeded) {
+		if (this.livesRecorded * 2 + 2 > this.lives.length) {
+			this.lives = java.util.Arrays.copyOf(this.lives, this.lives.length * 2);
 		}
-		else {
-			this.usersWithoutCycles++;
-		}
+		this.lives[this.livesRecorded * 2] = startNanos;
+		// The sign carries the outcome: a failed request's end is stored negated.
+		this.lives[this.livesRecorded * 2 + 1] = succeeded ? doneNanos : -doneNanos;
+		this.livesRecorded++;
 	}
 
 	/**
-	 * Requests per second that ended, by each user's own cycles (a closed loop), or NaN when some user had fewer
-	 * than two answers in the window (a route slower than half the window), where only counting is left.
+	 * Successful requests per second by their lives: each request that lived during the
+	 * window counts the share of its life that lay inside it, (overlap with the window) /
+	 * (its latency). In a closed loop a user is always in some request, so each instant
+	 * of the window counts 1 / (the latency of the request the user is in) for each user;
+	 * averaged over the window that is the user's rate exactly, for any spread of
+	 * latencies (the chance of an instant falling in a request is in proportion to its
+	 * length, which the division takes back out). A count of the answers that ended
+	 * inside the window has no such guarantee: users that come back in waves make it read
+	 * a whole wave more or less depending on where the edges fall.
 	 */
-	synchronized double cycleRate() {
-		return (this.users == 0 || this.usersWithoutCycles > 0) ? Double.NaN : this.cycleRate;
+	synchronized double throughputByLives(long windowEndNanos) {
+		double succeeded = 0;
+		for (int i = 0; i < this.livesRecorded; i++) {
+			long start = this.lives[i * 2];
+			long end = this.lives[i * 2 + 1];
+			if (end < 0) {
+				continue;
+			}
+			long overlap = Math.min(end, windowEndNanos) - Math.max(start, this.windowStartNanos);
+			if (overlap > 0 && end > start) {
+				succeeded += overlap / (double) (end - start);
+			}
+		}
+		return succeeded / ((windowEndNanos - this.windowStartNanos) / 1e9);
 	}
 
-	/** Counts a request that was never sent (e.g. the open loop's outstanding bound), at {@code nanos}. */
+	/**
+	 * Counts a request that was never sent (e.g. the open loop's outstanding bound), at
+	 * {@code nanos}.
+	 */
 	void recordNotSent(long nanos, String kind) {
 		this.failedPerSecond.incrementAndGet(secondOf(nanos));
 		if (nanos >= this.windowStartNanos && nanos <= this.windowEndNanos) {
@@ -128,7 +188,9 @@ final class Measurement {
 		}
 	}
 
-	/** A load thread ended after {@code wallNanos}, {@code cpuNanos} of them on the CPU. */
+	/**
+	 * A load thread ended after {@code wallNanos}, {@code cpuNanos} of them on the CPU.
+	 */
 	synchronized void generatorThread(long cpuNanos, long wallNanos) {
 		if (cpuNanos >= 0 && wallNanos > 0) {
 			this.generatorBusy = Math.max(this.generatorBusy, Math.min(1.0, cpuNanos / (double) wallNanos));
@@ -154,12 +216,10 @@ final class Measurement {
 		Map<String, Long> errorCounts = new TreeMap<>();
 		this.errors.forEach((kind, count) -> errorCounts.put(kind, count.sum()));
 		long succeeded = this.succeededInWindow.sum();
-		long completed = succeeded + errorCounts.values().stream().mapToLong(Long::longValue).sum();
-		double cycles = cycleRate();
-		double throughput = (Double.isNaN(cycles) || completed == 0) ? Double.NaN : cycles * succeeded / completed;
-		return new LoadResult(name, users, window, succeeded, Map.copyOf(errorCounts), this.recorder.getIntervalHistogram(),
-				this.failureRecorder.getIntervalHistogram(), timeline(windowEnd), warmUp, offeredRps, generatorBusy(),
-				throughput);
+		double throughput = Double.isNaN(offeredRps) ? throughputByLives(windowEnd) : Double.NaN;
+		return new LoadResult(name, users, window, succeeded, Map.copyOf(errorCounts),
+				this.recorder.getIntervalHistogram(), this.failureRecorder.getIntervalHistogram(), timeline(windowEnd),
+				warmUp, offeredRps, generatorBusy(), throughput);
 	}
 
 	private int secondOf(long nanos) {
@@ -175,7 +235,8 @@ final class Measurement {
 			long all = ok + failed;
 			double meanMs = (all == 0) ? 0 : this.latencyMicrosPerSecond.get(s) / 1000.0 / all;
 			long secondStart = this.startNanos + s * 1_000_000_000L;
-			timeline.add(new LoadResult.Second(s, ok, failed, meanMs, secondStart >= this.windowStartNanos && secondStart < windowEnd));
+			timeline.add(new LoadResult.Second(s, ok, failed, meanMs,
+					secondStart >= this.windowStartNanos && secondStart < windowEnd));
 		}
 		return timeline;
 	}

@@ -9,10 +9,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An open-loop load: requests arrive at a constant rate whether or not earlier ones have answered, as
- * users of a public service do. Latency is measured from each request's <em>intended</em> start, so time
- * a request spends waiting behind a stalled service (or a late scheduler) counts, as wrk2 does: no
- * coordinated omission.
+ * An open-loop load: requests arrive at a constant rate whether or not earlier ones have
+ * answered, as users of a public service do. Latency is measured from each request's
+ * <em>intended</em> start, so time a request spends waiting behind a stalled service (or
+ * a late scheduler) counts, as wrk2 does: no coordinated omission.
  *
  * <pre>{@code
  * LoadResult result = OpenLoopLoad.ratePerSecond(50)
@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
  *     .run(caller.uri("/call/sleep"));
  * }</pre>
  *
- * At most {@code maxOutstanding} requests are in flight; an arrival beyond that is not sent and counts as
- * the error {@code outstanding-limit}, so a dead service cannot exhaust the test JVM.
+ * At most {@code maxOutstanding} requests are in flight; an arrival beyond that is not
+ * sent and counts as the error {@code outstanding-limit}, so a dead service cannot
+ * exhaust the test JVM.
  */
 public final class OpenLoopLoad {
 
@@ -52,13 +53,20 @@ public final class OpenLoopLoad {
 		this.name = name;
 	}
 
-	/** Requests per second, 0.1 to 100 000; 10 s after a 2 s warm-up, at most 1000 outstanding, unless told. */
+	/**
+	 * Requests per second, 0.1 to 100 000; 10 s after a 2 s warm-up, at most 1000
+	 * outstanding, unless told.
+	 */
 	public static OpenLoopLoad ratePerSecond(double rate) {
 		return new OpenLoopLoad(Knobs.between("rate", rate, 0.1, 100_000.0), DEFAULT_MAX_OUTSTANDING,
-				ClosedLoopLoad.DEFAULT_WARM_UP, Duration.ofSeconds(10), ClosedLoopLoad.DEFAULT_REQUEST_TIMEOUT, "open load");
+				ClosedLoopLoad.DEFAULT_WARM_UP, Duration.ofSeconds(10), ClosedLoopLoad.DEFAULT_REQUEST_TIMEOUT,
+				"open load");
 	}
 
-	/** Most requests in flight at once, 1 to 10 000; arrivals beyond it are counted, not sent. */
+	/**
+	 * Most requests in flight at once, 1 to 10 000; arrivals beyond it are counted, not
+	 * sent.
+	 */
 	public OpenLoopLoad maxOutstanding(int maxOutstanding) {
 		return new OpenLoopLoad(this.rate, Knobs.between("maxOutstanding", maxOutstanding, 1, 10_000), this.warmUp,
 				this.duration, this.requestTimeout, this.name);
@@ -67,8 +75,8 @@ public final class OpenLoopLoad {
 	/** Time left out of the figures at the start, 0 to 10 min. */
 	public OpenLoopLoad warmUp(Duration warmUp) {
 		return new OpenLoopLoad(this.rate, this.maxOutstanding,
-				Knobs.between("warmUp", warmUp, Duration.ZERO, Duration.ofMinutes(10)), this.duration, this.requestTimeout,
-				this.name);
+				Knobs.between("warmUp", warmUp, Duration.ZERO, Duration.ofMinutes(10)), this.duration,
+				this.requestTimeout, this.name);
 	}
 
 	/** Length of the measurement window after warm-up, 1 s to 30 min. */
@@ -78,10 +86,14 @@ public final class OpenLoopLoad {
 				this.name);
 	}
 
-	/** How long one request may take before it counts as a {@code timeout} error, 1 ms to 10 min. */
+	/**
+	 * How long one request may take before it counts as a {@code timeout} error, 1 ms to
+	 * 10 min.
+	 */
 	public OpenLoopLoad requestTimeout(Duration requestTimeout) {
 		return new OpenLoopLoad(this.rate, this.maxOutstanding, this.warmUp, this.duration,
-				Knobs.between("requestTimeout", requestTimeout, Duration.ofMillis(1), Duration.ofMinutes(10)), this.name);
+				Knobs.between("requestTimeout", requestTimeout, Duration.ofMillis(1), Duration.ofMinutes(10)),
+				this.name);
 	}
 
 	/** A name for logs and reports. */
@@ -89,11 +101,14 @@ public final class OpenLoopLoad {
 		return new OpenLoopLoad(this.rate, this.maxOutstanding, this.warmUp, this.duration, this.requestTimeout, name);
 	}
 
-	/** Runs the load against {@code target} and blocks until the last request sent has answered or timed out. */
+	/**
+	 * Runs the load against {@code target} and blocks until the last request sent has
+	 * answered or timed out.
+	 */
 	public LoadResult run(URI target) {
 		try (Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, this.name, ClosedLoopLoad.slots(this.rate))) {
-			log.info("{}: {} rps against {} ({} warm-up, then {}; at most {} outstanding)", this.name, this.rate, target,
-					Knobs.human(this.warmUp), Knobs.human(this.duration), this.maxOutstanding);
+			log.info("{}: {} rps against {} ({} warm-up, then {}; at most {} outstanding)", this.name, this.rate,
+					target, Knobs.human(this.warmUp), Knobs.human(this.duration), this.maxOutstanding);
 			return execute(target);
 		}
 	}

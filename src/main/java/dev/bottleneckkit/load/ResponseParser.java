@@ -8,10 +8,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads one HTTP/1.1 answer from bytes as they arrive, in any pieces: the status, the headers that frame
- * the body ({@code Content-Length}, {@code Transfer-Encoding: chunked}, {@code Connection}), and the body,
- * which it skips, keeping the first 4 KiB of a failed answer to name its error kind. No string per header:
- * the load driver parses every answer on two cores it shares with the service it measures.
+ * Reads one HTTP/1.1 answer from bytes as they arrive, in any pieces: the status, the
+ * headers that frame the body ({@code Content-Length},
+ * {@code Transfer-Encoding: chunked}, {@code Connection}), and the body, which it skips,
+ * keeping the first 4 KiB of a failed answer to name its error kind. No string per
+ * header: the load driver parses every answer on two cores it shares with the service it
+ * measures.
  */
 final class ResponseParser {
 
@@ -71,7 +73,10 @@ final class ResponseParser {
 		this.anyByte = false;
 	}
 
-	/** Reads what {@code bytes} holds; true once the answer is complete (bytes after it are left in the buffer). */
+	/**
+	 * Reads what {@code bytes} holds; true once the answer is complete (bytes after it
+	 * are left in the buffer).
+	 */
 	boolean feed(ByteBuffer bytes) throws IOException {
 		if (bytes.hasRemaining()) {
 			this.anyByte = true;
@@ -104,8 +109,8 @@ final class ResponseParser {
 	}
 
 	/**
-	 * The connection closed: true when that ends the answer (a body without a length), false when the answer
-	 * was cut short.
+	 * The connection closed: true when that ends the answer (a body without a length),
+	 * false when the answer was cut short.
 	 */
 	boolean closed() {
 		if (this.state == State.UNTIL_CLOSE) {
@@ -126,7 +131,10 @@ final class ResponseParser {
 		return this.keepAlive;
 	}
 
-	/** Null for a 2xx answer, else {@code http-<status>} and the error the body names, if it names one. */
+	/**
+	 * Null for a 2xx answer, else {@code http-<status>} and the error the body names, if
+	 * it names one.
+	 */
 	String failure() {
 		if (this.status >= 200 && this.status < 300) {
 			return null;
@@ -151,11 +159,13 @@ final class ResponseParser {
 					this.contentLength = parseNumber(CONTENT_LENGTH.length, this.lineLength, 10);
 				}
 				else if (startsWithIgnoreCase(TRANSFER_ENCODING)) {
-					this.chunked = value(TRANSFER_ENCODING.length).toLowerCase(java.util.Locale.ROOT).contains("chunked");
+					this.chunked = value(TRANSFER_ENCODING.length).toLowerCase(java.util.Locale.ROOT)
+						.contains("chunked");
 				}
 				else if (startsWithIgnoreCase(CONNECTION)) {
 					String value = value(CONNECTION.length);
-					this.keepAlive = !value.equalsIgnoreCase("close") && (this.keepAlive || value.equalsIgnoreCase("keep-alive"));
+					this.keepAlive = !value.equalsIgnoreCase("close")
+							&& (this.keepAlive || value.equalsIgnoreCase("keep-alive"));
 				}
 			}
 			case CHUNK_SIZE -> {
@@ -193,7 +203,10 @@ final class ResponseParser {
 		}
 	}
 
-	/** Appends bytes up to the next LF to {@link #line}; true when the line is complete (its CR, LF dropped). */
+	/**
+	 * Appends bytes up to the next LF to {@link #line}; true when the line is complete
+	 * (its CR, LF dropped).
+	 */
 	private boolean readLine(ByteBuffer bytes) throws IOException {
 		while (bytes.hasRemaining()) {
 			byte b = bytes.get();
@@ -214,7 +227,10 @@ final class ResponseParser {
 		return false;
 	}
 
-	/** Skips {@link #left} bytes of body, keeping the start of a failed answer's; true when all are skipped. */
+	/**
+	 * Skips {@link #left} bytes of body, keeping the start of a failed answer's; true
+	 * when all are skipped.
+	 */
 	private boolean skip(ByteBuffer bytes) {
 		int take = (int) Math.min(this.left, bytes.remaining());
 		if (this.kept != null && this.kept.length() < FAILURE_BODY_KEPT) {

@@ -7,16 +7,21 @@ import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.load.LoadResult;
 
 /**
- * Little's law applied to one limited resource: a resource that serves at most {@code limit} requests at
- * once, each holding it for {@code latency}, caps throughput at λ = L / W = limit / latency.
+ * Little's law applied to one limited resource: a resource that serves at most
+ * {@code limit} requests at once, each holding it for {@code latency}, caps throughput at
+ * λ = L / W = limit / latency.
  *
- * <p>For a closed-loop load of {@code users} (each sends its next request when the last one answers) the
- * model predicts both sides of the law: throughput {@code min(users, limit) / latency}, and the latency a
- * user sees, {@code users / throughput}, which grows past {@code latency} as soon as requests queue for the
- * resource.
+ * <p>
+ * For a closed-loop load of {@code users} (each sends its next request when the last one
+ * answers) the model predicts both sides of the law: throughput
+ * {@code min(users, limit) / latency}, and the latency a user sees,
+ * {@code users / throughput}, which grows past {@code latency} as soon as requests queue
+ * for the resource.
  *
- * @param limit how many requests the resource serves at once (connections, threads, carriers); 1 to 100 000
- * @param resource what the limit counts, for messages: "connections per route", "carrier threads"
+ * @param limit how many requests the resource serves at once (connections, threads,
+ * carriers); 1 to 100 000
+ * @param resource what the limit counts, for messages: "connections per route", "carrier
+ * threads"
  * @param latency how long one request holds the resource; 1 ms to 10 min
  */
 public record Ceiling(int limit, String resource, Duration latency) {
@@ -46,21 +51,28 @@ public record Ceiling(int limit, String resource, Duration latency) {
 	}
 
 	/**
-	 * Throughput the ceiling allows the load that produced {@code result}: for a closed loop,
-	 * {@link #throughputFor(int) throughputFor(users)}; for an open loop, the offered rate or the ceiling,
-	 * whichever is lower.
+	 * Throughput the ceiling allows the load that produced {@code result}: for a closed
+	 * loop, {@link #throughputFor(int) throughputFor(users)}; for an open loop, the
+	 * offered rate or the ceiling, whichever is lower.
 	 */
 	public double throughputFor(LoadResult result) {
-		return result.openLoop() ? Math.min(result.offeredRps(), throughputFor(result.users())) : throughputFor(result.users());
+		return result.openLoop() ? Math.min(result.offeredRps(), throughputFor(result.users()))
+				: throughputFor(result.users());
 	}
 
-	/** Latency a closed loop of {@code users} sees: W = L / λ, never below the resource's own latency. */
+	/**
+	 * Latency a closed loop of {@code users} sees: W = L / λ, never below the resource's
+	 * own latency.
+	 */
 	public Duration latencyFor(int users) {
 		double seconds = users / throughputFor(users);
 		return Duration.ofNanos(Math.round(Math.max(seconds, seconds(this.latency)) * 1e9));
 	}
 
-	/** True when {@code users} are more than the resource serves at once, so requests queue for it. */
+	/**
+	 * True when {@code users} are more than the resource serves at once, so requests
+	 * queue for it.
+	 */
 	public boolean saturatedBy(int users) {
 		return users > this.limit;
 	}

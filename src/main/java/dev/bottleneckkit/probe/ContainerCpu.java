@@ -8,9 +8,10 @@ import org.testcontainers.containers.GenericContainer;
 
 /**
  * The CPU time a container has used, read from its cgroup (v2 {@code cpu.stat}, or v1
- * {@code cpuacct.usage}) with a {@code cat} in the container: what the service really spent, JIT, GC and
- * Tomcat included. Two readings around a run give the CPU a request costs, the S of the utilization law
- * U = X × S, measured in the same run rather than assumed.
+ * {@code cpuacct.usage}) with a {@code cat} in the container: what the service really
+ * spent, JIT, GC and Tomcat included. Two readings around a run give the CPU a request
+ * costs, the S of the utilization law U = X × S, measured in the same run rather than
+ * assumed.
  *
  * <pre>{@code
  * ContainerCpu cpu = ContainerCpu.on(service);              // after start
@@ -30,7 +31,9 @@ public final class ContainerCpu {
 		this.container = container;
 	}
 
-	/** The CPU probe of a started container whose image has {@code sh} and {@code cat}. */
+	/**
+	 * The CPU probe of a started container whose image has {@code sh} and {@code cat}.
+	 */
 	public static ContainerCpu on(GenericContainer<?> container) {
 		return new ContainerCpu(container);
 	}
@@ -42,15 +45,20 @@ public final class ContainerCpu {
 			return parse(result.getStdout());
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException("cannot read the CPU use of " + this.container.getContainerName() + ": " + ex, ex);
+			throw new IllegalStateException(
+					"cannot read the CPU use of " + this.container.getContainerName() + ": " + ex, ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new IllegalStateException("interrupted while reading the CPU use of " + this.container.getContainerName(), ex);
+			throw new IllegalStateException(
+					"interrupted while reading the CPU use of " + this.container.getContainerName(), ex);
 		}
 	}
 
-	/** cgroup v2: {@code usage_usec N} in {@code cpu.stat}; v1: nanoseconds in {@code cpuacct.usage}. */
+	/**
+	 * cgroup v2: {@code usage_usec N} in {@code cpu.stat}; v1: nanoseconds in
+	 * {@code cpuacct.usage}.
+	 */
 	static Duration parse(String output) {
 		for (String line : output.split("\n")) {
 			String[] fields = line.trim().split("\\s+");
@@ -61,7 +69,8 @@ public final class ContainerCpu {
 				return Duration.ofNanos(Long.parseLong(fields[1]));
 			}
 		}
-		throw new IllegalStateException("no CPU use in the container's cgroup (cpu.stat or cpuacct.usage): '" + output.trim() + "'");
+		throw new IllegalStateException(
+				"no CPU use in the container's cgroup (cpu.stat or cpuacct.usage): '" + output.trim() + "'");
 	}
 
 }

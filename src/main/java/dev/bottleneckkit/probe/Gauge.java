@@ -3,14 +3,15 @@ package dev.bottleneckkit.probe;
 import java.util.List;
 
 /**
- * A Micrometer meter to sample through Actuator, e.g. {@code hikaricp.connections.pending}. The
- * well-known ones that cap a Spring Boot service are constants here; {@link #of} names any other.
+ * A Micrometer meter to sample through Actuator, e.g.
+ * {@code hikaricp.connections.pending}. The well-known ones that cap a Spring Boot
+ * service are constants here; {@link #of} names any other.
  *
  * @param label the name the timeline uses
  * @param meter the Micrometer meter name
  * @param tags tag filters as Actuator takes them, {@code key:value}
- * @param statistic which of the meter's measurements: {@code VALUE} for a gauge, {@code COUNT} or
- * {@code TOTAL_TIME} (seconds) for a timer
+ * @param statistic which of the meter's measurements: {@code VALUE} for a gauge,
+ * {@code COUNT} or {@code TOTAL_TIME} (seconds) for a timer
  */
 public record Gauge(String label, String meter, List<String> tags, String statistic) {
 
@@ -19,31 +20,42 @@ public record Gauge(String label, String meter, List<String> tags, String statis
 		this(label, meter, tags, "VALUE");
 	}
 
-	/** Tomcat platform threads serving requests (absent when requests run on virtual threads). */
+	/**
+	 * Tomcat platform threads serving requests (absent when requests run on virtual
+	 * threads).
+	 */
 	public static final Gauge TOMCAT_BUSY = of("tomcat.threads.busy");
 
-	/** Open connections to Tomcat: requests being served plus those queued for a thread (keep-alive ones too). */
+	/**
+	 * Open connections to Tomcat: requests being served plus those queued for a thread
+	 * (keep-alive ones too).
+	 */
 	public static final Gauge TOMCAT_CONNECTIONS = of("tomcat.connections.current");
 
 	/** Tomcat's {@code server.tomcat.threads.max}. */
 	public static final Gauge TOMCAT_MAX = of("tomcat.threads.config.max");
 
 	/** HttpClient 5 connections leased from the pool. */
-	public static final Gauge HTTP_POOL_LEASED = tagged("http.pool.leased", "httpcomponents.httpclient.pool.total.connections",
-			"state:leased");
+	public static final Gauge HTTP_POOL_LEASED = tagged("http.pool.leased",
+			"httpcomponents.httpclient.pool.total.connections", "state:leased");
 
 	/** Requests waiting for a pooled HttpClient 5 connection. */
-	public static final Gauge HTTP_POOL_PENDING = of("http.pool.pending", "httpcomponents.httpclient.pool.total.pending");
+	public static final Gauge HTTP_POOL_PENDING = of("http.pool.pending",
+			"httpcomponents.httpclient.pool.total.pending");
 
 	/** HttpClient 5 connections per route. */
 	public static final Gauge HTTP_POOL_MAX_PER_ROUTE = of("http.pool.max-per-route",
 			"httpcomponents.httpclient.pool.route.max.default");
 
-	/** Reactor Netty connections in use (WebClient), when its pool metrics are enabled. */
-	public static final Gauge REACTOR_ACTIVE = of("reactor.pool.active", "reactor.netty.connection.provider.active.connections");
+	/**
+	 * Reactor Netty connections in use (WebClient), when its pool metrics are enabled.
+	 */
+	public static final Gauge REACTOR_ACTIVE = of("reactor.pool.active",
+			"reactor.netty.connection.provider.active.connections");
 
 	/** Reactor Netty acquisitions waiting for a connection. */
-	public static final Gauge REACTOR_PENDING = of("reactor.pool.pending", "reactor.netty.connection.provider.pending.connections");
+	public static final Gauge REACTOR_PENDING = of("reactor.pool.pending",
+			"reactor.netty.connection.provider.pending.connections");
 
 	/** Reactor Netty's {@code maxConnections}. */
 	public static final Gauge REACTOR_MAX = of("reactor.pool.max", "reactor.netty.connection.provider.max.connections");
@@ -64,29 +76,39 @@ public record Gauge(String label, String meter, List<String> tags, String statis
 	public static final Gauge HIKARI_USES = statistic("hikari.uses", "hikaricp.connections.usage", "COUNT");
 
 	/**
-	 * Seconds connections were held, summed over every use so far (its usage timer's total): with
-	 * {@link #HIKARI_USES}, how long one use holds a connection, {@link GaugeTimeline#meanTime}.
+	 * Seconds connections were held, summed over every use so far (its usage timer's
+	 * total): with {@link #HIKARI_USES}, how long one use holds a connection,
+	 * {@link GaugeTimeline#meanTime}.
 	 */
 	public static final Gauge HIKARI_USAGE_SECONDS = statistic("hikari.usage.seconds", "hikaricp.connections.usage",
 			"TOTAL_TIME");
 
-	/** Live platform threads of the JVM (virtual threads are not counted by the JVM's thread MXBean). */
+	/**
+	 * Live platform threads of the JVM (virtual threads are not counted by the JVM's
+	 * thread MXBean).
+	 */
 	public static final Gauge JVM_LIVE_THREADS = of("jvm.threads.live");
 
 	/**
-	 * Virtual threads mounted on carriers: not a Micrometer meter of its own, but the name under which a service
-	 * can bind {@code jdk.management.VirtualThreadSchedulerMXBean#getMountedVirtualThreadCount} (JDK 24+; JDK 21 has
-	 * no such count).
+	 * Virtual threads mounted on carriers: Micrometer's {@code jvm.threads.virtual.live}
+	 * tagged {@code scheduling.status=mounted}, which its {@code VirtualThreadMetrics}
+	 * (micrometer-java21 1.15+) publishes on JDK 24+ (JDK 21 has no such count).
 	 */
-	public static final Gauge VIRTUAL_MOUNTED = of("jvm.threads.virtual.mounted");
+	public static final Gauge VIRTUAL_MOUNTED = tagged("jvm.threads.virtual.mounted", "jvm.threads.virtual.live",
+			"scheduling.status:mounted");
 
-	/** Virtual threads waiting for a carrier, bound like {@link #VIRTUAL_MOUNTED} (JDK 24+). */
-	public static final Gauge VIRTUAL_QUEUED = of("jvm.threads.virtual.queued");
+	/**
+	 * Virtual threads waiting for a carrier:
+	 * {@code jvm.threads.virtual.live{scheduling.status=queued}} (JDK 24+).
+	 */
+	public static final Gauge VIRTUAL_QUEUED = tagged("jvm.threads.virtual.queued", "jvm.threads.virtual.live",
+			"scheduling.status:queued");
 
 	/** Everything above; meters a service does not have are skipped. */
-	public static final List<Gauge> SPRING_BOOT_CAPS = List.of(TOMCAT_BUSY, TOMCAT_MAX, TOMCAT_CONNECTIONS, HTTP_POOL_LEASED, HTTP_POOL_PENDING,
-			HTTP_POOL_MAX_PER_ROUTE, REACTOR_ACTIVE, REACTOR_PENDING, REACTOR_MAX, HIKARI_ACTIVE, HIKARI_IDLE, HIKARI_PENDING,
-			HIKARI_MAX, HIKARI_USES, HIKARI_USAGE_SECONDS, JVM_LIVE_THREADS, VIRTUAL_MOUNTED, VIRTUAL_QUEUED);
+	public static final List<Gauge> SPRING_BOOT_CAPS = List.of(TOMCAT_BUSY, TOMCAT_MAX, TOMCAT_CONNECTIONS,
+			HTTP_POOL_LEASED, HTTP_POOL_PENDING, HTTP_POOL_MAX_PER_ROUTE, REACTOR_ACTIVE, REACTOR_PENDING, REACTOR_MAX,
+			HIKARI_ACTIVE, HIKARI_IDLE, HIKARI_PENDING, HIKARI_MAX, HIKARI_USES, HIKARI_USAGE_SECONDS, JVM_LIVE_THREADS,
+			VIRTUAL_MOUNTED, VIRTUAL_QUEUED);
 
 	/** The meter {@code meter}, labelled by its own name. */
 	public static Gauge of(String meter) {
@@ -98,12 +120,18 @@ public record Gauge(String label, String meter, List<String> tags, String statis
 		return new Gauge(label, meter, List.of());
 	}
 
-	/** The measurement {@code statistic} ({@code COUNT}, {@code TOTAL_TIME}, {@code MAX}) of a timer or counter. */
+	/**
+	 * The measurement {@code statistic} ({@code COUNT}, {@code TOTAL_TIME}, {@code MAX})
+	 * of a timer or counter.
+	 */
 	public static Gauge statistic(String label, String meter, String statistic) {
 		return new Gauge(label, meter, List.of(), statistic);
 	}
 
-	/** The meter {@code meter} filtered by Actuator tags ({@code key:value}), labelled {@code label}. */
+	/**
+	 * The meter {@code meter} filtered by Actuator tags ({@code key:value}), labelled
+	 * {@code label}.
+	 */
 	public static Gauge tagged(String label, String meter, String... tags) {
 		return new Gauge(label, meter, List.of(tags));
 	}

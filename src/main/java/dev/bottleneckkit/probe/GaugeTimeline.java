@@ -10,9 +10,9 @@ import java.util.OptionalDouble;
 import java.util.stream.Collectors;
 
 /**
- * What {@link ServiceGauges} sampled: per gauge label, values with their offset from the start of
- * sampling (start sampling right before the load and the offsets line up with the load's timeline).
- * Gauges the service does not expose are absent.
+ * What {@link ServiceGauges} sampled: per gauge label, values with their offset from the
+ * start of sampling (start sampling right before the load and the offsets line up with
+ * the load's timeline). Gauges the service does not expose are absent.
  *
  * @param series samples by gauge label, in the order the gauges were given
  */
@@ -28,7 +28,10 @@ public record GaugeTimeline(Map<String, List<Sample>> series) {
 		return values(gauge).min();
 	}
 
-	/** How much a growing measurement (a timer's {@code COUNT} or {@code TOTAL_TIME}) grew while sampled. */
+	/**
+	 * How much a growing measurement (a timer's {@code COUNT} or {@code TOTAL_TIME}) grew
+	 * while sampled.
+	 */
 	public OptionalDouble increase(Gauge gauge) {
 		List<Sample> samples = this.series.getOrDefault(gauge.label(), List.of());
 		return (samples.size() < 2) ? OptionalDouble.empty()
@@ -36,9 +39,11 @@ public record GaugeTimeline(Map<String, List<Sample>> series) {
 	}
 
 	/**
-	 * The mean of a timer over the sampling: the increase of its total seconds over the increase of its count, e.g.
-	 * how long one use held a Hikari connection ({@code meanTime(Gauge.HIKARI_USAGE_SECONDS, Gauge.HIKARI_USES)}):
-	 * the W of Little's law at that pool, measured while the load ran. Empty when nothing was counted.
+	 * The mean of a timer over the sampling: the increase of its total seconds over the
+	 * increase of its count, e.g. how long one use held a Hikari connection
+	 * ({@code meanTime(Gauge.HIKARI_USAGE_SECONDS, Gauge.HIKARI_USES)}): the W of
+	 * Little's law at that pool, measured while the load ran. Empty when nothing was
+	 * counted.
 	 */
 	public Optional<Duration> meanTime(Gauge totalSeconds, Gauge count) {
 		OptionalDouble seconds = increase(totalSeconds);
@@ -57,8 +62,8 @@ public record GaugeTimeline(Map<String, List<Sample>> series) {
 	/** "http.pool.pending max 35, http.pool.leased max 5, …" for reports. */
 	public Map<String, String> maxima() {
 		Map<String, String> maxima = new LinkedHashMap<>();
-		this.series.forEach((label, samples) -> maxima.put(label + " max",
-				String.format(Locale.ROOT, "%.0f", samples.stream().mapToDouble(Sample::value).max().orElse(Double.NaN))));
+		this.series.forEach((label, samples) -> maxima.put(label + " max", String.format(Locale.ROOT, "%.0f",
+				samples.stream().mapToDouble(Sample::value).max().orElse(Double.NaN))));
 		return maxima;
 	}
 
@@ -66,9 +71,11 @@ public record GaugeTimeline(Map<String, List<Sample>> series) {
 	public String toString() {
 		return this.series.entrySet()
 			.stream()
-			.map((entry) -> entry.getKey() + "=" + entry.getValue().stream()
-				.map((sample) -> String.format(Locale.ROOT, "%.0f", sample.value()))
-				.collect(Collectors.joining(",", "[", "]")))
+			.map((entry) -> entry.getKey() + "="
+					+ entry.getValue()
+						.stream()
+						.map((sample) -> String.format(Locale.ROOT, "%.0f", sample.value()))
+						.collect(Collectors.joining(",", "[", "]")))
 			.collect(Collectors.joining(" "));
 	}
 
@@ -78,6 +85,7 @@ public record GaugeTimeline(Map<String, List<Sample>> series) {
 
 	/**
 	 * One reading.
+	 *
 	 * @param at time since sampling started
 	 * @param value the meter's value
 	 */

@@ -5,8 +5,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * One {@code jdk.VirtualThreadPinned} event: a virtual thread that blocked while it could not unmount
- * from its carrier.
+ * One {@code jdk.VirtualThreadPinned} event: a virtual thread that blocked while it could
+ * not unmount from its carrier.
  *
  * @param start when the pinned block began
  * @param duration how long the carrier was held
@@ -19,7 +19,8 @@ public record PinnedEvent(Instant start, Duration duration, String thread, List<
 
 	/**
 	 * The first frame outside the JDK: the code that blocked while pinned (e.g.
-	 * {@code com.mysql.cj.protocol.ReadAheadInputStream.fill}), or the top frame if every frame is the JDK's.
+	 * {@code com.mysql.cj.protocol.ReadAheadInputStream.fill}), or the top frame if every
+	 * frame is the JDK's.
 	 */
 	public String culprit() {
 		return this.frames.stream()

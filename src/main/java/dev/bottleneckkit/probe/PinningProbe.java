@@ -11,13 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import javax.management.JMX;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 
-import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.internal.ReportDirectory;
 import jdk.jfr.consumer.RecordedEvent;
@@ -29,12 +27,13 @@ import org.slf4j.LoggerFactory;
 import org.testcontainers.containers.GenericContainer;
 
 /**
- * Records {@code jdk.VirtualThreadPinned} events, with stack traces, from a JVM: the test's own, or one
- * running in a container, with no change to the service in it. For a container, the probe enables the
- * JVM's JMX agent through {@code JAVA_TOOL_OPTIONS} (which every HotSpot JVM reads), then drives JFR
- * remotely through {@link FlightRecorderMXBean}: no {@code jcmd} (Temurin JRE images have none), no JFR
- * flags, no file shared with the container. The JVM needs the modules {@code jdk.management.jfr} and
- * {@code java.management.rmi}, both in every Temurin JRE.
+ * Records {@code jdk.VirtualThreadPinned} events, with stack traces, from a JVM: the
+ * test's own, or one running in a container, with no change to the service in it. For a
+ * container, the probe enables the JVM's JMX agent through {@code JAVA_TOOL_OPTIONS}
+ * (which every HotSpot JVM reads), then drives JFR remotely through
+ * {@link FlightRecorderMXBean}: no {@code jcmd} (Temurin JRE images have none), no JFR
+ * flags, no file shared with the container. The JVM needs the modules
+ * {@code jdk.management.jfr} and {@code java.management.rmi}, both in every Temurin JRE.
  *
  * <pre>{@code
  * PinningProbe pinning = PinningProbe.on(caller);      // before caller.start()
@@ -44,8 +43,9 @@ import org.testcontainers.containers.GenericContainer;
  * assertThat(pinning.read()).hasNoPinnedThreads();
  * }</pre>
  *
- * {@link #read()} takes a JFR snapshot, which holds everything recorded up to the call: no sleeping or
- * polling for a flush. Each read leaves its {@code .jfr} under {@code target/bottleneck-report/jfr/}.
+ * {@link #read()} takes a JFR snapshot, which holds everything recorded up to the call:
+ * no sleeping or polling for a flush. Each read leaves its {@code .jfr} under
+ * {@code target/bottleneck-report/jfr/}.
  */
 public final class PinningProbe implements AutoCloseable {
 
@@ -84,21 +84,28 @@ public final class PinningProbe implements AutoCloseable {
 	}
 
 	/**
-	 * A probe on the JVM in {@code container}; call before the container starts. It enables the JVM's JMX
-	 * agent through {@code JAVA_TOOL_OPTIONS} and publishes its port (see {@link JmxAgent} for the flags).
+	 * A probe on the JVM in {@code container}; call before the container starts. It
+	 * enables the JVM's JMX agent through {@code JAVA_TOOL_OPTIONS} and publishes its
+	 * port (see {@link JmxAgent} for the flags).
 	 */
 	public static PinningProbe on(GenericContainer<?> container) {
 		JmxAgent agent = JmxAgent.on(container);
 		return new PinningProbe(agent.name(), agent, DEFAULT_THRESHOLD);
 	}
 
-	/** Record only pins at least this long, 0 to 10 s (JFR's default: 20 ms). Call before {@link #start()}. */
+	/**
+	 * Record only pins at least this long, 0 to 10 s (JFR's default: 20 ms). Call before
+	 * {@link #start()}.
+	 */
 	public PinningProbe withThreshold(Duration threshold) {
 		return new PinningProbe(this.name, this.connection,
 				Knobs.between("threshold", threshold, Duration.ZERO, Duration.ofSeconds(10)));
 	}
 
-	/** Connects (waiting up to 30 s for the JVM's JMX agent) and starts recording pinned events. */
+	/**
+	 * Connects (waiting up to 30 s for the JVM's JMX agent) and starts recording pinned
+	 * events.
+	 */
 	public PinningProbe start() {
 		long started = System.nanoTime();
 		if (this.connection == null) {
@@ -124,8 +131,9 @@ public final class PinningProbe implements AutoCloseable {
 	}
 
 	/**
-	 * Everything recorded since {@link #start()}: takes a JFR snapshot (which includes all data recorded
-	 * before the call), copies it to {@code target/bottleneck-report/jfr/}, and reads its pinned events.
+	 * Everything recorded since {@link #start()}: takes a JFR snapshot (which includes
+	 * all data recorded before the call), copies it to
+	 * {@code target/bottleneck-report/jfr/}, and reads its pinned events.
 	 */
 	public PinningReport read() {
 		if (this.recordingId < 0) {
@@ -188,7 +196,8 @@ public final class PinningProbe implements AutoCloseable {
 			List<String> frames = (event.getStackTrace() == null) ? List.of()
 					: event.getStackTrace().getFrames().stream().map(PinningProbe::frame).toList();
 			String thread = (event.getThread() != null) ? event.getThread().getJavaName() : "";
-			events.add(new PinnedEvent(event.getStartTime(), event.getDuration(), (thread != null) ? thread : "", frames));
+			events.add(
+					new PinnedEvent(event.getStartTime(), event.getDuration(), (thread != null) ? thread : "", frames));
 		}
 		return events;
 	}
@@ -199,7 +208,8 @@ public final class PinningProbe implements AutoCloseable {
 	}
 
 	private Path evidenceFile() {
-		return ReportDirectory.subdirectory("jfr").resolve(this.name.replaceAll("[^A-Za-z0-9._-]", "_") + "-pinning-" + reads.incrementAndGet() + ".jfr");
+		return ReportDirectory.subdirectory("jfr")
+			.resolve(this.name.replaceAll("[^A-Za-z0-9._-]", "_") + "-pinning-" + reads.incrementAndGet() + ".jfr");
 	}
 
 	private static FlightRecorderMXBean proxy(JMXConnector connector) {

@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * What a {@link PinningProbe} read: the pinned events since recording started, and the {@code .jfr}
- * file they came from (kept as evidence; open it in JDK Mission Control).
+ * What a {@link PinningProbe} read: the pinned events since recording started, and the
+ * {@code .jfr} file they came from (kept as evidence; open it in JDK Mission Control).
  *
  * @param jfrFile the snapshot the events were read from
  * @param events the pinned events, oldest first
@@ -28,7 +28,10 @@ public record PinningReport(Path jfrFile, List<PinnedEvent> events) {
 		return this.events.stream().map(PinnedEvent::duration).reduce(Duration.ZERO, Duration::plus);
 	}
 
-	/** The culprit frames ({@link PinnedEvent#culprit()}) by how many events they caused, most first. */
+	/**
+	 * The culprit frames ({@link PinnedEvent#culprit()}) by how many events they caused,
+	 * most first.
+	 */
 	public Map<String, Long> culprits() {
 		return this.events.stream()
 			.collect(Collectors.groupingBy(PinnedEvent::culprit, Collectors.counting()))
@@ -38,7 +41,10 @@ public record PinningReport(Path jfrFile, List<PinnedEvent> events) {
 			.collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
 	}
 
-	/** "24 pinned events, 24.1 s pinned; culprits: com.mysql…fill ×24" plus the longest event's stack. */
+	/**
+	 * "24 pinned events, 24.1 s pinned; culprits: com.mysql…fill ×24" plus the longest
+	 * event's stack.
+	 */
 	public String describe(int maxFrames) {
 		StringBuilder text = new StringBuilder(String.format(Locale.ROOT, "%d pinned event(s), %.2f s pinned in all",
 				count(), totalPinned().toMillis() / 1000.0));
@@ -57,6 +63,5 @@ public record PinningReport(Path jfrFile, List<PinnedEvent> events) {
 		text.append("\n  recording: ").append(this.jfrFile);
 		return text.toString();
 	}
-
 
 }

@@ -22,10 +22,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Samples the gauges that cap a Spring Boot service (Tomcat threads, HTTP client and database pools, JVM
- * threads) through its Actuator metrics endpoint, as a time series beside the load. Works on any Spring
- * Boot service that exposes {@code /actuator/metrics}; gauges it does not have are skipped (and asked for
- * again each second, since some appear only when their pool is first used).
+ * Samples the gauges that cap a Spring Boot service (Tomcat threads, HTTP client and
+ * database pools, JVM threads) through its Actuator metrics endpoint, as a time series
+ * beside the load. Works on any Spring Boot service that exposes
+ * {@code /actuator/metrics}; gauges it does not have are skipped (and asked for again
+ * each second, since some appear only when their pool is first used).
  *
  * <pre>{@code
  * ServiceGauges gauges = ServiceGauges.on(caller).start();   // after caller.start()
@@ -43,7 +44,10 @@ public final class ServiceGauges {
 	/** Time between samples unless {@link #every} says otherwise. */
 	public static final Duration DEFAULT_INTERVAL = Duration.ofMillis(250);
 
-	/** A gauge the service does not have (yet) is asked for again after this long, not every round. */
+	/**
+	 * A gauge the service does not have (yet) is asked for again after this long, not
+	 * every round.
+	 */
 	private static final long RECHECK_MISSING_NANOS = Duration.ofSeconds(1).toNanos();
 
 	private final URI base;
@@ -54,7 +58,10 @@ public final class ServiceGauges {
 
 	private final Map<String, List<GaugeTimeline.Sample>> series = new ConcurrentHashMap<>();
 
-	/** When each gauge was last found missing: meters such as Reactor Netty's or Hikari's appear on first use. */
+	/**
+	 * When each gauge was last found missing: meters such as Reactor Netty's or Hikari's
+	 * appear on first use.
+	 */
 	private final Map<String, Long> missingSince = new ConcurrentHashMap<>();
 
 	private final CountDownLatch stopped = new CountDownLatch(1);
@@ -67,12 +74,18 @@ public final class ServiceGauges {
 		this.interval = interval;
 	}
 
-	/** Samples {@link Gauge#SPRING_BOOT_CAPS} of the service in {@code service}, once it has started. */
+	/**
+	 * Samples {@link Gauge#SPRING_BOOT_CAPS} of the service in {@code service}, once it
+	 * has started.
+	 */
 	public static ServiceGauges on(ServiceContainer service) {
 		return at(service.uri(""));
 	}
 
-	/** Samples {@link Gauge#SPRING_BOOT_CAPS} of the service at {@code base} (e.g. {@code http://localhost:8080}). */
+	/**
+	 * Samples {@link Gauge#SPRING_BOOT_CAPS} of the service at {@code base} (e.g.
+	 * {@code http://localhost:8080}).
+	 */
 	public static ServiceGauges at(URI base) {
 		return new ServiceGauges(base, Gauge.SPRING_BOOT_CAPS, DEFAULT_INTERVAL);
 	}
@@ -95,15 +108,19 @@ public final class ServiceGauges {
 		this.sampler = Thread.ofVirtual().name("service-gauges").start(() -> {
 			try (http) {
 				for (long round = 1;; round++) {
-					// One round reads every gauge at once, so a round takes one request, not one per gauge.
+					// One round reads every gauge at once, so a round takes one request,
+					// not one per gauge.
 					Duration at = Duration.ofNanos(System.nanoTime() - started);
-					// Gauges of one meter (a timer's count and total time) come from one answer, so that a use that
-					// ends between two reads cannot count in one statistic and not in the other.
+					// Gauges of one meter (a timer's count and total time) come from one
+					// answer, so that a use that
+					// ends between two reads cannot count in one statistic and not in the
+					// other.
 					Map<String, List<Gauge>> byMeter = new LinkedHashMap<>();
 					for (Gauge gauge : this.gauges) {
 						Long missing = this.missingSince.get(gauge.label());
 						if (missing == null || System.nanoTime() - missing > RECHECK_MISSING_NANOS) {
-							byMeter.computeIfAbsent(gauge.meter() + gauge.tags(), (key) -> new ArrayList<>()).add(gauge);
+							byMeter.computeIfAbsent(gauge.meter() + gauge.tags(), (key) -> new ArrayList<>())
+								.add(gauge);
 						}
 					}
 					List<Thread> readers = new ArrayList<>();
@@ -113,7 +130,8 @@ public final class ServiceGauges {
 					for (Thread reader : readers) {
 						reader.join();
 					}
-					// Fixed rate: the next round starts on its tick, however long this one took.
+					// Fixed rate: the next round starts on its tick, however long this
+					// one took.
 					long untilNextTick = started + round * this.interval.toNanos() - System.nanoTime();
 					if (this.stopped.await(Math.max(0, untilNextTick), TimeUnit.NANOSECONDS)) {
 						break;
@@ -127,7 +145,10 @@ public final class ServiceGauges {
 		return this;
 	}
 
-	/** Takes one last sample, stops, and returns the series of the gauges the service exposed. */
+	/**
+	 * Takes one last sample, stops, and returns the series of the gauges the service
+	 * exposed.
+	 */
 	public GaugeTimeline stop() {
 		this.stopped.countDown();
 		try {
@@ -147,8 +168,8 @@ public final class ServiceGauges {
 	}
 
 	/**
-	 * Reads {@code gauge} once, now: empty when the service does not expose it (yet). For waiting on a state
-	 * before the load, e.g. until Hikari has opened every connection.
+	 * Reads {@code gauge} once, now: empty when the service does not expose it (yet). For
+	 * waiting on a state before the load, e.g. until Hikari has opened every connection.
 	 */
 	public OptionalDouble read(Gauge gauge) {
 		try (HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build()) {
@@ -173,7 +194,9 @@ public final class ServiceGauges {
 				}
 				OptionalDouble value = statistic(answer, gauge);
 				if (value.isPresent()) {
-					this.series.computeIfAbsent(gauge.label(), (label) -> java.util.Collections.synchronizedList(new ArrayList<>()))
+					this.series
+						.computeIfAbsent(gauge.label(),
+								(label) -> java.util.Collections.synchronizedList(new ArrayList<>()))
 						.add(new GaugeTimeline.Sample(at, value.getAsDouble()));
 				}
 			}
@@ -191,15 +214,18 @@ public final class ServiceGauges {
 		return (answer == null) ? OptionalDouble.empty() : statistic(answer, gauge);
 	}
 
-	/** The Actuator's answer for {@code gauge}'s meter, null when the service does not expose it (yet). */
+	/**
+	 * The Actuator's answer for {@code gauge}'s meter, null when the service does not
+	 * expose it (yet).
+	 */
 	private JsonNode answer(HttpClient http, Gauge gauge) throws java.io.IOException, InterruptedException {
 		StringBuilder uri = new StringBuilder(this.base + "/actuator/metrics/" + gauge.meter());
 		for (int i = 0; i < gauge.tags().size(); i++) {
 			uri.append(i == 0 ? '?' : '&').append("tag=").append(gauge.tags().get(i));
 		}
-		HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(uri.toString()))
-			.timeout(Duration.ofSeconds(2))
-			.build(), HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> response = http.send(
+				HttpRequest.newBuilder(URI.create(uri.toString())).timeout(Duration.ofSeconds(2)).build(),
+				HttpResponse.BodyHandlers.ofString());
 		if (response.statusCode() == 404) {
 			for (Gauge same : this.gauges) {
 				if (same.meter().equals(gauge.meter()) && same.tags().equals(gauge.tags())) {

@@ -7,22 +7,28 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 /**
- * One thread dump of a JVM, virtual threads included, as {@link ThreadDumpProbe} took it: where each thread
- * was at that instant. The JSON file it was read from stays beside the report.
+ * One thread dump of a JVM, virtual threads included, as {@link ThreadDumpProbe} took it:
+ * where each thread was at that instant. The JSON file it was read from stays beside the
+ * report.
  *
- * @param file the dump as the JVM wrote it ({@code HotSpotDiagnosticMXBean.dumpThreads}, JSON)
+ * @param file the dump as the JVM wrote it ({@code HotSpotDiagnosticMXBean.dumpThreads},
+ * JSON)
  * @param threads every thread in it
  */
 public record ThreadDump(Path file, List<DumpedThread> threads) {
 
-	/** Threads whose stack holds a frame of {@code classOrMethod} (a class name, or class.method). */
+	/**
+	 * Threads whose stack holds a frame of {@code classOrMethod} (a class name, or
+	 * class.method).
+	 */
 	public List<DumpedThread> in(String classOrMethod) {
 		return matching((thread) -> thread.hasFrame(classOrMethod));
 	}
 
 	/**
-	 * Threads waiting to acquire a {@code java.util.concurrent} lock that {@code classOrMethod} asked for:
-	 * parked in {@code AbstractQueuedSynchronizer.acquire} below a frame of {@code classOrMethod}.
+	 * Threads waiting to acquire a {@code java.util.concurrent} lock that
+	 * {@code classOrMethod} asked for: parked in
+	 * {@code AbstractQueuedSynchronizer.acquire} below a frame of {@code classOrMethod}.
 	 */
 	public List<DumpedThread> waitingForLockIn(String classOrMethod) {
 		return matching((thread) -> thread.waitsForLockIn(classOrMethod));
@@ -34,8 +40,8 @@ public record ThreadDump(Path file, List<DumpedThread> threads) {
 	}
 
 	/**
-	 * Where the threads matching {@code predicate} are, by their first frame outside the JDK, most crowded
-	 * first: a one-line answer to "what are they all doing?".
+	 * Where the threads matching {@code predicate} are, by their first frame outside the
+	 * JDK, most crowded first: a one-line answer to "what are they all doing?".
 	 */
 	public Map<String, Long> whereAre(Predicate<DumpedThread> predicate) {
 		Map<String, Long> where = new LinkedHashMap<>();
@@ -53,7 +59,8 @@ public record ThreadDump(Path file, List<DumpedThread> threads) {
 	 * One thread of the dump.
 	 *
 	 * @param name its name ({@code ""} for an unnamed virtual thread)
-	 * @param frames its stack, innermost first, as {@code class.method} without module, file or line
+	 * @param frames its stack, innermost first, as {@code class.method} without module,
+	 * file or line
 	 */
 	public record DumpedThread(String name, List<String> frames) {
 
@@ -64,7 +71,10 @@ public record ThreadDump(Path file, List<DumpedThread> threads) {
 			return this.frames.stream().anyMatch((frame) -> isOf(frame, classOrMethod));
 		}
 
-		/** Whether it is parked acquiring a lock, and the first frame above the lock code is {@code classOrMethod}'s. */
+		/**
+		 * Whether it is parked acquiring a lock, and the first frame above the lock code
+		 * is {@code classOrMethod}'s.
+		 */
 		public boolean waitsForLockIn(String classOrMethod) {
 			boolean acquiring = false;
 			for (String frame : this.frames) {
@@ -78,7 +88,10 @@ public record ThreadDump(Path file, List<DumpedThread> threads) {
 			return false;
 		}
 
-		/** The innermost frame that is not the JDK's ({@code java.}, {@code jdk.}, {@code sun.}), or the top frame. */
+		/**
+		 * The innermost frame that is not the JDK's ({@code java.}, {@code jdk.},
+		 * {@code sun.}), or the top frame.
+		 */
 		public String firstFrameOutsideJdk() {
 			return this.frames.stream()
 				.filter((frame) -> !frame.startsWith("java.") && !frame.startsWith("jdk.") && !frame.startsWith("sun."))

@@ -8,12 +8,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import javax.management.remote.JMXConnector;
 
-import com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat;
 import com.sun.management.HotSpotDiagnosticMXBean;
-import dev.bottleneckkit.internal.JmxAgent;
+import com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat;
 import dev.bottleneckkit.internal.ReportDirectory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,11 +20,12 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Takes thread dumps that include virtual threads, from the test's JVM or a JVM in a container, with no
- * change to the service: {@code HotSpotDiagnosticMXBean.dumpThreads} in JSON (JDK 21+), reached through the
- * JVM's JMX agent (see {@link JmxAgent}; {@code jstack} and the classic {@code ThreadMXBean} dump leave
- * virtual threads out). It answers where threads wait, e.g. how many request threads are parked on an
- * appender's lock.
+ * Takes thread dumps that include virtual threads, from the test's JVM or a JVM in a
+ * container, with no change to the service: {@code HotSpotDiagnosticMXBean.dumpThreads}
+ * in JSON (JDK 21+), reached through the JVM's JMX agent (see {@link JmxAgent};
+ * {@code jstack} and the classic {@code ThreadMXBean} dump leave virtual threads out). It
+ * answers where threads wait, e.g. how many request threads are parked on an appender's
+ * lock.
  *
  * <pre>{@code
  * ThreadDumpProbe threads = ThreadDumpProbe.on(service);   // before service.start()
@@ -67,17 +66,23 @@ public final class ThreadDumpProbe implements AutoCloseable {
 		return new ThreadDumpProbe(name, null, null);
 	}
 
-	/** A probe on the JVM in {@code container}; call before the container starts (it enables JMX). */
+	/**
+	 * A probe on the JVM in {@code container}; call before the container starts (it
+	 * enables JMX).
+	 */
 	public static ThreadDumpProbe on(GenericContainer<?> container) {
 		JmxAgent agent = JmxAgent.on(container);
 		return new ThreadDumpProbe(agent.name(), container, agent);
 	}
 
-	/** Dumps every thread of the JVM now, copies the dump beside the report and reads it. */
+	/**
+	 * Dumps every thread of the JVM now, copies the dump beside the report and reads it.
+	 */
 	public ThreadDump take() {
 		long started = System.nanoTime();
 		int number = dumps.incrementAndGet();
-		Path local = evidenceDir().resolve(this.name.replaceAll("[^A-Za-z0-9._-]", "_") + "-threads-" + number + ".json");
+		Path local = evidenceDir()
+			.resolve(this.name.replaceAll("[^A-Za-z0-9._-]", "_") + "-threads-" + number + ".json");
 		try {
 			Files.deleteIfExists(local);
 			if (this.container == null) {
@@ -126,7 +131,10 @@ public final class ThreadDumpProbe implements AutoCloseable {
 		return this.diagnostic;
 	}
 
-	/** Reads JDK 21's and 25's JSON format: {@code threadDump.threadContainers[].threads[].{name, stack}}. */
+	/**
+	 * Reads JDK 21's and 25's JSON format:
+	 * {@code threadDump.threadContainers[].threads[].{name, stack}}.
+	 */
 	static List<ThreadDump.DumpedThread> parse(Path file) {
 		JsonNode root = JsonMapper.builder().build().readTree(file.toFile());
 		List<ThreadDump.DumpedThread> threads = new ArrayList<>();
@@ -142,7 +150,10 @@ public final class ThreadDumpProbe implements AutoCloseable {
 		return threads;
 	}
 
-	/** {@code java.base/java.lang.Thread.sleep(Thread.java:509)} → {@code java.lang.Thread.sleep}. */
+	/**
+	 * {@code java.base/java.lang.Thread.sleep(Thread.java:509)} →
+	 * {@code java.lang.Thread.sleep}.
+	 */
 	static String frame(String frame) {
 		String where = frame.contains("(") ? frame.substring(0, frame.indexOf('(')) : frame;
 		int module = where.indexOf('/');

@@ -17,20 +17,27 @@ import dev.bottleneckkit.probe.PinnedEvent;
 import dev.bottleneckkit.probe.ThreadDump;
 
 /**
- * Names the resource that saturated in a sweep, from what the probes read in its most loaded step. Each rule
- * looks for a resource at its limit with work waiting for it; the first that holds gives the verdict, with
- * Little's law for that resource ({@code limit / W}) beside the measured ceiling. When none holds, the verdict
- * is {@link Resource#UNEXPLAINED} with what was seen: it never guesses.
+ * Names the resource that saturated in a sweep, from what the probes read in its most
+ * loaded step. Each rule looks for a resource at its limit with work waiting for it; the
+ * first that holds gives the verdict, with Little's law for that resource
+ * ({@code limit / W}) beside the measured ceiling. When none holds, the verdict is
+ * {@link Resource#UNEXPLAINED} with what was seen: it never guesses.
  */
 final class Attribution {
 
 	/** A container at this share of its CPU limit or more is CPU-bound. */
 	static final double CPU_SATURATED = 0.85;
 
-	/** A lock is the cap when at least this share of the request threads in a dump wait for it. */
+	/**
+	 * A lock is the cap when at least this share of the request threads in a dump wait
+	 * for it.
+	 */
 	static final double LOCK_CROWD = 0.5;
 
-	/** Carriers count as the cap when pinned threads held at least this many of them on average. */
+	/**
+	 * Carriers count as the cap when pinned threads held at least this many of them on
+	 * average.
+	 */
 	static final double PINNED_CARRIERS = 0.5;
 
 	private static final List<String> REQUEST_FRAMES = List.of("org.apache.catalina.core.ApplicationFilterChain",
@@ -70,9 +77,11 @@ final class Attribution {
 		}
 		if (!this.sweep.saturated()) {
 			Step last = this.step;
-			return new Verdict(Resource.NONE, String.format(Locale.ROOT,
-					"no cap up to %d users: %.1f rps, still rising with every doubling (W₁ %d ms)", last.users(),
-					last.throughput(), this.w1.toMillis()), Double.NaN, Double.NaN, seen(this.step));
+			return new Verdict(Resource.NONE,
+					String.format(Locale.ROOT,
+							"no cap up to %d users: %.1f rps, still rising with every doubling (W₁ %d ms)",
+							last.users(), last.throughput(), this.w1.toMillis()),
+					Double.NaN, Double.NaN, seen(this.step));
 		}
 		for (Function<Attribution, Optional<Verdict>> rule : List.<Function<Attribution, Optional<Verdict>>>of(
 				Attribution::hikari, Attribution::httpClient, Attribution::reactorNetty, Attribution::tomcatThreads,
@@ -97,23 +106,25 @@ final class Attribution {
 	}
 
 	private Optional<Verdict> httpClient() {
-		return pool(this.step.service(), Gauge.HTTP_POOL_LEASED, Gauge.HTTP_POOL_MAX_PER_ROUTE, Gauge.HTTP_POOL_PENDING)
+		return pool(this.step.service(), Gauge.HTTP_POOL_LEASED, Gauge.HTTP_POOL_MAX_PER_ROUTE,
+				Gauge.HTTP_POOL_PENDING)
 			.map((pool) -> capped(Resource.HTTP_CLIENT_POOL, String.format(Locale.ROOT,
-					"HttpClient pool %d/%d leased (per route), %d pending", pool.inUse, pool.limit, pool.pending), pool.limit,
-					"connections", this.w1, "W₁", pool.evidence()));
+					"HttpClient pool %d/%d leased (per route), %d pending", pool.inUse, pool.limit, pool.pending),
+					pool.limit, "connections", this.w1, "W₁", pool.evidence()));
 	}
 
 	private Optional<Verdict> reactorNetty() {
 		return pool(this.step.service(), Gauge.REACTOR_ACTIVE, Gauge.REACTOR_MAX, Gauge.REACTOR_PENDING)
-			.map((pool) -> capped(Resource.REACTOR_NETTY_POOL, String.format(Locale.ROOT,
-					"Reactor Netty pool %d/%d active, %d pending", pool.inUse, pool.limit, pool.pending), pool.limit,
-					"connections", this.w1, "W₁", pool.evidence()));
+			.map((pool) -> capped(
+					Resource.REACTOR_NETTY_POOL, String.format(Locale.ROOT,
+							"Reactor Netty pool %d/%d active, %d pending", pool.inUse, pool.limit, pool.pending),
+					pool.limit, "connections", this.w1, "W₁", pool.evidence()));
 	}
 
 	private Optional<Verdict> tomcatThreads() {
 		return threadPool(this.step.service()).map((pool) -> capped(Resource.TOMCAT_THREADS,
-				String.format(Locale.ROOT, "Tomcat threads %d/%d busy", pool.inUse, pool.limit), pool.limit, "threads", this.w1,
-				"W₁", pool.evidence()));
+				String.format(Locale.ROOT, "Tomcat threads %d/%d busy", pool.inUse, pool.limit), pool.limit, "threads",
+				this.w1, "W₁", pool.evidence()));
 	}
 
 	private Optional<Verdict> carriers() {
@@ -139,9 +150,10 @@ final class Attribution {
 		evidence.put("pinned each", each.toMillis() + " ms");
 		evidence.put("carriers held at once", String.format(Locale.ROOT, "%.1f", heldAtOnce));
 		evidence.put("culprit", culprit.getKey() + " ×" + culprit.getValue());
-		return Optional.of(capped(Resource.CARRIER_THREADS, String.format(Locale.ROOT,
-				"%d pinned events of %d ms, %.1f carriers held at once, culprit %s", pinned.size(), each.toMillis(),
-				heldAtOnce, culprit.getKey()), carriers, "carriers", each, "a pin", evidence));
+		return Optional.of(capped(Resource.CARRIER_THREADS,
+				String.format(Locale.ROOT, "%d pinned events of %d ms, %.1f carriers held at once, culprit %s",
+						pinned.size(), each.toMillis(), heldAtOnce, culprit.getKey()),
+				carriers, "carriers", each, "a pin", evidence));
 	}
 
 	private Optional<Verdict> lock() {
@@ -163,38 +175,50 @@ final class Attribution {
 		evidence.put("request threads waiting for the lock", crowd.get().getValue() + " of " + serving.size());
 		evidence.put("lock taken in", crowd.get().getKey());
 		evidence.put("thread dump", String.valueOf(dump.file().getFileName()));
-		String line = String.format(Locale.ROOT, "capped at %.1f rps from %d users: %d of %d request threads parked on a"
-				+ " lock taken in %s", this.ceiling, this.kneeUsers, crowd.get().getValue(), serving.size(), crowd.get().getKey());
-		// One holder at a time: the lock allows ceiling requests per second, so each holds it 1 / ceiling.
+		String line = String.format(Locale.ROOT,
+				"capped at %.1f rps from %d users: %d of %d request threads parked on a" + " lock taken in %s",
+				this.ceiling, this.kneeUsers, crowd.get().getValue(), serving.size(), crowd.get().getKey());
+		// One holder at a time: the lock allows ceiling requests per second, so each
+		// holds it 1 / ceiling.
 		return Optional.of(new Verdict(Resource.LOCK, line, this.ceiling, Double.NaN, evidence));
 	}
 
 	private Optional<Verdict> cpu() {
-		if (Double.isNaN(this.step.serviceCores()) || this.step.serviceCores() < CPU_SATURATED * this.step.serviceCpuLimit()) {
+		if (Double.isNaN(this.step.serviceCores())
+				|| this.step.serviceCores() < CPU_SATURATED * this.step.serviceCpuLimit()) {
 			return Optional.empty();
 		}
-		// The utilization law on the samples of one step: the step that measured the ceiling, with the CPU its
-		// container used over that step and the requests answered over the same step (λ = U / S, S = U × t / n).
-		// CPU per request is not the same at every concurrency (S9's route: 64 ms with one user, 84 ms with two,
-		// 71 ms with four on one CPU), so a model built at another step than the ceiling's compares unlike things.
+		// The utilization law on the samples of one step: the step that measured the
+		// ceiling, with the CPU its
+		// container used over that step and the requests answered over the same step (λ =
+		// U / S, S = U × t / n).
+		// CPU per request is not the same at every concurrency (S9's route: 64 ms with
+		// one user, 84 ms with two,
+		// 71 ms with four on one CPU), so a model built at another step than the
+		// ceiling's compares unlike things.
 		Step atCeiling = this.sweep.steps()
 			.stream()
 			.filter((s) -> !Double.isNaN(s.serviceCores()) && s.serviceCores() >= CPU_SATURATED * s.serviceCpuLimit())
 			.max(Comparator.comparingDouble(Step::throughput))
 			.orElse(this.step);
-		long requests = atCeiling.result().timeline().stream().mapToLong((second) -> second.succeeded() + second.failed()).sum();
-		Duration perRequest = Duration.ofNanos(
-				Math.round(atCeiling.serviceCores() * atCeiling.wall().toNanos() / Math.max(1, requests)));
+		long requests = atCeiling.result()
+			.timeline()
+			.stream()
+			.mapToLong((second) -> second.succeeded() + second.failed())
+			.sum();
+		Duration perRequest = Duration
+			.ofNanos(Math.round(atCeiling.serviceCores() * atCeiling.wall().toNanos() / Math.max(1, requests)));
 		Map<String, String> evidence = new LinkedHashMap<>();
-		evidence.put("cores used", String.format(Locale.ROOT, "%.2f of %.2f", atCeiling.serviceCores(),
-				atCeiling.serviceCpuLimit()));
-		evidence.put("CPU per request", perRequest.toMillis() + " ms, " + requests + " requests in the "
-				+ atCeiling.users() + "-user step");
+		evidence.put("cores used",
+				String.format(Locale.ROOT, "%.2f of %.2f", atCeiling.serviceCores(), atCeiling.serviceCpuLimit()));
+		evidence.put("CPU per request",
+				perRequest.toMillis() + " ms, " + requests + " requests in the " + atCeiling.users() + "-user step");
 		double model = atCeiling.serviceCpuLimit() / (perRequest.toNanos() / 1e9);
-		String line = String.format(Locale.ROOT, "capped at %.1f rps from %d users: the service used %.2f of its %s CPU"
-				+ " with %d users — %s / %d ms of CPU per request = %.1f rps", this.ceiling, this.kneeUsers,
-				atCeiling.serviceCores(), cores(atCeiling.serviceCpuLimit()), atCeiling.users(),
-				cores(atCeiling.serviceCpuLimit()), perRequest.toMillis(), model);
+		String line = String.format(Locale.ROOT,
+				"capped at %.1f rps from %d users: the service used %.2f of its %s CPU"
+						+ " with %d users — %s / %d ms of CPU per request = %.1f rps",
+				this.ceiling, this.kneeUsers, atCeiling.serviceCores(), cores(atCeiling.serviceCpuLimit()),
+				atCeiling.users(), cores(atCeiling.serviceCpuLimit()), perRequest.toMillis(), model);
 		return Optional.of(new Verdict(Resource.CPU, line, this.ceiling, model, evidence));
 	}
 
@@ -203,29 +227,35 @@ final class Attribution {
 		Optional<Pool> threads = threadPool(gauges);
 		if (threads.isPresent()) {
 			Pool pool = threads.get();
-			return Optional.of(capped(Resource.DOWNSTREAM, String.format(Locale.ROOT,
-					"the downstream's Tomcat threads %d/%d busy", pool.inUse, pool.limit), pool.limit, "downstream threads",
-					this.w1, "W₁", pool.evidence()));
+			return Optional.of(capped(Resource.DOWNSTREAM,
+					String.format(Locale.ROOT, "the downstream's Tomcat threads %d/%d busy", pool.inUse, pool.limit),
+					pool.limit, "downstream threads", this.w1, "W₁", pool.evidence()));
 		}
 		Optional<Pool> hikari = pool(gauges, Gauge.HIKARI_ACTIVE, Gauge.HIKARI_MAX, Gauge.HIKARI_PENDING);
 		if (hikari.isPresent()) {
 			Pool pool = hikari.get();
-			return Optional.of(capped(Resource.DOWNSTREAM, String.format(Locale.ROOT,
-					"the downstream's Hikari pool %d/%d active, %d pending", pool.inUse, pool.limit, pool.pending), pool.limit,
-					"downstream connections", this.w1, "W₁", pool.evidence()));
+			return Optional.of(capped(Resource.DOWNSTREAM,
+					String.format(Locale.ROOT, "the downstream's Hikari pool %d/%d active, %d pending", pool.inUse,
+							pool.limit, pool.pending),
+					pool.limit, "downstream connections", this.w1, "W₁", pool.evidence()));
 		}
 		if (!Double.isNaN(this.step.downstreamCores())
 				&& this.step.downstreamCores() >= CPU_SATURATED * this.step.downstreamCpuLimit()) {
-			Map<String, String> evidence = Map.of("downstream cores used",
-					String.format(Locale.ROOT, "%.2f of %.2f", this.step.downstreamCores(), this.step.downstreamCpuLimit()));
-			return Optional.of(new Verdict(Resource.DOWNSTREAM, String.format(Locale.ROOT,
-					"capped at %.1f rps from %d users: the downstream used %.2f of its %s CPU", this.ceiling, this.kneeUsers,
-					this.step.downstreamCores(), cores(this.step.downstreamCpuLimit())), this.ceiling, Double.NaN, evidence));
+			Map<String, String> evidence = Map.of("downstream cores used", String.format(Locale.ROOT, "%.2f of %.2f",
+					this.step.downstreamCores(), this.step.downstreamCpuLimit()));
+			return Optional.of(new Verdict(Resource.DOWNSTREAM,
+					String.format(Locale.ROOT,
+							"capped at %.1f rps from %d users: the downstream used %.2f of its %s CPU", this.ceiling,
+							this.kneeUsers, this.step.downstreamCores(), cores(this.step.downstreamCpuLimit())),
+					this.ceiling, Double.NaN, evidence));
 		}
 		return Optional.empty();
 	}
 
-	/** "capped at 10.0 rps from 8 users: HttpClient pool 5/5 leased, 35 pending — 5 connections / 0.503 s = 9.9 rps" */
+	/**
+	 * "capped at 10.0 rps from 8 users: HttpClient pool 5/5 leased, 35 pending — 5
+	 * connections / 0.503 s = 9.9 rps"
+	 */
 	private Verdict capped(Resource resource, String saw, int limit, String unit, Duration w, String wIs,
 			Map<String, String> evidence) {
 		double model = limit / (w.toNanos() / 1e9);
@@ -236,7 +266,10 @@ final class Attribution {
 		return new Verdict(resource, line, this.ceiling, model, all);
 	}
 
-	/** A pool at its limit with work pending for it, from its in-use, limit and pending gauges. */
+	/**
+	 * A pool at its limit with work pending for it, from its in-use, limit and pending
+	 * gauges.
+	 */
 	private static Optional<Pool> pool(GaugeTimeline gauges, Gauge inUse, Gauge limit, Gauge pending) {
 		OptionalDouble used = gauges.max(inUse);
 		OptionalDouble max = gauges.max(limit);
@@ -245,11 +278,14 @@ final class Attribution {
 				|| used.getAsDouble() < max.getAsDouble() || waiting.getAsDouble() < 1) {
 			return Optional.empty();
 		}
-		return Optional.of(new Pool(inUse.label(), (int) Math.round(used.getAsDouble()), (int) Math.round(max.getAsDouble()),
-				(int) Math.round(waiting.getAsDouble())));
+		return Optional.of(new Pool(inUse.label(), (int) Math.round(used.getAsDouble()),
+				(int) Math.round(max.getAsDouble()), (int) Math.round(waiting.getAsDouble())));
 	}
 
-	/** Tomcat's platform threads all busy (busy is -1 when requests run on virtual threads). */
+	/**
+	 * Tomcat's platform threads all busy (busy is -1 when requests run on virtual
+	 * threads).
+	 */
 	private static Optional<Pool> threadPool(GaugeTimeline gauges) {
 		OptionalDouble busy = gauges.max(Gauge.TOMCAT_BUSY);
 		OptionalDouble max = gauges.max(Gauge.TOMCAT_MAX);
@@ -265,7 +301,10 @@ final class Attribution {
 		return REQUEST_FRAMES.stream().anyMatch(thread::hasFrame);
 	}
 
-	/** The first frame above the lock code a parked thread is acquiring a lock in, or null. */
+	/**
+	 * The first frame above the lock code a parked thread is acquiring a lock in, or
+	 * null.
+	 */
 	private static String lockWaitedFor(ThreadDump.DumpedThread thread) {
 		boolean acquiring = false;
 		for (String frame : thread.frames()) {
@@ -284,7 +323,8 @@ final class Attribution {
 		Map<String, String> seen = new LinkedHashMap<>(step.service().maxima());
 		step.downstream().maxima().forEach((key, value) -> seen.put("downstream " + key, value));
 		if (!Double.isNaN(step.serviceCores())) {
-			seen.put("cores used", String.format(Locale.ROOT, "%.2f of %.2f", step.serviceCores(), step.serviceCpuLimit()));
+			seen.put("cores used",
+					String.format(Locale.ROOT, "%.2f of %.2f", step.serviceCores(), step.serviceCpuLimit()));
 		}
 		if (!step.pinned().isEmpty()) {
 			seen.put("pinned events", Integer.toString(step.pinned().size()));
@@ -297,7 +337,10 @@ final class Attribution {
 
 	private static String describe(Map<String, String> seen) {
 		return seen.isEmpty() ? "no probe attached"
-				: seen.entrySet().stream().map((entry) -> entry.getKey() + " " + entry.getValue()).collect(Collectors.joining(", "));
+				: seen.entrySet()
+					.stream()
+					.map((entry) -> entry.getKey() + " " + entry.getValue())
+					.collect(Collectors.joining(", "));
 	}
 
 	private static String cores(double cores) {
@@ -309,7 +352,9 @@ final class Attribution {
 		return Math.round(share * 100) + " %";
 	}
 
-	/** A pool's reading: what was in use at most, its limit, and how many waited at most. */
+	/**
+	 * A pool's reading: what was in use at most, its limit, and how many waited at most.
+	 */
 	private record Pool(String label, int inUse, int limit, int pending) {
 
 		Map<String, String> evidence() {

@@ -3,16 +3,24 @@ package dev.bottleneckkit.sweep;
 /** What a {@link Sweep}'s verdict can name as the cap of a service. */
 public enum Resource {
 
-	/** Apache HttpClient 5's connection pool: every connection of the route leased, requests pending for one. */
+	/**
+	 * Apache HttpClient 5's connection pool: every connection of the route leased,
+	 * requests pending for one.
+	 */
 	HTTP_CLIENT_POOL("HttpClient connection pool"),
 
 	/** Tomcat's platform request threads: every one busy. */
 	TOMCAT_THREADS("Tomcat request threads"),
 
-	/** Hikari's JDBC connection pool: every connection in use, threads pending for one. */
+	/**
+	 * Hikari's JDBC connection pool: every connection in use, threads pending for one.
+	 */
 	HIKARI_POOL("Hikari connection pool"),
 
-	/** Reactor Netty's connection pool (WebClient): every connection in use, acquisitions pending. */
+	/**
+	 * Reactor Netty's connection pool (WebClient): every connection in use, acquisitions
+	 * pending.
+	 */
 	REACTOR_NETTY_POOL("Reactor Netty connection pool"),
 
 	/** The virtual-thread scheduler's carriers, held by pinned virtual threads. */

@@ -32,12 +32,14 @@ import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 
 /**
- * Finds where a service stops scaling and which resource stops it. Closed-loop steps at 1, 2, 4, 8, … users (up
- * to {@link #upToUsers}), stopping as soon as doubling the users no longer raises throughput while latency grows.
- * Each step records throughput, latency, errors by kind, the service's gauges (and its downstream's), its CPU
- * from the container's cgroup, pinned virtual threads and a thread dump, whichever probes it was given. The
- * {@link SweepResult} holds the knee, the ceiling and a {@link Verdict} naming the saturated resource with the
- * numbers that prove it, or saying that no probe explains it.
+ * Finds where a service stops scaling and which resource stops it. Closed-loop steps at
+ * 1, 2, 4, 8, … users (up to {@link #upToUsers}), stopping as soon as doubling the users
+ * no longer raises throughput while latency grows. Each step records throughput, latency,
+ * errors by kind, the service's gauges (and its downstream's), its CPU from the
+ * container's cgroup, pinned virtual threads and a thread dump, whichever probes it was
+ * given. The {@link SweepResult} holds the knee, the ceiling and a {@link Verdict} naming
+ * the saturated resource with the numbers that prove it, or saying that no probe explains
+ * it.
  *
  * <pre>{@code
  * static final ServiceContainer orders = new ServiceContainer("registry.example.com/orders:1.4.2");
@@ -51,11 +53,14 @@ import org.testcontainers.containers.GenericContainer;
  * assertThat(sweep).isCappedBy(Resource.HIKARI_POOL);
  * }</pre>
  *
- * Step lengths follow the route: once the first step has measured one user's latency W₁, each step warms up
- * for two W₁ or the last step's latency (0.5 to 3 s) and measures six W₁ or two of the last step's latencies
- * (1.5 to 5 s), cut to whole multiples of the last step's latency and opened halfway between two waves, so
- * that users coming back together in waves do not bend the count. The sweep runs as one load run: container starts of
- * scenarios side by side wait for it.
+ * Step lengths follow the route: once the first step has measured one user's latency W₁,
+ * each step warms up for two W₁ or the last step's latency (0.5 to 3 s), then measures
+ * until every user has gone through {@value #CYCLES} whole cycles (at least 1 s, at most
+ * {@value #MAX_WINDOW_SECONDS} s). A step's throughput counts each request's share of its
+ * life inside the window ({@link LoadResult#throughput()}), so users that come back
+ * together in waves do not bend it (a synchronized wave server reads users / period
+ * within 0.5 %). The sweep runs as one load run: container starts of scenarios side by
+ * side wait for it.
  */
 public final class Sweep {
 
@@ -64,13 +69,28 @@ public final class Sweep {
 	/** Users of the last step unless told. */
 	public static final int DEFAULT_MAX_USERS = 64;
 
+	/**
+	 * Whole cycles every user goes through in a step's window: its throughput is known
+	 * from them.
+	 */
+	static final int CYCLES = 2;
+
+	/**
+	 * The longest a step's window lasts when some user answers too seldom for
+	 * {@value #CYCLES} cycles.
+	 */
+	static final int MAX_WINDOW_SECONDS = 6;
+
 	/** A doubling of the users that raises throughput by less than this share is flat. */
 	static final double FLAT_GAIN = 1.15;
 
 	/** ... when latency grew by at least this factor: the extra users queued. */
 	static final double QUEUED_LATENCY = 1.5;
 
-	/** ... or when at least this share of a step's answers were errors: the extra users were turned away. */
+	/**
+	 * ... or when at least this share of a step's answers were errors: the extra users
+	 * were turned away.
+	 */
 	static final double REJECTED_SHARE = 0.1;
 
 	private final URI target;
@@ -101,7 +121,10 @@ public final class Sweep {
 		this.threads = threads;
 	}
 
-	/** A sweep of the route {@code target}, up to {@value #DEFAULT_MAX_USERS} users, with no probe yet. */
+	/**
+	 * A sweep of the route {@code target}, up to {@value #DEFAULT_MAX_USERS} users, with
+	 * no probe yet.
+	 */
 	public static Sweep of(URI target) {
 		return new Sweep(target, "sweep " + target.getPath(), DEFAULT_MAX_USERS, ClosedLoopLoad.DEFAULT_REQUEST_TIMEOUT,
 				null, null, null, null);
@@ -109,17 +132,20 @@ public final class Sweep {
 
 	/** A name for logs and reports. */
 	public Sweep named(String name) {
-		return new Sweep(this.target, name, this.maxUsers, this.requestTimeout, this.service, this.downstream, this.pinning,
-				this.threads);
+		return new Sweep(this.target, name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
+				this.pinning, this.threads);
 	}
 
 	/** The users of the last step, 2 to 4096 (steps double from one). */
 	public Sweep upToUsers(int users) {
-		return new Sweep(this.target, this.name, Knobs.between("users", users, 2, 4096), this.requestTimeout, this.service,
-				this.downstream, this.pinning, this.threads);
+		return new Sweep(this.target, this.name, Knobs.between("users", users, 2, 4096), this.requestTimeout,
+				this.service, this.downstream, this.pinning, this.threads);
 	}
 
-	/** How long one request may take before it counts as a {@code timeout}, 1 ms to 10 min. */
+	/**
+	 * How long one request may take before it counts as a {@code timeout}, 1 ms to 10
+	 * min.
+	 */
 	public Sweep requestTimeout(Duration timeout) {
 		return new Sweep(this.target, this.name, this.maxUsers,
 				Knobs.between("requestTimeout", timeout, Duration.ofMillis(1), Duration.ofMinutes(10)), this.service,
@@ -127,28 +153,38 @@ public final class Sweep {
 	}
 
 	/**
-	 * Reads the service in {@code container} at every step: its Spring Boot Actuator gauges (Tomcat threads, HTTP
-	 * client, Hikari and Reactor Netty pools; those it lacks are skipped) and its CPU from the container's cgroup,
-	 * against its {@code --cpus} or the host's cores.
+	 * Reads the service in {@code container} at every step: its Spring Boot Actuator
+	 * gauges (Tomcat threads, HTTP client, Hikari and Reactor Netty pools; those it lacks
+	 * are skipped) and its CPU from the container's cgroup, against its {@code --cpus} or
+	 * the host's cores.
 	 */
 	public Sweep watching(GenericContainer<?> container) {
-		return new Sweep(this.target, this.name, this.maxUsers, this.requestTimeout, container, this.downstream, this.pinning,
-				this.threads);
+		return new Sweep(this.target, this.name, this.maxUsers, this.requestTimeout, container, this.downstream,
+				this.pinning, this.threads);
 	}
 
-	/** Reads the service's downstream the same way, so that the verdict can name the downstream's own cap. */
+	/**
+	 * Reads the service's downstream the same way, so that the verdict can name the
+	 * downstream's own cap.
+	 */
 	public Sweep watchingDownstream(GenericContainer<?> container) {
-		return new Sweep(this.target, this.name, this.maxUsers, this.requestTimeout, this.service, container, this.pinning,
-				this.threads);
+		return new Sweep(this.target, this.name, this.maxUsers, this.requestTimeout, this.service, container,
+				this.pinning, this.threads);
 	}
 
-	/** Records pinned virtual threads at every step with {@code probe} (set up before its container started). */
+	/**
+	 * Records pinned virtual threads at every step with {@code probe} (set up before its
+	 * container started).
+	 */
 	public Sweep pinning(PinningProbe probe) {
-		return new Sweep(this.target, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream, probe,
-				this.threads);
+		return new Sweep(this.target, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
+				probe, this.threads);
 	}
 
-	/** Takes a thread dump in the middle of every step with {@code probe}, to find request threads crowding a lock. */
+	/**
+	 * Takes a thread dump in the middle of every step with {@code probe}, to find request
+	 * threads crowding a lock.
+	 */
 	public Sweep threadDumps(ThreadDumpProbe probe) {
 		return new Sweep(this.target, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
 				this.pinning, probe);
@@ -192,23 +228,30 @@ public final class Sweep {
 	}
 
 	/**
-	 * Doubling the users gained less than {@value #FLAT_GAIN}x throughput while the extra users queued (latency grew
-	 * {@value #QUEUED_LATENCY}x) or were turned away (at least {@value #REJECTED_SHARE} of the answers were errors,
-	 * more than before: a pool with a pending limit fails the extra users fast instead of making them wait).
+	 * Doubling the users gained less than {@value #FLAT_GAIN}x throughput while the extra
+	 * users queued (latency grew {@value #QUEUED_LATENCY}x) or were turned away (at least
+	 * {@value #REJECTED_SHARE} of the answers were errors, more than before: a pool with
+	 * a pending limit fails the extra users fast instead of making them wait).
 	 */
 	static boolean flat(Step before, Step after) {
 		if (after.throughput() >= FLAT_GAIN * before.throughput()) {
 			return false;
 		}
-		// Queued: the mean latency of the answers grew, or, by Little's law, the time each user's request took
-		// (users / throughput) did. Under CPU pressure a queue stops being fair: the answers that come back are the
-		// quick ones, their mean hardly moves, and only users / throughput shows the wait.
+		// Queued: the mean latency of the answers grew, or, by Little's law, the time
+		// each user's request took
+		// (users / throughput) did. Under CPU pressure a queue stops being fair: the
+		// answers that come back are the
+		// quick ones, their mean hardly moves, and only users / throughput shows the
+		// wait.
 		boolean queued = after.meanLatency().toNanos() >= QUEUED_LATENCY * before.meanLatency().toNanos()
 				|| cycle(after) >= QUEUED_LATENCY * cycle(before);
 		return queued || (errorShare(after) >= REJECTED_SHARE && errorShare(after) > errorShare(before));
 	}
 
-	/** Seconds per request per user by Little's law: users / throughput; infinite without answers. */
+	/**
+	 * Seconds per request per user by Little's law: users / throughput; infinite without
+	 * answers.
+	 */
 	private static double cycle(Step step) {
 		return (step.throughput() <= 0) ? Double.POSITIVE_INFINITY : step.users() / step.throughput();
 	}
@@ -221,24 +264,28 @@ public final class Sweep {
 	private Step step(int users, List<Step> before, ExecutorService dumps) {
 		Duration w1 = before.isEmpty() ? null : before.get(0).meanLatency();
 		Duration lastLatency = before.isEmpty() ? Duration.ZERO : before.get(before.size() - 1).meanLatency();
-		Duration warmUp = (w1 == null) ? Duration.ofSeconds(1) : halfwayThroughACycle(clamp(max(w1.multipliedBy(2),
-				lastLatency), Duration.ofMillis(500), Duration.ofSeconds(3)), lastLatency);
-		Duration window = (w1 == null) ? Duration.ofSeconds(3) : wholeCycles(clamp(max(w1.multipliedBy(6),
-				lastLatency.multipliedBy(2)), Duration.ofMillis(1500), Duration.ofSeconds(5)), lastLatency);
+		Duration warmUp = (w1 == null) ? Duration.ofSeconds(1)
+				: clamp(max(w1.multipliedBy(2), lastLatency), Duration.ofMillis(500), Duration.ofSeconds(3));
+		// When a thread dump is taken: halfway through the window this step is likely to
+		// have, its users' cycles
+		// twice the last step's latency once the users queue.
+		Duration likelyWindow = clamp(lastLatency.multipliedBy(2L * (CYCLES + 1)), Duration.ofSeconds(1),
+				Duration.ofSeconds(MAX_WINDOW_SECONDS));
 		ServiceGauges serviceGauges = (this.service != null) ? ServiceGauges.at(uriOf(this.service)).start() : null;
-		ServiceGauges downstreamGauges = (this.downstream != null) ? ServiceGauges.at(uriOf(this.downstream)).start() : null;
+		ServiceGauges downstreamGauges = (this.downstream != null) ? ServiceGauges.at(uriOf(this.downstream)).start()
+				: null;
 		Duration serviceCpu = cpu(this.service);
 		Duration downstreamCpu = cpu(this.downstream);
 		Instant stepStart = Instant.now();
 		long wallStart = System.nanoTime();
 		Future<ThreadDump> dump = (this.threads == null) ? null : dumps.submit(() -> {
-			Thread.sleep(warmUp.plus(window.dividedBy(2)));
+			Thread.sleep(warmUp.plus(likelyWindow.dividedBy(2)));
 			return this.threads.take();
 		});
 
 		LoadResult result = ClosedLoopLoad.users(users)
 			.warmUp(warmUp)
-			.forDuration(window)
+			.forCycles(CYCLES, Duration.ofSeconds(MAX_WINDOW_SECONDS))
 			.requestTimeout(this.requestTimeout)
 			.named(this.name + ", " + users + (users == 1 ? " user" : " users"))
 			.run(this.target);
@@ -252,32 +299,6 @@ public final class Sweep {
 				: this.pinning.read().events().stream().filter((event) -> !event.start().isBefore(stepStart)).toList();
 		return new Step(users, result, service, downstream, serviceCores, cpuLimit(this.service), downstreamCores,
 				cpuLimit(this.downstream), pinned, join(dump), wall);
-	}
-
-	/**
-	 * {@code window} cut to a whole number of {@code cycle}s (at least one). Users that start together come back
-	 * in waves, one per cycle of the resource they wait for, and until the knee that cycle is the last step's
-	 * latency: a window of 4.97 cycles counts four or five waves depending on where it falls (20 % apart), a
-	 * window of whole cycles counts the same number wherever it falls.
-	 */
-	static Duration wholeCycles(Duration window, Duration cycle) {
-		if (cycle.isZero() || cycle.isNegative()) {
-			return window;
-		}
-		long cycles = Math.max(1, window.toNanos() / cycle.toNanos());
-		return cycle.multipliedBy(cycles);
-	}
-
-	/**
-	 * {@code warmUp} moved to half a {@code cycle} past a whole number of cycles. Users that start together come
-	 * back together, a cycle apart: a window that opens halfway between two waves and lasts whole cycles counts
-	 * every wave inside it once, and no wave sits on its edges, where a millisecond decides whether it counts.
-	 */
-	static Duration halfwayThroughACycle(Duration warmUp, Duration cycle) {
-		if (cycle.isZero() || cycle.isNegative()) {
-			return warmUp;
-		}
-		return wholeCycles(warmUp, cycle).plus(cycle.dividedBy(2));
 	}
 
 	private static URI uriOf(GenericContainer<?> container) {
@@ -299,7 +320,10 @@ public final class Sweep {
 		return ContainerCpu.on(container).used().minus(before).toNanos() / (double) wall.toNanos();
 	}
 
-	/** The cores {@code container} may use: its {@code --cpus}, or the Docker host's cores. */
+	/**
+	 * The cores {@code container} may use: its {@code --cpus}, or the Docker host's
+	 * cores.
+	 */
 	private static double cpuLimit(GenericContainer<?> container) {
 		if (container == null) {
 			return Double.NaN;

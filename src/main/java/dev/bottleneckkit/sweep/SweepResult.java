@@ -7,8 +7,9 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * What a {@link Sweep} found: its steps at rising concurrency, the knee where doubling the users stopped
- * raising throughput, the ceiling the service stopped at, and the {@link Verdict} that names the resource.
+ * What a {@link Sweep} found: its steps at rising concurrency, the knee where doubling
+ * the users stopped raising throughput, the ceiling the service stopped at, and the
+ * {@link Verdict} that names the resource.
  */
 public final class SweepResult {
 
@@ -71,12 +72,18 @@ public final class SweepResult {
 		return this.steps.get(0).meanLatency();
 	}
 
-	/** The highest throughput of any step, requests per second: the ceiling when the sweep saturated. */
+	/**
+	 * The highest throughput of any step, requests per second: the ceiling when the sweep
+	 * saturated.
+	 */
 	public double ceiling() {
 		return this.steps.stream().mapToDouble(Step::throughput).max().orElse(Double.NaN);
 	}
 
-	/** The first step at {@value #KNEE_SHARE} of the ceiling or more, when the sweep saturated: the knee. */
+	/**
+	 * The first step at {@value #KNEE_SHARE} of the ceiling or more, when the sweep
+	 * saturated: the knee.
+	 */
 	public Optional<Step> knee() {
 		if (!this.saturated) {
 			return Optional.empty();
@@ -86,8 +93,8 @@ public final class SweepResult {
 	}
 
 	/**
-	 * Little's law at the knee: how many requests the service behaves as if it served at once, ceiling × W₁ (a pool
-	 * of 5 behind a 500 ms route: 10 rps × 0.5 s = 5).
+	 * Little's law at the knee: how many requests the service behaves as if it served at
+	 * once, ceiling × W₁ (a pool of 5 behind a 500 ms route: 10 rps × 0.5 s = 5).
 	 */
 	public double concurrencyAtCeiling() {
 		return ceiling() * this.oneUserLatency().toNanos() / 1e9;
@@ -95,8 +102,8 @@ public final class SweepResult {
 
 	/** The steps as a table for logs and failure messages. */
 	public String table() {
-		StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "  %6s %10s %9s %9s %8s %8s%n", "users", "rps",
-				"p50 ms", "mean ms", "errors", "cores"));
+		StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "  %6s %10s %9s %9s %8s %8s%n", "users",
+				"rps", "p50 ms", "mean ms", "errors", "cores"));
 		Optional<Step> knee = knee();
 		for (Step step : this.steps) {
 			table.append(String.format(Locale.ROOT, "  %6d %10.1f %9d %9d %8d %8s%s%n", step.users(), step.throughput(),

@@ -21,14 +21,15 @@ class LoadResultAssertTest {
 		LoadResult capped = result(40, 98, Duration.ofSeconds(10), 4_000);
 
 		assertThatExceptionOfType(AssertionError.class)
-			.isThrownBy(() -> assertThat(capped).hasThroughputNear(Ceiling.of(40, "connections per route",
-					Duration.ofMillis(500)), 0.15))
+			.isThrownBy(() -> assertThat(capped)
+				.hasThroughputNear(Ceiling.of(40, "connections per route", Duration.ofMillis(500)), 0.15))
 			.withMessageContaining("measured 9.8 rps; expected 80.0 rps ±15 %")
 			.withMessageContaining("40 users fit in 40 connections per route");
-		assertThatExceptionOfType(AssertionError.class)
-			.isThrownBy(() -> assertThat(result(40, 400, Duration.ofSeconds(10), 500)).hasThroughputNear(FIVE_PER_ROUTE, 0.15))
+		assertThatExceptionOfType(AssertionError.class).isThrownBy(
+				() -> assertThat(result(40, 400, Duration.ofSeconds(10), 500)).hasThroughputNear(FIVE_PER_ROUTE, 0.15))
 			.withMessageContaining("measured 40.0 rps; expected 10.0 rps ±15 %")
-			.withMessageContaining("40 users share connections per route, so 5 connections per route / 0.500 s = 10.0 rps is the cap");
+			.withMessageContaining(
+					"40 users share connections per route, so 5 connections per route / 0.500 s = 10.0 rps is the cap");
 	}
 
 	@Test
@@ -36,7 +37,8 @@ class LoadResultAssertTest {
 		assertThat(result(40, 86, Duration.ofSeconds(10), 4_000)).hasThroughputNear(FIVE_PER_ROUTE, 0.15);
 		assertThat(result(40, 114, Duration.ofSeconds(10), 4_000)).hasThroughputNear(FIVE_PER_ROUTE, 0.15);
 		assertThatExceptionOfType(AssertionError.class)
-			.isThrownBy(() -> assertThat(result(40, 84, Duration.ofSeconds(10), 4_000)).hasThroughputNear(FIVE_PER_ROUTE, 0.15));
+			.isThrownBy(() -> assertThat(result(40, 84, Duration.ofSeconds(10), 4_000))
+				.hasThroughputNear(FIVE_PER_ROUTE, 0.15));
 	}
 
 	@Test
@@ -49,12 +51,14 @@ class LoadResultAssertTest {
 
 	@Test
 	void aRunWhoseGeneratorSaturatedSaysTheGeneratorWasTheCap() {
-		LoadResult generatorBound = LoadResults.closedLoop("test", 40, Duration.ofSeconds(10), 100, Duration.ofMillis(500), 0.97);
+		LoadResult generatorBound = LoadResults.closedLoop("test", 40, Duration.ofSeconds(10), 100,
+				Duration.ofMillis(500), 0.97);
 
 		assertThatExceptionOfType(AssertionError.class)
 			.isThrownBy(() -> assertThat(generatorBound).hasThroughputNear(FIVE_PER_ROUTE, 0.15))
-			.withMessageStartingWith("the load generator, not the service, was the cap: its busiest thread was on the CPU 97 %"
-					+ " of the run, so it could not send faster; give the test JVM more CPU or the load fewer users");
+			.withMessageStartingWith(
+					"the load generator, not the service, was the cap: its busiest thread was on the CPU 97 %"
+							+ " of the run, so it could not send faster; give the test JVM more CPU or the load fewer users");
 	}
 
 	private static LoadResult result(int users, long succeeded, Duration window, long latencyMs) {

@@ -16,9 +16,10 @@ import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.utility.MountableFile;
 
 /**
- * What the pinning probe costs, for {@code bench/pinning-probe.sh}: the fixture pins as fast as it can
- * (synchronized, Java 21) with and without the probe; prints start-up delay, attach time, the fixture's
- * pins per second in both runs, and the events per second the probe recorded. Argument: seconds per run.
+ * What the pinning probe costs, for {@code bench/pinning-probe.sh}: the fixture pins as
+ * fast as it can (synchronized, Java 21) with and without the probe; prints start-up
+ * delay, attach time, the fixture's pins per second in both runs, and the events per
+ * second the probe recorded. Argument: seconds per run.
  */
 public final class PinningProbeBenchmark {
 
@@ -34,14 +35,17 @@ public final class PinningProbeBenchmark {
 	public static void main(String[] args) throws Exception {
 		Duration run = Duration.ofSeconds((args.length > 0) ? Long.parseLong(args[0]) : 10);
 
-		measure(false, Duration.ofSeconds(2)); // warm-up: first container start, class data, page cache
+		measure(false, Duration.ofSeconds(2)); // warm-up: first container start, class
+												// data, page cache
 		Figures plain = measure(false, run);
 		Figures probed = measure(true, run);
 
 		System.out.printf(Locale.ROOT, "%n%-28s %14s %14s%n", "", "without probe", "with probe");
-		System.out.printf(Locale.ROOT, "%-28s %14d %14d%n", "JVM start to ready (ms)", plain.readyMillis, probed.readyMillis);
+		System.out.printf(Locale.ROOT, "%-28s %14d %14d%n", "JVM start to ready (ms)", plain.readyMillis,
+				probed.readyMillis);
 		System.out.printf(Locale.ROOT, "%-28s %14s %14d%n", "probe attach + start (ms)", "-", probed.attachMillis);
-		System.out.printf(Locale.ROOT, "%-28s %14.0f %14.0f%n", "fixture pins/s", plain.pinsPerSecond, probed.pinsPerSecond);
+		System.out.printf(Locale.ROOT, "%-28s %14.0f %14.0f%n", "fixture pins/s", plain.pinsPerSecond,
+				probed.pinsPerSecond);
 		System.out.printf(Locale.ROOT, "%-28s %14s %14.0f%n", "events recorded/s", "-", probed.eventsPerSecond);
 		System.out.printf(Locale.ROOT, "%-28s %14s %14d%n", "snapshot read (ms)", "-", probed.readMillis);
 		System.out.printf(Locale.ROOT, "%nthroughput cost of recording: %.1f %%; events recorded / pins made: %.2f%n",
@@ -50,10 +54,11 @@ public final class PinningProbeBenchmark {
 
 	private static Figures measure(boolean withProbe, Duration run) throws Exception {
 		String classFile = PinningFixture.class.getName().replace('.', '/') + ".class";
-		try (GenericContainer<?> fixture = KitResources.guarded(new GenericContainer<>(KitImages.java(JavaRuntime.JAVA_21)))
+		try (GenericContainer<?> fixture = KitResources
+			.guarded(new GenericContainer<>(KitImages.java(JavaRuntime.JAVA_21)))
 			.withCopyFileToContainer(MountableFile.forClasspathResource(classFile), "/fixture/" + classFile)
-			.withCommand("java", "-cp", "/fixture", PinningFixture.class.getName(), "synchronized", String.valueOf(THREADS),
-					String.valueOf(BLOCK_MILLIS))
+			.withCommand("java", "-cp", "/fixture", PinningFixture.class.getName(), "synchronized",
+					String.valueOf(THREADS), String.valueOf(BLOCK_MILLIS))
 			.waitingFor(Wait.forLogMessage(".*fixture ready.*\\n", 1))) {
 			PinningProbe probe = withProbe ? PinningProbe.on(fixture).withThreshold(Duration.ZERO) : null;
 			long t0 = System.nanoTime();

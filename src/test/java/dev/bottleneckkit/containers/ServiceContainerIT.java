@@ -9,7 +9,10 @@ import org.testcontainers.containers.Network;
 
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
-/** A service that cannot start says in one line what to change: the image, or the health path and its log. */
+/**
+ * A service that cannot start says in one line what to change: the image, or the health
+ * path and its log.
+ */
 @Scenario(id = "K3", title = "Service containers that cannot start")
 class ServiceContainerIT {
 
@@ -19,8 +22,9 @@ class ServiceContainerIT {
 	void anImageThatIsNowhereFailsAtOnceNamingTheImageAndTheSwitch() {
 		try (ServiceContainer service = new ServiceContainer("bottleneck-kit/no-such-service:0.0.0")) {
 			assertThatIllegalStateException().isThrownBy(service::start)
-				.withMessageStartingWith("Service no-such-service: image bottleneck-kit/no-such-service:0.0.0 is not on this"
-						+ " Docker engine and could not be pulled (")
+				.withMessageStartingWith(
+						"Service no-such-service: image bottleneck-kit/no-such-service:0.0.0 is not on this"
+								+ " Docker engine and could not be pulled (")
 				.withMessageEndingWith("). Build or pull it, or name another image; the kit's own images switch with"
 						+ " -Dbottleneck.images=offline");
 		}

@@ -5,7 +5,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-/** The service container's knobs, without Docker: what they set, and the one line a bad value gets. */
+/**
+ * The service container's knobs, without Docker: what they set, and the one line a bad
+ * value gets.
+ */
 class ServiceContainerTest {
 
 	@Test
@@ -38,8 +41,9 @@ class ServiceContainerTest {
 		assertThatIllegalArgumentException().isThrownBy(() -> service.withHealthPath("actuator/health"))
 			.withMessage("healthPath must start with '/', was 'actuator/health'");
 		assertThatIllegalArgumentException().isThrownBy(() -> service.withSpringProperty("Server.Port", 8081))
-			.withMessage("Spring property must be in canonical form (lower-case, '.' and '-'), e.g. server.tomcat.threads.max,"
-					+ " was 'Server.Port'");
+			.withMessage(
+					"Spring property must be in canonical form (lower-case, '.' and '-'), e.g. server.tomcat.threads.max,"
+							+ " was 'Server.Port'");
 		assertThatIllegalArgumentException().isThrownBy(() -> service.withCpuLimit(0))
 			.withMessage("cpus must be between 0.1 and 64.0, was 0.0");
 		assertThatIllegalArgumentException().isThrownBy(() -> service.withMemoryLimit(8))

@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.containers.KitResources;
 import dev.bottleneckkit.internal.Phases;
-import dev.bottleneckkit.internal.ReportWriter;
+import dev.bottleneckkit.internal.ReportDirectory;
 import dev.bottleneckkit.junit.Scenario;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
@@ -28,9 +28,10 @@ import org.testcontainers.toxiproxy.ToxiproxyContainer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The database images the DB scenarios stand on, whichever set {@link KitImages} selects: MySQL answers
- * {@code SELECT SLEEP(1)} in a second through Testcontainers' {@code MySQLContainer}, and Toxiproxy in front
- * of it adds exactly the latency it is told to.
+ * The database images the DB scenarios stand on, whichever set {@link KitImages} selects:
+ * MySQL answers {@code SELECT SLEEP(1)} in a second through Testcontainers'
+ * {@code MySQLContainer}, and Toxiproxy in front of it adds exactly the latency it is
+ * told to.
  */
 @Scenario(id = "K1", title = "Kit images: MySQL answers SELECT SLEEP(n) behind Toxiproxy")
 class KitImagesIT {
@@ -57,14 +58,17 @@ class KitImagesIT {
 		proxy.toxics().latency("db-latency", ToxicDirection.DOWNSTREAM, TOXIC_LATENCY.toMillis());
 		Timing proxied = timeSleep(viaProxy);
 
-		// Less the round trip of SLEEP(0) on the same connection: only the database's own time is left.
-		assertThat(direct.query().minus(direct.roundTrip())).as("SELECT SLEEP(1) on the %s image, less a round trip (%s)",
-				KitImages.mysql(), direct)
+		// Less the round trip of SLEEP(0) on the same connection: only the database's own
+		// time is left.
+		assertThat(direct.query().minus(direct.roundTrip()))
+			.as("SELECT SLEEP(1) on the %s image, less a round trip (%s)", KitImages.mysql(), direct)
 			.isBetween(SLEEP.minusMillis(20), SLEEP.plusMillis(250));
-		// A toxic can only add time: the proxied query takes at least the sleep and the toxic's latency beyond a
+		// A toxic can only add time: the proxied query takes at least the sleep and the
+		// toxic's latency beyond a
 		// direct round trip, and not much more than the direct query plus the toxic.
-		assertThat(proxied.query()).as("a %d ms latency toxic adds its latency to the query (direct: %s, proxied: %s)",
-				TOXIC_LATENCY.toMillis(), direct, proxied)
+		assertThat(proxied.query())
+			.as("a %d ms latency toxic adds its latency to the query (direct: %s, proxied: %s)",
+					TOXIC_LATENCY.toMillis(), direct, proxied)
 			.isBetween(SLEEP.plus(TOXIC_LATENCY).plus(direct.roundTrip()).minusMillis(20),
 					direct.query().plus(TOXIC_LATENCY).plusMillis(250));
 	}
@@ -73,12 +77,14 @@ class KitImagesIT {
 	void mysqlHasARandomPasswordThatNoLogOrReportShows() throws IOException {
 		String password = mysql.getPassword();
 
-		assertThat(password).as("not Testcontainers' fixed 'test'").isNotEqualTo("test").hasSizeGreaterThanOrEqualTo(20);
+		assertThat(password).as("not Testcontainers' fixed 'test'")
+			.isNotEqualTo("test")
+			.hasSizeGreaterThanOrEqualTo(20);
 		assertThat(KitContainers.mysql(network).getPassword()).as("each container gets a password of its own")
 			.isNotEqualTo(password);
 		assertThat(mysql.getLogs()).as("the database's log").doesNotContain(password);
-		if (Files.isDirectory(ReportWriter.directory())) {
-			try (Stream<Path> files = Files.walk(ReportWriter.directory())) {
+		if (Files.isDirectory(ReportDirectory.get())) {
+			try (Stream<Path> files = Files.walk(ReportDirectory.get())) {
 				for (Path file : files.filter(Files::isRegularFile).toList()) {
 					String content;
 					try {
@@ -93,7 +99,10 @@ class KitImagesIT {
 		}
 	}
 
-	/** A query's time and the round trip of {@code SELECT SLEEP(0)} on the same warmed connection just before it. */
+	/**
+	 * A query's time and the round trip of {@code SELECT SLEEP(0)} on the same warmed
+	 * connection just before it.
+	 */
 	record Timing(Duration roundTrip, Duration query) {
 
 		@Override
@@ -104,8 +113,9 @@ class KitImagesIT {
 	}
 
 	/**
-	 * {@code SELECT SLEEP(1)} on a warmed connection, and the shortest of three {@code SELECT SLEEP(0)} round trips
-	 * before it. Timed as a load (internal Phases), so a container starting beside it does not stretch it.
+	 * {@code SELECT SLEEP(1)} on a warmed connection, and the shortest of three
+	 * {@code SELECT SLEEP(0)} round trips before it. Timed as a load (internal Phases),
+	 * so a container starting beside it does not stretch it.
 	 */
 	private static Timing timeSleep(String jdbcUrl) throws Exception {
 		try (Connection connection = DriverManager.getConnection(jdbcUrl, mysql.getUsername(), mysql.getPassword());

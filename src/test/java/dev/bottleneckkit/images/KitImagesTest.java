@@ -38,7 +38,8 @@ class KitImagesTest {
 			.as("MySQLContainer accepts the stand-in")
 			.isTrue();
 		assertThat(KitImages.toxiproxy().getUnversionedPart()).isEqualTo("bottleneck-kit/toxiproxy");
-		assertThat(KitImages.java(JavaRuntime.JAVA_25).asCanonicalNameString()).isEqualTo("bottleneck-kit/temurin:25-jre");
+		assertThat(KitImages.java(JavaRuntime.JAVA_25).asCanonicalNameString())
+			.isEqualTo("bottleneck-kit/temurin:25-jre");
 	}
 
 	@Test

@@ -8,7 +8,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A report directory that cannot be written: the scenarios still run, and one line says where the report went. */
+/**
+ * A report directory that cannot be written: the scenarios still run, and one line says
+ * where the report went.
+ */
 class ReportDirectoryTest {
 
 	@Test
@@ -19,9 +22,10 @@ class ReportDirectoryTest {
 		ReportDirectory.Resolution resolution = ReportDirectory.resolve(configured);
 
 		assertThat(Files.isWritable(resolution.directory())).as("the fallback can be written").isTrue();
-		assertThat(resolution.problem()).isEqualTo("The report directory " + configured.toAbsolutePath()
-				+ " cannot be written (FileSystemException: " + configured + ": Not a directory): the report and evidence go to "
-				+ resolution.directory() + "; set -Dbottleneck.report-dir to a writable directory");
+		assertThat(resolution.problem()).isEqualTo(
+				"The report directory " + configured.toAbsolutePath() + " cannot be written (FileSystemException: "
+						+ configured + ": Not a directory): the report and evidence go to " + resolution.directory()
+						+ "; set -Dbottleneck.report-dir to a writable directory");
 	}
 
 	@Test

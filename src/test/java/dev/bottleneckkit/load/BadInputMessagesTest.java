@@ -14,12 +14,15 @@ import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThatExcept
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThatIllegalArgumentException;
 
 /**
- * What a user sees for input that cannot work: each message in one line that names what to change. The
- * messages are the product when a guard fails, so they are pinned here word for word.
+ * What a user sees for input that cannot work: each message in one line that names what
+ * to change. The messages are the product when a guard fails, so they are pinned here
+ * word for word.
  */
 class BadInputMessagesTest {
 
-	static final ClosedLoopLoad QUICK = ClosedLoopLoad.users(2).warmUp(Duration.ZERO).forDuration(Duration.ofSeconds(1))
+	static final ClosedLoopLoad QUICK = ClosedLoopLoad.users(2)
+		.warmUp(Duration.ZERO)
+		.forDuration(Duration.ofSeconds(1))
 		.requestTimeout(Duration.ofSeconds(2));
 
 	@Test
@@ -30,8 +33,8 @@ class BadInputMessagesTest {
 			assertThat(result.succeeded()).isZero();
 			assertThat(result.errors()).containsOnlyKeys("http-404");
 			assertThatExceptionOfType(AssertionError.class)
-				.isThrownBy(() -> assertThat(result).hasThroughputNear(dev.bottleneckkit.model.Ceiling.of(5, "threads",
-						Duration.ofMillis(500)), 0.15))
+				.isThrownBy(() -> assertThat(result)
+					.hasThroughputNear(dev.bottleneckkit.model.Ceiling.of(5, "threads", Duration.ofMillis(500)), 0.15))
 				.withMessageStartingWith("every request failed: " + result.errorCount()
 						+ " × http-404 — check the route and the service's log");
 			assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> assertThat(result).hasNoErrors())
@@ -82,7 +85,8 @@ class BadInputMessagesTest {
 			.withMessage("users must be between 1 and 10000, was -3");
 		assertThatIllegalArgumentException().isThrownBy(() -> ClosedLoopLoad.users(1).warmUp(Duration.ofSeconds(-1)))
 			.withMessage("warmUp must be between 0 ms and 10 min, was -1000 ms");
-		assertThatIllegalArgumentException().isThrownBy(() -> ClosedLoopLoad.users(1).forDuration(Duration.ofSeconds(-5)))
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ClosedLoopLoad.users(1).forDuration(Duration.ofSeconds(-5)))
 			.withMessage("duration must be between 1 s and 30 min, was -5000 ms");
 		assertThatIllegalArgumentException().isThrownBy(() -> ClosedLoopLoad.users(1).requestTimeout(Duration.ZERO))
 			.withMessage("requestTimeout must be between 1 ms and 10 min, was 0 ms");

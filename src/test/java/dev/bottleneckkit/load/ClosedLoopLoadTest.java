@@ -10,10 +10,10 @@ import java.time.Duration;
 
 import dev.bottleneckkit.model.Ceiling;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -33,7 +33,8 @@ class ClosedLoopLoadTest {
 
 			LoadResult result = quickLoad(users).run(server.uri());
 
-			assertThat(server.peakInFlight()).as("the server never serves more than its threads").isEqualTo(SERVER_THREADS);
+			assertThat(server.peakInFlight()).as("the server never serves more than its threads")
+				.isEqualTo(SERVER_THREADS);
 			assertThat(result).as("closed loop against a 4-thread, 200 ms server")
 				.hasNoErrors()
 				.hasThroughputNear(serverThreads, 0.15)
@@ -57,9 +58,10 @@ class ClosedLoopLoadTest {
 	}
 
 	/**
-	 * Users that start together come back together. With every answer leaving on a tick and a window that opens just
-	 * before one, a count over the window reads every wave inside it: 4 waves in a 1 s window of 300 ms ticks, 20
-	 * rps for 5 users where 16.7 is all the ticks allow. The users' own cycles read users / period wherever the
+	 * Users that start together come back together. With every answer leaving on a tick
+	 * and a window that opens just before one, a count over the window reads every wave
+	 * inside it: 4 waves in a 1 s window of 300 ms ticks, 20 rps for 5 users where 16.7
+	 * is all the ticks allow. The users' own cycles read users / period wherever the
 	 * edges fall.
 	 */
 	@ParameterizedTest(name = "{0} users, answers every {1} ms, window {2} ms after {3} ms")
@@ -70,15 +72,74 @@ class ClosedLoopLoadTest {
 		Ceiling waves = Ceiling.of(users, "users answered every tick", period);
 		try (WaveServer server = WaveServer.ticking(period)) {
 
-			LoadResult result = ClosedLoopLoad.users(users).warmUp(Duration.ofMillis(warmUpMs))
+			LoadResult result = ClosedLoopLoad.users(users)
+				.warmUp(Duration.ofMillis(warmUpMs))
 				.forDuration(Duration.ofMillis(windowMs))
 				.run(server.uri());
 
-			assertThat(result).as("waves read by the users' cycles (a count over the window read %.1f rps)",
-					result.countedThroughput()).hasNoErrors()
+			assertThat(result)
+				.as("waves read by the requests' lives (a count over the window read %.1f rps)",
+						result.countedThroughput())
+				.hasNoErrors()
 				.hasThroughputNear(waves, 0.03);
 			assertThat(result.throughput()).as("never above what the ticks allow, beyond the clock's jitter")
 				.isLessThanOrEqualTo(waves.throughputFor(users) * 1.03);
+		}
+	}
+
+	/**
+	 * Latencies of 100 or 900 ms at random, 40 users, a 3 s window: each user answers
+	 * only a few times in it. Summing each user's rate between its first and last answer
+	 * in the window reads long requests too seldom (a user's two answers fall in the
+	 * window more easily when the request between them was short): 91.7 rps on average in
+	 * a simulation of the same set-up, where users / mean latency is 80. Each request's
+	 * share of its life inside the window reads 81.4, with a spread of 4.1 rps between
+	 * runs.
+	 */
+	@Test
+	void latenciesThatVaryAreReadWithoutFavouringTheShortOnes() throws Exception {
+		Ceiling users = Ceiling.of(40, "users, each waiting 500 ms on average", Duration.ofMillis(500));
+		try (WaveServer server = WaveServer.skewed(Duration.ofMillis(100), Duration.ofMillis(900))) {
+
+			LoadResult result = ClosedLoopLoad.users(40)
+				.warmUp(Duration.ofSeconds(1))
+				.forDuration(Duration.ofSeconds(3))
+				.run(server.uri());
+
+			assertThat(result).as("users / mean latency, by the requests' lives (3.6 spreads of a simulation)")
+				.hasNoErrors()
+				.hasThroughputNear(users, 0.15);
+		}
+	}
+
+	@Test
+	void aWindowOfCyclesEndsOnceEveryUserWentThroughThemAndReadsTheirRate() throws Exception {
+		Duration period = Duration.ofMillis(400);
+		Ceiling waves = Ceiling.of(6, "users answered every tick", period);
+		try (WaveServer server = WaveServer.ticking(period)) {
+
+			LoadResult result = ClosedLoopLoad.users(6)
+				.warmUp(Duration.ofMillis(500))
+				.forCycles(3, Duration.ofSeconds(20))
+				.run(server.uri());
+
+			assertThat(result.window()).as("4 answers of every user at 400 ms: about 1.2 to 1.6 s, far from 20 s")
+				.isBetween(Duration.ofMillis(1100), Duration.ofMillis(2500));
+			assertThat(result).hasNoErrors().hasThroughputNear(waves, 0.03);
+		}
+	}
+
+	@Test
+	void aWindowOfCyclesLastsAtLeastOneSecond() throws Exception {
+		try (LimitedServer server = LimitedServer.start(SERVER_THREADS, Duration.ofMillis(20))) {
+
+			LoadResult result = ClosedLoopLoad.users(2)
+				.warmUp(Duration.ZERO)
+				.forCycles(2, Duration.ofSeconds(5))
+				.run(server.uri());
+
+			assertThat(result.window()).as("3 answers take 60 ms; the window still lasts its shortest, 1 s")
+				.isBetween(Duration.ofMillis(990), Duration.ofMillis(1500));
 		}
 	}
 
@@ -105,7 +166,8 @@ class ClosedLoopLoadTest {
 
 			LoadResult result = quickLoad(2).run(pool.uri());
 
-			assertThat(result.errors()).as("status and the body's error kind").containsOnlyKeys("http-503 pool-timeout");
+			assertThat(result.errors()).as("status and the body's error kind")
+				.containsOnlyKeys("http-503 pool-timeout");
 		}
 	}
 
@@ -127,8 +189,11 @@ class ClosedLoopLoadTest {
 
 			assertThat(result.timeline()).as("timeline covers warm-up and window").hasSizeGreaterThanOrEqualTo(3);
 			assertThat(result.timeline().get(0).inWindow()).as("first second is warm-up").isFalse();
-			assertThat(result.timeline().stream().filter(LoadResult.Second::inWindow).mapToLong(LoadResult.Second::succeeded).sum())
-				.as("window seconds add up to about the window's count")
+			assertThat(result.timeline()
+				.stream()
+				.filter(LoadResult.Second::inWindow)
+				.mapToLong(LoadResult.Second::succeeded)
+				.sum()).as("window seconds add up to about the window's count")
 				.isCloseTo(result.succeeded(), org.assertj.core.data.Percentage.withPercentage(20));
 		}
 	}
@@ -136,14 +201,17 @@ class ClosedLoopLoadTest {
 	@Test
 	void opensAKeptAliveConnectionAgainWhenTheServiceClosedItWhileIdle() throws Exception {
 		try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-			// Answers one request per connection as HTTP/1.1 keep-alive, then closes it: what a server's idle timeout
+			// Answers one request per connection as HTTP/1.1 keep-alive, then closes it:
+			// what a server's idle timeout
 			// does to a connection between two requests.
 			Thread.ofVirtual().start(() -> {
 				while (!server.isClosed()) {
 					try (Socket socket = server.accept()) {
 						byte[] request = new byte[1024];
 						socket.getInputStream().read(request);
-						socket.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".getBytes(StandardCharsets.US_ASCII));
+						socket.getOutputStream()
+							.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+								.getBytes(StandardCharsets.US_ASCII));
 					}
 					catch (IOException ex) {
 						// the test closed the server
@@ -151,10 +219,13 @@ class ClosedLoopLoadTest {
 				}
 			});
 
-			LoadResult result = ClosedLoopLoad.users(2).warmUp(Duration.ZERO).forDuration(Duration.ofSeconds(1))
+			LoadResult result = ClosedLoopLoad.users(2)
+				.warmUp(Duration.ZERO)
+				.forDuration(Duration.ofSeconds(1))
 				.run(URI.create("http://127.0.0.1:" + server.getLocalPort() + "/"));
 
-			assertThat(result).as("each request after the first meets a closed connection and is sent again on a new one")
+			assertThat(result)
+				.as("each request after the first meets a closed connection and is sent again on a new one")
 				.hasNoErrors();
 			assertThat(result.succeeded()).isGreaterThan(10);
 		}
@@ -164,8 +235,12 @@ class ClosedLoopLoadTest {
 	void rejectsBadKnobsNamingTheRange() {
 		assertThatIllegalArgumentException().isThrownBy(() -> ClosedLoopLoad.users(0))
 			.withMessage("users must be between 1 and 10000, was 0");
-		assertThatIllegalArgumentException().isThrownBy(() -> ClosedLoopLoad.users(1).forDuration(Duration.ofMillis(10)))
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ClosedLoopLoad.users(1).forDuration(Duration.ofMillis(10)))
 			.withMessage("duration must be between 1 s and 30 min, was 10 ms");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ClosedLoopLoad.users(1).forCycles(0, Duration.ofSeconds(5)))
+			.withMessage("cycles must be between 1 and 100, was 0");
 	}
 
 	private static ClosedLoopLoad quickLoad(int users) {

@@ -11,9 +11,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import com.sun.net.httpserver.HttpServer;
 
 /**
- * An in-JVM HTTP server on loopback with a known cap: {@code threads} handler threads, each request
- * holding one for {@code latency}. Its throughput ceiling is threads / latency by construction, which is
- * what the load driver's tests check the driver measures.
+ * An in-JVM HTTP server on loopback with a known cap: {@code threads} handler threads,
+ * each request holding one for {@code latency}. Its throughput ceiling is threads /
+ * latency by construction, which is what the load driver's tests check the driver
+ * measures.
  */
 final class LimitedServer implements AutoCloseable {
 

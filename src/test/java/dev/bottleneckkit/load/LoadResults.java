@@ -17,7 +17,10 @@ public final class LoadResults {
 		return of(name, users, window, succeeded, latency, List.of(), Duration.ZERO, Double.NaN);
 	}
 
-	/** A result whose {@code succeeded} requests all took {@code latency}; {@code offeredRps} NaN for a closed loop. */
+	/**
+	 * A result whose {@code succeeded} requests all took {@code latency};
+	 * {@code offeredRps} NaN for a closed loop.
+	 */
 	public static LoadResult of(String name, int users, Duration window, long succeeded, Duration latency,
 			List<LoadResult.Second> timeline, Duration warmUp, double offeredRps) {
 		Histogram latencies = new Histogram(3);
@@ -28,19 +31,24 @@ public final class LoadResults {
 				offeredRps, 0.1);
 	}
 
-	/** A closed-loop result as above whose generator's busiest thread was on the CPU {@code generatorBusy} (0 to 1) of the run. */
+	/**
+	 * A closed-loop result as above whose generator's busiest thread was on the CPU
+	 * {@code generatorBusy} (0 to 1) of the run.
+	 */
 	public static LoadResult closedLoop(String name, int users, Duration window, long succeeded, Duration latency,
 			double generatorBusy) {
 		Histogram latencies = new Histogram(3);
 		for (long i = 0; i < succeeded; i++) {
 			latencies.recordValue(latency.toNanos() / 1000);
 		}
-		return new LoadResult(name, users, window, succeeded, Map.of(), latencies, new Histogram(3), List.of(), Duration.ZERO,
-				Double.NaN, generatorBusy);
+		return new LoadResult(name, users, window, succeeded, Map.of(), latencies, new Histogram(3), List.of(),
+				Duration.ZERO, Double.NaN, generatorBusy);
 	}
 
-
-	/** A closed loop whose {@code succeeded} requests took {@code latency} and whose failures, by kind, {@code failed}. */
+	/**
+	 * A closed loop whose {@code succeeded} requests took {@code latency} and whose
+	 * failures, by kind, {@code failed}.
+	 */
 	public static LoadResult closedLoop(String name, int users, Duration window, long succeeded, Duration latency,
 			Map<String, Long> errors, Duration failed) {
 		Histogram latencies = new Histogram(3);

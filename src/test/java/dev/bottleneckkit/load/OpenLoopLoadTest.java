@@ -20,10 +20,14 @@ class OpenLoopLoadTest {
 		Ceiling fourThreads = Ceiling.of(4, "server threads", LATENCY);
 		try (LimitedServer server = LimitedServer.start(4, LATENCY)) {
 
-			LoadResult result = OpenLoopLoad.ratePerSecond(20).warmUp(Duration.ofSeconds(1)).forDuration(Duration.ofSeconds(3))
+			LoadResult result = OpenLoopLoad.ratePerSecond(20)
+				.warmUp(Duration.ofSeconds(1))
+				.forDuration(Duration.ofSeconds(3))
 				.run(server.uri());
 
-			assertThat(result).as("20 rps offered, 40 rps possible").hasNoErrors().hasThroughputNear(fourThreads, 0.15)
+			assertThat(result).as("20 rps offered, 40 rps possible")
+				.hasNoErrors()
+				.hasThroughputNear(fourThreads, 0.15)
 				.hasMedianLatencyNear(LATENCY, 0.3);
 		}
 	}
@@ -33,10 +37,13 @@ class OpenLoopLoadTest {
 		Ceiling oneThread = Ceiling.of(1, "server threads", LATENCY);
 		try (LimitedServer server = LimitedServer.start(1, LATENCY)) {
 
-			LoadResult result = OpenLoopLoad.ratePerSecond(20).warmUp(Duration.ofSeconds(1)).forDuration(Duration.ofSeconds(3))
+			LoadResult result = OpenLoopLoad.ratePerSecond(20)
+				.warmUp(Duration.ofSeconds(1))
+				.forDuration(Duration.ofSeconds(3))
 				.run(server.uri());
 
-			assertThat(result).as("20 rps offered to a 10 rps server: it completes 10 rps").hasThroughputNear(oneThread, 0.15);
+			assertThat(result).as("20 rps offered to a 10 rps server: it completes 10 rps")
+				.hasThroughputNear(oneThread, 0.15);
 			assertThat(result).as("the backlog grows 10 requests a second; latency counts from each intended start")
 				.hasMedianLatencyAtLeast(5, LATENCY);
 		}
@@ -44,14 +51,20 @@ class OpenLoopLoadTest {
 
 	@Test
 	void neverHasMoreThanMaxOutstandingInFlight() throws Exception {
-		// Requests outlive the run, so none is abandoned by the client while the server still holds it.
+		// Requests outlive the run, so none is abandoned by the client while the server
+		// still holds it.
 		try (LimitedServer stalled = LimitedServer.start(20, Duration.ofSeconds(2))) {
 
-			LoadResult result = OpenLoopLoad.ratePerSecond(50).maxOutstanding(5).warmUp(Duration.ZERO)
-				.forDuration(Duration.ofSeconds(1)).run(stalled.uri());
+			LoadResult result = OpenLoopLoad.ratePerSecond(50)
+				.maxOutstanding(5)
+				.warmUp(Duration.ZERO)
+				.forDuration(Duration.ofSeconds(1))
+				.run(stalled.uri());
 
-			assertThat(stalled.peakInFlight()).as("a stalled server sees at most maxOutstanding requests").isLessThanOrEqualTo(5);
-			assertThat(result.errors()).as("arrivals past the bound are counted, not sent").containsKey("outstanding-limit");
+			assertThat(stalled.peakInFlight()).as("a stalled server sees at most maxOutstanding requests")
+				.isLessThanOrEqualTo(5);
+			assertThat(result.errors()).as("arrivals past the bound are counted, not sent")
+				.containsKey("outstanding-limit");
 		}
 	}
 

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -16,9 +17,11 @@ import java.util.concurrent.locks.LockSupport;
 import com.sun.net.httpserver.HttpServer;
 
 /**
- * A server that answers like a metronome: every request is held until the next tick, a {@code period} apart,
- * counted from the first request it saw. Users of a closed loop then all come back at once, every period:
- * the waves that make a count over a window read one wave more or less depending on where its edges fall.
+ * A server that answers like a metronome: every request is held until the next tick, a
+ * {@code period} apart, counted from the first request it saw. Users of a closed loop
+ * then all come back at once, every period: the waves that make a count over a window
+ * read one wave more or less depending on where its edges fall. Or, {@link #skewed}, a
+ * server that holds each request for one of two latencies at random.
  */
 final class WaveServer implements AutoCloseable {
 
@@ -31,6 +34,10 @@ final class WaveServer implements AutoCloseable {
 	private final AtomicLong firstRequest = new AtomicLong();
 
 	private WaveServer(Duration period) throws IOException {
+		this(period, null, null);
+	}
+
+	private WaveServer(Duration period, Duration shortHold, Duration longHold) throws IOException {
 		this.periodNanos = period.toNanos();
 		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 200);
 		this.server.setExecutor(this.handlers);
@@ -38,7 +45,9 @@ final class WaveServer implements AutoCloseable {
 			long now = System.nanoTime();
 			this.firstRequest.compareAndSet(0, now);
 			long sinceFirst = now - this.firstRequest.get();
-			long nextTick = this.firstRequest.get() + (sinceFirst / this.periodNanos + 1) * this.periodNanos;
+			long nextTick = (shortHold != null)
+					? now + (ThreadLocalRandom.current().nextBoolean() ? shortHold : longHold).toNanos()
+					: this.firstRequest.get() + (sinceFirst / this.periodNanos + 1) * this.periodNanos;
 			for (long left = nextTick - System.nanoTime(); left > 0; left = nextTick - System.nanoTime()) {
 				LockSupport.parkNanos(left);
 			}
@@ -51,9 +60,20 @@ final class WaveServer implements AutoCloseable {
 		this.server.start();
 	}
 
-	/** A server whose answers leave at the ticks of {@code period}, the first one period after the first request. */
+	/**
+	 * A server whose answers leave at the ticks of {@code period}, the first one period
+	 * after the first request.
+	 */
 	static WaveServer ticking(Duration period) throws IOException {
 		return new WaveServer(period);
+	}
+
+	/**
+	 * A server that holds each request for {@code shortHold} or {@code longHold}, at
+	 * random, half and half.
+	 */
+	static WaveServer skewed(Duration shortHold, Duration longHold) throws IOException {
+		return new WaveServer(longHold, shortHold, longHold);
 	}
 
 	URI uri() {

@@ -15,14 +15,16 @@ class CeilingTest {
 	@Test
 	void capsThroughputAtLimitOverLatency() {
 		assertThat(this.fivePerRoute.requestsPerSecond()).as("λ = L / W = 5 / 0.5 s").isCloseTo(10.0, within(1e-9));
-		assertThat(this.fivePerRoute.throughputFor(40)).as("40 users cannot pass 5 connections").isCloseTo(10.0, within(1e-9));
+		assertThat(this.fivePerRoute.throughputFor(40)).as("40 users cannot pass 5 connections")
+			.isCloseTo(10.0, within(1e-9));
 		assertThat(this.fivePerRoute.throughputFor(3)).as("3 users fit: 3 / 0.5 s").isCloseTo(6.0, within(1e-9));
 	}
 
 	@Test
 	void predictsTheQueueingLatencyUsersSee() {
 		assertThat(this.fivePerRoute.latencyFor(40)).as("W = L / λ = 40 / 10 rps").isEqualTo(Duration.ofSeconds(4));
-		assertThat(this.fivePerRoute.latencyFor(5)).as("no queue: the resource's own latency").isEqualTo(Duration.ofMillis(500));
+		assertThat(this.fivePerRoute.latencyFor(5)).as("no queue: the resource's own latency")
+			.isEqualTo(Duration.ofMillis(500));
 		assertThat(this.fivePerRoute.saturatedBy(40)).isTrue();
 		assertThat(this.fivePerRoute.saturatedBy(5)).isFalse();
 	}

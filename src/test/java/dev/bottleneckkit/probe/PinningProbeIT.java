@@ -12,7 +12,6 @@ import java.util.Comparator;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
@@ -23,7 +22,6 @@ import dev.bottleneckkit.containers.KitResources;
 import dev.bottleneckkit.images.JavaRuntime;
 import dev.bottleneckkit.images.KitImages;
 import dev.bottleneckkit.internal.ContainerLogs;
-import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.probe.fixture.PinningFixture;
 import org.junit.jupiter.api.Test;
@@ -38,13 +36,16 @@ import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThatThrown
 import static org.awaitility.Awaitility.await;
 
 /**
- * The pinning probe on a JVM it did not start: a plain Java image running {@link PinningFixture}, with
- * nothing added but the probe's {@code JAVA_TOOL_OPTIONS}.
+ * The pinning probe on a JVM it did not start: a plain Java image running
+ * {@link PinningFixture}, with nothing added but the probe's {@code JAVA_TOOL_OPTIONS}.
  */
 @Scenario(id = "K2", title = "Pinning probe: JFR pinned events from a JVM in a container")
 class PinningProbeIT {
 
-	/** Batches the fixture completes while the probe records: 4 blocking virtual threads each. */
+	/**
+	 * Batches the fixture completes while the probe records: 4 blocking virtual threads
+	 * each.
+	 */
 	static final int BATCHES = 5;
 
 	private static final Pattern BATCH = Pattern.compile("batch (\\d+) done");
@@ -79,7 +80,10 @@ class PinningProbeIT {
 			fixture.start();
 			probe.start();
 
-			Map<ExposedPort, Ports.Binding[]> published = fixture.getContainerInfo().getHostConfig().getPortBindings().getBindings();
+			Map<ExposedPort, Ports.Binding[]> published = fixture.getContainerInfo()
+				.getHostConfig()
+				.getPortBindings()
+				.getBindings();
 			JMXServiceURL agent = JmxAgent.on(fixture).serviceUrl();
 
 			assertThat(published).as("the JMX agent's port is the only one published").hasSize(1);
@@ -106,24 +110,28 @@ class PinningProbeIT {
 		}
 	}
 
-	/** This host's first IPv4 address that is not loopback (its network interface), as other machines see it. */
+	/**
+	 * This host's first IPv4 address that is not loopback (its network interface), as
+	 * other machines see it.
+	 */
 	private static InetAddress nonLoopbackAddress() throws SocketException {
-		return NetworkInterface.networkInterfaces()
-			.filter((nic) -> {
-				try {
-					return nic.isUp() && !nic.isLoopback();
-				}
-				catch (SocketException ex) {
-					return false;
-				}
-			})
-			// the machine's own network first: Docker's bridges are not where other machines come from
+		return NetworkInterface.networkInterfaces().filter((nic) -> {
+			try {
+				return nic.isUp() && !nic.isLoopback();
+			}
+			catch (SocketException ex) {
+				return false;
+			}
+		})
+			// the machine's own network first: Docker's bridges are not where other
+			// machines come from
 			.sorted(Comparator.comparing((NetworkInterface nic) -> nic.getName().startsWith("docker")
 					|| nic.getName().startsWith("br-") || nic.getName().startsWith("veth")))
 			.flatMap(NetworkInterface::inetAddresses)
 			.filter((address) -> address instanceof Inet4Address && !address.isLoopbackAddress())
 			.findFirst()
-			.orElseThrow(() -> new IllegalStateException("this host has no non-loopback IPv4 address to try the JMX port on"));
+			.orElseThrow(() -> new IllegalStateException(
+					"this host has no non-loopback IPv4 address to try the JMX port on"));
 	}
 
 	private static GenericContainer<?> fixture(JavaRuntime java, String locking) {

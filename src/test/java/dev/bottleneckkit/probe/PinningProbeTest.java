@@ -10,8 +10,9 @@ import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The probe on the test's own JVM. A virtual thread that blocks inside a class initializer pins on every
- * JDK (JEP 491 left that case pinned), so the fixture pins on 21 and 25 alike.
+ * The probe on the test's own JVM. A virtual thread that blocks inside a class
+ * initializer pins on every JDK (JEP 491 left that case pinned), so the fixture pins on
+ * 21 and 25 alike.
  */
 class PinningProbeTest {
 
@@ -22,13 +23,15 @@ class PinningProbeTest {
 			Thread.ofVirtual().start(SlowInitializer::touch).join();
 
 			PinningReport report = probe.read();
-			assertThat(report).as("a virtual thread sleeping 60 ms in <clinit>").hasPinnedAtLeast(1)
+			assertThat(report).as("a virtual thread sleeping 60 ms in <clinit>")
+				.hasPinnedAtLeast(1)
 				.hasEveryPinInCode(SlowInitializer.class.getName() + ".<clinit>");
 			assertThat(report.culprits().keySet()).as("the culprit is the first frame outside the JDK")
 				.singleElement()
 				.asString()
 				.startsWith(SlowInitializer.class.getName() + ".<clinit>:");
-			assertThat(report.totalPinned()).as("pinned about as long as it slept").isGreaterThanOrEqualTo(Duration.ofMillis(55));
+			assertThat(report.totalPinned()).as("pinned about as long as it slept")
+				.isGreaterThanOrEqualTo(Duration.ofMillis(55));
 			assertThat(Files.size(report.jfrFile())).as("the .jfr evidence is kept").isPositive();
 		}
 	}
@@ -56,8 +59,8 @@ class PinningProbeTest {
 			assertThat(report).as("pinned, but not by the driver").hasNoPinsCausedBy("com.mysql.cj.");
 			assertThatExceptionOfType(AssertionError.class)
 				.isThrownBy(() -> assertThat(report).hasNoPinsCausedBy(AnotherSlowInitializer.class.getName()))
-				.withMessageContaining("expected no pinned virtual thread blocked in " + AnotherSlowInitializer.class.getName()
-						+ ", but 1 of 1 were");
+				.withMessageContaining("expected no pinned virtual thread blocked in "
+						+ AnotherSlowInitializer.class.getName() + ", but 1 of 1 were");
 		}
 	}
 

@@ -9,20 +9,19 @@ import dev.bottleneckkit.load.ClosedLoopLoad;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.probe.fixture.GaugedApp;
 import org.junit.jupiter.api.Test;
-
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The gauges probe against a Spring Boot app in this JVM that calls itself through HttpClient 5's default
- * pool (5 per route) under 12 users.
+ * The gauges probe against a Spring Boot app in this JVM that calls itself through
+ * HttpClient 5's default pool (5 per route) under 12 users.
  */
-@SpringBootTest(classes = GaugedApp.class, webEnvironment = WebEnvironment.DEFINED_PORT,
-		properties = { "management.endpoints.web.exposure.include=metrics", "server.tomcat.mbeanregistry.enabled=true" })
+@SpringBootTest(classes = GaugedApp.class, webEnvironment = WebEnvironment.DEFINED_PORT, properties = {
+		"management.endpoints.web.exposure.include=metrics", "server.tomcat.mbeanregistry.enabled=true" })
 class ServiceGaugesTest {
 
 	static final int USERS = 12;
@@ -39,7 +38,9 @@ class ServiceGaugesTest {
 		URI app = URI.create("http://localhost:" + PORT);
 		ServiceGauges gauges = ServiceGauges.at(app).start();
 
-		LoadResult result = ClosedLoopLoad.users(USERS).warmUp(Duration.ofMillis(500)).forDuration(Duration.ofSeconds(2))
+		LoadResult result = ClosedLoopLoad.users(USERS)
+			.warmUp(Duration.ofMillis(500))
+			.forDuration(Duration.ofSeconds(2))
 			.run(app.resolve("/call?ms=300"));
 		GaugeTimeline timeline = gauges.stop();
 
@@ -54,7 +55,8 @@ class ServiceGaugesTest {
 		assertThat(timeline.has(Gauge.JVM_LIVE_THREADS)).as("JVM threads are always there").isTrue();
 		assertThat(timeline.has(Gauge.HIKARI_ACTIVE)).as("no DataSource, no Hikari gauges").isFalse();
 		assertThat(timeline.has(Gauge.VIRTUAL_MOUNTED)).as("a meter the service does not bind is skipped").isFalse();
-		// A time series, whatever the sampler's pace on a cold JVM: more than one sample, in time order.
+		// A time series, whatever the sampler's pace on a cold JVM: more than one sample,
+		// in time order.
 		assertThat(timeline.series().get(Gauge.HTTP_POOL_LEASED.label())).as("samples of the pool over the run")
 			.hasSizeGreaterThanOrEqualTo(2)
 			.isSortedAccordingTo(java.util.Comparator.comparing(GaugeTimeline.Sample::at));

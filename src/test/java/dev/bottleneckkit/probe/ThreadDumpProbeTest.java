@@ -8,7 +8,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** The thread dump probe on the test's own JVM: it sees virtual threads and where they wait. */
+/**
+ * The thread dump probe on the test's own JVM: it sees virtual threads and where they
+ * wait.
+ */
 class ThreadDumpProbeTest {
 
 	static final ReentrantLock lock = new ReentrantLock();
@@ -40,7 +43,8 @@ class ThreadDumpProbeTest {
 
 	@Test
 	void readsFramesWithoutModuleFileOrLine() {
-		assertThat(ThreadDumpProbe.frame("java.base/java.lang.Thread.sleep(Thread.java:509)")).isEqualTo("java.lang.Thread.sleep");
+		assertThat(ThreadDumpProbe.frame("java.base/java.lang.Thread.sleep(Thread.java:509)"))
+			.isEqualTo("java.lang.Thread.sleep");
 		assertThat(ThreadDumpProbe.frame("com.example.App.main(App.java:3)")).isEqualTo("com.example.App.main");
 	}
 

@@ -11,25 +11,27 @@ import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.probe.ContainerCpu;
 import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
+import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Sweep;
+import dev.bottleneckkit.sweep.SweepResult;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Isolated;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 
-import dev.bottleneckkit.sweep.Resource;
-import dev.bottleneckkit.sweep.Sweep;
-import dev.bottleneckkit.sweep.SweepResult;
-import org.junit.jupiter.api.Nested;
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 
 /**
- * S9 (seed 003's {@code /compute}): a CPU-bound route on a service limited to one CPU. A request needs the
- * CPU for all of its time, so the core is the cap, X = U / S (the utilization law: one core over the CPU a
- * request costs), whichever threads serve it: virtual threads add no cores. S is measured in the run itself,
- * from the container's cgroup (JIT, GC and Tomcat included), so the ceiling holds on any machine.
+ * S9 (seed 003's {@code /compute}): a CPU-bound route on a service limited to one CPU. A
+ * request needs the CPU for all of its time, so the core is the cap, X = U / S (the
+ * utilization law: one core over the CPU a request costs), whichever threads serve it:
+ * virtual threads add no cores. S is measured in the run itself, from the container's
+ * cgroup (JIT, GC and Tomcat included), so the ceiling holds on any machine.
  */
 @Scenario(id = "S9", title = "Virtual threads add no cores: a CPU-bound route on one CPU")
-// The CPU is what this scenario measures: it runs alone, after the scenarios that run side by side.
+// The CPU is what this scenario measures: it runs alone, after the scenarios that run
+// side by side.
 @Isolated
 class CpuBoundVirtualThreadsIT {
 
@@ -41,12 +43,14 @@ class CpuBoundVirtualThreadsIT {
 	static final Network network = KitResources.newNetwork();
 
 	@Container
-	static final LabServiceContainer platform = LabServiceContainer.downstream(network).withCpuLimit(1)
+	static final LabServiceContainer platform = LabServiceContainer.downstream(network)
+		.withCpuLimit(1)
 		.withVirtualThreads(false)
 		.withName("platform-threads-1-cpu");
 
 	@Container
-	static final LabServiceContainer virtual = LabServiceContainer.downstream(network).withCpuLimit(1)
+	static final LabServiceContainer virtual = LabServiceContainer.downstream(network)
+		.withCpuLimit(1)
 		.withVirtualThreads(true)
 		.withName("virtual-threads-1-cpu");
 
@@ -58,7 +62,8 @@ class CpuBoundVirtualThreadsIT {
 		for (Measured run : new Measured[] { onPlatform, onVirtual }) {
 			assertThat(run.coresBusy).as("%s: the one core is busy all the time, so it is the cap", run.threads)
 				.isGreaterThanOrEqualTo(0.85);
-			assertThat(run.load).as("%s: throughput is one core / CPU per request; users queue for the core", run.threads)
+			assertThat(run.load)
+				.as("%s: throughput is one core / CPU per request; users queue for the core", run.threads)
 				.hasNoErrors()
 				.hasThroughputNear(run.cpu, 0.15)
 				.hasMeanLatencyNear(run.cpu.latencyFor(USERS), 0.25);
@@ -67,19 +72,25 @@ class CpuBoundVirtualThreadsIT {
 
 	private static Measured measure(LabServiceContainer service, String threads, ScenarioReport report) {
 		var route = service.uri("/work/cpu?iterations=" + ITERATIONS);
-		ClosedLoopLoad.users(USERS).warmUp(Duration.ZERO).forDuration(Duration.ofSeconds(3)).named(threads + ", JIT warm-up")
+		ClosedLoopLoad.users(USERS)
+			.warmUp(Duration.ZERO)
+			.forDuration(Duration.ofSeconds(3))
+			.named(threads + ", JIT warm-up")
 			.run(route);
 		ContainerCpu cpu = ContainerCpu.on(service);
 
 		Duration cpuBefore = cpu.used();
 		long started = System.nanoTime();
-		LoadResult loaded = ClosedLoopLoad.users(USERS).warmUp(Duration.ZERO).forDuration(Duration.ofSeconds(6))
+		LoadResult loaded = ClosedLoopLoad.users(USERS)
+			.warmUp(Duration.ZERO)
+			.forDuration(Duration.ofSeconds(6))
 			.named(threads + ", " + USERS + " users")
 			.run(route);
 		Duration wall = Duration.ofNanos(System.nanoTime() - started);
 		Duration cpuUsed = cpu.used().minus(cpuBefore);
 
-		// Every request of the run, the ones that finished after the window too: the CPU reading covers them all.
+		// Every request of the run, the ones that finished after the window too: the CPU
+		// reading covers them all.
 		long requests = loaded.timeline().stream().mapToLong((second) -> second.succeeded() + second.failed()).sum();
 		Duration cpuPerRequest = cpuUsed.dividedBy(Math.max(1, requests));
 		double coresBusy = cpuUsed.toNanos() / (double) wall.toNanos();
@@ -93,15 +104,20 @@ class CpuBoundVirtualThreadsIT {
 	private record Measured(String threads, Ceiling cpu, LoadResult load, double coresBusy) {
 	}
 
-
-	/** Attribution: a sweep of the CPU-bound route, and of a route that only waits, on the same one-CPU service. */
+	/**
+	 * Attribution: a sweep of the CPU-bound route, and of a route that only waits, on the
+	 * same one-CPU service.
+	 */
 	@Nested
 	class Attribution {
 
 		@Test
 		void aSweepOfTheCpuBoundRouteNamesTheCpu(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(virtual.uri("/work/cpu?iterations=" + ITERATIONS)).named("S9 CPU-bound route, 1 CPU")
-				.watching(virtual).upToUsers(16).run();
+			SweepResult sweep = Sweep.of(virtual.uri("/work/cpu?iterations=" + ITERATIONS))
+				.named("S9 CPU-bound route, 1 CPU")
+				.watching(virtual)
+				.upToUsers(16)
+				.run();
 
 			report.record("sweep: CPU-bound route on 1 CPU", sweep);
 			assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(0.15);
@@ -109,8 +125,11 @@ class CpuBoundVirtualThreadsIT {
 
 		@Test
 		void aSweepOfARouteThatOnlyWaitsFindsNoCpuCap(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(virtual.uri("/work/sleep?latency=200ms")).named("S9 waiting route, 1 CPU")
-				.watching(virtual).upToUsers(16).run();
+			SweepResult sweep = Sweep.of(virtual.uri("/work/sleep?latency=200ms"))
+				.named("S9 waiting route, 1 CPU")
+				.watching(virtual)
+				.upToUsers(16)
+				.run();
 
 			report.record("sweep: waiting route on 1 CPU", sweep);
 			assertThat(sweep).isNotCappedBy(Resource.CPU).hasNoCap();

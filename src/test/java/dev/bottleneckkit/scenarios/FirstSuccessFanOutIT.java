@@ -29,24 +29,27 @@ import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 /**
- * S13 (seed 002: {@code StructuredTaskScope.ShutdownOnSuccess} over Cache-1 500 ms, Cache-2 200 ms and a
- * database at 800 ms): the caller's {@code /call/first-success} asks three downstream branches at once and
- * answers with the first that succeeds. The branches are the downstream's {@code /work/steps}, which notices
- * when its client goes and counts the request as abandoned.
+ * S13 (seed 002: {@code StructuredTaskScope.ShutdownOnSuccess} over Cache-1 500 ms,
+ * Cache-2 200 ms and a database at 800 ms): the caller's {@code /call/first-success} asks
+ * three downstream branches at once and answers with the first that succeeds. The
+ * branches are the downstream's {@code /work/steps}, which notices when its client goes
+ * and counts the request as abandoned.
  * <ul>
- * <li>First success: the answer comes with the fastest branch, and the downstream sees the two slower
- * branches abandoned, two per request.</li>
- * <li>The fastest branch fails ({@code /work/fail}, 503 after its 200 ms): the next success, the 500 ms
- * branch, answers; only the 800 ms branch is abandoned.</li>
- * <li>A join that waits for all: the same answer, after the slowest branch; nothing is abandoned.</li>
+ * <li>First success: the answer comes with the fastest branch, and the downstream sees
+ * the two slower branches abandoned, two per request.</li>
+ * <li>The fastest branch fails ({@code /work/fail}, 503 after its 200 ms): the next
+ * success, the 500 ms branch, answers; only the 800 ms branch is abandoned.</li>
+ * <li>A join that waits for all: the same answer, after the slowest branch; nothing is
+ * abandoned.</li>
  * </ul>
- * The branch that answers is read from the latency: one user's (measured right after the load on the warmed
- * caller) and the four users' mean both lie between that branch and the branch plus the route's overhead bound,
- * short of the next branch. Four users queue for no pool, but they share the CPU with their twelve branches, so
- * their mean is held against the bound, not against one user's latency (a hog on one core made it 251 ms for
- * 214 ms alone). Throughput is Little's law on the run's own mean: users / W. The scope is the lab's
- * {@code FirstSuccessScope}: JDK 21's
- * {@code ShutdownOnSuccess} behaviour on final APIs, as S10's join is.
+ * The branch that answers is read from the latency: one user's (measured right after the
+ * load on the warmed caller) and the four users' mean both lie between that branch and
+ * the branch plus the route's overhead bound, short of the next branch. Four users queue
+ * for no pool, but they share the CPU with their twelve branches, so their mean is held
+ * against the bound, not against one user's latency (a hog on one core made it 251 ms for
+ * 214 ms alone). Throughput is Little's law on the run's own mean: users / W. The scope
+ * is the lab's {@code FirstSuccessScope}: JDK 21's {@code ShutdownOnSuccess} behaviour on
+ * final APIs, as S10's join is.
  */
 @Scenario(id = "S13", title = "First-success fan-out: the fastest branch answers, the others are abandoned")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -68,20 +71,29 @@ class FirstSuccessFanOutIT {
 
 	static final int USERS = 4;
 
-	/** Three branches per user at once, and room for the connections abandoned branches close. */
+	/**
+	 * Three branches per user at once, and room for the connections abandoned branches
+	 * close.
+	 */
 	static final int POOL = 8 * USERS;
 
 	/** 4 users for 6 s: about 120 answers at 200 ms, 30 at 800 ms. */
-	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS).warmUp(Duration.ofSeconds(1)).forDuration(Duration.ofSeconds(6));
+	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS)
+		.warmUp(Duration.ofSeconds(1))
+		.forDuration(Duration.ofSeconds(6));
 
 	/**
-	 * What the route may add to a branch with one user (two hops, a scope, new connections for abandoned ones):
-	 * runs here measured 10 to 45 ms, and 150 ms while other scenarios' loads ran beside it. The next branch is
-	 * 300 ms away, so the bound still tells them apart.
+	 * What the route may add to a branch with one user (two hops, a scope, new
+	 * connections for abandoned ones): runs here measured 10 to 45 ms, and 150 ms while
+	 * other scenarios' loads ran beside it. The next branch is 300 ms away, so the bound
+	 * still tells them apart.
 	 */
 	static final Duration OVERHEAD_BOUND = Duration.ofMillis(250);
 
-	/** How far throughput may lie from users / mean latency, the same run's Little's law: only counting noise. */
+	/**
+	 * How far throughput may lie from users / mean latency, the same run's Little's law:
+	 * only counting noise.
+	 */
 	static final double TOLERANCE = 0.15;
 
 	static final Network network = KitResources.newNetwork();
@@ -104,22 +116,24 @@ class FirstSuccessFanOutIT {
 		InFlight seen = settledDownstream();
 		int winner = winner(query);
 		Duration alone = oneUser(query);
-		Ceiling fastest = Ceiling.of(USERS, "users, each waiting for the fastest branch (200 ms)", result.meanLatency());
+		Ceiling fastest = Ceiling.of(USERS, "users, each waiting for the fastest branch (200 ms)",
+				result.meanLatency());
 
-		report.record("first success: branches of 500, 200 and 800 ms", result, fastest, evidence(alone, result, seen, winner));
+		report.record("first success: branches of 500, 200 and 800 ms", result, fastest,
+				evidence(alone, result, seen, winner));
 		assertThat(alone).as("one user's answer comes with the 200 ms branch, not the 500 or 800 ms one")
 			.isBetween(CACHE_2, CACHE_2.plus(OVERHEAD_BOUND));
 		assertThat(result.meanLatency()).as("four users, each answered by the fastest branch: 200 ms, not 500")
 			.isBetween(CACHE_2, CACHE_2.plus(OVERHEAD_BOUND));
-		assertThat(result).as("four users, each answered by the fastest branch").hasNoErrors()
+		assertThat(result).as("four users, each answered by the fastest branch")
+			.hasNoErrors()
 			.hasThroughputNear(fastest, TOLERANCE);
 		assertThat(winner).as("Cache-2 answers").isEqualTo(FASTEST);
 		assertThat(seen.peak())
 			.as("all three branches of all %d users in flight at the downstream together (and abandoned ones until "
 					+ "they notice, within two 50 ms steps)", USERS)
 			.isGreaterThanOrEqualTo(3 * USERS);
-		assertThat(abandonedPerAnswer(seen))
-			.as("two branches abandoned for every one that answered: %s", seen)
+		assertThat(abandonedPerAnswer(seen)).as("two branches abandoned for every one that answered: %s", seen)
 			.isCloseTo(2.0, within(0.1));
 	}
 
@@ -139,7 +153,8 @@ class FirstSuccessFanOutIT {
 			.isBetween(CACHE_1, CACHE_1.plus(OVERHEAD_BOUND));
 		assertThat(result.meanLatency()).as("four users, each answered by the next success: 500 ms, not 800")
 			.isBetween(CACHE_1, CACHE_1.plus(OVERHEAD_BOUND));
-		assertThat(result).as("four users, each answered by the next success").hasNoErrors()
+		assertThat(result).as("four users, each answered by the next success")
+			.hasNoErrors()
 			.hasThroughputNear(next, TOLERANCE);
 		assertThat(winner).as("Cache-1 answers").isZero();
 		assertThat(abandonedPerAnswer(seen))
@@ -159,26 +174,30 @@ class FirstSuccessFanOutIT {
 
 		report.record("wait for all: branches of 500, 200 and 800 ms", result, slowest,
 				evidence(alone, result, seen, winner(query)));
-		assertThat(alone).as("waiting for all takes the slowest branch's 800 ms").isBetween(DATABASE,
-				DATABASE.plus(OVERHEAD_BOUND));
+		assertThat(alone).as("waiting for all takes the slowest branch's 800 ms")
+			.isBetween(DATABASE, DATABASE.plus(OVERHEAD_BOUND));
 		assertThat(result.meanLatency()).as("four users, each waiting for the slowest branch's 800 ms")
 			.isBetween(DATABASE, DATABASE.plus(OVERHEAD_BOUND));
-		assertThat(result).as("four users, each waiting for every branch").hasNoErrors()
+		assertThat(result).as("four users, each waiting for every branch")
+			.hasNoErrors()
 			.hasThroughputNear(slowest, TOLERANCE);
 		assertThat(seen.abandoned()).as("nothing is abandoned: %s", seen).isZero();
 		assertThat(seen.peak()).as("all branches in flight together").isEqualTo(3 * USERS);
 	}
 
 	/**
-	 * One user's latency on the route (median): the branch that answers plus the route's own overhead. Measured
-	 * after the load, on a caller whose JIT the load has warmed.
+	 * One user's latency on the route (median): the branch that answers plus the route's
+	 * own overhead. Measured after the load, on a caller whose JIT the load has warmed.
 	 */
 	private static Duration oneUser(String query) {
 		settledDownstream();
 		return ClosedLoopLoad.oneUser().run(caller.uri("/call/first-success?" + query)).median();
 	}
 
-	/** Runs {@code load} once the last run's branches have all left the downstream, counting afresh. */
+	/**
+	 * Runs {@code load} once the last run's branches have all left the downstream,
+	 * counting afresh.
+	 */
 	private static LoadResult run(ClosedLoopLoad load, String name, String query) {
 		settledDownstream();
 		downstream.inFlight().reset();
@@ -196,7 +215,10 @@ class FirstSuccessFanOutIT {
 			.until(() -> downstream.inFlight().read(), (seen) -> seen.current() == 0);
 	}
 
-	/** Which branch answered one request (its index in {@link #BRANCHES}), read from the reply. */
+	/**
+	 * Which branch answered one request (its index in {@link #BRANCHES}), read from the
+	 * reply.
+	 */
 	private static int winner(String query) throws IOException, InterruptedException {
 		try (HttpClient http = HttpClient.newHttpClient()) {
 			HttpResponse<String> response = http.send(
@@ -208,9 +230,9 @@ class FirstSuccessFanOutIT {
 	}
 
 	private static Map<String, Object> evidence(Duration alone, LoadResult result, InFlight seen, int winner) {
-		return ScenarioReport.evidence("winner", BRANCH_NAMES[winner], "one user (median)", alone.toMillis() + " ms", "mean",
-				result.meanLatency().toMillis() + " ms", "downstream peak in flight",
-				seen.peak(), "branches abandoned", seen.abandoned(), "branches answered", seen.completed() - seen.abandoned());
+		return ScenarioReport.evidence("winner", BRANCH_NAMES[winner], "one user (median)", alone.toMillis() + " ms",
+				"mean", result.meanLatency().toMillis() + " ms", "downstream peak in flight", seen.peak(),
+				"branches abandoned", seen.abandoned(), "branches answered", seen.completed() - seen.abandoned());
 	}
 
 }

@@ -16,7 +16,11 @@ import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.ServiceGauges;
 import dev.bottleneckkit.scenarios.lab.JdbcDriver;
 import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
+import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Sweep;
+import dev.bottleneckkit.sweep.SweepResult;
 import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
@@ -24,19 +28,16 @@ import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.mysql.MySQLContainer;
 
-import dev.bottleneckkit.sweep.Resource;
-import dev.bottleneckkit.sweep.Sweep;
-import dev.bottleneckkit.sweep.SweepResult;
-import org.junit.jupiter.api.Nested;
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * S4 (seed 002's caveats): with virtual threads, threads stop being the cap and the connection pool takes
- * their place. 12 users run {@code SELECT SLEEP(1)} through a Hikari pool of 4: throughput is 4 / W and the
- * other users wait in Hikari (pending), W being how long one use held a connection in the run (Hikari's own
- * usage timer). A short {@code connectionTimeout} turns that wait into a clear 503 {@code db-pool-timeout}. The fix: a
- * pool sized for the load.
+ * S4 (seed 002's caveats): with virtual threads, threads stop being the cap and the
+ * connection pool takes their place. 12 users run {@code SELECT SLEEP(1)} through a
+ * Hikari pool of 4: throughput is 4 / W and the other users wait in Hikari (pending), W
+ * being how long one use held a connection in the run (Hikari's own usage timer). A short
+ * {@code connectionTimeout} turns that wait into a clear 503 {@code db-pool-timeout}. The
+ * fix: a pool sized for the load.
  */
 @Scenario(id = "S4", title = "Virtual threads: the connection pool is the new cap")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -51,7 +52,9 @@ class HikariPoolCapIT {
 	static final Duration CONNECTION_TIMEOUT = Duration.ofMillis(500);
 
 	/** 10 s: 40 answers at the cap, 10 per connection. */
-	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS).warmUp(Duration.ofSeconds(2)).forDuration(Duration.ofSeconds(10));
+	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS)
+		.warmUp(Duration.ofSeconds(2))
+		.forDuration(Duration.ofSeconds(10));
 
 	static final String ROUTE = "/db/sleep?seconds=" + QUERY.toSeconds();
 
@@ -77,7 +80,8 @@ class HikariPoolCapIT {
 		Run run = run(smallPool);
 
 		Ceiling pool = Ceiling.of(POOL, "Hikari connections", run.held());
-		report.record("pool " + POOL + ", " + USERS + " users", run.result, pool, run.evidence(), Map.of("caller", run.hikari));
+		report.record("pool " + POOL + ", " + USERS + " users", run.result, pool, run.evidence(),
+				Map.of("caller", run.hikari));
 		assertThat(run.hikari.max(Gauge.HIKARI_ACTIVE)).as("every connection in use").hasValue(POOL);
 		assertThat(run.hikari.max(Gauge.HIKARI_PENDING).orElseThrow()).as("the other users wait in Hikari")
 			.isGreaterThanOrEqualTo(0.75 * (USERS - POOL));
@@ -93,7 +97,8 @@ class HikariPoolCapIT {
 		Run run = run(smallPoolShortTimeout);
 
 		Ceiling pool = Ceiling.of(POOL, "Hikari connections", run.held());
-		report.record("pool " + POOL + ", connectionTimeout 500 ms", run.result, pool, run.evidence(), Map.of("caller", run.hikari));
+		report.record("pool " + POOL + ", connectionTimeout 500 ms", run.result, pool, run.evidence(),
+				Map.of("caller", run.hikari));
 		assertThat(run.result.errors()).as("a wait past connectionTimeout is a 503 db-pool-timeout")
 			.containsOnlyKeys("http-503 db-pool-timeout");
 		assertThat(run.result.failureLatencyAt(50)).as("and ends at the 500 ms timeout")
@@ -107,9 +112,12 @@ class HikariPoolCapIT {
 		Run run = run(sizedPool);
 
 		Ceiling users = Ceiling.of(USERS, "users (pool sized for them)", run.held());
-		report.record("pool " + USERS + " (sized for the load)", run.result, users, run.evidence(), Map.of("caller", run.hikari));
+		report.record("pool " + USERS + " (sized for the load)", run.result, users, run.evidence(),
+				Map.of("caller", run.hikari));
 		assertThat(run.hikari.max(Gauge.HIKARI_PENDING)).as("nobody waits for a connection").hasValue(0);
-		assertThat(run.result).as("users / query time").hasNoErrors().hasThroughputNear(users, 0.15)
+		assertThat(run.result).as("users / query time")
+			.hasNoErrors()
+			.hasThroughputNear(users, 0.15)
 			.hasMeanLatencyNear(run.held(), 0.25);
 	}
 
@@ -120,13 +128,14 @@ class HikariPoolCapIT {
 	}
 
 	/**
-	 * Loads the db route once Hikari has opened its whole pool: it opens connections in the background after
-	 * the first one (the health check's), and requests arriving before that would wait for connections
-	 * being opened, not for the pool's size.
+	 * Loads the db route once Hikari has opened its whole pool: it opens connections in
+	 * the background after the first one (the health check's), and requests arriving
+	 * before that would wait for connections being opened, not for the pool's size.
 	 */
 	private static Run run(LabServiceContainer caller) {
 		ServiceGauges gauges = ServiceGauges.on(caller)
-			.gauges(Gauge.HIKARI_ACTIVE, Gauge.HIKARI_PENDING, Gauge.HIKARI_MAX, Gauge.HIKARI_USES, Gauge.HIKARI_USAGE_SECONDS);
+			.gauges(Gauge.HIKARI_ACTIVE, Gauge.HIKARI_PENDING, Gauge.HIKARI_MAX, Gauge.HIKARI_USES,
+					Gauge.HIKARI_USAGE_SECONDS);
 		await("Hikari's pool of " + caller.uri("") + " filled").atMost(Duration.ofSeconds(30))
 			.until(() -> gauges.read(Gauge.HIKARI_IDLE).orElse(0) >= gauges.read(Gauge.HIKARI_MAX).orElse(1));
 		gauges.start();
@@ -143,7 +152,8 @@ class HikariPoolCapIT {
 		}
 
 		Map<String, Object> evidence() {
-			Map<String, Object> evidence = ScenarioReport.evidence("W at the pool (Hikari usage)", held().toMillis() + " ms");
+			Map<String, Object> evidence = ScenarioReport.evidence("W at the pool (Hikari usage)",
+					held().toMillis() + " ms");
 			for (Gauge gauge : List.of(Gauge.HIKARI_ACTIVE, Gauge.HIKARI_PENDING, Gauge.HIKARI_MAX)) {
 				this.hikari.max(gauge).ifPresent((max) -> evidence.put(gauge.label() + " max", Math.round(max)));
 			}
@@ -155,14 +165,17 @@ class HikariPoolCapIT {
 
 	}
 
-
 	/** Attribution: a sweep of the small and the sized pool. */
 	@Nested
 	class Attribution {
 
 		@Test
 		void aSweepOfThePoolOfFourNamesHikari(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(smallPool.uri(ROUTE)).named("S4 pool of 4").watching(smallPool).upToUsers(16).run();
+			SweepResult sweep = Sweep.of(smallPool.uri(ROUTE))
+				.named("S4 pool of 4")
+				.watching(smallPool)
+				.upToUsers(16)
+				.run();
 
 			report.record("sweep: Hikari pool of 4", sweep);
 			assertThat(sweep).isCappedBy(Resource.HIKARI_POOL).hasCeilingNearItsModel(0.15);
@@ -170,7 +183,11 @@ class HikariPoolCapIT {
 
 		@Test
 		void aSweepOfThePoolSizedForTheLoadFindsNoCap(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(sizedPool.uri(ROUTE)).named("S4 pool of 12").watching(sizedPool).upToUsers(8).run();
+			SweepResult sweep = Sweep.of(sizedPool.uri(ROUTE))
+				.named("S4 pool of 12")
+				.watching(sizedPool)
+				.upToUsers(8)
+				.run();
 
 			report.record("sweep: Hikari pool of 12", sweep);
 			assertThat(sweep).isNotCappedBy(Resource.HIKARI_POOL).hasNoCap();

@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import com.github.dockerjava.api.command.InspectContainerResponse;
 import dev.bottleneckkit.containers.KitResources;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
@@ -21,12 +22,11 @@ import dev.bottleneckkit.model.FailureMode;
 import dev.bottleneckkit.probe.MemoryProbe;
 import dev.bottleneckkit.probe.MemoryProbe.MemoryReading;
 import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import com.github.dockerjava.api.command.InspectContainerResponse;
-import org.junit.jupiter.api.AfterAll;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.lifecycle.Startables;
@@ -35,20 +35,22 @@ import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * S12 (seed 002: {@code wrk -c1000} against a thread-pool service ended in {@code OutOfMemoryError}, the
- * virtual-thread service stayed stable): memory per waiting request. A downstream holds {@value #USERS}
- * requests at once on a blocking 5 s route, on platform threads (Tomcat sized for them) and on virtual threads.
+ * S12 (seed 002: {@code wrk -c1000} against a thread-pool service ended in
+ * {@code OutOfMemoryError}, the virtual-thread service stayed stable): memory per waiting
+ * request. A downstream holds {@value #USERS} requests at once on a blocking 5 s route,
+ * on platform threads (Tomcat sized for them) and on virtual threads.
  * <ol>
- * <li>Unlimited, the {@link MemoryProbe} reads both services before the load and while the requests wait:
- * Native Memory Tracking's threads and stacks, the live heap, and the container's anonymous memory. A platform
- * thread per request commits its stack outside the heap, and the container grows by exactly that; a virtual
- * thread adds no platform thread and next to nothing outside the heap.</li>
- * <li>Then both run under a memory limit computed from those costs: the idle service plus half of what the
- * platform threads' stacks need. The kernel kills the platform service (OOM kill, exit 137); the virtual one
- * serves every user.</li>
+ * <li>Unlimited, the {@link MemoryProbe} reads both services before the load and while
+ * the requests wait: Native Memory Tracking's threads and stacks, the live heap, and the
+ * container's anonymous memory. A platform thread per request commits its stack outside
+ * the heap, and the container grows by exactly that; a virtual thread adds no platform
+ * thread and next to nothing outside the heap.</li>
+ * <li>Then both run under a memory limit computed from those costs: the idle service plus
+ * half of what the platform threads' stacks need. The kernel kills the platform service
+ * (OOM kill, exit 137); the virtual one serves every user.</li>
  * </ol>
- * The heap is fixed and pre-touched ({@value #HEAP}), so the container's memory moves only with what lives
- * outside it.
+ * The heap is fixed and pre-touched ({@value #HEAP}), so the container's memory moves
+ * only with what lives outside it.
  */
 @Scenario(id = "S12", title = "Memory per waiting request: a platform thread's stack against a virtual thread's")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -65,9 +67,10 @@ class MemoryPerWaitingRequestIT {
 	static final Duration HOLD = Duration.ofSeconds(5);
 
 	/**
-	 * The users start together and come back in waves every 5 s or so, so a window's throughput is
-	 * quantised: 10 s after a 2 s warm-up holds two waves (200 rps), 6 s would hold one (167 rps). The runs are
-	 * judged by Little's law on the mean latency, which waves do not bend.
+	 * The users start together and come back in waves every 5 s or so, so a window's
+	 * throughput is quantised: 10 s after a 2 s warm-up holds two waves (200 rps), 6 s
+	 * would hold one (167 rps). The runs are judged by Little's law on the mean latency,
+	 * which waves do not bend.
 	 */
 	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS)
 		.warmUp(Duration.ofSeconds(2))
@@ -76,9 +79,14 @@ class MemoryPerWaitingRequestIT {
 
 	static final Ceiling WAITING = Ceiling.of(USERS, "users, each waiting " + HOLD.toSeconds() + " s", HOLD);
 
-	static final ClosedLoopLoad WARM_UP = ClosedLoopLoad.users(20).warmUp(Duration.ZERO).forDuration(Duration.ofSeconds(3));
+	static final ClosedLoopLoad WARM_UP = ClosedLoopLoad.users(20)
+		.warmUp(Duration.ZERO)
+		.forDuration(Duration.ofSeconds(3));
 
-	/** A fixed, pre-touched heap: the container's memory then moves only with what lives outside it. */
+	/**
+	 * A fixed, pre-touched heap: the container's memory then moves only with what lives
+	 * outside it.
+	 */
 	static final String HEAP = "-Xms192m -Xmx192m -XX:+AlwaysPreTouch";
 
 	static final long MIB = 1_048_576;
@@ -93,7 +101,10 @@ class MemoryPerWaitingRequestIT {
 	@Container
 	static final LabServiceContainer virtual = downstream(Threads.VIRTUAL).withName("virtual-threads");
 
-	/** Set up before the containers start: they add Native Memory Tracking and the JMX agent. */
+	/**
+	 * Set up before the containers start: they add Native Memory Tracking and the JMX
+	 * agent.
+	 */
 	static final Map<Threads, MemoryProbe> memory = new EnumMap<>(
 			Map.of(Threads.PLATFORM, MemoryProbe.on(platform), Threads.VIRTUAL, MemoryProbe.on(virtual)));
 
@@ -104,26 +115,37 @@ class MemoryPerWaitingRequestIT {
 		memory.values().forEach(MemoryProbe::close);
 	}
 
-	/** What {@link #USERS} waiting requests cost, from a reading before the load and one while they wait. */
+	/**
+	 * What {@link #USERS} waiting requests cost, from a reading before the load and one
+	 * while they wait.
+	 */
 	record Cost(MemoryReading idle, MemoryReading loaded, int inFlight) {
 
 		int newThreads() {
 			return this.loaded.platformThreads() - this.idle.platformThreads();
 		}
 
-		/** Growth of the container's anonymous memory per waiting request: what a memory limit sees. */
+		/**
+		 * Growth of the container's anonymous memory per waiting request: what a memory
+		 * limit sees.
+		 */
 		double containerPerRequest() {
 			return (this.loaded.containerBytes() - this.idle.containerBytes()) / (double) this.inFlight;
 		}
 
-		/** Stack memory committed per new platform thread (NMT), 0 without new threads. */
+		/**
+		 * Stack memory committed per new platform thread (NMT), 0 without new threads.
+		 */
 		double stackPerThread() {
 			int threads = newThreads();
 			return (threads <= 0) ? 0
 					: (this.loaded.threadStacksCommitted() - this.idle.threadStacksCommitted()) / (double) threads;
 		}
 
-		/** Growth of live heap per waiting request: buffers and request objects, and a virtual thread's stack. */
+		/**
+		 * Growth of live heap per waiting request: buffers and request objects, and a
+		 * virtual thread's stack.
+		 */
 		double heapPerRequest() {
 			return (this.loaded.heapUsed() - this.idle.heapUsed()) / (double) this.inFlight;
 		}
@@ -146,7 +168,10 @@ class MemoryPerWaitingRequestIT {
 
 	}
 
-	/** Both thread models at once: each in its own container, whose memory only its own requests move. */
+	/**
+	 * Both thread models at once: each in its own container, whose memory only its own
+	 * requests move.
+	 */
 	@Test
 	@Order(1)
 	void eachWaitingRequestCostsAPlatformThreadsStackOrAlmostNothingOutsideTheHeap(ScenarioReport report) {
@@ -161,18 +186,18 @@ class MemoryPerWaitingRequestIT {
 
 		for (Waiting run : List.of(platformRun, virtualRun)) {
 			costs.put(run.threads, run.cost);
-			report.record(run.threads + " threads, " + USERS + " requests waiting " + HOLD.toSeconds() + " s", run.result,
-					WAITING, run.cost.evidence());
+			report.record(run.threads + " threads, " + USERS + " requests waiting " + HOLD.toSeconds() + " s",
+					run.result, WAITING, run.cost.evidence());
 		}
 		for (Waiting run : List.of(platformRun, virtualRun)) {
-			assertThat(run.result).as("%s: every user held %d s, none queued for a thread", run.threads, HOLD.toSeconds())
+			assertThat(run.result)
+				.as("%s: every user held %d s, none queued for a thread", run.threads, HOLD.toSeconds())
 				.hasNoErrors()
 				.hasMeanLatencyNear(HOLD, 0.15);
 		}
 		Cost platformCost = platformRun.cost;
 		Cost virtualCost = virtualRun.cost;
-		assertThat(platformCost.newThreads())
-			.as("a platform thread per waiting request: %s", platformCost)
+		assertThat(platformCost.newThreads()).as("a platform thread per waiting request: %s", platformCost)
 			.isGreaterThanOrEqualTo(platformCost.inFlight() * 9 / 10);
 		assertThat(platformCost.containerPerRequest() / platformCost.stackPerThread())
 			.as("the container grew by what the new threads' stacks committed: %s", platformCost)
@@ -195,12 +220,14 @@ class MemoryPerWaitingRequestIT {
 		long idle = Math.max(platformCost.idle().containerBytes(), virtualCost.idle().containerBytes());
 		long platformNeeds = idle + Math.round(USERS * platformCost.containerPerRequest());
 		long virtualNeeds = idle + Math.round(USERS * virtualCost.containerPerRequest());
-		// Half of what the platform threads' stacks need: the platform service cannot fit, the virtual one fits.
+		// Half of what the platform threads' stacks need: the platform service cannot
+		// fit, the virtual one fits.
 		int limitMiB = (int) ((idle + Math.round(USERS * platformCost.stackPerThread() / 2)) / MIB);
-		String sizing = String.format(Locale.ROOT, "limit %d MiB: idle %d MiB; %d waiting requests need %d MiB on platform "
-				+ "threads, %d MiB on virtual threads", limitMiB, idle / MIB, USERS, platformNeeds / MIB, virtualNeeds / MIB);
-		assertThat(limitMiB * MIB)
-			.as("the limit leaves the virtual service headroom (%s)", sizing)
+		String sizing = String.format(Locale.ROOT,
+				"limit %d MiB: idle %d MiB; %d waiting requests need %d MiB on platform "
+						+ "threads, %d MiB on virtual threads",
+				limitMiB, idle / MIB, USERS, platformNeeds / MIB, virtualNeeds / MIB);
+		assertThat(limitMiB * MIB).as("the limit leaves the virtual service headroom (%s)", sizing)
 			.isGreaterThan(virtualNeeds + 32 * MIB);
 
 		try (LabServiceContainer limitedPlatform = downstream(Threads.PLATFORM).withMemoryLimit(limitMiB)
@@ -213,9 +240,10 @@ class MemoryPerWaitingRequestIT {
 			Limited platformRun;
 			Limited virtualRun;
 			try (ExecutorService both = Executors.newVirtualThreadPerTaskExecutor()) {
-				Future<Limited> onPlatform = both.submit(() -> loadUnderLimit(Threads.PLATFORM, limitedPlatform, limitMiB, null));
-				Future<Limited> onVirtual = both.submit(
-						() -> loadUnderLimit(Threads.VIRTUAL, limitedVirtual, limitMiB, virtualMemory));
+				Future<Limited> onPlatform = both
+					.submit(() -> loadUnderLimit(Threads.PLATFORM, limitedPlatform, limitMiB, null));
+				Future<Limited> onVirtual = both
+					.submit(() -> loadUnderLimit(Threads.VIRTUAL, limitedVirtual, limitMiB, virtualMemory));
 				platformRun = join(onPlatform);
 				virtualRun = join(onVirtual);
 			}
@@ -238,23 +266,27 @@ class MemoryPerWaitingRequestIT {
 				}
 			}
 			assertThat(platformRun.killed)
-				.as("the kernel's OOM killer ended the platform service (%s; exit %s; %s)", sizing, platformRun.exitCode,
-						platformRun.result.errors())
+				.as("the kernel's OOM killer ended the platform service (%s; exit %s; %s)", sizing,
+						platformRun.exitCode, platformRun.result.errors())
 				.isTrue();
 			assertThat(platformRun.exitCode).as("SIGKILL: 128 + 9").isEqualTo(137L);
 			assertThat(platformRun.result.errorCount())
 				.as("its users got errors, not answers: %s", platformRun.result.errors())
 				.isGreaterThan(platformRun.result.succeeded());
 			assertThat(virtualRun.killed).as("the virtual service lives (%s)", sizing).isFalse();
-			assertThat(virtualRun.result).as("virtual threads under %d MiB: every user held %d s", limitMiB, HOLD.toSeconds())
+			assertThat(virtualRun.result)
+				.as("virtual threads under %d MiB: every user held %d s", limitMiB, HOLD.toSeconds())
 				.hasNoErrors()
 				.hasMeanLatencyNear(HOLD, 0.15);
-			assertThat(virtualRun.result.succeeded())
-				.as("every user answered within the window").isGreaterThanOrEqualTo(USERS * 9 / 10);
+			assertThat(virtualRun.result.succeeded()).as("every user answered within the window")
+				.isGreaterThanOrEqualTo(USERS * 9 / 10);
 		}
 	}
 
-	/** Warms {@code service} up, reads it idle, then loads it and reads it again while the requests wait. */
+	/**
+	 * Warms {@code service} up, reads it idle, then loads it and reads it again while the
+	 * requests wait.
+	 */
 	private static Waiting waitOn(Threads threads, LabServiceContainer service) {
 		WARM_UP.named(threads + " warm-up").run(service.uri("/work/sleep?latency=50ms"));
 		MemoryReading idle = memory.get(threads).read();
@@ -262,7 +294,8 @@ class MemoryPerWaitingRequestIT {
 		CompletableFuture<LoadResult> load = CompletableFuture.supplyAsync(
 				() -> LOAD.named(threads + ", " + USERS + " waiting").run(service.uri(route())),
 				Executors.newVirtualThreadPerTaskExecutor());
-		// The load may wait for its turn (scenarios side by side) before its users arrive.
+		// The load may wait for its turn (scenarios side by side) before its users
+		// arrive.
 		int inFlight = await(threads + ": most of " + USERS + " requests waiting at once").atMost(Duration.ofMinutes(5))
 			.pollInterval(Duration.ofMillis(200))
 			.until(() -> service.inFlight().read().current(), (now) -> now >= USERS * 95 / 100);
@@ -270,9 +303,11 @@ class MemoryPerWaitingRequestIT {
 		return new Waiting(threads, load.join(), new Cost(idle, loaded, inFlight));
 	}
 
-	private static Limited loadUnderLimit(Threads threads, LabServiceContainer service, int limitMiB, MemoryProbe probe) {
+	private static Limited loadUnderLimit(Threads threads, LabServiceContainer service, int limitMiB,
+			MemoryProbe probe) {
 		WARM_UP.named(threads + " warm-up, " + limitMiB + " MiB").run(service.uri("/work/sleep?latency=50ms"));
-		LoadResult result = LOAD.named(threads + ", " + USERS + " waiting, " + limitMiB + " MiB").run(service.uri(route()));
+		LoadResult result = LOAD.named(threads + ", " + USERS + " waiting, " + limitMiB + " MiB")
+			.run(service.uri(route()));
 		InspectContainerResponse.ContainerState state = service.getDockerClient()
 			.inspectContainerCmd(service.getContainerId())
 			.exec()
@@ -291,7 +326,8 @@ class MemoryPerWaitingRequestIT {
 			if (ex.getCause() instanceof Error error) {
 				throw error;
 			}
-			throw (ex.getCause() instanceof RuntimeException runtime) ? runtime : new IllegalStateException(ex.getCause());
+			throw (ex.getCause() instanceof RuntimeException runtime) ? runtime
+					: new IllegalStateException(ex.getCause());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -306,9 +342,12 @@ class MemoryPerWaitingRequestIT {
 	}
 
 	private static LabServiceContainer downstream(Threads threads) {
-		// Room in the accept queue for every user: the load opens its 1000 connections at once, and Tomcat's default
-		// backlog of 100 would have the kernel drop SYNs, retried a second later, which the latencies would carry.
-		LabServiceContainer service = LabServiceContainer.downstream(network).withJvmOptions(HEAP)
+		// Room in the accept queue for every user: the load opens its 1000 connections at
+		// once, and Tomcat's default
+		// backlog of 100 would have the kernel drop SYNs, retried a second later, which
+		// the latencies would carry.
+		LabServiceContainer service = LabServiceContainer.downstream(network)
+			.withJvmOptions(HEAP)
 			.withSpringProperty("server.tomcat.accept-count", USERS);
 		return (threads == Threads.VIRTUAL) ? service.withVirtualThreads(true)
 				: service.withVirtualThreads(false).withTomcatMaxThreads(USERS + 100);

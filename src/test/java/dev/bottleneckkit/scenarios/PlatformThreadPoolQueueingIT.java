@@ -14,25 +14,26 @@ import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.ServiceGauges;
 import dev.bottleneckkit.scenarios.lab.InFlightProbe.InFlight;
 import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
+import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Sweep;
+import dev.bottleneckkit.sweep.SweepResult;
 import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 
-import dev.bottleneckkit.sweep.Resource;
-import dev.bottleneckkit.sweep.Sweep;
-import dev.bottleneckkit.sweep.SweepResult;
-import org.junit.jupiter.api.Nested;
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 
 /**
- * S2 (seeds 001–003): a service whose route blocks for 300 ms (a slow dependency, a query). On Tomcat's
- * platform threads, each request holds a thread for the whole 300 ms, so N threads cap throughput at
- * N / 0.3 s and the other users queue for a thread. On virtual threads the blocked request gives its
- * carrier back, the thread pool is no longer the cap, and throughput follows users / 0.3 s (seed 003
- * measured 130.93 rps for 40 users against a ceiling of 133). W is what the service measured itself: the mean
+ * S2 (seeds 001–003): a service whose route blocks for 300 ms (a slow dependency, a
+ * query). On Tomcat's platform threads, each request holds a thread for the whole 300 ms,
+ * so N threads cap throughput at N / 0.3 s and the other users queue for a thread. On
+ * virtual threads the blocked request gives its carrier back, the thread pool is no
+ * longer the cap, and throughput follows users / 0.3 s (seed 003 measured 130.93 rps for
+ * 40 users against a ceiling of 133). W is what the service measured itself: the mean
  * time a request held its thread during the run.
  */
 @Scenario(id = "S2", title = "Platform thread pool queueing vs virtual threads on a blocking route")
@@ -42,7 +43,10 @@ class PlatformThreadPoolQueueingIT {
 	/** How long the route blocks: seed 003's 300 ms. */
 	static final Duration BLOCKING_LATENCY = Duration.ofMillis(300);
 
-	/** Tomcat's platform request threads, scaled down from 200 so 2 cores can outnumber them. */
+	/**
+	 * Tomcat's platform request threads, scaled down from 200 so 2 cores can outnumber
+	 * them.
+	 */
 	static final int TOMCAT_THREADS = 10;
 
 	/** Users in the closed loop: seed 003's 40, four times the threads. */
@@ -85,7 +89,8 @@ class PlatformThreadPoolQueueingIT {
 			.isEqualTo(TOMCAT_THREADS);
 		assertThat(tomcat.max(Gauge.TOMCAT_BUSY)).as("every platform thread busy: the pool is the cap")
 			.hasValue(TOMCAT_THREADS);
-		assertThat(result).as("platform threads: throughput is threads / latency").hasNoErrors()
+		assertThat(result).as("platform threads: throughput is threads / latency")
+			.hasNoErrors()
 			.hasThroughputNear(threads, 0.15);
 		assertThat(result).as("platform threads: users queue for a thread, W = L / λ")
 			.hasMeanLatencyAtLeast(2, BLOCKING_LATENCY)
@@ -106,27 +111,33 @@ class PlatformThreadPoolQueueingIT {
 						"peak requests served at once", served.peak()));
 		assertThat(served.peak()).as("server.tomcat.threads.max no longer applies: all users are served at once")
 			.isEqualTo(USERS);
-		assertThat(result).as("virtual threads: throughput is users / latency").hasNoErrors()
+		assertThat(result).as("virtual threads: throughput is users / latency")
+			.hasNoErrors()
 			.hasThroughputNear(users, 0.15);
 		assertThat(result).as("virtual threads: nobody queues").hasMeanLatencyNear(served.meanServiceTime(), 0.25);
 	}
 
 	private static Map<String, Object> evidence(InFlight served, GaugeTimeline tomcat) {
-		Map<String, Object> evidence = ScenarioReport.evidence("W at the service", served.meanServiceTime().toMillis()
-				+ " ms", "peak requests served at once", served.peak());
+		Map<String, Object> evidence = ScenarioReport.evidence("W at the service",
+				served.meanServiceTime().toMillis() + " ms", "peak requests served at once", served.peak());
 		evidence.putAll(tomcat.maxima());
 		return evidence;
 	}
 
-
-	/** Attribution: a sweep of each service, knowing nothing of its threads, names what caps it. */
+	/**
+	 * Attribution: a sweep of each service, knowing nothing of its threads, names what
+	 * caps it.
+	 */
 	@Nested
 	class Attribution {
 
 		@Test
 		void aSweepOfThePlatformThreadServiceNamesTomcatsThreads(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(platform.uri("/work/sleep")).named("S2 platform threads").watching(platform)
-				.upToUsers(32).run();
+			SweepResult sweep = Sweep.of(platform.uri("/work/sleep"))
+				.named("S2 platform threads")
+				.watching(platform)
+				.upToUsers(32)
+				.run();
 
 			report.record("sweep: platform threads", sweep);
 			assertThat(sweep).isCappedBy(Resource.TOMCAT_THREADS).hasCeilingNearItsModel(0.15);
@@ -134,8 +145,11 @@ class PlatformThreadPoolQueueingIT {
 
 		@Test
 		void aSweepOfTheVirtualThreadServiceFindsNoThreadCap(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(virtual.uri("/work/sleep")).named("S2 virtual threads").watching(virtual)
-				.upToUsers(32).run();
+			SweepResult sweep = Sweep.of(virtual.uri("/work/sleep"))
+				.named("S2 virtual threads")
+				.watching(virtual)
+				.upToUsers(32)
+				.run();
 
 			report.record("sweep: virtual threads", sweep);
 			assertThat(sweep).isNotCappedBy(Resource.TOMCAT_THREADS).hasNoCap();

@@ -13,25 +13,27 @@ import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.ServiceGauges;
 import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
+import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Sweep;
+import dev.bottleneckkit.sweep.SweepResult;
 import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 
-import dev.bottleneckkit.sweep.Resource;
-import dev.bottleneckkit.sweep.Sweep;
-import dev.bottleneckkit.sweep.SweepResult;
-import org.junit.jupiter.api.Nested;
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 
 /**
- * S6 (seed 000's WebClient): a caller on WebClient with a small Reactor Netty {@code ConnectionProvider},
- * offered four times what its connections can carry. Acquisitions beyond {@code maxConnections +
- * pendingAcquireMaxCount} fail at once with {@code PoolAcquirePendingLimitException}; waiting acquisitions
- * end at {@code pendingAcquireTimeout} with {@code PoolAcquireTimeoutException}. The caller maps both to
- * 503 with a kind. Time-to-fail follows the configured timeout (seed 000 waited 30 s).
+ * S6 (seed 000's WebClient): a caller on WebClient with a small Reactor Netty
+ * {@code ConnectionProvider}, offered four times what its connections can carry.
+ * Acquisitions beyond {@code maxConnections +
+ * pendingAcquireMaxCount} fail at once with {@code PoolAcquirePendingLimitException};
+ * waiting acquisitions end at {@code pendingAcquireTimeout} with
+ * {@code PoolAcquireTimeoutException}. The caller maps both to 503 with a kind.
+ * Time-to-fail follows the configured timeout (seed 000 waited 30 s).
  */
 @Scenario(id = "S6", title = "Reactor Netty pool: pending-acquire limit and timeout")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -59,7 +61,9 @@ class ReactorNettyPendingAcquireIT {
 	static final LabServiceContainer downstream = LabServiceContainer.downstream(network)
 		.withDefaultLatency(DOWNSTREAM_LATENCY);
 
-	/** Acquisitions may wait, up to as many as there are connections, for as long as 30 s. */
+	/**
+	 * Acquisitions may wait, up to as many as there are connections, for as long as 30 s.
+	 */
 	@Container
 	static final LabServiceContainer pendingLimit = LabServiceContainer.callerOf(downstream)
 		.withVirtualThreads(true)
@@ -94,9 +98,12 @@ class ReactorNettyPendingAcquireIT {
 		report.record("pendingAcquireMaxCount " + MAX_CONNECTIONS + ", timeout 30 s", result, connections,
 				evidence(held, result, gauges), Map.of("caller", gauges));
 		assertThat(gauges.max(Gauge.REACTOR_ACTIVE)).as("the pool's connections all in use").hasValue(MAX_CONNECTIONS);
-		// reactor-pool queues a borrower first and culls those beyond pendingAcquireMaxCount after (SimpleDequePool's
-		// pendingOffer, "best effort"): a sample taken between the two reads more, 9 for 5 under a CPU hog. What
-		// holds is that acquisitions waited up to the limit, and that the ones beyond it failed at once (below).
+		// reactor-pool queues a borrower first and culls those beyond
+		// pendingAcquireMaxCount after (SimpleDequePool's
+		// pendingOffer, "best effort"): a sample taken between the two reads more, 9 for
+		// 5 under a CPU hog. What
+		// holds is that acquisitions waited up to the limit, and that the ones beyond it
+		// failed at once (below).
 		assertThat(gauges.max(Gauge.REACTOR_PENDING).orElse(0)).as("acquisitions wait up to pendingAcquireMaxCount")
 			.isGreaterThanOrEqualTo(MAX_CONNECTIONS);
 		assertThat(result.errors()).as("one more acquisition fails with PoolAcquirePendingLimitException")
@@ -110,15 +117,17 @@ class ReactorNettyPendingAcquireIT {
 	@Order(2)
 	void waitingAcquisitionsEndAtThePendingAcquireTimeout(ScenarioReport report) {
 		downstream.inFlight().reset();
-		ServiceGauges pool = ServiceGauges.on(pendingTimeout).gauges(Gauge.REACTOR_ACTIVE, Gauge.REACTOR_PENDING).start();
+		ServiceGauges pool = ServiceGauges.on(pendingTimeout)
+			.gauges(Gauge.REACTOR_ACTIVE, Gauge.REACTOR_PENDING)
+			.start();
 
 		LoadResult result = LOAD.named("pending timeout 1 s").run(pendingTimeout.uri(ROUTE));
 
 		GaugeTimeline gauges = pool.stop();
 		Duration held = downstream.inFlight().read().meanServiceTime();
 		Ceiling connections = Ceiling.of(MAX_CONNECTIONS, "WebClient connections", held);
-		report.record("pendingAcquireTimeout 1 s, pending up to 1000", result, connections, evidence(held, result, gauges),
-				Map.of("caller", gauges));
+		report.record("pendingAcquireTimeout 1 s, pending up to 1000", result, connections,
+				evidence(held, result, gauges), Map.of("caller", gauges));
 		assertThat(result.errors()).as("waits end with PoolAcquireTimeoutException")
 			.containsOnlyKeys("http-503 pool-acquire-timeout");
 		assertThat(result.failureLatencyAt(50)).as("time-to-fail follows the configured 1 s timeout")
@@ -130,21 +139,27 @@ class ReactorNettyPendingAcquireIT {
 		Map<String, Object> evidence = ScenarioReport.evidence("W at the downstream", held.toMillis() + " ms");
 		evidence.putAll(gauges.maxima());
 		if (result.errorCount() > 0) {
-			evidence.put("time to fail p50 / p99", result.failureLatencyAt(50).toMillis() + " / "
-					+ result.failureLatencyAt(99).toMillis() + " ms");
+			evidence.put("time to fail p50 / p99",
+					result.failureLatencyAt(50).toMillis() + " / " + result.failureLatencyAt(99).toMillis() + " ms");
 		}
 		return evidence;
 	}
 
-
-	/** Attribution: a sweep of the WebClient caller with 5 connections, and of one with a pool sized for the load. */
+	/**
+	 * Attribution: a sweep of the WebClient caller with 5 connections, and of one with a
+	 * pool sized for the load.
+	 */
 	@Nested
 	class Attribution {
 
 		@Test
 		void aSweepOfFiveConnectionsNamesReactorNettysPool(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(pendingTimeout.uri(ROUTE)).named("S6 WebClient, 5 connections")
-				.watching(pendingTimeout).watchingDownstream(downstream).upToUsers(16).run();
+			SweepResult sweep = Sweep.of(pendingTimeout.uri(ROUTE))
+				.named("S6 WebClient, 5 connections")
+				.watching(pendingTimeout)
+				.watchingDownstream(downstream)
+				.upToUsers(16)
+				.run();
 
 			report.record("sweep: WebClient pool of 5", sweep);
 			assertThat(sweep).isCappedBy(Resource.REACTOR_NETTY_POOL).hasCeilingNearItsModel(0.15);
@@ -152,8 +167,12 @@ class ReactorNettyPendingAcquireIT {
 
 		@Test
 		void aSweepOfAPoolSizedForTheLoadFindsNoCap(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(sizedPool.uri(ROUTE)).named("S6 WebClient, 32 connections").watching(sizedPool)
-				.watchingDownstream(downstream).upToUsers(16).run();
+			SweepResult sweep = Sweep.of(sizedPool.uri(ROUTE))
+				.named("S6 WebClient, 32 connections")
+				.watching(sizedPool)
+				.watchingDownstream(downstream)
+				.upToUsers(16)
+				.run();
 
 			report.record("sweep: WebClient pool of 32", sweep);
 			assertThat(sweep).isNotCappedBy(Resource.REACTOR_NETTY_POOL).hasNoCap();

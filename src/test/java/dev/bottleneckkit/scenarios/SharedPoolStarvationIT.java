@@ -27,11 +27,12 @@ import org.testcontainers.toxiproxy.ToxiproxyContainer;
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 
 /**
- * S7 (seed 000's "shared pool exhaustion"): one caller, one HTTP client pool, two routes. The slow route
- * goes through Toxiproxy, which adds 2 s; the healthy route answers in 100 ms. When one route may take
- * the whole pool (max per route = max total), the slow route's callers hold every connection and calls
- * to the healthy route wait for one. With a per-route limit below the total, the slow route can take only
- * its share and the healthy route keeps its latency.
+ * S7 (seed 000's "shared pool exhaustion"): one caller, one HTTP client pool, two routes.
+ * The slow route goes through Toxiproxy, which adds 2 s; the healthy route answers in 100
+ * ms. When one route may take the whole pool (max per route = max total), the slow
+ * route's callers hold every connection and calls to the healthy route wait for one. With
+ * a per-route limit below the total, the slow route can take only its share and the
+ * healthy route keeps its latency.
  */
 @Scenario(id = "S7", title = "One slow downstream starves a shared connection pool")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -87,8 +88,8 @@ class SharedPoolStarvationIT {
 
 		Ceiling healthy = Ceiling.of(HEALTHY_USERS, "users of the healthy route", alone.median());
 		report.record("shared pool (per route = total = " + POOL_TOTAL + "): healthy route", runs.healthy, healthy,
-				ScenarioReport.evidence("healthy route alone, median", alone.median().toMillis() + " ms", "slow route rps",
-						String.format("%.1f", runs.slow.throughput())));
+				ScenarioReport.evidence("healthy route alone, median", alone.median().toMillis() + " ms",
+						"slow route rps", String.format("%.1f", runs.slow.throughput())));
 		assertThat(runs.healthy).as("the healthy route's calls wait for connections the slow route holds")
 			.hasMeanLatencyAtLeast(5, alone.median());
 	}
@@ -98,22 +99,27 @@ class SharedPoolStarvationIT {
 	void aPerRouteLimitBelowTheTotalKeepsTheHealthyRouteFast(ScenarioReport report) {
 		Runs runs = loadBothRoutes(perRouteLimit);
 
-		// The healthy route's own latency, caller hop included, measured alone on this caller once the loads have
+		// The healthy route's own latency, caller hop included, measured alone on this
+		// caller once the loads have
 		// warmed it: the W that "keeps its own latency" is judged against.
 		LoadResult alone = ClosedLoopLoad.oneUser().run(perRouteLimit.uri("/call/sleep"));
 
 		Ceiling healthy = Ceiling.of(HEALTHY_USERS, "users of the healthy route", alone.median());
 		Ceiling slowShare = Ceiling.of(POOL_TOTAL / 2, "slow route's connections", alone.median().plus(ADDED_LATENCY));
 		report.record("per route " + POOL_TOTAL / 2 + " of " + POOL_TOTAL + ": healthy route", runs.healthy, healthy,
-				ScenarioReport.evidence("healthy route alone, median", alone.median().toMillis() + " ms", "slow route rps",
-						String.format("%.1f", runs.slow.throughput())));
-		report.record("per route " + POOL_TOTAL / 2 + " of " + POOL_TOTAL + ": slow route", runs.slow, slowShare, Map.of());
-		assertThat(alone).as("the healthy route alone: the downstream's 100 ms plus the caller's hop").hasNoErrors()
+				ScenarioReport.evidence("healthy route alone, median", alone.median().toMillis() + " ms",
+						"slow route rps", String.format("%.1f", runs.slow.throughput())));
+		report.record("per route " + POOL_TOTAL / 2 + " of " + POOL_TOTAL + ": slow route", runs.slow, slowShare,
+				Map.of());
+		assertThat(alone).as("the healthy route alone: the downstream's 100 ms plus the caller's hop")
+			.hasNoErrors()
 			.hasMedianLatencyNear(HEALTHY_LATENCY, 0.5);
-		assertThat(runs.healthy).as("beside the slow route, the healthy route keeps the latency it has alone").hasNoErrors()
+		assertThat(runs.healthy).as("beside the slow route, the healthy route keeps the latency it has alone")
+			.hasNoErrors()
 			.hasThroughputNear(healthy, 0.15)
 			.hasMedianLatencyNear(alone.median(), 0.25);
-		// Its answers come five at a time every 2.1 s, so an 8 s window holds 3 or 4 such waves: ±20 %.
+		// Its answers come five at a time every 2.1 s, so an 8 s window holds 3 or 4 such
+		// waves: ±20 %.
 		assertThat(runs.slow).as("the slow route gets only its share of the pool: 5 / (W₁ + 2 s)")
 			.hasThroughputNear(slowShare, 0.2);
 	}
@@ -126,10 +132,13 @@ class SharedPoolStarvationIT {
 
 	/** Loads the slow route and, while it is saturated, the healthy one. */
 	private static Runs loadBothRoutes(LabServiceContainer caller) {
-		ClosedLoopLoad slowLoad = ClosedLoopLoad.users(SLOW_USERS).warmUp(Duration.ofSeconds(3)).forDuration(Duration.ofSeconds(8))
+		ClosedLoopLoad slowLoad = ClosedLoopLoad.users(SLOW_USERS)
+			.warmUp(Duration.ofSeconds(3))
+			.forDuration(Duration.ofSeconds(8))
 			.requestTimeout(Duration.ofSeconds(30))
 			.named("slow route");
-		ClosedLoopLoad healthyLoad = ClosedLoopLoad.users(HEALTHY_USERS).warmUp(Duration.ofSeconds(3))
+		ClosedLoopLoad healthyLoad = ClosedLoopLoad.users(HEALTHY_USERS)
+			.warmUp(Duration.ofSeconds(3))
 			.forDuration(Duration.ofSeconds(8))
 			.requestTimeout(Duration.ofSeconds(30))
 			.named("healthy route");

@@ -30,10 +30,11 @@ import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.withinPercentage;
 
 /**
- * S8 (seed 004's "know your dependency latency"): Toxiproxy between the caller and its downstream makes
- * the dependency slow or resets its connections. With Spring Boot's defaults the caller waits as long as
- * the dependency does; a configured read timeout fails each call within its bound, with a clear error
- * kind; reset connections are counted, and the caller is healthy again once the network is.
+ * S8 (seed 004's "know your dependency latency"): Toxiproxy between the caller and its
+ * downstream makes the dependency slow or resets its connections. With Spring Boot's
+ * defaults the caller waits as long as the dependency does; a configured read timeout
+ * fails each call within its bound, with a clear error kind; reset connections are
+ * counted, and the caller is healthy again once the network is.
  */
 @Scenario(id = "S8", title = "A slow or failing dependency against the caller's timeouts")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -45,15 +46,22 @@ class SlowDependencyTimeoutsIT {
 	/** What the network adds when the dependency turns slow. */
 	static final Duration ADDED_LATENCY = Duration.ofSeconds(2);
 
-	/** The caller's read timeout in the fix: a quarter of the slow dependency's latency. */
+	/**
+	 * The caller's read timeout in the fix: a quarter of the slow dependency's latency.
+	 */
 	static final Duration READ_TIMEOUT = Duration.ofMillis(500);
 
-	/** Users in the closed loop: fewer than the default pool's 5 connections, so the pool is not the cap. */
+	/**
+	 * Users in the closed loop: fewer than the default pool's 5 connections, so the pool
+	 * is not the cap.
+	 */
 	static final int USERS = 4;
 
 	static final int PROXY_PORT = 8666;
 
-	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS).warmUp(Duration.ofSeconds(1)).forDuration(Duration.ofSeconds(6));
+	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS)
+		.warmUp(Duration.ofSeconds(1))
+		.forDuration(Duration.ofSeconds(6));
 
 	static final Network network = KitResources.newNetwork();
 
@@ -92,14 +100,15 @@ class SlowDependencyTimeoutsIT {
 
 		LoadResult result = LOAD.named("defaults, slow dependency").run(defaults.uri("/call/sleep"));
 
-		// The route's own latency on a healthy network, once the load has warmed the caller: W₁ + 2 s is the model.
+		// The route's own latency on a healthy network, once the load has warmed the
+		// caller: W₁ + 2 s is the model.
 		healTheNetwork();
 		Duration alone = ClosedLoopLoad.oneUser().run(defaults.uri("/call/sleep")).median();
 		Duration slow = alone.plus(ADDED_LATENCY);
 		Ceiling users = Ceiling.of(USERS, "users", slow);
 
-		report.record("Spring Boot defaults, dependency +2 s", result, users,
-				ScenarioReport.evidence("W₁ (one user, healthy network)", alone.toMillis() + " ms", "toxic", "latency +2 s"));
+		report.record("Spring Boot defaults, dependency +2 s", result, users, ScenarioReport
+			.evidence("W₁ (one user, healthy network)", alone.toMillis() + " ms", "toxic", "latency +2 s"));
 		assertThat(result).as("no read timeout by default: every call waits the full W₁ + 2 s")
 			.hasNoErrors()
 			.hasMeanLatencyNear(slow, 0.25)
@@ -138,8 +147,10 @@ class SlowDependencyTimeoutsIT {
 		healTheNetwork();
 		LoadResult recovered = load.named("after the network heals").run(defaults.uri("/call/sleep"));
 
-		report.record("connections reset by the network", reset, FailureMode.of("http-502 connection-reset", Duration.ZERO,
-				"the network resets every connection to the dependency (Toxiproxy reset_peer)"), Map.of("toxic", "reset_peer"));
+		report.record("connections reset by the network", reset,
+				FailureMode.of("http-502 connection-reset", Duration.ZERO,
+						"the network resets every connection to the dependency (Toxiproxy reset_peer)"),
+				Map.of("toxic", "reset_peer"));
 		report.record("after the network heals", recovered, healthy, Map.of("toxic", "none"));
 		assertThat(reset.succeeded()).as("no call gets through a resetting network").isZero();
 		assertThat(reset.errors()).as("each reset is counted as the caller's connection-reset, mapped to 502")

@@ -30,51 +30,71 @@ import static org.assertj.core.api.Assertions.withinPercentage;
 import static org.awaitility.Awaitility.await;
 
 /**
- * S10 (seeds 002 and 003: {@code StructuredTaskScope} against {@code CompletableFuture.allOf}): the caller's
- * {@code /call/fanout} makes two downstream calls at once. One goes straight to the downstream's
- * {@code /work/steps}; the other goes through Toxiproxy, which makes it the slow branch or the failing one.
+ * S10 (seeds 002 and 003: {@code StructuredTaskScope} against
+ * {@code CompletableFuture.allOf}): the caller's {@code /call/fanout} makes two
+ * downstream calls at once. One goes straight to the downstream's {@code /work/steps};
+ * the other goes through Toxiproxy, which makes it the slow branch or the failing one.
  * <ul>
- * <li>Both healthy: the fan-out takes as long as its slowest branch, not the sum, and the downstream sees both
- * branches of every user in flight together.</li>
- * <li>The proxied branch fails (Toxiproxy resets it): the structured join fails at once and interrupts the
- * sibling, whose request the downstream sees abandoned; {@code allOf(..).join()} fails only after the
- * sibling has run its full time, and the downstream does all of that work for an answer nobody reads.</li>
+ * <li>Both healthy: the fan-out takes as long as its slowest branch, not the sum, and the
+ * downstream sees both branches of every user in flight together.</li>
+ * <li>The proxied branch fails (Toxiproxy resets it): the structured join fails at once
+ * and interrupts the sibling, whose request the downstream sees abandoned;
+ * {@code allOf(..).join()} fails only after the sibling has run its full time, and the
+ * downstream does all of that work for an answer nobody reads.</li>
  * </ul>
- * The structured join is the lab's {@code ShutdownOnFailureScope}: the behaviour of JDK 21's
- * {@code StructuredTaskScope.ShutdownOnFailure} on final APIs, because the preview API differs between the
- * kit's Java 21 and Java 25 images.
+ * The structured join is the lab's {@code ShutdownOnFailureScope}: the behaviour of JDK
+ * 21's {@code StructuredTaskScope.ShutdownOnFailure} on final APIs, because the preview
+ * API differs between the kit's Java 21 and Java 25 images.
  */
 @Scenario(id = "S10", title = "Structured fan-out: the slowest branch sets the latency, a failure cancels the sibling")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class StructuredFanOutIT {
 
-	/** The direct branch's work on the downstream ({@code /work/steps}) when both branches are healthy. */
+	/**
+	 * The direct branch's work on the downstream ({@code /work/steps}) when both branches
+	 * are healthy.
+	 */
 	static final Duration DIRECT_LATENCY = Duration.ofMillis(400);
 
 	/** The proxied branch's own latency ({@code /work/sleep}) ... */
 	static final Duration PROXIED_LATENCY = Duration.ofMillis(100);
 
-	/** ... and what Toxiproxy adds to it, making it the slowest branch: 700 ms against 400 ms. */
+	/**
+	 * ... and what Toxiproxy adds to it, making it the slowest branch: 700 ms against 400
+	 * ms.
+	 */
 	static final Duration ADDED_LATENCY = Duration.ofMillis(600);
 
-	/** The sibling's work when the proxied branch fails: long, so that cancelling it is worth something. */
+	/**
+	 * The sibling's work when the proxied branch fails: long, so that cancelling it is
+	 * worth something.
+	 */
 	static final Duration SIBLING_LATENCY = Duration.ofSeconds(2);
 
-	/** Toxiproxy resets the proxied branch's connection this long after its request arrived. */
+	/**
+	 * Toxiproxy resets the proxied branch's connection this long after its request
+	 * arrived.
+	 */
 	static final Duration FAIL_AFTER = Duration.ofMillis(200);
 
 	/**
-	 * When the failing branch gives up: HttpClient 5's default retry strategy sends an idempotent GET once more
-	 * after a connection reset, so the branch fails after two resets.
+	 * When the failing branch gives up: HttpClient 5's default retry strategy sends an
+	 * idempotent GET once more after a connection reset, so the branch fails after two
+	 * resets.
 	 */
 	static final Duration BRANCH_FAILS_AFTER = FAIL_AFTER.multipliedBy(2);
 
-	/** Users: fewer than the default pool's 5 connections per route, so the pool is not the cap. */
+	/**
+	 * Users: fewer than the default pool's 5 connections per route, so the pool is not
+	 * the cap.
+	 */
 	static final int USERS = 4;
 
 	static final int PROXY_PORT = 8666;
 
-	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS).warmUp(Duration.ofSeconds(1)).forDuration(Duration.ofSeconds(6));
+	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS)
+		.warmUp(Duration.ofSeconds(1))
+		.forDuration(Duration.ofSeconds(6));
 
 	static final Network network = KitResources.newNetwork();
 
@@ -84,7 +104,10 @@ class StructuredFanOutIT {
 	@Container
 	static final ToxiproxyContainer toxiproxy = KitContainers.toxiproxy(network);
 
-	/** One caller for every case: the join is chosen per request, the fault by the proxy's toxics. */
+	/**
+	 * One caller for every case: the join is chosen per request, the fault by the proxy's
+	 * toxics.
+	 */
 	@Container
 	static final LabServiceContainer caller = LabServiceContainer.callerOf(downstream)
 		.withVirtualThreads(true)
@@ -114,15 +137,17 @@ class StructuredFanOutIT {
 			LoadResult result = LOAD.named(join + ", both branches healthy")
 				.run(caller.uri(fanOut(join, DIRECT_LATENCY)));
 			InFlight seen = downstream.inFlight().read();
-			// The fan-out as one user sees it on the warmed caller: the slowest branch plus the caller's hops, the W
+			// The fan-out as one user sees it on the warmed caller: the slowest branch
+			// plus the caller's hops, the W
 			// of the model.
 			Duration alone = ClosedLoopLoad.oneUser().run(caller.uri(fanOut(join, DIRECT_LATENCY))).median();
 			Ceiling users = Ceiling.of(USERS, "users, each waiting for the slowest branch", alone);
 
 			report.record(join + ": branches of 400 ms and 100 ms + 600 ms", result, users,
-					ScenarioReport.evidence("W₁ (one user)", alone.toMillis() + " ms", "downstream peak in flight", seen.peak(),
-							"sum of the branches", DIRECT_LATENCY.plus(slowest).toMillis() + " ms"));
-			assertThat(alone).as("%s: one user's fan-out takes its slowest branch (700 ms), not the sum (1100 ms)", join)
+					ScenarioReport.evidence("W₁ (one user)", alone.toMillis() + " ms", "downstream peak in flight",
+							seen.peak(), "sum of the branches", DIRECT_LATENCY.plus(slowest).toMillis() + " ms"));
+			assertThat(alone)
+				.as("%s: one user's fan-out takes its slowest branch (700 ms), not the sum (1100 ms)", join)
 				.isBetween(slowest, slowest.plus(DIRECT_LATENCY.dividedBy(2)));
 			assertThat(result).as("%s: with %d users too, the fan-out waits for its slowest branch alone", join, USERS)
 				.hasNoErrors()
@@ -142,20 +167,22 @@ class StructuredFanOutIT {
 		proxy.toxics().resetPeer("failing-branch", ToxicDirection.UPSTREAM, FAIL_AFTER.toMillis());
 		downstream.inFlight().reset();
 
-		LoadResult result = LOAD.named("structured, one branch failing").run(caller.uri(fanOut("structured", SIBLING_LATENCY)));
+		LoadResult result = LOAD.named("structured, one branch failing")
+			.run(caller.uri(fanOut("structured", SIBLING_LATENCY)));
 		InFlight seen = settledDownstream();
 
 		report.record("structured: a branch reset after 200 ms, sibling 2 s", result, failFast,
-				ScenarioReport.evidence("time to fail p50", result.failureLatencyAt(50).toMillis() + " ms", "failures per second",
-						String.format("%.1f", result.errorsPerSecond()), "siblings abandoned", seen.abandoned(),
-						"siblings answered", seen.completed() - seen.abandoned()));
+				ScenarioReport.evidence("time to fail p50", result.failureLatencyAt(50).toMillis() + " ms",
+						"failures per second", String.format("%.1f", result.errorsPerSecond()), "siblings abandoned",
+						seen.abandoned(), "siblings answered", seen.completed() - seen.abandoned()));
 		assertThat(result.succeeded()).as("no fan-out succeeds while a branch fails").isZero();
 		assertThat(result.errors()).as("every failure is the failing branch's reset, mapped to 502")
 			.containsOnlyKeys("http-502 connection-reset");
 		assertThat(result.failureLatencyAt(50)).as("the scope fails with its first failure, not after the 2 s sibling")
 			.isLessThan(SIBLING_LATENCY.dividedBy(4));
-		assertThat(result.errorsPerSecond()).as("each user fails every %d ms: %s per second (L / W)",
-				BRANCH_FAILS_AFTER.toMillis(), failFast.failuresPerSecondFor(result))
+		assertThat(result.errorsPerSecond())
+			.as("each user fails every %d ms: %s per second (L / W)", BRANCH_FAILS_AFTER.toMillis(),
+					failFast.failuresPerSecondFor(result))
 			.isCloseTo(failFast.failuresPerSecondFor(result), withinPercentage(25));
 		assertThat(seen.abandoned()).as("the downstream saw the sibling abandoned, once per failed fan-out")
 			.isGreaterThanOrEqualTo(Math.round(result.errorCount() * 0.9));
@@ -170,24 +197,27 @@ class StructuredFanOutIT {
 		proxy.toxics().resetPeer("failing-branch", ToxicDirection.UPSTREAM, FAIL_AFTER.toMillis());
 		downstream.inFlight().reset();
 
-		LoadResult result = LOAD.named("futures, one branch failing").run(caller.uri(fanOut("futures", SIBLING_LATENCY)));
+		LoadResult result = LOAD.named("futures, one branch failing")
+			.run(caller.uri(fanOut("futures", SIBLING_LATENCY)));
 		InFlight seen = settledDownstream();
 
 		report.record("CompletableFuture.allOf: a branch reset after 200 ms, sibling 2 s", result, waitsForSibling,
-				ScenarioReport.evidence("time to fail p50", result.failureLatencyAt(50).toMillis() + " ms", "failures per second",
-						String.format("%.1f", result.errorsPerSecond()), "siblings abandoned", seen.abandoned(),
-						"siblings answered", seen.completed(), "work done for failed requests",
+				ScenarioReport.evidence("time to fail p50", result.failureLatencyAt(50).toMillis() + " ms",
+						"failures per second", String.format("%.1f", result.errorsPerSecond()), "siblings abandoned",
+						seen.abandoned(), "siblings answered", seen.completed(), "work done for failed requests",
 						seen.completed() * SIBLING_LATENCY.toSeconds() + " s"));
 		assertThat(result.succeeded()).as("no fan-out succeeds while a branch fails").isZero();
-		assertThat(result.errors()).as("the same failure as the structured join").containsOnlyKeys("http-502 connection-reset");
+		assertThat(result.errors()).as("the same failure as the structured join")
+			.containsOnlyKeys("http-502 connection-reset");
 		assertThat(result.failureLatencyAt(50)).as("allOf(..).join() fails only once the 2 s sibling has finished")
 			.isGreaterThanOrEqualTo(SIBLING_LATENCY)
 			.isLessThan(SIBLING_LATENCY.multipliedBy(5).dividedBy(4));
-		assertThat(result.errorsPerSecond()).as("each user fails every 2 s: %s per second (L / W)",
-				waitsForSibling.failuresPerSecondFor(result))
+		assertThat(result.errorsPerSecond())
+			.as("each user fails every 2 s: %s per second (L / W)", waitsForSibling.failuresPerSecondFor(result))
 			.isCloseTo(waitsForSibling.failuresPerSecondFor(result), withinPercentage(25));
 		assertThat(seen.abandoned()).as("nothing cancels the sibling").isZero();
-		assertThat(seen.completed()).as("every failed fan-out's sibling ran to its end").isGreaterThanOrEqualTo(result.errorCount());
+		assertThat(seen.completed()).as("every failed fan-out's sibling ran to its end")
+			.isGreaterThanOrEqualTo(result.errorCount());
 	}
 
 	private static String fanOut(String join, Duration directLatency) {

@@ -16,33 +16,34 @@ import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.probe.ThreadDumpProbe;
-import dev.bottleneckkit.scenarios.lab.LabServiceContainer.RequestLogAppender;
 import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
+import dev.bottleneckkit.scenarios.lab.LabServiceContainer.RequestLogAppender;
+import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Sweep;
+import dev.bottleneckkit.sweep.SweepResult;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 
-import dev.bottleneckkit.sweep.Resource;
-import dev.bottleneckkit.sweep.Sweep;
-import dev.bottleneckkit.sweep.SweepResult;
-import org.junit.jupiter.api.Nested;
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * S11 (seed 000's bonus, "synchronous logging becomes a serialization point"): a service on virtual threads
- * logs one line per request through Logback to a sink where every write costs 20 ms. With Logback's default
- * synchronous appender each request writes its own line while holding the appender's lock, so however many
- * requests arrive the service completes one per write: 1 / 20 ms = 50 rps. Thread dumps taken during the
- * load show the request threads parked on that lock. An AsyncAppender in front of the same appender, which
- * then writes 8 KB at a time, removes the cap: the requests run at users / work time, no request thread
- * waits for the lock, and no line is dropped.
+ * S11 (seed 000's bonus, "synchronous logging becomes a serialization point"): a service
+ * on virtual threads logs one line per request through Logback to a sink where every
+ * write costs 20 ms. With Logback's default synchronous appender each request writes its
+ * own line while holding the appender's lock, so however many requests arrive the service
+ * completes one per write: 1 / 20 ms = 50 rps. Thread dumps taken during the load show
+ * the request threads parked on that lock. An AsyncAppender in front of the same
+ * appender, which then writes 8 KB at a time, removes the cap: the requests run at users
+ * / work time, no request thread waits for the lock, and no line is dropped.
  */
 @Scenario(id = "S11", title = "Synchronous logging to a slow sink serialises virtual threads")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -54,7 +55,10 @@ class SynchronousLoggingIT {
 	/** What one write to the log sink costs. */
 	static final Duration SINK_LATENCY = Duration.ofMillis(20);
 
-	/** Users: they could make 20 / 0.1 s = 200 rps, four times what one sink write at a time allows. */
+	/**
+	 * Users: they could make 20 / 0.1 s = 200 rps, four times what one sink write at a
+	 * time allows.
+	 */
 	static final int USERS = 20;
 
 	static final String APPENDER = "ch.qos.logback.core.OutputStreamAppender";
@@ -62,15 +66,19 @@ class SynchronousLoggingIT {
 	/** Thread dumps per run, taken inside the measured window. */
 	static final int DUMPS = 3;
 
-	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS).warmUp(Duration.ofSeconds(2)).forDuration(Duration.ofSeconds(6));
+	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS)
+		.warmUp(Duration.ofSeconds(2))
+		.forDuration(Duration.ofSeconds(6));
 
 	static final Network network = KitResources.newNetwork();
 
 	@Container
-	static final LabServiceContainer synchronous = serviceLoggingWith(RequestLogAppender.SYNC).withName("sync-appender");
+	static final LabServiceContainer synchronous = serviceLoggingWith(RequestLogAppender.SYNC)
+		.withName("sync-appender");
 
 	@Container
-	static final LabServiceContainer asynchronous = serviceLoggingWith(RequestLogAppender.ASYNC).withName("async-appender");
+	static final LabServiceContainer asynchronous = serviceLoggingWith(RequestLogAppender.ASYNC)
+		.withName("async-appender");
 
 	/** Set up before the containers start: they add the JVMs' JMX flags. */
 	static final ThreadDumpProbe synchronousThreads = ThreadDumpProbe.on(synchronous);
@@ -96,10 +104,10 @@ class SynchronousLoggingIT {
 			.hasNoErrors()
 			.hasThroughputNear(sink, 0.15);
 		assertThat(run.medianWaiting())
-			.as("most of the %d request threads are parked on the appender's lock (thread dumps: %s)", USERS, run.waiting())
+			.as("most of the %d request threads are parked on the appender's lock (thread dumps: %s)", USERS,
+					run.waiting())
 			.isGreaterThanOrEqualTo(USERS / 2);
-		assertThat(log.getLong("sinkWrites"))
-			.as("one sink write per line: the line is flushed while the lock is held")
+		assertThat(log.getLong("sinkWrites")).as("one sink write per line: the line is flushed while the lock is held")
 			.isGreaterThanOrEqualTo(log.getLong("written"));
 	}
 
@@ -120,15 +128,12 @@ class SynchronousLoggingIT {
 		assertThat(run.result).as("the request threads only queue their line: users / work time")
 			.hasNoErrors()
 			.hasThroughputNear(users, 0.15);
-		assertThat(run.waiting())
-			.as("no request thread waits for the appender's lock")
-			.containsOnly(0);
+		assertThat(run.waiting()).as("no request thread waits for the appender's lock").containsOnly(0);
 		long notYetWritten = log.getLong("logged") - log.getLong("written");
 		assertThat(notYetWritten)
 			.as("nothing dropped: the lines not in the file yet are the ones in the 8 KB buffer (a line is > 50 bytes)")
 			.isBetween(0L, 8192L / 50);
-		assertThat(log.getLong("sinkWrites"))
-			.as("the worker writes many lines per sink write")
+		assertThat(log.getLong("sinkWrites")).as("the worker writes many lines per sink write")
 			.isLessThan(log.getLong("written") / 10);
 	}
 
@@ -139,15 +144,20 @@ class SynchronousLoggingIT {
 			.withRequestLog(appender, SINK_LATENCY);
 	}
 
-	/** Runs the load and, inside its measured window, takes {@link #DUMPS} thread dumps a second apart. */
+	/**
+	 * Runs the load and, inside its measured window, takes {@link #DUMPS} thread dumps a
+	 * second apart.
+	 */
 	private static Run loadWhileDumping(LabServiceContainer service, ThreadDumpProbe threads, String name) {
 		try (var background = Executors.newVirtualThreadPerTaskExecutor()) {
 			CompletableFuture<LoadResult> load = CompletableFuture
 				.supplyAsync(() -> LOAD.named(name).run(service.uri("/work/sleep")), background);
 			List<ThreadDump> dumps = new ArrayList<>();
-			// The load may wait for its turn (scenarios side by side): the dumps begin once its users are all in,
+			// The load may wait for its turn (scenarios side by side): the dumps begin
+			// once its users are all in,
 			// past its 2 s warm-up.
-			await(name + " under way").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(100))
+			await(name + " under way").atMost(Duration.ofMinutes(5))
+				.pollInterval(Duration.ofMillis(100))
 				.until(() -> service.inFlight().read().current() >= USERS - 2);
 			sleep(Duration.ofSeconds(3));
 			for (int i = 0; i < DUMPS; i++) {
@@ -166,8 +176,13 @@ class SynchronousLoggingIT {
 	}
 
 	private static JsonPath requestLog(LabServiceContainer service) {
-		return RestAssured.given().baseUri(service.uri("/").toString()).get("/probe/request-log").then().statusCode(200)
-			.extract().jsonPath();
+		return RestAssured.given()
+			.baseUri(service.uri("/").toString())
+			.get("/probe/request-log")
+			.then()
+			.statusCode(200)
+			.extract()
+			.jsonPath();
 	}
 
 	private static void sleep(Duration duration) {
@@ -197,26 +212,33 @@ class SynchronousLoggingIT {
 
 	}
 
-
 	/** Attribution: a sweep of each appender, taking a thread dump in every step. */
 	@Nested
 	class Attribution {
 
 		@Test
 		void aSweepOfTheSynchronousAppenderNamesItsLock(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(synchronous.uri("/work/sleep")).named("S11 synchronous appender")
-				.watching(synchronous).threadDumps(synchronousThreads).upToUsers(32).run();
+			SweepResult sweep = Sweep.of(synchronous.uri("/work/sleep"))
+				.named("S11 synchronous appender")
+				.watching(synchronous)
+				.threadDumps(synchronousThreads)
+				.upToUsers(32)
+				.run();
 
 			report.record("sweep: synchronous appender", sweep);
 			assertThat(sweep).isCappedBy(Resource.LOCK);
-			assertThat(sweep.verdict().evidence().get("lock taken in"))
-				.as("the lock is the appender's").startsWith(APPENDER);
+			assertThat(sweep.verdict().evidence().get("lock taken in")).as("the lock is the appender's")
+				.startsWith(APPENDER);
 		}
 
 		@Test
 		void aSweepOfTheAsynchronousAppenderFindsNoLock(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(asynchronous.uri("/work/sleep")).named("S11 asynchronous appender")
-				.watching(asynchronous).threadDumps(asynchronousThreads).upToUsers(32).run();
+			SweepResult sweep = Sweep.of(asynchronous.uri("/work/sleep"))
+				.named("S11 asynchronous appender")
+				.watching(asynchronous)
+				.threadDumps(asynchronousThreads)
+				.upToUsers(32)
+				.run();
 
 			report.record("sweep: asynchronous appender", sweep);
 			assertThat(sweep).isNotCappedBy(Resource.LOCK).hasNoCap();

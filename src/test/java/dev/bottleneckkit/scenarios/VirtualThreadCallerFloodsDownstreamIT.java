@@ -16,30 +16,32 @@ import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.ServiceGauges;
 import dev.bottleneckkit.scenarios.lab.InFlightProbe.InFlight;
 import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
+import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Sweep;
+import dev.bottleneckkit.sweep.SweepResult;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 
-import dev.bottleneckkit.sweep.Resource;
-import dev.bottleneckkit.sweep.Sweep;
-import dev.bottleneckkit.sweep.SweepResult;
-import org.junit.jupiter.api.Nested;
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.withinPercentage;
 import static org.awaitility.Awaitility.await;
 
 /**
- * S5 (seed 000; seed 001's "the default bulkhead is lost"): a downstream still on a small pool of platform
- * threads, offered more than it can serve. A caller on platform threads can only have as many calls
- * in flight as it has threads, so it holds the excess back. The same caller moved to virtual threads,
- * with a large outbound pool, passes every arrival through: the downstream's queue grows past the caller's
- * read timeout, calls fail with read timeouts while the downstream keeps working on requests nobody waits
- * for. Two fixes: the downstream on virtual threads (its work only waits), or a bulkhead in the caller
- * sized to what the downstream serves, which rejects the excess at once with 429.
+ * S5 (seed 000; seed 001's "the default bulkhead is lost"): a downstream still on a small
+ * pool of platform threads, offered more than it can serve. A caller on platform threads
+ * can only have as many calls in flight as it has threads, so it holds the excess back.
+ * The same caller moved to virtual threads, with a large outbound pool, passes every
+ * arrival through: the downstream's queue grows past the caller's read timeout, calls
+ * fail with read timeouts while the downstream keeps working on requests nobody waits
+ * for. Two fixes: the downstream on virtual threads (its work only waits), or a bulkhead
+ * in the caller sized to what the downstream serves, which rejects the excess at once
+ * with 429.
  */
 @Scenario(id = "S5", title = "A virtual-thread caller floods a platform-thread downstream")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -60,7 +62,10 @@ class VirtualThreadCallerFloodsDownstreamIT {
 	/** The caller's read timeout: four times the downstream's latency. */
 	static final Duration READ_TIMEOUT = Duration.ofSeconds(2);
 
-	/** The caller's outbound pool: large, so the pool is not what limits a virtual-thread caller. */
+	/**
+	 * The caller's outbound pool: large, so the pool is not what limits a virtual-thread
+	 * caller.
+	 */
 	static final int LARGE_POOL = 500;
 
 	static final OpenLoopLoad LOAD = OpenLoopLoad.ratePerSecond(OFFERED_RPS)
@@ -71,7 +76,9 @@ class VirtualThreadCallerFloodsDownstreamIT {
 
 	static final Network network = KitResources.newNetwork();
 
-	/** The downstream still on a small pool of platform threads: tests 1, 2 and 4 call it. */
+	/**
+	 * The downstream still on a small pool of platform threads: tests 1, 2 and 4 call it.
+	 */
 	@Container
 	static final LabServiceContainer platformDownstream = LabServiceContainer.downstream(network, "platform-downstream")
 		.withDefaultLatency(DOWNSTREAM_LATENCY)
@@ -85,21 +92,30 @@ class VirtualThreadCallerFloodsDownstreamIT {
 		.withVirtualThreads(true);
 
 	@Container
-	static final LabServiceContainer platformCaller = caller().withTomcatMaxThreads(CALLER_THREADS).withName("platform-caller");
+	static final LabServiceContainer platformCaller = caller().withTomcatMaxThreads(CALLER_THREADS)
+		.withName("platform-caller");
 
-	/** On virtual threads, without a bulkhead; {@code ?via=virtual} calls fix (a)'s downstream through the same pool. */
+	/**
+	 * On virtual threads, without a bulkhead; {@code ?via=virtual} calls fix (a)'s
+	 * downstream through the same pool.
+	 */
 	@Container
 	static final LabServiceContainer virtualCaller = caller().withVirtualThreads(true)
 		.withNamedDownstream("virtual", virtualDownstream.url())
 		.withName("virtual-caller");
 
-	/** Fix (b): the virtual caller with a bulkhead sized to what the downstream serves. */
+	/**
+	 * Fix (b): the virtual caller with a bulkhead sized to what the downstream serves.
+	 */
 	@Container
 	static final LabServiceContainer bulkheadCaller = caller().withVirtualThreads(true)
 		.withBulkhead(DOWNSTREAM_THREADS)
 		.withName("bulkhead-caller");
 
-	/** Each test starts on a downstream that has drained what the last one left it (a flood's queue). */
+	/**
+	 * Each test starts on a downstream that has drained what the last one left it (a
+	 * flood's queue).
+	 */
 	@BeforeEach
 	void startOnIdleDownstreams() {
 		for (LabServiceContainer downstream : List.of(platformDownstream, virtualDownstream)) {
@@ -115,7 +131,8 @@ class VirtualThreadCallerFloodsDownstreamIT {
 		Run run = run(platformDownstream, platformCaller, "/call/sleep");
 
 		Ceiling downstreamThreads = run.downstreamThreads();
-		report.record("platform-thread caller (" + CALLER_THREADS + " threads)", run.result, downstreamThreads, run.evidence(), run.gauges());
+		report.record("platform-thread caller (" + CALLER_THREADS + " threads)", run.result, downstreamThreads,
+				run.evidence(), run.gauges());
 		assertThat(run.callerLeased()).as("the caller has no more calls in flight than it has threads")
 			.isLessThanOrEqualTo(CALLER_THREADS);
 		assertThat(run.result.errors()).as("the downstream's queue stays short of the read timeout")
@@ -129,12 +146,14 @@ class VirtualThreadCallerFloodsDownstreamIT {
 		Run run = run(platformDownstream, virtualCaller, "/call/sleep");
 
 		Ceiling downstreamThreads = run.downstreamThreads();
-		report.record("virtual-thread caller, no bulkhead", run.result, downstreamThreads, run.evidence(), run.gauges());
+		report.record("virtual-thread caller, no bulkhead", run.result, downstreamThreads, run.evidence(),
+				run.gauges());
 		assertThat(run.callerLeased())
 			.as("nothing holds the caller back: calls in flight pile up until the read timeout ends them, "
 					+ "L = λ × W = %.0f rps × %d s", OFFERED_RPS, READ_TIMEOUT.toSeconds())
 			.isCloseTo(OFFERED_RPS * READ_TIMEOUT.toSeconds(), withinPercentage(20));
-		assertThat(run.downstreamConnections()).as("and every one of them waits at the downstream, far past its threads")
+		assertThat(run.downstreamConnections())
+			.as("and every one of them waits at the downstream, far past its threads")
 			.isGreaterThanOrEqualTo(3 * DOWNSTREAM_THREADS);
 		assertThat(run.result.errors()).as("calls queue past the 2 s read timeout, and only that fails")
 			.containsOnlyKeys("http-504 read-timeout");
@@ -162,7 +181,8 @@ class VirtualThreadCallerFloodsDownstreamIT {
 		Run run = run(platformDownstream, bulkheadCaller, "/call/sleep");
 
 		Ceiling bulkhead = Ceiling.of(DOWNSTREAM_THREADS, "bulkhead permits", run.downstreamPeak.meanServiceTime());
-		report.record("fix (b): bulkhead of " + DOWNSTREAM_THREADS + " in the caller", run.result, bulkhead, run.evidence(), run.gauges());
+		report.record("fix (b): bulkhead of " + DOWNSTREAM_THREADS + " in the caller", run.result, bulkhead,
+				run.evidence(), run.gauges());
 		assertThat(run.downstreamPeak.peak()).as("the downstream never serves more than the bulkhead admits")
 			.isLessThanOrEqualTo(DOWNSTREAM_THREADS);
 		assertThat(run.result.errors()).as("the excess is rejected with 429 bulkhead-full, nothing times out")
@@ -189,8 +209,9 @@ class VirtualThreadCallerFloodsDownstreamIT {
 	}
 
 	/**
-	 * One run's evidence. The downstream's connection count includes the probes' own few connections, so
-	 * exact bounds are asserted on the caller's leased connections instead.
+	 * One run's evidence. The downstream's connection count includes the probes' own few
+	 * connections, so exact bounds are asserted on the caller's leased connections
+	 * instead.
 	 */
 	private record Run(LoadResult result, GaugeTimeline downstream, GaugeTimeline caller, InFlight downstreamPeak) {
 
@@ -198,7 +219,10 @@ class VirtualThreadCallerFloodsDownstreamIT {
 			return this.downstream.max(Gauge.TOMCAT_CONNECTIONS).orElseThrow();
 		}
 
-		/** The downstream's threads over the time a request held one there in this run (W at the downstream). */
+		/**
+		 * The downstream's threads over the time a request held one there in this run (W
+		 * at the downstream).
+		 */
 		Ceiling downstreamThreads() {
 			return Ceiling.of(DOWNSTREAM_THREADS, "downstream platform threads", this.downstreamPeak.meanServiceTime());
 		}
@@ -219,13 +243,13 @@ class VirtualThreadCallerFloodsDownstreamIT {
 			evidence.put("W at the downstream", this.downstreamPeak.meanServiceTime().toMillis() + " ms");
 			// Tomcat reports -1 busy threads when requests run on virtual threads.
 			this.downstream.max(Gauge.TOMCAT_BUSY)
-				.ifPresent((busy) -> evidence.put("downstream busy threads max", (busy < 0) ? "n/a (virtual)" : Math.round(busy)));
+				.ifPresent((busy) -> evidence.put("downstream busy threads max",
+						(busy < 0) ? "n/a (virtual)" : Math.round(busy)));
 			evidence.put("caller p99 (successes)", this.result.p99().toMillis() + " ms");
 			return evidence;
 		}
 
 	}
-
 
 	/** Attribution: a sweep of the virtual-thread caller, watching its downstream too. */
 	@Nested
@@ -233,8 +257,12 @@ class VirtualThreadCallerFloodsDownstreamIT {
 
 		@Test
 		void aSweepOfTheVirtualThreadCallerNamesTheDownstreamsThreads(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(virtualCaller.uri("/call/sleep")).named("S5 virtual caller, platform downstream")
-				.watching(virtualCaller).watchingDownstream(platformDownstream).upToUsers(32).run();
+			SweepResult sweep = Sweep.of(virtualCaller.uri("/call/sleep"))
+				.named("S5 virtual caller, platform downstream")
+				.watching(virtualCaller)
+				.watchingDownstream(platformDownstream)
+				.upToUsers(32)
+				.run();
 
 			report.record("sweep: virtual caller, platform downstream", sweep);
 			assertThat(sweep).isCappedBy(Resource.DOWNSTREAM).hasCeilingNearItsModel(0.15);
@@ -242,8 +270,12 @@ class VirtualThreadCallerFloodsDownstreamIT {
 
 		@Test
 		void aSweepWithTheDownstreamOnVirtualThreadsFindsNoCap(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(virtualCaller.uri("/call/sleep?via=virtual")).named("S5 virtual caller, virtual downstream")
-				.watching(virtualCaller).watchingDownstream(virtualDownstream).upToUsers(32).run();
+			SweepResult sweep = Sweep.of(virtualCaller.uri("/call/sleep?via=virtual"))
+				.named("S5 virtual caller, virtual downstream")
+				.watching(virtualCaller)
+				.watchingDownstream(virtualDownstream)
+				.upToUsers(32)
+				.run();
 
 			report.record("sweep: virtual caller, virtual downstream", sweep);
 			assertThat(sweep).isNotCappedBy(Resource.DOWNSTREAM).hasNoCap();

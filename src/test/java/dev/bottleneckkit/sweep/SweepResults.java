@@ -2,9 +2,11 @@ package dev.bottleneckkit.sweep;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
@@ -15,21 +17,53 @@ public final class SweepResults {
 	private SweepResults() {
 	}
 
-	/** A sweep of 1 to 16 users of a 500 ms route capped by an HttpClient pool of 5 at 10 rps from 8 users. */
+	/**
+	 * A sweep of 1 to 16 users of a 500 ms route capped by an HttpClient pool of 5 at 10
+	 * rps from 8 users.
+	 */
 	public static SweepResult cappedByAPoolOfFive() {
 		GaugeTimeline pool = new GaugeTimeline(Map.of(Gauge.HTTP_POOL_LEASED.label(), samples(5),
 				Gauge.HTTP_POOL_MAX_PER_ROUTE.label(), samples(5), Gauge.HTTP_POOL_PENDING.label(), samples(11)));
 		List<Step> steps = List.of(step(1, 2.0, 500, empty()), step(2, 4.0, 500, empty()), step(4, 7.9, 505, empty()),
 				step(8, 9.9, 800, pool), step(16, 9.9, 1610, pool));
-		SweepResult partial = new SweepResult("S1 default pool", URI.create("http://localhost/call/sleep"), steps, true, null,
-				Duration.ofSeconds(25));
+		SweepResult partial = new SweepResult("S1 default pool", URI.create("http://localhost/call/sleep"), steps, true,
+				null, Duration.ofSeconds(25));
 		return new SweepResult("S1 default pool", URI.create("http://localhost/call/sleep"), steps, true,
 				Attribution.of(partial), Duration.ofSeconds(25));
 	}
 
+	/**
+	 * A sweep of 1 to 8 users whose every answer was a 404: "no cap", read off errors.
+	 */
+	public static SweepResult everyAnswerA404() {
+		List<Step> steps = new ArrayList<>();
+		for (int users = 1; users <= 8; users *= 2) {
+			LoadResult result = LoadResults.closedLoop("step", users, Duration.ofSeconds(4), 0, Duration.ofMillis(5),
+					Map.of("http-404", 800L * users), Duration.ofMillis(5));
+			steps.add(new Step(users, result, empty(), empty(), 0.12, 2, Double.NaN, Double.NaN, List.of(), null,
+					Duration.ofSeconds(5)));
+		}
+		return finished(steps, false);
+	}
+
+	/**
+	 * A sweep of 1 to 4 users of a 100 ms route, still rising at 39 rps when it stopped.
+	 */
+	public static SweepResult stillRisingAt39Rps() {
+		return finished(List.of(step(1, 9.9, 100, empty()), step(2, 19.8, 100, empty()), step(4, 39.0, 102, empty())),
+				false);
+	}
+
+	private static SweepResult finished(List<Step> steps, boolean saturated) {
+		URI uri = URI.create("http://localhost/orders");
+		SweepResult partial = new SweepResult("sweep", uri, steps, saturated, null, Duration.ofSeconds(20));
+		return new SweepResult("sweep", uri, steps, saturated, Attribution.of(partial), Duration.ofSeconds(20));
+	}
+
 	private static Step step(int users, double rps, long latencyMs, GaugeTimeline gauges) {
 		Duration window = Duration.ofSeconds(4);
-		return new Step(users, LoadResults.closedLoop("step", users, window, Math.round(rps * 4), Duration.ofMillis(latencyMs)),
+		return new Step(users,
+				LoadResults.closedLoop("step", users, window, Math.round(rps * 4), Duration.ofMillis(latencyMs)),
 				gauges, empty(), 0.12, 2, Double.NaN, Double.NaN, List.of(), null, Duration.ofSeconds(5));
 	}
 

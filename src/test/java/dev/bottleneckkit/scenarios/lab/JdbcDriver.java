@@ -4,15 +4,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * A JDBC driver version a lab service can run with, put on its loader path at start (no rebuild). The
- * build copies the jars to {@code target/jdbc-drivers/} (maven-dependency-plugin, {@code package}).
+ * A JDBC driver version a lab service can run with, put on its loader path at start (no
+ * rebuild). The build copies the jars to {@code target/jdbc-drivers/}
+ * (maven-dependency-plugin, {@code package}).
  */
 public enum JdbcDriver {
 
-	/** MySQL Connector/J 8.0.33: {@code synchronized} around socket reads, so it pins on JDK 21–23. */
+	/**
+	 * MySQL Connector/J 8.0.33: {@code synchronized} around socket reads, so it pins on
+	 * JDK 21–23.
+	 */
 	MYSQL_CONNECTOR_J_8_0_33("mysql-connector-j", "8.0.33"),
 
-	/** MySQL Connector/J 9.7.0: ReentrantLocks since 9.0.0 (Bug #110512), virtual-thread friendly. */
+	/**
+	 * MySQL Connector/J 9.7.0: ReentrantLocks since 9.0.0 (Bug #110512), virtual-thread
+	 * friendly.
+	 */
 	MYSQL_CONNECTOR_J_9_7_0("mysql-connector-j", "9.7.0");
 
 	private final String artifact;

@@ -27,8 +27,9 @@ import static org.assertj.core.api.Assertions.assertThatException;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The caller's knobs, proven by behaviour: one app plays caller and downstream, so the downstream's
- * in-flight probe shows how many connections the caller's pool really opened.
+ * The caller's knobs, proven by behaviour: one app plays caller and downstream, so the
+ * downstream's in-flight probe shows how many connections the caller's pool really
+ * opened.
  */
 class CallerKnobsTest {
 
@@ -47,7 +48,8 @@ class CallerKnobsTest {
 		void opensAtMostFiveConnectionsPerRoute() throws Exception {
 			Concurrently.run(CALLS, () -> call("/call/sleep?latency=300ms"));
 
-			assertThat(downstreamPeak()).as("HttpClient 5's default: 5 per route, which Spring Boot 4 keeps").isEqualTo(5);
+			assertThat(downstreamPeak()).as("HttpClient 5's default: 5 per route, which Spring Boot 4 keeps")
+				.isEqualTo(5);
 		}
 
 		@Test
@@ -110,7 +112,8 @@ class CallerKnobsTest {
 		void aSlowDownstreamEndsInAReadTimeoutStatus() {
 			ResponseEntity<Map<String, Object>> reply = exchange("/call/sleep?latency=2s");
 
-			assertThat(reply.getStatusCode()).as("spring.http.clients.read-timeout reached HttpClient").isEqualTo(HttpStatus.GATEWAY_TIMEOUT);
+			assertThat(reply.getStatusCode()).as("spring.http.clients.read-timeout reached HttpClient")
+				.isEqualTo(HttpStatus.GATEWAY_TIMEOUT);
 			assertThat(reply.getBody()).containsEntry("error", "read-timeout");
 		}
 
@@ -118,7 +121,8 @@ class CallerKnobsTest {
 		void callerServesOnVirtualThreads() {
 			Map<String, Object> reply = call("/call/sleep?latency=0ms");
 
-			assertThat(((Map<?, ?>) reply.get("thread")).get("virtual")).as("spring.threads.virtual.enabled").isEqualTo(true);
+			assertThat(((Map<?, ?>) reply.get("thread")).get("virtual")).as("spring.threads.virtual.enabled")
+				.isEqualTo(true);
 		}
 
 	}
@@ -143,15 +147,18 @@ class CallerKnobsTest {
 
 	@Nested
 	@SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT,
-			properties = { "lab.caller.webclient.max-connections=2", "lab.caller.webclient.pending-acquire-max-count=2" })
+			properties = { "lab.caller.webclient.max-connections=2",
+					"lab.caller.webclient.pending-acquire-max-count=2" })
 	@ActiveProfiles({ "caller", "downstream" })
 	class WebClientPool extends CallerAndDownstream {
 
 		/**
-		 * What reactor-pool guarantees (SimpleDequePool: a borrower is queued first, then those beyond
-		 * pendingAcquireMaxCount are culled when no connection is idle and none may be opened, "best effort"): at
-		 * most connections + pending calls are admitted, every other one fails at once. How many of the admitted
-		 * calls there are depends on when each arrived against the pool's drain loop: a fresh run admitted 3, not 4.
+		 * What reactor-pool guarantees (SimpleDequePool: a borrower is queued first, then
+		 * those beyond pendingAcquireMaxCount are culled when no connection is idle and
+		 * none may be opened, "best effort"): at most connections + pending calls are
+		 * admitted, every other one fails at once. How many of the admitted calls there
+		 * are depends on when each arrived against the pool's drain loop: a fresh run
+		 * admitted 3, not 4.
 		 */
 		@Test
 		void callsBeyondConnectionsPlusPendingFailAtOnce() throws Exception {
@@ -172,8 +179,12 @@ class CallerKnobsTest {
 
 		private Timed timed(String path) {
 			long started = System.nanoTime();
-			ResponseEntity<String> reply = http().get().uri(path).retrieve().onStatus((status) -> true, (request, response) -> {
-			}).toEntity(String.class);
+			ResponseEntity<String> reply = http().get()
+				.uri(path)
+				.retrieve()
+				.onStatus((status) -> true, (request, response) -> {
+				})
+				.toEntity(String.class);
 			return new Timed(HttpStatus.valueOf(reply.getStatusCode().value()), String.valueOf(reply.getBody()),
 					Duration.ofNanos(System.nanoTime() - started));
 		}
@@ -188,7 +199,10 @@ class CallerKnobsTest {
 	@ActiveProfiles({ "caller", "downstream" })
 	class FanOut extends CallerAndDownstream {
 
-		/** A branch that fails 300 ms after its request arrived, by resetting the connection. */
+		/**
+		 * A branch that fails 300 ms after its request arrived, by resetting the
+		 * connection.
+		 */
 		static final ResettingServer failing = ResettingServer.start(Duration.ofMillis(300));
 
 		@DynamicPropertySource
@@ -198,7 +212,8 @@ class CallerKnobsTest {
 
 		@Test
 		void runsBothBranchesAtOnce() {
-			Map<String, Object> reply = call("/call/fanout?join=structured&latency=400ms&via=loopback&viaLatency=400ms");
+			Map<String, Object> reply = call(
+					"/call/fanout?join=structured&latency=400ms&via=loopback&viaLatency=400ms");
 
 			assertThat(reply).containsKeys("steps", "via");
 			assertThat(downstreamPeak()).as("both branches in flight at the downstream together").isEqualTo(2);
@@ -206,15 +221,15 @@ class CallerKnobsTest {
 
 		@Test
 		void structuredJoinCancelsTheSiblingWhenABranchFails() {
-			ResponseEntity<Map<String, Object>> reply = exchange(
-					"/call/fanout?join=structured&latency=5s&via=failing");
+			ResponseEntity<Map<String, Object>> reply = exchange("/call/fanout?join=structured&latency=5s&via=failing");
 
 			assertThat(reply.getStatusCode()).isEqualTo(HttpStatus.BAD_GATEWAY);
 			assertThat(reply.getBody()).containsEntry("error", "connection-reset");
-			await().atMost(Duration.ofSeconds(3)).untilAsserted(() -> assertThat(inFlight())
-				.as("the sibling's /work/steps was abandoned, long before its 5 s")
-				.containsEntry("current", 0)
-				.containsEntry("abandoned", 1));
+			await().atMost(Duration.ofSeconds(3))
+				.untilAsserted(
+						() -> assertThat(inFlight()).as("the sibling's /work/steps was abandoned, long before its 5 s")
+							.containsEntry("current", 0)
+							.containsEntry("abandoned", 1));
 		}
 
 		@Test
@@ -224,8 +239,11 @@ class CallerKnobsTest {
 			Duration took = Duration.ofNanos(System.nanoTime() - started);
 
 			assertThat(reply.getBody()).containsEntry("error", "connection-reset");
-			assertThat(took).as("allOf(..).join() waited for the sibling's full second").isGreaterThan(Duration.ofSeconds(1));
-			assertThat(inFlight()).as("the sibling ran to completion").containsEntry("completed", 1).containsEntry("abandoned", 0);
+			assertThat(took).as("allOf(..).join() waited for the sibling's full second")
+				.isGreaterThan(Duration.ofSeconds(1));
+			assertThat(inFlight()).as("the sibling ran to completion")
+				.containsEntry("completed", 1)
+				.containsEntry("abandoned", 0);
 		}
 
 		@Test
@@ -233,7 +251,8 @@ class CallerKnobsTest {
 			ResponseEntity<Map<String, Object>> reply = exchange("/call/fanout?join=parallel&via=loopback");
 
 			assertThat(reply.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
-			assertThat(reply.getBody()).containsEntry("detail", "join must be 'structured' or 'futures', was 'parallel'");
+			assertThat(reply.getBody()).containsEntry("detail",
+					"join must be 'structured' or 'futures', was 'parallel'");
 		}
 
 	}
@@ -251,11 +270,12 @@ class CallerKnobsTest {
 
 			assertThat(reply).containsEntry("join", "first").containsEntry("winner", 1);
 			assertThat(took).as("the 200 ms branch answered, not the 3 s or 4 s one").isLessThan(Duration.ofSeconds(2));
-			await().atMost(Duration.ofSeconds(3)).untilAsserted(() -> assertThat(inFlight())
-				.as("both slower branches' /work/steps abandoned, long before their 3 s and 4 s")
-				.containsEntry("current", 0)
-				.containsEntry("peak", 3)
-				.containsEntry("abandoned", 2));
+			await().atMost(Duration.ofSeconds(3))
+				.untilAsserted(() -> assertThat(inFlight())
+					.as("both slower branches' /work/steps abandoned, long before their 3 s and 4 s")
+					.containsEntry("current", 0)
+					.containsEntry("peak", 3)
+					.containsEntry("abandoned", 2));
 		}
 
 		@Test
@@ -263,11 +283,12 @@ class CallerKnobsTest {
 			Map<String, Object> reply = call("/call/first-success?join=first&latencies=300ms,100ms,3s&failing=1");
 
 			assertThat(reply).containsEntry("winner", 0);
-			await().atMost(Duration.ofSeconds(3)).untilAsserted(() -> assertThat(inFlight())
-				.as("the failed branch and the winner completed; the 3 s branch was abandoned")
-				.containsEntry("current", 0)
-				.containsEntry("completed", 3)
-				.containsEntry("abandoned", 1));
+			await().atMost(Duration.ofSeconds(3))
+				.untilAsserted(() -> assertThat(inFlight())
+					.as("the failed branch and the winner completed; the 3 s branch was abandoned")
+					.containsEntry("current", 0)
+					.containsEntry("completed", 3)
+					.containsEntry("abandoned", 1));
 		}
 
 		@Test
@@ -277,16 +298,21 @@ class CallerKnobsTest {
 			Duration took = Duration.ofNanos(System.nanoTime() - started);
 
 			assertThat(reply).containsEntry("join", "all").containsEntry("winner", 1);
-			assertThat(took).as("answered only once the 1 s branch ended").isGreaterThanOrEqualTo(Duration.ofSeconds(1));
-			await().atMost(Duration.ofSeconds(1)).untilAsserted(() -> assertThat(inFlight())
-				.as("both branches ran to their end").containsEntry("completed", 2).containsEntry("abandoned", 0));
+			assertThat(took).as("answered only once the 1 s branch ended")
+				.isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+			await().atMost(Duration.ofSeconds(1))
+				.untilAsserted(() -> assertThat(inFlight()).as("both branches ran to their end")
+					.containsEntry("completed", 2)
+					.containsEntry("abandoned", 0));
 		}
 
 		@Test
 		void everyBranchFailingFailsTheRouteAndBadKnobsAreBadRequests() {
-			ResponseEntity<Map<String, Object>> failed = exchange("/call/first-success?join=first&latencies=10ms&failing=0");
+			ResponseEntity<Map<String, Object>> failed = exchange(
+					"/call/first-success?join=first&latencies=10ms&failing=0");
 			ResponseEntity<Map<String, Object>> badJoin = exchange("/call/first-success?join=any&latencies=10ms");
-			ResponseEntity<Map<String, Object>> badIndex = exchange("/call/first-success?join=first&latencies=10ms&failing=1");
+			ResponseEntity<Map<String, Object>> badIndex = exchange(
+					"/call/first-success?join=first&latencies=10ms&failing=1");
 
 			assertThat(failed.getStatusCode()).isEqualTo(HttpStatus.BAD_GATEWAY);
 			assertThat(failed.getBody()).containsEntry("error", "downstream-status");
@@ -300,7 +326,8 @@ class CallerKnobsTest {
 	void aPoolSizeOutOfRangeStopsStartupNamingTheKnob() {
 		SpringApplicationBuilder app = new SpringApplicationBuilder(LabApplication.class).profiles("caller")
 			.properties("server.port=0", "lab.caller.pool.max-per-route=0",
-					// the failure is expected; keep Boot's failure report out of the build log
+					// the failure is expected; keep Boot's failure report out of the
+					// build log
 					"logging.level.org.springframework.boot.diagnostics=off");
 
 		assertThatException().isThrownBy(app::run)
@@ -308,7 +335,10 @@ class CallerKnobsTest {
 			.withMessage("lab.caller.pool.max-per-route must be between 1 and 10000, was 0");
 	}
 
-	/** Runs caller and downstream in one app on a free fixed port, the caller pointed at itself. */
+	/**
+	 * Runs caller and downstream in one app on a free fixed port, the caller pointed at
+	 * itself.
+	 */
 	abstract static class CallerAndDownstream {
 
 		@Value("${server.port}")
@@ -316,7 +346,8 @@ class CallerKnobsTest {
 
 		@DynamicPropertySource
 		static void selfAsDownstream(DynamicPropertyRegistry registry) {
-			// Each context gets its own port: Spring's context cache keeps earlier ones running.
+			// Each context gets its own port: Spring's context cache keeps earlier ones
+			// running.
 			int port = freePort();
 			registry.add("server.port", () -> port);
 			registry.add("lab.caller.downstream-url", () -> "http://localhost:" + port);
@@ -332,7 +363,10 @@ class CallerKnobsTest {
 			return RestClient.create("http://localhost:" + this.port);
 		}
 
-		/** The answer to {@code path} whatever its status: error statuses are what these tests look at. */
+		/**
+		 * The answer to {@code path} whatever its status: error statuses are what these
+		 * tests look at.
+		 */
 		ResponseEntity<Map<String, Object>> exchange(String path) {
 			return http().get().uri(path).retrieve().onStatus((status) -> true, (request, response) -> {
 			}).toEntity(JSON);

@@ -7,7 +7,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Supplier;
 
-/** Runs one call from each of {@code n} virtual threads at once and returns their results. */
+/**
+ * Runs one call from each of {@code n} virtual threads at once and returns their results.
+ */
 final class Concurrently {
 
 	private Concurrently() {

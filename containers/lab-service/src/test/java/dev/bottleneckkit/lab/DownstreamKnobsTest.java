@@ -66,7 +66,8 @@ class DownstreamKnobsTest {
 		Map<?, ?> reply = this.http.get().uri("/work/sleep?latency=0ms").retrieve().body(Map.class);
 
 		assertThat(executor.getMaximumPoolSize()).as("server.tomcat.threads.max").isEqualTo(7);
-		assertThat(((Map<?, ?>) reply.get("thread")).get("virtual")).as("virtual threads are off by default").isEqualTo(false);
+		assertThat(((Map<?, ?>) reply.get("thread")).get("virtual")).as("virtual threads are off by default")
+			.isEqualTo(false);
 	}
 
 	@Test
@@ -92,7 +93,8 @@ class DownstreamKnobsTest {
 	void aLatencyOutOfRangeIsRejectedNamingTheRange() {
 		assertThatExceptionOfType(HttpClientErrorException.BadRequest.class)
 			.isThrownBy(() -> this.http.get().uri("/work/sleep?latency=-5ms").retrieve().body(Map.class))
-			.satisfies((ex) -> assertThat(ex.getResponseBodyAsString()).contains("latency must be between 0 ms and 10 min, was -5 ms"));
+			.satisfies((ex) -> assertThat(ex.getResponseBodyAsString())
+				.contains("latency must be between 0 ms and 10 min, was -5 ms"));
 	}
 
 }

@@ -19,8 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
 
 /**
- * The request log's knobs ({@code lab.request-log.*}), proven by behaviour: with a synchronous appender the
- * sink's latency is paid by every request, one at a time; with the asynchronous one, by nobody's request.
+ * The request log's knobs ({@code lab.request-log.*}), proven by behaviour: with a
+ * synchronous appender the sink's latency is paid by every request, one at a time; with
+ * the asynchronous one, by nobody's request.
  */
 class RequestLogKnobsTest {
 

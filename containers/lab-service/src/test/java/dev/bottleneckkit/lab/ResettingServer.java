@@ -7,8 +7,9 @@ import java.net.Socket;
 import java.time.Duration;
 
 /**
- * A dependency that fails: it reads each HTTP request, waits, then resets the connection (SO_LINGER 0), so
- * the client sees "Connection reset" after {@code delay}. Runs until the JVM exits.
+ * A dependency that fails: it reads each HTTP request, waits, then resets the connection
+ * (SO_LINGER 0), so the client sees "Connection reset" after {@code delay}. Runs until
+ * the JVM exits.
  */
 final class ResettingServer {
 

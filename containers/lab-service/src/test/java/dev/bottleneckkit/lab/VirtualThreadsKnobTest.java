@@ -21,7 +21,10 @@ class VirtualThreadsKnobTest {
 
 	@Test
 	void requestsRunOnVirtualThreads() {
-		Map<?, ?> reply = RestClient.create("http://localhost:" + this.port).get().uri("/work/sleep?latency=0ms").retrieve()
+		Map<?, ?> reply = RestClient.create("http://localhost:" + this.port)
+			.get()
+			.uri("/work/sleep?latency=0ms")
+			.retrieve()
 			.body(Map.class);
 
 		assertThat(((Map<?, ?>) reply.get("thread")).get("virtual")).as("spring.threads.virtual.enabled reached Tomcat")

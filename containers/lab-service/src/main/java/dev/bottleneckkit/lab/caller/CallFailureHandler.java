@@ -22,10 +22,13 @@ import org.springframework.web.reactive.function.client.WebClientException;
 import org.springframework.web.reactive.function.client.WebClientResponseException;
 
 /**
- * Turns a failed downstream call into a status and an error kind a load test can count: {@code
- * pool-timeout} (no connection leased in time, 503), {@code connect-timeout}/{@code connect-refused}
- * (502), {@code read-timeout} (504), {@code connection-reset} (502), {@code downstream-status} (502),
- * {@code bulkhead-full} (429); through WebClient, {@code pool-pending-limit} and {@code pool-acquire-timeout} (503).
+ * Turns a failed downstream call into a status and an error kind a load test can count:
+ * {@code
+ * pool-timeout} (no connection leased in time, 503),
+ * {@code connect-timeout}/{@code connect-refused} (502), {@code read-timeout} (504),
+ * {@code connection-reset} (502), {@code downstream-status} (502), {@code bulkhead-full}
+ * (429); through WebClient, {@code pool-pending-limit} and {@code pool-acquire-timeout}
+ * (503).
  */
 @RestControllerAdvice(assignableTypes = CallerController.class)
 @Profile("caller")
@@ -34,7 +37,8 @@ class CallFailureHandler {
 	@ExceptionHandler(ResourceAccessException.class)
 	ResponseEntity<Map<String, String>> ioFailure(ResourceAccessException ex) {
 		Throwable cause = ex.getCause();
-		// HttpClient 5 throws this when no pooled connection was leased within the connection-request timeout.
+		// HttpClient 5 throws this when no pooled connection was leased within the
+		// connection-request timeout.
 		if (cause instanceof ConnectionRequestTimeoutException) {
 			return failure(HttpStatus.SERVICE_UNAVAILABLE, "pool-timeout", ex);
 		}
@@ -54,8 +58,8 @@ class CallFailureHandler {
 	}
 
 	/**
-	 * WebClient failures: Reactor Netty's pool exceptions come wrapped, and their package is shaded, so they
-	 * are recognised by simple name anywhere in the cause chain.
+	 * WebClient failures: Reactor Netty's pool exceptions come wrapped, and their package
+	 * is shaded, so they are recognised by simple name anywhere in the cause chain.
 	 */
 	@ExceptionHandler(WebClientException.class)
 	ResponseEntity<Map<String, String>> webClientFailure(WebClientException ex) {
@@ -74,7 +78,10 @@ class CallFailureHandler {
 		return failure(HttpStatus.BAD_GATEWAY, "io-error", ex);
 	}
 
-	/** A CompletableFuture branch failed: answer for its cause as if it had been thrown directly. */
+	/**
+	 * A CompletableFuture branch failed: answer for its cause as if it had been thrown
+	 * directly.
+	 */
 	@ExceptionHandler(CompletionException.class)
 	ResponseEntity<Map<String, String>> branchFailure(CompletionException ex) {
 		return switch (ex.getCause()) {

@@ -23,8 +23,8 @@ import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.util.UriComponentsBuilder;
 
 /**
- * The caller's routes: each request makes one call to the downstream and returns its reply with the
- * thread that served the caller.
+ * The caller's routes: each request makes one call to the downstream and returns its
+ * reply with the thread that served the caller.
  */
 @RestController
 @Profile("caller")
@@ -42,7 +42,10 @@ class CallerController {
 
 	private final WebClient webClient;
 
-	/** Runs each CompletableFuture branch in its own virtual thread, as the structured scope does. */
+	/**
+	 * Runs each CompletableFuture branch in its own virtual thread, as the structured
+	 * scope does.
+	 */
 	private final ExecutorService futures = Executors
 		.newThreadPerTaskExecutor(Thread.ofVirtual().name("future-", 0).factory());
 
@@ -54,7 +57,10 @@ class CallerController {
 		this.webClient = downstreamWebClient;
 	}
 
-	/** The same call through WebClient on Reactor Netty, waiting for the answer on this request's thread. */
+	/**
+	 * The same call through WebClient on Reactor Netty, waiting for the answer on this
+	 * request's thread.
+	 */
 	@GetMapping("/webclient/sleep")
 	CallReply webClientSleep(@RequestParam(required = false) String latency) {
 		Map<?, ?> reply = this.webClient.get()
@@ -66,9 +72,9 @@ class CallerController {
 	}
 
 	/**
-	 * Calls the downstream's {@code /work/sleep}, passing {@code latency} on when given, through the bulkhead
-	 * if one is set. {@code via} names another downstream from {@code lab.caller.downstreams}: same client,
-	 * same pool, another route.
+	 * Calls the downstream's {@code /work/sleep}, passing {@code latency} on when given,
+	 * through the bulkhead if one is set. {@code via} names another downstream from
+	 * {@code lab.caller.downstreams}: same client, same pool, another route.
 	 */
 	@GetMapping("/sleep")
 	CallReply sleep(@RequestParam(required = false) String latency, @RequestParam(required = false) String via) {
@@ -86,14 +92,16 @@ class CallerController {
 	}
 
 	/**
-	 * Fans out to two downstream calls at once and answers with both: {@code /work/steps?latency=<latency>} on
-	 * the downstream, and {@code /work/sleep?latency=<viaLatency>} on the downstream named {@code via}.
+	 * Fans out to two downstream calls at once and answers with both:
+	 * {@code /work/steps?latency=<latency>} on the downstream, and
+	 * {@code /work/sleep?latency=<viaLatency>} on the downstream named {@code via}.
 	 * {@code join} chooses how the branches are joined:
 	 * <ul>
-	 * <li>{@code structured}: a {@link ShutdownOnFailureScope}; the first failure interrupts the sibling, whose
-	 * call is abandoned, and the route fails at once;</li>
-	 * <li>{@code futures}: {@code CompletableFuture.supplyAsync} for each branch and {@code allOf(..).join()};
-	 * the route fails only after the sibling has run to completion.</li>
+	 * <li>{@code structured}: a {@link ShutdownOnFailureScope}; the first failure
+	 * interrupts the sibling, whose call is abandoned, and the route fails at once;</li>
+	 * <li>{@code futures}: {@code CompletableFuture.supplyAsync} for each branch and
+	 * {@code allOf(..).join()}; the route fails only after the sibling has run to
+	 * completion.</li>
 	 * </ul>
 	 */
 	@GetMapping("/fanout")
@@ -120,14 +128,16 @@ class CallerController {
 	}
 
 	/**
-	 * Asks one downstream branch per entry of {@code latencies} at once (branch {@code i} is
-	 * {@code /work/steps?latency=<latencies[i]>}, or {@code /work/fail?latency=..} for the {@code failing}
-	 * one) and answers with the first that succeeds, as a cache-1 / cache-2 / database race does.
-	 * {@code join} chooses how:
+	 * Asks one downstream branch per entry of {@code latencies} at once (branch {@code i}
+	 * is {@code /work/steps?latency=<latencies[i]>}, or {@code /work/fail?latency=..} for
+	 * the {@code failing} one) and answers with the first that succeeds, as a cache-1 /
+	 * cache-2 / database race does. {@code join} chooses how:
 	 * <ul>
-	 * <li>{@code first}: a {@link FirstSuccessScope#shutdownOnSuccess()}; the first success interrupts the other
-	 * branches, whose calls the downstream sees abandoned;</li>
-	 * <li>{@code all}: {@link FirstSuccessScope#waitingForAll()}; the same answer, once every branch has ended.</li>
+	 * <li>{@code first}: a {@link FirstSuccessScope#shutdownOnSuccess()}; the first
+	 * success interrupts the other branches, whose calls the downstream sees
+	 * abandoned;</li>
+	 * <li>{@code all}: {@link FirstSuccessScope#waitingForAll()}; the same answer, once
+	 * every branch has ended.</li>
 	 * </ul>
 	 * When every branch fails, the route fails with the first failure.
 	 */
@@ -159,8 +169,8 @@ class CallerController {
 				scope.fork(() -> new Branch(branch, get(uri)));
 			}
 			Branch winner = scope.result();
-			return new FirstSuccessReply(join, winner.index(), winner.reply(), (System.nanoTime() - started) / 1_000_000,
-					Threads.current());
+			return new FirstSuccessReply(join, winner.index(), winner.reply(),
+					(System.nanoTime() - started) / 1_000_000, Threads.current());
 		}
 	}
 
@@ -187,8 +197,8 @@ class CallerController {
 	private URI namedDownstream(String name) {
 		URI base = this.properties.downstreams().get(name);
 		if (base == null) {
-			throw new IllegalArgumentException(
-					"via must name one of lab.caller.downstreams " + this.properties.downstreams().keySet() + ", was '" + name + "'");
+			throw new IllegalArgumentException("via must name one of lab.caller.downstreams "
+					+ this.properties.downstreams().keySet() + ", was '" + name + "'");
 		}
 		return base;
 	}

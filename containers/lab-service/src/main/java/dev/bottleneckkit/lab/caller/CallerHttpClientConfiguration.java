@@ -15,9 +15,10 @@ import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
 /**
- * The caller's outbound client: the {@link RestClient.Builder} Spring Boot auto-configures, on Apache
- * HttpClient 5, built exactly as Boot builds it. The pool is touched only when a size knob is set, so the
- * default case is the regression users ship: 5 connections per route.
+ * The caller's outbound client: the {@link RestClient.Builder} Spring Boot
+ * auto-configures, on Apache HttpClient 5, built exactly as Boot builds it. The pool is
+ * touched only when a size knob is set, so the default case is the regression users ship:
+ * 5 connections per route.
  */
 @Configuration(proxyBeanMethods = false)
 @Profile("caller")
@@ -37,25 +38,31 @@ class CallerHttpClientConfiguration {
 		});
 	}
 
-	/** The bulkhead around downstream calls, when {@code lab.caller.bulkhead.max-concurrent-calls} is set. */
+	/**
+	 * The bulkhead around downstream calls, when
+	 * {@code lab.caller.bulkhead.max-concurrent-calls} is set.
+	 */
 	@Bean
 	@ConditionalOnProperty("lab.caller.bulkhead.max-concurrent-calls")
 	Bulkhead downstreamBulkhead(CallerProperties properties) {
-		return Bulkhead.of("downstream", BulkheadConfig.custom()
-			.maxConcurrentCalls(properties.bulkhead().maxConcurrentCalls())
-			.maxWaitDuration(properties.bulkhead().maxWait())
-			.build());
+		return Bulkhead.of("downstream",
+				BulkheadConfig.custom()
+					.maxConcurrentCalls(properties.bulkhead().maxConcurrentCalls())
+					.maxWaitDuration(properties.bulkhead().maxWait())
+					.build());
 	}
 
 	/**
-	 * The client to the downstream, on the request factory Spring Boot built (one pool, the one whose
-	 * gauges {@code httpcomponents.httpclient.pool.*{httpclient=downstream}} report).
+	 * The client to the downstream, on the request factory Spring Boot built (one pool,
+	 * the one whose gauges
+	 * {@code httpcomponents.httpclient.pool.*{httpclient=downstream}} report).
 	 */
 	@Bean
 	RestClient downstreamClient(RestClient.Builder builder, ClientHttpRequestFactory requestFactory,
 			CallerProperties properties, MeterRegistry meters) {
 		HttpClientPools.of(requestFactory)
-			.ifPresent((pool) -> new PoolingHttpClientConnectionManagerMetricsBinder(pool, "downstream").bindTo(meters));
+			.ifPresent(
+					(pool) -> new PoolingHttpClientConnectionManagerMetricsBinder(pool, "downstream").bindTo(meters));
 		return builder.requestFactory(requestFactory).baseUrl(properties.downstreamUrl().toString()).build();
 	}
 

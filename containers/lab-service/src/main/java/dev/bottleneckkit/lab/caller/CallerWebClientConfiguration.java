@@ -10,8 +10,9 @@ import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.web.reactive.function.client.WebClient;
 
 /**
- * The caller's WebClient route: Reactor Netty with its own {@link ConnectionProvider}, sized by
- * {@code lab.caller.webclient.*}, with pool metrics on ({@code reactor.netty.connection.provider.*}).
+ * The caller's WebClient route: Reactor Netty with its own {@link ConnectionProvider},
+ * sized by {@code lab.caller.webclient.*}, with pool metrics on
+ * ({@code reactor.netty.connection.provider.*}).
  */
 @Configuration(proxyBeanMethods = false)
 @Profile("caller")

@@ -4,9 +4,10 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Answers with the first subtask that succeeds. {@link #shutdownOnSuccess()} is
- * {@code StructuredTaskScope.ShutdownOnSuccess} (in JDK 25 {@code Joiner.anySuccessfulResultOrThrow()}): the
- * first success interrupts the others, which are abandoned. {@link #waitingForAll()} is the join it is
- * compared with: the same answer, but only once every subtask has ended.
+ * {@code StructuredTaskScope.ShutdownOnSuccess} (in JDK 25
+ * {@code Joiner.anySuccessfulResultOrThrow()}): the first success interrupts the others,
+ * which are abandoned. {@link #waitingForAll()} is the join it is compared with: the same
+ * answer, but only once every subtask has ended.
  *
  * @param <T> what the subtasks answer
  */
@@ -43,7 +44,8 @@ final class FirstSuccessScope<T> extends VirtualThreadScope {
 	}
 
 	/**
-	 * Joins the scope and answers the first success; when every subtask failed, throws the first failure.
+	 * Joins the scope and answers the first success; when every subtask failed, throws
+	 * the first failure.
 	 */
 	T result() throws Exception {
 		joinAll();

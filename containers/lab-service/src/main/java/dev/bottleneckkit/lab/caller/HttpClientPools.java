@@ -9,10 +9,11 @@ import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 
 /**
- * Finds the connection pool inside the HttpClient 5 that Spring Boot built. Neither Boot nor HttpClient
- * hands it out (the client keeps it in a private field, and Boot's builder customizers see only the pool's
- * builder), yet its leased/pending gauges are the evidence that the pool caps the caller. The lookup
- * looks for a field holding a pool, not for a field name, and gives up quietly if there is none.
+ * Finds the connection pool inside the HttpClient 5 that Spring Boot built. Neither Boot
+ * nor HttpClient hands it out (the client keeps it in a private field, and Boot's builder
+ * customizers see only the pool's builder), yet its leased/pending gauges are the
+ * evidence that the pool caps the caller. The lookup looks for a field holding a pool,
+ * not for a field name, and gives up quietly if there is none.
  */
 final class HttpClientPools {
 

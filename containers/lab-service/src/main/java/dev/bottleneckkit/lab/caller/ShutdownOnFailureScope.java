@@ -3,9 +3,10 @@ package dev.bottleneckkit.lab.caller;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The behaviour of {@code StructuredTaskScope.ShutdownOnFailure} (in JDK 25 {@code StructuredTaskScope.open()}
- * with its default joiner): the first subtask to fail shuts the scope down, interrupting its siblings, and
- * {@link #throwIfFailed()} rethrows that failure.
+ * The behaviour of {@code StructuredTaskScope.ShutdownOnFailure} (in JDK 25
+ * {@code StructuredTaskScope.open()} with its default joiner): the first subtask to fail
+ * shuts the scope down, interrupting its siblings, and {@link #throwIfFailed()} rethrows
+ * that failure.
  */
 final class ShutdownOnFailureScope extends VirtualThreadScope {
 
@@ -21,7 +22,10 @@ final class ShutdownOnFailureScope extends VirtualThreadScope {
 		return false;
 	}
 
-	/** Waits for every subtask to end: normally, by failing, or by being interrupted after a sibling failed. */
+	/**
+	 * Waits for every subtask to end: normally, by failing, or by being interrupted after
+	 * a sibling failed.
+	 */
 	ShutdownOnFailureScope join() throws InterruptedException {
 		joinAll();
 		return this;

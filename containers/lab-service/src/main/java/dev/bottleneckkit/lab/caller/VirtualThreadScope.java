@@ -9,14 +9,17 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
- * What {@code StructuredTaskScope} (JDK 21 preview, JEP 453; reshaped in JDK 25) does for every policy, on
- * final APIs only, so the lab runs unchanged on the Java 21 and Java 25 images without {@code --enable-preview}:
+ * What {@code StructuredTaskScope} (JDK 21 preview, JEP 453; reshaped in JDK 25) does for
+ * every policy, on final APIs only, so the lab runs unchanged on the Java 21 and Java 25
+ * images without {@code --enable-preview}:
  * <ul>
  * <li>each subtask runs in its own virtual thread;</li>
- * <li>when the policy says so ({@link #shutsDownOnFailure}, {@link #shutsDownOnSuccess}), the scope shuts
- * down: every other subtask is interrupted. A virtual thread blocked on a socket that is interrupted has its
- * socket closed, so an HTTP call in flight is abandoned and the server sees its client go;</li>
- * <li>{@link #joinAll()} returns once every subtask has ended, so no subtask outlives the scope.</li>
+ * <li>when the policy says so ({@link #shutsDownOnFailure}, {@link #shutsDownOnSuccess}),
+ * the scope shuts down: every other subtask is interrupted. A virtual thread blocked on a
+ * socket that is interrupted has its socket closed, so an HTTP call in flight is
+ * abandoned and the server sees its client go;</li>
+ * <li>{@link #joinAll()} returns once every subtask has ended, so no subtask outlives the
+ * scope.</li>
  * </ul>
  */
 abstract class VirtualThreadScope implements AutoCloseable {
@@ -29,7 +32,10 @@ abstract class VirtualThreadScope implements AutoCloseable {
 
 	private volatile boolean shutDown;
 
-	/** Starts {@code task} in a new virtual thread; its result is readable once the scope was joined. */
+	/**
+	 * Starts {@code task} in a new virtual thread; its result is readable once the scope
+	 * was joined.
+	 */
 	final <T> Supplier<T> fork(Callable<T> task) {
 		AtomicReference<T> result = new AtomicReference<>();
 		Thread thread = VIRTUAL.newThread(() -> {
@@ -68,14 +74,20 @@ abstract class VirtualThreadScope implements AutoCloseable {
 	/** A subtask answered {@code value}: should the others be interrupted? */
 	abstract boolean shutsDownOnSuccess(Object value);
 
-	/** Waits for every subtask to end: normally, by failing, or by being interrupted after a shutdown. */
+	/**
+	 * Waits for every subtask to end: normally, by failing, or by being interrupted after
+	 * a shutdown.
+	 */
 	final void joinAll() throws InterruptedException {
 		for (Thread thread : forked()) {
 			thread.join();
 		}
 	}
 
-	/** Interrupts subtasks still running (the owner gave up) and waits for them, as the JDK's scope does. */
+	/**
+	 * Interrupts subtasks still running (the owner gave up) and waits for them, as the
+	 * JDK's scope does.
+	 */
 	@Override
 	public void close() throws InterruptedException {
 		shutdown();

@@ -17,9 +17,10 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The database route (profile {@code db}): {@code GET /db/sleep?seconds=1} runs {@code SELECT SLEEP(1)}
- * through Hikari and whichever JDBC driver is on the loader path. The query blocks in the driver's socket
- * read, which is where Connector/J 8.0 holds a monitor and pins a virtual thread on JDK 21.
+ * The database route (profile {@code db}): {@code GET /db/sleep?seconds=1} runs
+ * {@code SELECT SLEEP(1)} through Hikari and whichever JDBC driver is on the loader path.
+ * The query blocks in the driver's socket read, which is where Connector/J 8.0 holds a
+ * monitor and pins a virtual thread on JDK 21.
  */
 @RestController
 @Profile("db")
@@ -45,7 +46,10 @@ class DbController {
 				Threads.current());
 	}
 
-	/** No pooled connection within Hikari's {@code connectionTimeout}: 503 {@code db-pool-timeout}. */
+	/**
+	 * No pooled connection within Hikari's {@code connectionTimeout}: 503
+	 * {@code db-pool-timeout}.
+	 */
 	@ExceptionHandler(CannotGetJdbcConnectionException.class)
 	ResponseEntity<Map<String, String>> poolTimeout(CannotGetJdbcConnectionException ex) {
 		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)

@@ -27,9 +27,10 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The downstream's work: {@code /work/sleep} blocks its thread for a latency (as a slow dependency or a
- * database call does), {@code /work/steps} does the same in steps and notices when its client has gone,
- * {@code /work/fail} waits and then fails, {@code /work/cpu} burns CPU. Each reports the thread that served it.
+ * The downstream's work: {@code /work/sleep} blocks its thread for a latency (as a slow
+ * dependency or a database call does), {@code /work/steps} does the same in steps and
+ * notices when its client has gone, {@code /work/fail} waits and then fails,
+ * {@code /work/cpu} burns CPU. Each reports the thread that served it.
  */
 @RestController
 @Profile("downstream")
@@ -51,7 +52,10 @@ class DownstreamController {
 		this.json = json;
 	}
 
-	/** Blocks for {@code latency} (e.g. {@code 500ms}, {@code 2s}), or the configured default. */
+	/**
+	 * Blocks for {@code latency} (e.g. {@code 500ms}, {@code 2s}), or the configured
+	 * default.
+	 */
 	@GetMapping("/sleep")
 	SleepReply sleep(@RequestParam(required = false) String latency) throws InterruptedException {
 		Duration wait = (latency != null)
@@ -63,11 +67,12 @@ class DownstreamController {
 	}
 
 	/**
-	 * Blocks for {@code latency}, then fails with 503 {@code branch-failed}: a dependency that answers, late,
-	 * that it cannot.
+	 * Blocks for {@code latency}, then fails with 503 {@code branch-failed}: a dependency
+	 * that answers, late, that it cannot.
 	 */
 	@GetMapping("/fail")
-	ResponseEntity<Map<String, String>> fail(@RequestParam(required = false) String latency) throws InterruptedException {
+	ResponseEntity<Map<String, String>> fail(@RequestParam(required = false) String latency)
+			throws InterruptedException {
 		Duration wait = (latency != null)
 				? DownstreamProperties.checkLatency("latency", DurationStyle.detectAndParse(latency))
 				: this.properties.latency();
@@ -77,12 +82,13 @@ class DownstreamController {
 	}
 
 	/**
-	 * Works for {@code latency} in steps of {@code step} (default 50 ms), like a job that checks for
-	 * cancellation between units of work. After each step it writes one space and flushes (whitespace before
-	 * the JSON answer, so the body stays valid JSON); once that write fails, the client has closed the
-	 * connection, so the work stops and the in-flight probe counts the request as abandoned. A client that
-	 * cancels is seen within about two steps: the first write after the close still succeeds, the next one
-	 * meets the peer's reset.
+	 * Works for {@code latency} in steps of {@code step} (default 50 ms), like a job that
+	 * checks for cancellation between units of work. After each step it writes one space
+	 * and flushes (whitespace before the JSON answer, so the body stays valid JSON); once
+	 * that write fails, the client has closed the connection, so the work stops and the
+	 * in-flight probe counts the request as abandoned. A client that cancels is seen
+	 * within about two steps: the first write after the close still succeeds, the next
+	 * one meets the peer's reset.
 	 */
 	@GetMapping("/steps")
 	void steps(@RequestParam(required = false) String latency, @RequestParam(required = false) String step,
@@ -107,8 +113,8 @@ class DownstreamController {
 				return;
 			}
 		}
-		out.write(this.json.writeValueAsBytes(new StepsReply(work.toMillis(), steps,
-				(System.nanoTime() - started) / 1_000_000, Threads.current())));
+		out.write(this.json.writeValueAsBytes(
+				new StepsReply(work.toMillis(), steps, (System.nanoTime() - started) / 1_000_000, Threads.current())));
 	}
 
 	private static Duration checkStep(Duration step) {

@@ -6,11 +6,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Knobs of the downstream role ({@code lab.downstream.*}). Threads are Spring Boot's own knobs:
- * {@code spring.threads.virtual.enabled} and {@code server.tomcat.threads.max}.
+ * Knobs of the downstream role ({@code lab.downstream.*}). Threads are Spring Boot's own
+ * knobs: {@code spring.threads.virtual.enabled} and {@code server.tomcat.threads.max}.
  *
- * @param latency how long {@code /work/sleep} blocks when the request names no latency; 0 to 10 min
- * @param cpuIterations SHA-256 rounds {@code /work/cpu} runs when the request names none; 1 to 10^9
+ * @param latency how long {@code /work/sleep} blocks when the request names no latency; 0
+ * to 10 min
+ * @param cpuIterations SHA-256 rounds {@code /work/cpu} runs when the request names none;
+ * 1 to 10^9
  */
 @ConfigurationProperties("lab.downstream")
 public record DownstreamProperties(@DefaultValue("0ms") Duration latency, @DefaultValue("100000") long cpuIterations) {
@@ -26,15 +28,16 @@ public record DownstreamProperties(@DefaultValue("0ms") Duration latency, @Defau
 
 	static Duration checkLatency(String knob, Duration latency) {
 		if (latency.isNegative() || latency.compareTo(MAX_LATENCY) > 0) {
-			throw new IllegalArgumentException(knob + " must be between 0 ms and " + MAX_LATENCY.toMinutes() + " min, was "
-					+ latency.toMillis() + " ms");
+			throw new IllegalArgumentException(knob + " must be between 0 ms and " + MAX_LATENCY.toMinutes()
+					+ " min, was " + latency.toMillis() + " ms");
 		}
 		return latency;
 	}
 
 	static long checkIterations(String knob, long iterations) {
 		if (iterations < 1 || iterations > MAX_CPU_ITERATIONS) {
-			throw new IllegalArgumentException(knob + " must be between 1 and " + MAX_CPU_ITERATIONS + ", was " + iterations);
+			throw new IllegalArgumentException(
+					knob + " must be between 1 and " + MAX_CPU_ITERATIONS + ", was " + iterations);
 		}
 		return iterations;
 	}

@@ -10,9 +10,9 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Feeds the {@link InFlightTracker} from the downstream's work routes ({@code /work/**}) only: probes,
- * Actuator and the caller's own routes are not counted, so one app playing both roles still reports what
- * the downstream sees.
+ * Feeds the {@link InFlightTracker} from the downstream's work routes ({@code /work/**})
+ * only: probes, Actuator and the caller's own routes are not counted, so one app playing
+ * both roles still reports what the downstream sees.
  */
 class InFlightFilter extends OncePerRequestFilter {
 

@@ -4,10 +4,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Counts requests being served right now and the highest such count since the last reset. The peak is
- * the mechanism a scenario asserts: a pool of 5 connections upstream shows here as a peak of exactly 5. The
- * mean time a request spent here since the reset is the W of Little's law at this service, measured while the
- * load ran: what a pool upstream holds a connection for, or a thread here is held for.
+ * Counts requests being served right now and the highest such count since the last reset.
+ * The peak is the mechanism a scenario asserts: a pool of 5 connections upstream shows
+ * here as a peak of exactly 5. The mean time a request spent here since the reset is the
+ * W of Little's law at this service, measured while the load ran: what a pool upstream
+ * holds a connection for, or a thread here is held for.
  */
 public class InFlightTracker {
 
@@ -34,8 +35,8 @@ public class InFlightTracker {
 	}
 
 	/**
-	 * Counts a request whose client went away before the answer was written: the caller cancelled it. It
-	 * still counts as completed when it leaves.
+	 * Counts a request whose client went away before the answer was written: the caller
+	 * cancelled it. It still counts as completed when it leaves.
 	 */
 	public void abandoned() {
 		this.abandoned.incrementAndGet();
@@ -58,8 +59,9 @@ public class InFlightTracker {
 	}
 
 	/**
-	 * In-flight requests now, the peak since the last reset, requests completed since then, how many of those
-	 * the client abandoned, and the mean time the completed ones spent here, in milliseconds.
+	 * In-flight requests now, the peak since the last reset, requests completed since
+	 * then, how many of those the client abandoned, and the mean time the completed ones
+	 * spent here, in milliseconds.
 	 */
 	public record Snapshot(int current, int peak, long completed, long abandoned, double meanMs) {
 	}

@@ -5,7 +5,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
-/** The in-flight probe exists in every role: a scenario can read it on the caller and the downstream. */
+/**
+ * The in-flight probe exists in every role: a scenario can read it on the caller and the
+ * downstream.
+ */
 @Configuration(proxyBeanMethods = false)
 class ProbeConfiguration {
 

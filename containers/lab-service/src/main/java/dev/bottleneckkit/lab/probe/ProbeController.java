@@ -6,8 +6,8 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /probe/in-flight} reads current and peak in-flight requests; {@code DELETE} starts a new
- * window and returns the one that ended.
+ * {@code GET /probe/in-flight} reads current and peak in-flight requests; {@code DELETE}
+ * starts a new window and returns the one that ended.
  */
 @RestController
 @RequestMapping("/probe/in-flight")

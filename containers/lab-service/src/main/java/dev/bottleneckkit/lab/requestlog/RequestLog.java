@@ -20,16 +20,20 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 
 /**
- * The request log's Logback set-up, attached to the logger {@code lab.request-log} (not additive, so the
- * lines go nowhere else) for this application's life: an {@code OutputStreamAppender} on an 8 KB buffer on
- * the {@link SlowSink}, flushing each line ({@code sync}) or behind an {@code AsyncAppender} and flushing
- * when the buffer is full ({@code async}).
+ * The request log's Logback set-up, attached to the logger {@code lab.request-log} (not
+ * additive, so the lines go nowhere else) for this application's life: an
+ * {@code OutputStreamAppender} on an 8 KB buffer on the {@link SlowSink}, flushing each
+ * line ({@code sync}) or behind an {@code AsyncAppender} and flushing when the buffer is
+ * full ({@code async}).
  */
 final class RequestLog implements DisposableBean {
 
 	static final String LOGGER = "lab.request-log";
 
-	/** Logback's default AsyncAppender queue is 256; a larger one absorbs bursts while the worker writes. */
+	/**
+	 * Logback's default AsyncAppender queue is 256; a larger one absorbs bursts while the
+	 * worker writes.
+	 */
 	static final int QUEUE_SIZE = 1024;
 
 	private final RequestLogProperties properties;
@@ -46,8 +50,9 @@ final class RequestLog implements DisposableBean {
 		this.properties = properties;
 		LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
 		try {
-			this.sink = new SlowSink(Files.newOutputStream(properties.file(), StandardOpenOption.CREATE,
-					StandardOpenOption.APPEND), properties.sinkLatency());
+			this.sink = new SlowSink(
+					Files.newOutputStream(properties.file(), StandardOpenOption.CREATE, StandardOpenOption.APPEND),
+					properties.sinkLatency());
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("cannot open the request log " + properties.file(), ex);
@@ -92,7 +97,8 @@ final class RequestLog implements DisposableBean {
 	Reading read() {
 		int queued = (this.appender instanceof AsyncAppender queue) ? queue.getNumberOfElementsInQueue() : 0;
 		return new Reading(this.properties.appender().name().toLowerCase(java.util.Locale.ROOT),
-				this.properties.sinkLatency().toMillis(), this.logged.get(), this.sink.lines(), this.sink.writes(), queued);
+				this.properties.sinkLatency().toMillis(), this.logged.get(), this.sink.lines(), this.sink.writes(),
+				queued);
 	}
 
 	@Override
@@ -105,7 +111,8 @@ final class RequestLog implements DisposableBean {
 	 * @param appender {@code sync} or {@code async}
 	 * @param sinkLatencyMs what one write to the sink costs
 	 * @param logged lines the application logged
-	 * @param written lines that reached the file (logged minus those queued or in the 8 KB buffer)
+	 * @param written lines that reached the file (logged minus those queued or in the 8
+	 * KB buffer)
 	 * @param sinkWrites writes made to the sink
 	 * @param queued lines waiting in the AsyncAppender's queue
 	 */

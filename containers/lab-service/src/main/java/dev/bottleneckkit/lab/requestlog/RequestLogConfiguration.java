@@ -16,8 +16,9 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * With {@code lab.request-log.appender} {@code sync} or {@code async}, every {@code /work/**} request logs one
- * line when it ends, and {@code GET /probe/request-log} reads what was logged and what reached the sink.
+ * With {@code lab.request-log.appender} {@code sync} or {@code async}, every
+ * {@code /work/**} request logs one line when it ends, and {@code GET /probe/request-log}
+ * reads what was logged and what reached the sink.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnExpression(RequestLogConfiguration.ENABLED)
@@ -37,7 +38,10 @@ class RequestLogConfiguration {
 		return registration;
 	}
 
-	/** Logs each request after it was served, on the request's own thread, as access logs do. */
+	/**
+	 * Logs each request after it was served, on the request's own thread, as access logs
+	 * do.
+	 */
 	static final class RequestLogFilter extends OncePerRequestFilter {
 
 		private final RequestLog log;

@@ -6,8 +6,9 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The request log's device: every write costs {@code latency} before its bytes reach the file, whatever its
- * size (a sync to a slow disk, a round trip to a log shipper). Counts the lines that reached the file.
+ * The request log's device: every write costs {@code latency} before its bytes reach the
+ * file, whatever its size (a sync to a slow disk, a round trip to a log shipper). Counts
+ * the lines that reached the file.
  */
 final class SlowSink extends OutputStream {
 

@@ -1,4 +1,4 @@
-package dev.bottleneckkit.internal;
+package dev.bottleneckkit.probe;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,43 +12,51 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
 
 import com.github.dockerjava.api.model.ExposedPort;
 import com.github.dockerjava.api.model.Ports;
-import dev.bottleneckkit.containers.KitResources;
 import dev.bottleneckkit.containers.ServiceContainer;
+import dev.bottleneckkit.internal.DockerHost;
+import dev.bottleneckkit.internal.Passwords;
 import org.awaitility.Awaitility;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.images.builder.Transferable;
 
 /**
- * The JMX agent of the JVM in a container, which the probes that read a JVM from outside share
- * ({@code PinningProbe}, {@code ThreadDumpProbe}). Enabling it adds to the container's
- * {@code JAVA_TOOL_OPTIONS} (which every HotSpot JVM reads): {@code -Dcom.sun.management.jmxremote.port=P
+ * The JMX agent of the JVM in a container, which the probes that read a JVM from outside
+ * share ({@code PinningProbe}, {@code ThreadDumpProbe}). Enabling it adds to the
+ * container's {@code JAVA_TOOL_OPTIONS} (which every HotSpot JVM reads):
+ * {@code -Dcom.sun.management.jmxremote.port=P
  * -Dcom.sun.management.jmxremote.rmi.port=P -Dcom.sun.management.jmxremote.authenticate=true (a password file
  * with a random password per container, readable by the service's user only)
  * -Dcom.sun.management.jmxremote.ssl=false -Dcom.sun.management.jmxremote.local.only=false
- * -Djava.rmi.server.hostname=<docker host>}, and publishes port P on the same host port: RMI hands out the
- * port it listens on, so the two must match. With a local Docker engine the port is published on 127.0.0.1
- * only, so no other machine can reach the agent. The JVM needs the module {@code java.management.rmi}, in every
- * Temurin JRE.
+ * -Djava.rmi.server.hostname=<docker host>}, and publishes port P on the same host port:
+ * RMI hands out the port it listens on, so the two must match. With a local Docker engine
+ * the port is published on 127.0.0.1 only, so no other machine can reach the agent. The
+ * JVM needs the module {@code java.management.rmi}, in every Temurin JRE.
  */
-public final class JmxAgent {
+final class JmxAgent {
 
-	private static final Map<GenericContainer<?>, JmxAgent> enabled = Collections.synchronizedMap(new IdentityHashMap<>());
+	private static final Map<GenericContainer<?>, JmxAgent> enabled = Collections
+		.synchronizedMap(new IdentityHashMap<>());
 
 	/** The one JMX user; its password is new for every container. */
 	static final String USER = "bottleneck-kit";
 
-	/** Where the agent's password file goes in the container: readable by the service's user only. */
+	/**
+	 * Where the agent's password file goes in the container: readable by the service's
+	 * user only.
+	 */
 	static final String PASSWORD_FILE = "/tmp/bottleneck-kit-jmx.password";
 
-	/** Where the agent's access file goes: {@value #USER} may read and write (JFR recordings need both). */
+	/**
+	 * Where the agent's access file goes: {@value #USER} may read and write (JFR
+	 * recordings need both).
+	 */
 	static final String ACCESS_FILE = "/tmp/bottleneck-kit-jmx.access";
 
 	private final String name;
@@ -57,7 +65,10 @@ public final class JmxAgent {
 
 	private final int port;
 
-	/** Never logged, never in a flag: it lives in this object and in the container's password file. */
+	/**
+	 * Never logged, never in a flag: it lives in this object and in the container's
+	 * password file.
+	 */
 	private final String password;
 
 	private JmxAgent(String name, String host, int port, String password) {
@@ -67,18 +78,22 @@ public final class JmxAgent {
 		this.password = password;
 	}
 
-	/** Enables the agent of {@code container}'s JVM, once however many probes ask; call before it starts. */
-	public static JmxAgent on(GenericContainer<?> container) {
+	/**
+	 * Enables the agent of {@code container}'s JVM, once however many probes ask; call
+	 * before it starts.
+	 */
+	static JmxAgent on(GenericContainer<?> container) {
 		return enabled.computeIfAbsent(container, JmxAgent::enable);
 	}
 
 	private static JmxAgent enable(GenericContainer<?> container) {
 		int port = freePort();
 		String dockerHost = DockerClientFactory.instance().dockerHostIpAddress();
-		// With a local engine the agent is published on loopback only: nothing off this machine can reach it.
+		// With a local engine the agent is published on loopback only: nothing off this
+		// machine can reach it.
 		// A remote engine publishes on its own interfaces, where the test connects to it.
-		boolean local = KitResources.dockerEngineIsLocal();
-		String host = local ? KitResources.LOOPBACK : dockerHost;
+		boolean local = DockerHost.engineIsLocal();
+		String host = local ? DockerHost.LOOPBACK : dockerHost;
 		String password = Passwords.random();
 		String flags = String.join(" ", "-Dcom.sun.management.jmxremote.port=" + port,
 				"-Dcom.sun.management.jmxremote.rmi.port=" + port, "-Dcom.sun.management.jmxremote.authenticate=true",
@@ -87,14 +102,18 @@ public final class JmxAgent {
 				"-Dcom.sun.management.jmxremote.local.only=false", "-Djava.rmi.server.hostname=" + host);
 		String existing = container.getEnvMap().get("JAVA_TOOL_OPTIONS");
 		container.withEnv("JAVA_TOOL_OPTIONS", (existing == null) ? flags : existing + " " + flags);
-		// The JVM refuses a password file that others may read, so it must belong to the user the JVM runs as.
-		Transferable passwordFile = Transferable.of((USER + " " + password + "\n").getBytes(StandardCharsets.UTF_8), 0600);
+		// The JVM refuses a password file that others may read, so it must belong to the
+		// user the JVM runs as.
+		Transferable passwordFile = Transferable.of((USER + " " + password + "\n").getBytes(StandardCharsets.UTF_8),
+				0600);
 		Transferable accessFile = Transferable.of((USER + " readwrite\n").getBytes(StandardCharsets.UTF_8), 0644);
 		if (container instanceof ServiceContainer service) {
-			service.withCopyOwnedByServiceUser(passwordFile, PASSWORD_FILE).withCopyOwnedByServiceUser(accessFile, ACCESS_FILE);
+			service.withCopyOwnedByServiceUser(passwordFile, PASSWORD_FILE)
+				.withCopyOwnedByServiceUser(accessFile, ACCESS_FILE);
 		}
 		else {
-			// Owned by root: enough for a JVM that runs as root, as the Temurin images' do.
+			// Owned by root: enough for a JVM that runs as root, as the Temurin images'
+			// do.
 			container.withCopyToContainer(passwordFile, PASSWORD_FILE).withCopyToContainer(accessFile, ACCESS_FILE);
 		}
 		container.withCreateContainerCmdModifier((cmd) -> {
@@ -104,7 +123,8 @@ public final class JmxAgent {
 			cmd.withExposedPorts(exposed);
 			Ports bindings = (cmd.getHostConfig().getPortBindings() != null) ? cmd.getHostConfig().getPortBindings()
 					: new Ports();
-			bindings.bind(jmx, local ? Ports.Binding.bindIpAndPort(KitResources.LOOPBACK, port) : Ports.Binding.bindPort(port));
+			bindings.bind(jmx,
+					local ? Ports.Binding.bindIpAndPort(DockerHost.LOOPBACK, port) : Ports.Binding.bindPort(port));
 			cmd.getHostConfig().withPortBindings(bindings);
 		});
 		String name = (container instanceof ServiceContainer service) ? service.name()
@@ -113,7 +133,7 @@ public final class JmxAgent {
 	}
 
 	/** The agent's address, {@code service:jmx:rmi:///jndi/rmi://host:port/jmxrmi}. */
-	public JMXServiceURL serviceUrl() {
+	JMXServiceURL serviceUrl() {
 		try {
 			return new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + this.host + ":" + this.port + "/jmxrmi");
 		}
@@ -123,12 +143,12 @@ public final class JmxAgent {
 	}
 
 	/** The container's first network alias: how reports and file names refer to it. */
-	public String name() {
+	String name() {
 		return this.name;
 	}
 
 	/** Connects, waiting up to 30 s for the JVM to open its agent. */
-	public JMXConnector connect() {
+	JMXConnector connect() {
 		return Awaitility.await("JMX agent of " + this.name + " at " + this)
 			.atMost(Duration.ofSeconds(30))
 			.pollInterval(Duration.ofMillis(100))

@@ -1,4 +1,4 @@
-package dev.bottleneckkit.internal;
+package dev.bottleneckkit.junit;
 
 import java.util.List;
 import java.util.Map;
@@ -8,17 +8,18 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.Image;
 import com.github.dockerjava.api.model.Network;
-import dev.bottleneckkit.containers.KitResources;
+import dev.bottleneckkit.internal.DockerHost;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
 
 /**
- * Removes containers, networks and lab-service images that an earlier kit run on this host left behind because its JVM was
- * killed (no Ryuk on registry-less machines): resources with the kit's labels whose owning process is no
- * longer alive. Resources of live processes, other hosts, or not the kit's are never touched.
+ * Removes containers, networks and lab-service images that an earlier kit run on this
+ * host left behind because its JVM was killed (no Ryuk on registry-less machines):
+ * resources with the kit's labels whose owning process is no longer alive. Resources of
+ * live processes, other hosts, or not the kit's are never touched.
  */
-public final class Leftovers {
+final class Leftovers {
 
 	private static final Logger log = LoggerFactory.getLogger(Leftovers.class);
 
@@ -28,13 +29,13 @@ public final class Leftovers {
 	}
 
 	/** Reaps once per JVM; later calls return at once. */
-	public static synchronized void reapOnce() {
+	static synchronized void reapOnce() {
 		if (reaped) {
 			return;
 		}
 		reaped = true;
 		DockerClient docker = DockerClientFactory.instance().client();
-		Map<String, String> thisHost = Map.of(KitResources.HOST_LABEL, KitResources.hostName());
+		Map<String, String> thisHost = Map.of(DockerHost.HOST_LABEL, DockerHost.hostName());
 		List<Container> containers = docker.listContainersCmd().withShowAll(true).withLabelFilter(thisHost).exec();
 		int removedContainers = 0;
 		for (Container container : containers) {
@@ -43,7 +44,9 @@ public final class Leftovers {
 				removedContainers++;
 			}
 		}
-		List<Network> networks = docker.listNetworksCmd().withFilter("label", List.of(KitResources.HOST_LABEL + "=" + KitResources.hostName())).exec();
+		List<Network> networks = docker.listNetworksCmd()
+			.withFilter("label", List.of(DockerHost.HOST_LABEL + "=" + DockerHost.hostName()))
+			.exec();
 		int removedNetworks = 0;
 		for (Network network : networks) {
 			if (ownerIsGone(network.getLabels())) {
@@ -59,13 +62,14 @@ public final class Leftovers {
 			}
 		}
 		if (removedContainers + removedNetworks + removedImages > 0) {
-			log.warn("Removed {} container(s), {} network(s) and {} image(s) left behind by earlier runs whose JVM is gone",
+			log.warn(
+					"Removed {} container(s), {} network(s) and {} image(s) left behind by earlier runs whose JVM is gone",
 					removedContainers, removedNetworks, removedImages);
 		}
 	}
 
 	private static boolean ownerIsGone(Map<String, String> labels) {
-		String pid = (labels != null) ? labels.get(KitResources.PID_LABEL) : null;
+		String pid = (labels != null) ? labels.get(DockerHost.PID_LABEL) : null;
 		if (pid == null) {
 			return false;
 		}

@@ -1,4 +1,4 @@
-package dev.bottleneckkit.internal;
+package dev.bottleneckkit.junit;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -32,12 +32,14 @@ class ReportWriterTest {
 			.as("case names are escaped")
 			.contains("default pool &lt;5&gt;")
 			.doesNotContain("default pool <5>");
-		assertThat(markdown).contains("| S1 | default pool <5> | 40 users | 5 connections per route / 0.500 s = 10.0 rps | 10.0 rps | 9.9 rps |");
+		assertThat(markdown).contains(
+				"| S1 | default pool <5> | 40 users | 5 connections per route / 0.500 s = 10.0 rps | 10.0 rps | 9.9 rps |");
 	}
 
 	/**
-	 * A run that proves a failure mode was shown as "expected 8.0 rps, measured 0.0 rps, passed": it shows the
-	 * failure it expects, failures per second and time to fail, beside the failures it measured.
+	 * A run that proves a failure mode was shown as "expected 8.0 rps, measured 0.0 rps,
+	 * passed": it shows the failure it expects, failures per second and time to fail,
+	 * beside the failures it measured.
 	 */
 	@Test
 	void aRunThatProvesAFailureModeShowsTheExpectedFailureNotAThroughput() {
@@ -56,7 +58,8 @@ class ReportWriterTest {
 				+ " read-timeout, each after 500 ms | 7.9 failures/s: 63 × http-504 read-timeout, time to fail p50 503 ms;"
 				+ " 0 answered |")
 			.doesNotContain("0.0 rps");
-		assertThat(html).contains("fails by design", "8.0 failures/s", "7.9 failures/s", "503 ms", "failed requests per second")
+		assertThat(html)
+			.contains("fails by design", "8.0 failures/s", "7.9 failures/s", "503 ms", "failed requests per second")
 			.doesNotContain("0.0 rps");
 	}
 
@@ -93,10 +96,12 @@ class ReportWriterTest {
 		String html = ReportWriter.html(List.of(entry));
 		String markdown = ReportWriter.markdown(List.of(entry));
 
-		assertThat(html).as(sweep.verdict().line()).contains("HttpClient connection pool", "capped at 10.0 rps from 8 users: HttpClient pool 5/5 leased",
-				"knee", "model 10.0", "<polyline", "service · http.pool.pending");
-		assertThat(markdown).contains("| S1 | sweep: default pool | sweep, 1→16 users | HttpClient connection pool | 10.0 rps |"
-				+ " 10.0 rps |", "verdict: capped at 10.0 rps from 8 users");
+		assertThat(html).as(sweep.verdict().line())
+			.contains("HttpClient connection pool", "capped at 10.0 rps from 8 users: HttpClient pool 5/5 leased",
+					"knee", "model 10.0", "<polyline", "service · http.pool.pending");
+		assertThat(markdown)
+			.contains("| S1 | sweep: default pool | sweep, 1→16 users | HttpClient connection pool | 10.0 rps |"
+					+ " 10.0 rps |", "verdict: capped at 10.0 rps from 8 users");
 	}
 
 	@Test
@@ -105,8 +110,8 @@ class ReportWriterTest {
 				Ceiling.of(5, "connections per route", Duration.ofMillis(500)), Map.of(), "id",
 				Map.of("caller", SweepResults.cappedByAPoolOfFive().steps().get(3).service()), null);
 
-		assertThat(ReportWriter.html(List.of(entry))).contains("caller · http.pool.leased", "caller · http.pool.pending",
-				"max 11");
+		assertThat(ReportWriter.html(List.of(entry))).contains("caller · http.pool.leased",
+				"caller · http.pool.pending", "max 11");
 	}
 
 	@Test
@@ -115,13 +120,14 @@ class ReportWriterTest {
 				new GaugeTimeline.Sample(Duration.ofSeconds(1), 200));
 		List<GaugeTimeline.Sample> virtual = List.of(new GaugeTimeline.Sample(Duration.ZERO, -1),
 				new GaugeTimeline.Sample(Duration.ofSeconds(1), -1));
-		GaugeTimeline gauges = new GaugeTimeline(new LinkedHashMap<>(Map.of("tomcat.threads.config.max", configured,
-				"tomcat.threads.busy", virtual)));
+		GaugeTimeline gauges = new GaugeTimeline(
+				new LinkedHashMap<>(Map.of("tomcat.threads.config.max", configured, "tomcat.threads.busy", virtual)));
 		ReportEntry entry = new ReportEntry("S2", "virtual", "test", "virtual", entry("x").result(),
 				Ceiling.of(40, "users", Duration.ofMillis(300)), Map.of(), "id", Map.of("service", gauges), null);
 
-		assertThat(ReportWriter.html(List.of(entry))).contains("unchanged during the run:",
-				"service · tomcat.threads.config.max 200", "service · tomcat.threads.busy n/a")
+		assertThat(ReportWriter.html(List.of(entry)))
+			.contains("unchanged during the run:", "service · tomcat.threads.config.max 200",
+					"service · tomcat.threads.busy n/a")
 			.doesNotContain("<figcaption>service · tomcat.threads.config.max</figcaption>");
 	}
 
@@ -130,7 +136,8 @@ class ReportWriterTest {
 	}
 
 	private static ReportEntry entry(String scenarioId, String caseName, double offeredRps) {
-		LoadResult result = LoadResults.of("load", 40, Duration.ofSeconds(10), 99, Duration.ofSeconds(4), List.of(new LoadResult.Second(0, 8, 0, 3900, false), new LoadResult.Second(1, 10, 0, 4000, true)),
+		LoadResult result = LoadResults.of("load", 40, Duration.ofSeconds(10), 99, Duration.ofSeconds(4),
+				List.of(new LoadResult.Second(0, 8, 0, 3900, false), new LoadResult.Second(1, 10, 0, 4000, true)),
 				Duration.ofSeconds(1), offeredRps);
 		Map<String, String> evidence = new LinkedHashMap<>();
 		evidence.put("downstream peak in-flight", "5");

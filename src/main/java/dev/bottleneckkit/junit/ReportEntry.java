@@ -1,4 +1,4 @@
-package dev.bottleneckkit.internal;
+package dev.bottleneckkit.junit;
 
 import java.util.Map;
 
@@ -9,10 +9,10 @@ import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.SweepResult;
 
 /**
- * One load run (or one sweep) of one scenario test, as the report shows it, with the gauges sampled beside it.
- * Its outcome is known when the test ends.
+ * One load run (or one sweep) of one scenario test, as the report shows it, with the
+ * gauges sampled beside it. Its outcome is known when the test ends.
  */
-public final class ReportEntry {
+final class ReportEntry {
 
 	private final String scenarioId;
 
@@ -38,23 +38,27 @@ public final class ReportEntry {
 
 	private volatile String outcome = "running";
 
-	public ReportEntry(String scenarioId, String scenarioTitle, String testName, String caseName, LoadResult result,
+	ReportEntry(String scenarioId, String scenarioTitle, String testName, String caseName, LoadResult result,
 			Ceiling ceiling, Map<String, String> evidence, String testId) {
 		this(scenarioId, scenarioTitle, testName, caseName, result, ceiling, evidence, testId, Map.of(), null);
 	}
 
 	/**
-	 * A run with the gauges sampled beside it, by whose they are ({@code "caller"}), or a sweep ({@code sweep} not
-	 * null; {@code result} is then its last step, and {@code ceiling} may be null).
+	 * A run with the gauges sampled beside it, by whose they are ({@code "caller"}), or a
+	 * sweep ({@code sweep} not null; {@code result} is then its last step, and
+	 * {@code ceiling} may be null).
 	 */
-	public ReportEntry(String scenarioId, String scenarioTitle, String testName, String caseName, LoadResult result,
+	ReportEntry(String scenarioId, String scenarioTitle, String testName, String caseName, LoadResult result,
 			Ceiling ceiling, Map<String, String> evidence, String testId, Map<String, GaugeTimeline> gauges,
 			SweepResult sweep) {
 		this(scenarioId, scenarioTitle, testName, caseName, result, ceiling, null, evidence, testId, gauges, sweep);
 	}
 
-	/** A run that proves a failure mode: {@code failureMode} is its model, {@code ceiling} null. */
-	public ReportEntry(String scenarioId, String scenarioTitle, String testName, String caseName, LoadResult result,
+	/**
+	 * A run that proves a failure mode: {@code failureMode} is its model, {@code ceiling}
+	 * null.
+	 */
+	ReportEntry(String scenarioId, String scenarioTitle, String testName, String caseName, LoadResult result,
 			FailureMode failureMode, Map<String, String> evidence, String testId, Map<String, GaugeTimeline> gauges) {
 		this(scenarioId, scenarioTitle, testName, caseName, result, null, failureMode, evidence, testId, gauges, null);
 	}
@@ -76,10 +80,11 @@ public final class ReportEntry {
 	}
 
 	/**
-	 * Marks the entry passed, or failed with the assertion's first line, once: a rerun of the test (Failsafe's
-	 * {@code rerunFailingTestsCount}) records entries of its own and never turns a failed attempt's into passed.
+	 * Marks the entry passed, or failed with the assertion's first line, once: a rerun of
+	 * the test (Failsafe's {@code rerunFailingTestsCount}) records entries of its own and
+	 * never turns a failed attempt's into passed.
 	 */
-	public void settle(Throwable failure) {
+	void settle(Throwable failure) {
 		if (!"running".equals(this.outcome)) {
 			return;
 		}
@@ -92,58 +97,58 @@ public final class ReportEntry {
 		}
 	}
 
-	public String scenarioId() {
+	String scenarioId() {
 		return this.scenarioId;
 	}
 
-	public String scenarioTitle() {
+	String scenarioTitle() {
 		return this.scenarioTitle;
 	}
 
-	public String testName() {
+	String testName() {
 		return this.testName;
 	}
 
-	public String caseName() {
+	String caseName() {
 		return this.caseName;
 	}
 
-	public LoadResult result() {
+	LoadResult result() {
 		return this.result;
 	}
 
-	public Ceiling ceiling() {
+	Ceiling ceiling() {
 		return this.ceiling;
 	}
 
 	/** The failure this run proves, or null when a ceiling (or a sweep) is its model. */
-	public FailureMode failureMode() {
+	FailureMode failureMode() {
 		return this.failureMode;
 	}
 
-	public Map<String, String> evidence() {
+	Map<String, String> evidence() {
 		return this.evidence;
 	}
 
-	public String testId() {
+	String testId() {
 		return this.testId;
 	}
 
 	/** Gauges sampled beside the run, by whose they are. */
-	public Map<String, GaugeTimeline> gauges() {
+	Map<String, GaugeTimeline> gauges() {
 		return this.gauges;
 	}
 
 	/** The sweep this entry shows, or null for a single run. */
-	public SweepResult sweep() {
+	SweepResult sweep() {
 		return this.sweep;
 	}
 
-	public String outcome() {
+	String outcome() {
 		return this.outcome;
 	}
 
-	public boolean passed() {
+	boolean passed() {
 		return "passed".equals(this.outcome);
 	}
 
