@@ -266,6 +266,21 @@ final class ReportWriter {
 		card.append("<div class=\"cap\">fails by design: ").append(escape(mode.explain())).append("</div>");
 		card.append("<div class=\"body\"><dl>");
 		card.append("<dt>failures</dt><dd>").append(escape(measuredFailures(r))).append("</dd>");
+		evidenceTerms(card, e);
+		card.append("</dl><div class=\"charts\">");
+		card.append("<figure><figcaption>failed requests per second</figcaption>")
+			.append(perSecondChart(r, rate, true))
+			.append("</figure>");
+		gaugeFigures(card, e.gauges(), r.warmUp().plus(r.window()).plusSeconds(2));
+		card.append("</div></div></article>");
+		return card.toString();
+	}
+
+	/**
+	 * The entry's evidence as terms of a definition list: "downstream peak in-flight" —
+	 * 5.
+	 */
+	private static void evidenceTerms(StringBuilder card, ReportEntry e) {
 		evidenceLines(e).forEach((line) -> {
 			int colon = line.indexOf(": ");
 			card.append("<dt>")
@@ -274,13 +289,6 @@ final class ReportWriter {
 				.append(escape(line.substring(colon + 2)))
 				.append("</dd>");
 		});
-		card.append("</dl><div class=\"charts\">");
-		card.append("<figure><figcaption>failed requests per second</figcaption>")
-			.append(perSecondChart(r, rate, true))
-			.append("</figure>");
-		gaugeFigures(card, e.gauges(), r.warmUp().plus(r.window()).plusSeconds(2));
-		card.append("</div></div></article>");
-		return card.toString();
 	}
 
 	private static String runCard(ReportEntry e) {
@@ -306,14 +314,7 @@ final class ReportWriter {
 			.append("</div>");
 		card.append("<div class=\"cap\">cap: ").append(escape(e.ceiling().explain())).append("</div>");
 		card.append("<div class=\"body\"><dl>");
-		evidenceLines(e).forEach((line) -> {
-			int colon = line.indexOf(": ");
-			card.append("<dt>")
-				.append(escape(line.substring(0, Math.max(0, colon))))
-				.append("</dt><dd>")
-				.append(escape(line.substring(colon + 2)))
-				.append("</dd>");
-		});
+		evidenceTerms(card, e);
 		if (r.generatorSaturated()) {
 			card.append(
 					"<dt>load generator</dt><dd>saturated: the figures measure the generator, not the service</dd>");

@@ -22,6 +22,8 @@ import dev.bottleneckkit.containers.ServiceContainer;
 import dev.bottleneckkit.internal.DockerHost;
 import dev.bottleneckkit.internal.Passwords;
 import org.awaitility.Awaitility;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.images.builder.Transferable;
@@ -40,6 +42,8 @@ import org.testcontainers.images.builder.Transferable;
  * JVM needs the module {@code java.management.rmi}, in every Temurin JRE.
  */
 final class JmxAgent {
+
+	private static final Logger log = LoggerFactory.getLogger(JmxAgent.class);
 
 	private static final Map<GenericContainer<?>, JmxAgent> enabled = Collections
 		.synchronizedMap(new IdentityHashMap<>());
@@ -168,6 +172,22 @@ final class JmxAgent {
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
+	 * Closes {@code connector} (null: nothing to close); a connection already gone is
+	 * only logged.
+	 */
+	static void disconnect(JMXConnector connector, String name) {
+		if (connector == null) {
+			return;
+		}
+		try {
+			connector.close();
+		}
+		catch (IOException ex) {
+			log.debug("JMX connection to {} already gone: {}", name, ex.toString());
 		}
 	}
 

@@ -106,14 +106,7 @@ public final class MemoryProbe implements AutoCloseable {
 	/** Disconnects; the container keeps running. */
 	@Override
 	public void close() {
-		if (this.connector != null) {
-			try {
-				this.connector.close();
-			}
-			catch (IOException ex) {
-				log.debug("JMX connection to {} already gone: {}", this.agent.name(), ex.toString());
-			}
-		}
+		JmxAgent.disconnect(this.connector, this.agent.name());
 	}
 
 	private long liveHeap() {

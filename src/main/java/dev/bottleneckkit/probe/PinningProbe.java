@@ -168,14 +168,7 @@ public final class PinningProbe implements AutoCloseable {
 		if (this.recordingId >= 0) {
 			closeRecording(this.recordingId);
 		}
-		try {
-			if (this.connector != null) {
-				this.connector.close();
-			}
-		}
-		catch (IOException ex) {
-			log.debug("JMX connection to {} already gone: {}", this.name, ex.toString());
-		}
+		JmxAgent.disconnect(this.connector, this.name);
 	}
 
 	private void closeRecording(long id) {

@@ -112,14 +112,7 @@ public final class ThreadDumpProbe implements AutoCloseable {
 	/** Disconnects; the container keeps running. */
 	@Override
 	public void close() {
-		if (this.connector != null) {
-			try {
-				this.connector.close();
-			}
-			catch (IOException ex) {
-				log.debug("JMX connection to {} already gone: {}", this.name, ex.toString());
-			}
-		}
+		JmxAgent.disconnect(this.connector, this.name);
 	}
 
 	private HotSpotDiagnosticMXBean diagnostic() throws IOException {

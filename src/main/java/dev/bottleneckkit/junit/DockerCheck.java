@@ -1,21 +1,21 @@
-package dev.bottleneckkit.internal;
+package dev.bottleneckkit.junit;
 
 import org.testcontainers.DockerClientFactory;
 
 /** Fails fast, in one line, when no Docker engine answers. */
-public final class DockerCheck {
+final class DockerCheck {
 
 	private DockerCheck() {
 	}
 
-	public static void requireDocker() {
+	static void requireDocker() {
 		if (!DockerClientFactory.instance().isDockerAvailable()) {
 			throw new DockerUnavailableException();
 		}
 	}
 
 	/** One actionable line; the stack trace would say nothing more. */
-	public static final class DockerUnavailableException extends RuntimeException {
+	static final class DockerUnavailableException extends RuntimeException {
 
 		DockerUnavailableException() {
 			super("No Docker engine answers: bottleneck-kit scenarios run in containers. Start Docker (on a bare "
