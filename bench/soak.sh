@@ -56,6 +56,16 @@ median=$(awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2]
 printf '\n[soak] %d of %d runs green, no reruns; .ci/run took min %s s, median %s s, max %s s\n' "$passed" "$RUNS" \
   "$(head -n 1 <<<"$sorted")" "$median" "$(tail -n 1 <<<"$sorted")"
 
+# Per test class: seconds in every run (Failsafe's and Surefire's XML), longest first.
+printf '\n%-62s %s\n' "test class" "seconds, per soak run"
+for run_dir in "$out"/*/; do
+  for xml in "$run_dir"failsafe-reports/TEST-*.xml; do
+    [ -f "$xml" ] || continue
+    sed -n 's/.*<testsuite [^>]*name="\([^"]*\)"[^>]*time="\([0-9.,]*\)".*/\1\t\2/p' "$xml" | head -n 1
+  done
+done | tr -d ',' | awk -F'\t' '{ if (!($1 in t)) order[++n] = $1; t[$1] = t[$1] " " int($2 + 0.5); sum[$1] += $2 }
+  END { for (i = 1; i <= n; i++) printf "%-62s%s\n", substr(order[i], 1, 62), t[order[i]] }' | sort -k2 -rn
+
 # Per scenario run: measured / model in every run (summary.md rows: | id | run | load | cap | expected | measured |).
 printf '\n%-5s %-62s %s\n' id run "measured / model, per soak run"
 for summary in "$out"/*/bottleneck-report/summary.md; do

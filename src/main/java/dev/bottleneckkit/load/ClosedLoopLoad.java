@@ -121,8 +121,9 @@ public final class ClosedLoopLoad {
 	}
 
 	/**
-	 * Stop after this many requests have completed in the window (1 to 10^9) instead of
-	 * after a duration.
+	 * Stop after this many requests have ended in the window, answered or failed (1 to
+	 * 10^9), instead of after a duration: a route that fails every request ends the run
+	 * as soon.
 	 */
 	public ClosedLoopLoad forRequests(long requests) {
 		return new ClosedLoopLoad(this.users, this.warmUp, MAX_RUN,
@@ -162,14 +163,25 @@ public final class ClosedLoopLoad {
 	 * waits for them to end first.
 	 */
 	public LoadResult run(URI target) {
+		return run(Request.get(target));
+	}
+
+	/**
+	 * Runs the load with a mix of requests and blocks until every user has stopped: each
+	 * user's next request is drawn from {@code mix} by weight (method, headers and body
+	 * as each says; all to one service), and the result has every route's figures beside
+	 * the whole ({@link LoadResult#byRoute()}).
+	 */
+	public LoadResult run(Request... mix) {
+		List<Request> requests = Mix.of(mix);
 		try (Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, this.name, slots(this.users))) {
-			log.info("{}: {} users against {} ({} warm-up, then {})", this.name, this.users, target,
+			log.info("{}: {} users against {} ({} warm-up, then {})", this.name, this.users, Mix.describe(requests),
 					Knobs.human(this.warmUp),
 					(this.requests > 0) ? this.requests + " requests"
 							: (this.cycles > 0)
 									? this.cycles + " cycles of every user, at most " + Knobs.human(this.atMost)
 									: Knobs.human(this.duration));
-			return execute(target);
+			return execute(requests);
 		}
 	}
 
@@ -186,8 +198,8 @@ public final class ClosedLoopLoad {
 				ExecutorService both = Executors.newVirtualThreadPerTaskExecutor()) {
 			log.info("{} ({} users against {}) and {} ({} users against {}) at once", first.name, first.users,
 					firstTarget, second.name, second.users, secondTarget);
-			Future<LoadResult> firstRun = both.submit(() -> first.execute(firstTarget));
-			LoadResult secondResult = second.execute(secondTarget);
+			Future<LoadResult> firstRun = both.submit(() -> first.execute(List.of(Request.get(firstTarget))));
+			LoadResult secondResult = second.execute(List.of(Request.get(secondTarget)));
 			return List.of(firstRun.get(), secondResult);
 		}
 		catch (ExecutionException ex) {
@@ -207,16 +219,17 @@ public final class ClosedLoopLoad {
 		return (users > Phases.USERS_PER_SLOT) ? 2 : 1;
 	}
 
-	private LoadResult execute(URI target) {
+	private LoadResult execute(List<Request> mix) {
 		Measurement measurement = new Measurement(this.warmUp, this.duration, this.atMost, this.requestTimeout,
-				this.cycles, this.users);
+				this.cycles, this.users)
+			.withRoutes(Mix.names(mix));
 		// Like wrk's default -t2: two event loops, each with half the users, so that
 		// answers do not queue behind
 		// one busy thread; more would take cores from the service being measured.
 		int loops = Math.min(this.users, EVENT_LOOPS);
 		List<HttpEventLoop> eventLoops = new ArrayList<>();
 		for (int l = 0; l < loops; l++) {
-			eventLoops.add(new HttpEventLoop(this.name, target, this.requestTimeout, measurement, l == 0));
+			eventLoops.add(new HttpEventLoop(this.name, mix, this.requestTimeout, measurement, l == 0));
 		}
 		AtomicReference<RuntimeException> failure = new AtomicReference<>();
 		List<Thread> threads = new ArrayList<>();
@@ -244,7 +257,7 @@ public final class ClosedLoopLoad {
 		if (failure.get() != null) {
 			throw failure.get();
 		}
-		LoadResult result = measurement.result(this.name, this.users, Double.NaN, this.warmUp);
+		LoadResult result = measurement.result(this.name, this.users, Double.NaN, this.warmUp, Mix.shares(mix));
 		log.info("{}", result.summary());
 		return result;
 	}

@@ -13,13 +13,13 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.UnresolvedAddressException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongUnaryOperator;
 
@@ -70,7 +70,13 @@ final class HttpEventLoop implements AutoCloseable {
 
 	private final URI target;
 
-	private final byte[] request;
+	/**
+	 * The requests of the mix as they go on the wire, and their weights added up in
+	 * order.
+	 */
+	private final byte[][] requests;
+
+	private final int[] cumulativeWeights;
 
 	private final long timeoutNanos;
 
@@ -110,20 +116,22 @@ final class HttpEventLoop implements AutoCloseable {
 	/** Whether this loop logs the run's progress (one loop of a run does). */
 	private final boolean logsProgress;
 
-	HttpEventLoop(String name, URI target, Duration requestTimeout, Measurement measurement, boolean logsProgress) {
-		if (!"http".equalsIgnoreCase(target.getScheme()) || target.getHost() == null) {
-			throw new IllegalArgumentException(
-					"the load sends plain HTTP/1.1: the target must be http://host[:port]/path, was " + target);
-		}
+	HttpEventLoop(String name, List<Request> mix, Duration requestTimeout, Measurement measurement,
+			boolean logsProgress) {
 		this.name = name;
-		this.target = target;
-		String path = (target.getRawPath() == null || target.getRawPath().isEmpty()) ? "/" : target.getRawPath();
-		if (target.getRawQuery() != null) {
-			path += "?" + target.getRawQuery();
+		this.target = mix.get(0).uri();
+		this.requests = new byte[mix.size()][];
+		this.cumulativeWeights = new int[mix.size()];
+		int total = 0;
+		for (int i = 0; i < mix.size(); i++) {
+			if (!mix.get(i).hostAndPort().equals(mix.get(0).hostAndPort())) {
+				throw new IllegalArgumentException("a mix of requests goes to one service: " + mix.get(0).hostAndPort()
+						+ " and " + mix.get(i).hostAndPort() + " are two; run a load for each");
+			}
+			this.requests[i] = mix.get(i).bytes();
+			total += mix.get(i).weight();
+			this.cumulativeWeights[i] = total;
 		}
-		String host = (target.getPort() > 0) ? target.getHost() + ":" + target.getPort() : target.getHost();
-		this.request = ("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nUser-Agent: bottleneck-kit\r\n\r\n")
-			.getBytes(StandardCharsets.US_ASCII);
 		this.timeoutNanos = requestTimeout.toNanos();
 		this.measurement = measurement;
 		this.logsProgress = logsProgress;
@@ -173,7 +181,7 @@ final class HttpEventLoop implements AutoCloseable {
 			for (int i = this.ended.size(); i > 0; i--) {
 				Connection user = this.ended.poll();
 				now = System.nanoTime();
-				if (requests > 0 && this.measurement.succeededInWindow() >= requests) {
+				if (requests > 0 && this.measurement.completedInWindow() >= requests) {
 					this.measurement.endWindowAt(now);
 				}
 				if (now >= this.measurement.windowEndNanos()) {
@@ -310,7 +318,7 @@ final class HttpEventLoop implements AutoCloseable {
 	private void finish(Connection connection, String failure) {
 		this.inFlight--;
 		long done = System.nanoTime();
-		if (this.measurement.record(connection.start, done, failure)) {
+		if (this.measurement.record(connection.start, done, failure, connection.route)) {
 			this.measurement.userAnswered(++connection.endedInWindow, done);
 		}
 		this.ended.add(connection);
@@ -346,10 +354,27 @@ final class HttpEventLoop implements AutoCloseable {
 		return "io-" + ex.getClass().getSimpleName();
 	}
 
+	/** The index of a request of the mix, drawn by weight. */
+	private int draw() {
+		if (this.requests.length == 1) {
+			return 0;
+		}
+		int ticket = ThreadLocalRandom.current().nextInt(this.cumulativeWeights[this.cumulativeWeights.length - 1]);
+		int route = 0;
+		while (this.cumulativeWeights[route] <= ticket) {
+			route++;
+		}
+		return route;
+	}
+
 	/** One kept-alive connection and the request on it. */
 	private final class Connection {
 
-		private final ByteBuffer out = ByteBuffer.wrap(HttpEventLoop.this.request);
+		/** The request being sent, drawn from the mix by weight at each start. */
+		private ByteBuffer out;
+
+		/** Its index in the mix. */
+		int route;
 
 		private final ResponseParser parser = new ResponseParser();
 
@@ -398,6 +423,8 @@ final class HttpEventLoop implements AutoCloseable {
 
 		void start(long start) {
 			this.start = start;
+			this.route = draw();
+			this.out = ByteBuffer.wrap(HttpEventLoop.this.requests[this.route]);
 			this.connectFailed = false;
 			this.deadline = System.nanoTime() + HttpEventLoop.this.timeoutNanos;
 			this.retried = false;

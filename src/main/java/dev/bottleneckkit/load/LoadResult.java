@@ -50,6 +50,12 @@ public final class LoadResult {
 	private final double livesThroughput;
 
 	/**
+	 * Each route's own figures when the load sent a mix, in the mix's order; empty for
+	 * one route.
+	 */
+	private final Map<String, LoadResult> byRoute;
+
+	/**
 	 * Latencies in microseconds; the histograms are the load driver's own copies, never
 	 * handed out.
 	 */
@@ -63,6 +69,14 @@ public final class LoadResult {
 	LoadResult(String name, int users, Duration window, long succeeded, Map<String, Long> errors, Histogram latencies,
 			Histogram failureLatencies, List<Second> timeline, Duration warmUp, double offeredRps, double generatorBusy,
 			double livesThroughput) {
+		this(name, users, window, succeeded, errors, latencies, failureLatencies, timeline, warmUp, offeredRps,
+				generatorBusy, livesThroughput, Map.of());
+	}
+
+	private LoadResult(String name, int users, Duration window, long succeeded, Map<String, Long> errors,
+			Histogram latencies, Histogram failureLatencies, List<Second> timeline, Duration warmUp, double offeredRps,
+			double generatorBusy, double livesThroughput, Map<String, LoadResult> byRoute) {
+		this.byRoute = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(byRoute));
 		this.livesThroughput = livesThroughput;
 		this.name = name;
 		this.users = users;
@@ -75,6 +89,23 @@ public final class LoadResult {
 		this.warmUp = warmUp;
 		this.offeredRps = offeredRps;
 		this.generatorBusy = generatorBusy;
+	}
+
+	/** The same result with each route's figures. */
+	LoadResult withRoutes(Map<String, LoadResult> routes) {
+		return routes.isEmpty() ? this
+				: new LoadResult(this.name, this.users, this.window, this.succeeded, this.errors, this.latencies,
+						this.failureLatencies, this.timeline, this.warmUp, this.offeredRps, this.generatorBusy,
+						this.livesThroughput, routes);
+	}
+
+	/**
+	 * Each route's own figures when the load sent a mix of requests ({@link Request}), by
+	 * the route's name in the mix's order: throughput, latency and errors of that route
+	 * alone, in the same window. Empty for one route.
+	 */
+	public Map<String, LoadResult> byRoute() {
+		return this.byRoute;
 	}
 
 	/** What was loaded, for reports. */

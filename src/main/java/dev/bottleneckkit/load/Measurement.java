@@ -65,6 +65,14 @@ final class Measurement {
 	/** The busiest load thread's share of its wall time on the CPU, 0 to 1. */
 	private double generatorBusy;
 
+	/** Each route's own figures, in the mix's order, when the load sends a mix. */
+	private final java.util.LinkedHashMap<String, Measurement> routes = new java.util.LinkedHashMap<>();
+
+	private final List<Measurement> routeList = new ArrayList<>();
+
+	/** The whole run's measurement, when this one is a route's share of it; else null. */
+	private final Measurement whole;
+
 	Measurement(Duration warmUp, Duration window, Duration requestTimeout) {
 		this(warmUp, window, window, requestTimeout, 0, 0);
 	}
@@ -75,6 +83,7 @@ final class Measurement {
 	 * 0: the window lasts {@code window}).
 	 */
 	Measurement(Duration warmUp, Duration window, Duration maxWindow, Duration requestTimeout, int cycles, int users) {
+		this.whole = null;
 		this.answersWanted = (cycles > 0) ? cycles + 1 : 0;
 		this.usersToWaitFor = users;
 		Duration longest = (cycles > 0) ? maxWindow : window;
@@ -86,6 +95,48 @@ final class Measurement {
 		this.windowStartNanos = this.startNanos + warmUp.toNanos();
 		this.shortestEndNanos = this.windowStartNanos + window.toNanos();
 		this.windowEndNanos = this.windowStartNanos + longest.toNanos();
+	}
+
+	/** A route's share of {@code whole}: the same clock and window, its own figures. */
+	private Measurement(Measurement whole) {
+		this.whole = whole;
+		this.answersWanted = 0;
+		this.usersToWaitFor = 0;
+		this.maxSeconds = whole.maxSeconds;
+		this.succeededPerSecond = new AtomicLongArray(this.maxSeconds);
+		this.failedPerSecond = new AtomicLongArray(this.maxSeconds);
+		this.latencyMicrosPerSecond = new AtomicLongArray(this.maxSeconds);
+		this.startNanos = whole.startNanos;
+		this.windowStartNanos = whole.windowStartNanos;
+		this.shortestEndNanos = whole.shortestEndNanos;
+		this.windowEndNanos = whole.windowEndNanos;
+	}
+
+	/**
+	 * Keeps each of {@code names} apart too, as well as the whole: a load of a mix of
+	 * requests reports every route's figures. One name: nothing to keep apart.
+	 */
+	Measurement withRoutes(List<String> names) {
+		if (names.size() > 1) {
+			for (String name : names) {
+				Measurement route = new Measurement(this);
+				this.routes.put(name, route);
+				this.routeList.add(route);
+			}
+		}
+		return this;
+	}
+
+	/**
+	 * Records a request of route {@code route} (its index in the mix), in the whole and
+	 * in that route's figures.
+	 */
+	boolean record(long startNanos, long doneNanos, String failure, int route) {
+		boolean inWindow = record(startNanos, doneNanos, failure);
+		if (!this.routes.isEmpty()) {
+			this.routeList.get(route).record(startNanos, doneNanos, failure);
+		}
+		return inWindow;
 	}
 
 	/**
@@ -107,6 +158,7 @@ final class Measurement {
 	/** Ends the window early (count-bounded runs). */
 	void endWindowAt(long nanos) {
 		this.windowEndNanos = Math.min(this.windowEndNanos, nanos);
+		this.routes.values().forEach((route) -> route.endWindowAt(nanos));
 	}
 
 	/**
@@ -198,7 +250,18 @@ final class Measurement {
 	}
 
 	synchronized double generatorBusy() {
+		if (this.whole != null) {
+			return this.whole.generatorBusy();
+		}
 		return this.generatorBusy;
+	}
+
+	/**
+	 * Requests that ended inside the window, answered or failed: what a count-bounded run
+	 * counts.
+	 */
+	long completedInWindow() {
+		return this.succeededInWindow.sum() + this.errors.values().stream().mapToLong(LongAdder::sum).sum();
 	}
 
 	long succeededInWindow() {
@@ -211,7 +274,27 @@ final class Measurement {
 	}
 
 	LoadResult result(String name, int users, double offeredRps, Duration warmUp) {
+		return result(name, users, offeredRps, warmUp, List.of());
+	}
+
+	/**
+	 * The figures of the run; with a mix, {@code shares} are the routes' shares of the
+	 * requests (their weights over the total), for an open loop's offered rate per route.
+	 */
+	LoadResult result(String name, int users, double offeredRps, Duration warmUp, List<Double> shares) {
 		long windowEnd = Math.min(this.windowEndNanos, System.nanoTime());
+		Map<String, LoadResult> byRoute = new java.util.LinkedHashMap<>();
+		int i = 0;
+		for (Map.Entry<String, Measurement> route : this.routes.entrySet()) {
+			double share = (i < shares.size()) ? shares.get(i) : Double.NaN;
+			byRoute.put(route.getKey(),
+					route.getValue().result(route.getKey(), users, offeredRps * share, warmUp, windowEnd));
+			i++;
+		}
+		return result(name, users, offeredRps, warmUp, windowEnd).withRoutes(byRoute);
+	}
+
+	private LoadResult result(String name, int users, double offeredRps, Duration warmUp, long windowEnd) {
 		Duration window = Duration.ofNanos(Math.max(1, windowEnd - this.windowStartNanos));
 		Map<String, Long> errorCounts = new TreeMap<>();
 		this.errors.forEach((kind, count) -> errorCounts.put(kind, count.sum()));

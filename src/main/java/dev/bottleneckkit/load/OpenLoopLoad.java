@@ -2,6 +2,7 @@ package dev.bottleneckkit.load;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.internal.Phases;
@@ -106,20 +107,31 @@ public final class OpenLoopLoad {
 	 * answered or timed out.
 	 */
 	public LoadResult run(URI target) {
+		return run(Request.get(target));
+	}
+
+	/**
+	 * Runs the load with a mix of requests: each arrival's request is drawn from
+	 * {@code mix} by weight (all to one service), and the result has every route's
+	 * figures beside the whole ({@link LoadResult#byRoute()}).
+	 */
+	public LoadResult run(Request... mix) {
+		List<Request> requests = Mix.of(mix);
 		try (Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, this.name, ClosedLoopLoad.slots(this.rate))) {
 			log.info("{}: {} rps against {} ({} warm-up, then {}; at most {} outstanding)", this.name, this.rate,
-					target, Knobs.human(this.warmUp), Knobs.human(this.duration), this.maxOutstanding);
-			return execute(target);
+					Mix.describe(requests), Knobs.human(this.warmUp), Knobs.human(this.duration), this.maxOutstanding);
+			return execute(requests);
 		}
 	}
 
-	private LoadResult execute(URI target) {
-		Measurement measurement = new Measurement(this.warmUp, this.duration, this.requestTimeout);
+	private LoadResult execute(List<Request> mix) {
+		Measurement measurement = new Measurement(this.warmUp, this.duration, this.requestTimeout)
+			.withRoutes(Mix.names(mix));
 		double intervalNanos = 1e9 / this.rate;
-		try (HttpEventLoop loop = new HttpEventLoop(this.name, target, this.requestTimeout, measurement, true)) {
+		try (HttpEventLoop loop = new HttpEventLoop(this.name, mix, this.requestTimeout, measurement, true)) {
 			loop.openLoop((i) -> measurement.startNanos + (long) (i * intervalNanos), this.maxOutstanding);
 		}
-		LoadResult result = measurement.result(this.name, this.maxOutstanding, this.rate, this.warmUp);
+		LoadResult result = measurement.result(this.name, this.maxOutstanding, this.rate, this.warmUp, Mix.shares(mix));
 		log.info("{}", result.summary());
 		return result;
 	}

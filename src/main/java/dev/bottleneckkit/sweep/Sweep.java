@@ -19,6 +19,7 @@ import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.internal.Phases;
 import dev.bottleneckkit.load.ClosedLoopLoad;
 import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.load.Request;
 import dev.bottleneckkit.probe.ContainerCpu;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.PinnedEvent;
@@ -93,6 +94,9 @@ public final class Sweep {
 	 */
 	static final double REJECTED_SHARE = 0.1;
 
+	private final List<Request> mix;
+
+	/** Where the mix goes: its first request's URI, for logs and results. */
 	private final URI target;
 
 	private final String name;
@@ -109,9 +113,10 @@ public final class Sweep {
 
 	private final ThreadDumpProbe threads;
 
-	private Sweep(URI target, String name, int maxUsers, Duration requestTimeout, GenericContainer<?> service,
+	private Sweep(List<Request> mix, String name, int maxUsers, Duration requestTimeout, GenericContainer<?> service,
 			GenericContainer<?> downstream, PinningProbe pinning, ThreadDumpProbe threads) {
-		this.target = target;
+		this.mix = List.copyOf(mix);
+		this.target = mix.get(0).uri();
 		this.name = name;
 		this.maxUsers = maxUsers;
 		this.requestTimeout = requestTimeout;
@@ -126,20 +131,33 @@ public final class Sweep {
 	 * no probe yet.
 	 */
 	public static Sweep of(URI target) {
-		return new Sweep(target, "sweep " + target.getPath(), DEFAULT_MAX_USERS, ClosedLoopLoad.DEFAULT_REQUEST_TIMEOUT,
-				null, null, null, null);
+		return of(Request.get(target)).named("sweep " + target.getPath());
+	}
+
+	/**
+	 * A sweep of a mix of requests (method, headers, body, weights; all to one service),
+	 * up to {@value #DEFAULT_MAX_USERS} users, with no probe yet: each step's users draw
+	 * their requests from the mix, and each step's result has every route's figures
+	 * ({@link LoadResult#byRoute()}).
+	 */
+	public static Sweep of(Request... mix) {
+		if (mix == null || mix.length == 0) {
+			throw new IllegalArgumentException("a sweep needs at least one request to send");
+		}
+		return new Sweep(List.of(mix), "sweep " + mix[0].name(), DEFAULT_MAX_USERS,
+				ClosedLoopLoad.DEFAULT_REQUEST_TIMEOUT, null, null, null, null);
 	}
 
 	/** A name for logs and reports. */
 	public Sweep named(String name) {
-		return new Sweep(this.target, name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
+		return new Sweep(this.mix, name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
 				this.pinning, this.threads);
 	}
 
 	/** The users of the last step, 2 to 4096 (steps double from one). */
 	public Sweep upToUsers(int users) {
-		return new Sweep(this.target, this.name, Knobs.between("users", users, 2, 4096), this.requestTimeout,
-				this.service, this.downstream, this.pinning, this.threads);
+		return new Sweep(this.mix, this.name, Knobs.between("users", users, 2, 4096), this.requestTimeout, this.service,
+				this.downstream, this.pinning, this.threads);
 	}
 
 	/**
@@ -147,7 +165,7 @@ public final class Sweep {
 	 * min.
 	 */
 	public Sweep requestTimeout(Duration timeout) {
-		return new Sweep(this.target, this.name, this.maxUsers,
+		return new Sweep(this.mix, this.name, this.maxUsers,
 				Knobs.between("requestTimeout", timeout, Duration.ofMillis(1), Duration.ofMinutes(10)), this.service,
 				this.downstream, this.pinning, this.threads);
 	}
@@ -159,7 +177,7 @@ public final class Sweep {
 	 * the host's cores.
 	 */
 	public Sweep watching(GenericContainer<?> container) {
-		return new Sweep(this.target, this.name, this.maxUsers, this.requestTimeout, container, this.downstream,
+		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, container, this.downstream,
 				this.pinning, this.threads);
 	}
 
@@ -168,8 +186,8 @@ public final class Sweep {
 	 * downstream's own cap.
 	 */
 	public Sweep watchingDownstream(GenericContainer<?> container) {
-		return new Sweep(this.target, this.name, this.maxUsers, this.requestTimeout, this.service, container,
-				this.pinning, this.threads);
+		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, container, this.pinning,
+				this.threads);
 	}
 
 	/**
@@ -177,8 +195,8 @@ public final class Sweep {
 	 * container started).
 	 */
 	public Sweep pinning(PinningProbe probe) {
-		return new Sweep(this.target, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
-				probe, this.threads);
+		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream, probe,
+				this.threads);
 	}
 
 	/**
@@ -186,7 +204,7 @@ public final class Sweep {
 	 * threads crowding a lock.
 	 */
 	public Sweep threadDumps(ThreadDumpProbe probe) {
-		return new Sweep(this.target, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
+		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
 				this.pinning, probe);
 	}
 
@@ -288,7 +306,7 @@ public final class Sweep {
 			.forCycles(CYCLES, Duration.ofSeconds(MAX_WINDOW_SECONDS))
 			.requestTimeout(this.requestTimeout)
 			.named(this.name + ", " + users + (users == 1 ? " user" : " users"))
-			.run(this.target);
+			.run(this.mix.toArray(Request[]::new));
 
 		Duration wall = Duration.ofNanos(System.nanoTime() - wallStart);
 		double serviceCores = cores(this.service, serviceCpu, wall);

@@ -171,6 +171,21 @@ class ClosedLoopLoadTest {
 		}
 	}
 
+	/**
+	 * A count of successes would never be reached on a route that fails: the run would
+	 * hold its slot 30 min.
+	 */
+	@Test
+	void aCountBoundedRunEndsOnFailuresToo() throws Exception {
+		try (LimitedServer unavailable = LimitedServer.answering(503, 2, Duration.ofMillis(10))) {
+
+			LoadResult result = ClosedLoopLoad.users(1).warmUp(Duration.ZERO).forRequests(5).run(unavailable.uri());
+
+			assertThat(result.errors()).containsEntry("http-503", 5L);
+			assertThat(result.window()).as("ended after its 5 requests").isLessThan(Duration.ofSeconds(2));
+		}
+	}
+
 	@Test
 	void stopsAfterTheRequestedCount() throws Exception {
 		try (LimitedServer server = LimitedServer.start(2, Duration.ofMillis(10))) {
