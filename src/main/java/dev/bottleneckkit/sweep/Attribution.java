@@ -44,6 +44,29 @@ final class Attribution {
 			"jakarta.servlet.http.HttpServlet.service", "org.eclipse.jetty.server.Server.handle",
 			"io.undertow.server.Connectors.executeRootHandler");
 
+	/**
+	 * Frames of a request thread waiting for an HttpClient 5 pooled connection (all of
+	 * them on its stack).
+	 */
+	static final List<String> HTTP_CLIENT_WAITING = List.of("org.apache.hc.core5.concurrent.BasicFuture.get",
+			"org.apache.hc.client5.http.impl.classic.InternalExecRuntime.acquireEndpoint");
+
+	/** Frames of a request thread that holds an HttpClient 5 connection (any of them). */
+	static final List<String> HTTP_CLIENT_HOLDING = List.of("org.apache.hc.client5.http.impl.classic.MainClientExec",
+			"org.apache.hc.client5.http.impl.classic.ConnectExec");
+
+	/** Frames of a request thread waiting for a Hikari connection (all of them). */
+	static final List<String> HIKARI_WAITING = List.of("com.zaxxer.hikari.util.ConcurrentBag.borrow",
+			"com.zaxxer.hikari.pool.HikariPool.getConnection");
+
+	/**
+	 * Frames of a request thread that holds a Hikari connection: a statement or
+	 * connection proxy at work.
+	 */
+	static final List<String> HIKARI_HOLDING = List.of("com.zaxxer.hikari.pool.HikariProxyPreparedStatement",
+			"com.zaxxer.hikari.pool.HikariProxyStatement", "com.zaxxer.hikari.pool.HikariProxyConnection",
+			"com.zaxxer.hikari.pool.HikariProxyCallableStatement", "com.zaxxer.hikari.pool.HikariProxyResultSet");
+
 	private final SweepResult sweep;
 
 	private final Step step;
@@ -84,7 +107,8 @@ final class Attribution {
 					Double.NaN, Double.NaN, seen(this.step));
 		}
 		for (Function<Attribution, Optional<Verdict>> rule : List.<Function<Attribution, Optional<Verdict>>>of(
-				Attribution::hikari, Attribution::httpClient, Attribution::reactorNetty, Attribution::tomcatThreads,
+				Attribution::hikari, Attribution::hikariFromDump, Attribution::httpClient,
+				Attribution::httpClientFromDump, Attribution::reactorNetty, Attribution::tomcatThreads,
 				Attribution::carriers, Attribution::lock, Attribution::cpu, Attribution::downstream)) {
 			Optional<Verdict> verdict = rule.apply(this);
 			if (verdict.isPresent()) {
@@ -111,6 +135,72 @@ final class Attribution {
 			.map((pool) -> capped(Resource.HTTP_CLIENT_POOL, String.format(Locale.ROOT,
 					"HttpClient pool %d/%d leased (per route), %d pending", pool.inUse, pool.limit, pool.pending),
 					pool.limit, "connections", this.w1, "W₁", pool.evidence()));
+	}
+
+	/**
+	 * The HttpClient 5 pool of a service that publishes no pool metrics (Spring Boot
+	 * binds none), read from a thread dump: request threads parked in the pool's lease
+	 * ({@code BasicFuture.get} under {@code PoolingHttpClientConnectionManager}'s lease
+	 * request) wait for a connection, while those inside {@code MainClientExec} hold one.
+	 * Some waiting while the holders are as many as in the last dumps says the pool is
+	 * full at that many.
+	 */
+	private Optional<Verdict> httpClientFromDump() {
+		return pooledFromDump(HTTP_CLIENT_WAITING, HTTP_CLIENT_HOLDING)
+			.map((pool) -> capped(Resource.HTTP_CLIENT_POOL, String.format(Locale.ROOT,
+					"HttpClient pool (from a thread dump) %d request threads hold a connection, %d wait in its lease",
+					pool.inUse, pool.pending), pool.limit, "connections", this.w1, "W₁", pool.evidence()));
+	}
+
+	/**
+	 * Hikari without its meters, from a thread dump: request threads in
+	 * {@code HikariPool.getConnection} parked in {@code ConcurrentBag.borrow} wait for a
+	 * connection; those using a Hikari proxy ({@code HikariProxy…}) hold one.
+	 */
+	private Optional<Verdict> hikariFromDump() {
+		return pooledFromDump(HIKARI_WAITING, HIKARI_HOLDING).map((pool) -> capped(Resource.HIKARI_POOL,
+				String.format(Locale.ROOT,
+						"Hikari pool (from a thread dump) %d request threads hold a connection, %d wait in its borrow",
+						pool.inUse, pool.pending),
+				pool.limit, "connections", this.w1, "W₁", pool.evidence()));
+	}
+
+	/**
+	 * A pool read from the steps' thread dumps: its limit is the most request threads
+	 * seen holding a connection in a dump where others waited for one (a dump is one
+	 * instant: a connection being handed on is held by nobody), and the last step's dump
+	 * must show some waiting. Empty when no dump shows the pool full.
+	 */
+	private Optional<Pool> pooledFromDump(List<String> waitingFrames, List<String> holdingFrames) {
+		int limit = 0;
+		int pending = 0;
+		String file = null;
+		boolean lastWaits = false;
+		for (Step each : this.sweep.steps()) {
+			ThreadDump dump = each.threads();
+			if (dump == null) {
+				continue;
+			}
+			List<ThreadDump.DumpedThread> serving = dump.matching(Attribution::servesARequest);
+			int waiting = (int) serving.stream()
+				.filter((thread) -> waitingFrames.stream().allMatch(thread::hasFrame))
+				.count();
+			int holding = (int) serving.stream()
+				.filter((thread) -> !waitingFrames.stream().allMatch(thread::hasFrame))
+				.filter((thread) -> holdingFrames.stream().anyMatch(thread::hasFrame))
+				.count();
+			lastWaits = (each == this.step) && waiting >= 1 && holding >= 1;
+			if (waiting >= 1 && holding > limit) {
+				limit = holding;
+				file = String.valueOf(dump.file().getFileName());
+			}
+			pending = Math.max(pending, waiting);
+		}
+		if (!lastWaits || limit < 1) {
+			return Optional.empty();
+		}
+		return Optional
+			.of(new Pool("request threads holding a connection (thread dump " + file + ")", limit, limit, pending));
 	}
 
 	private Optional<Verdict> reactorNetty() {

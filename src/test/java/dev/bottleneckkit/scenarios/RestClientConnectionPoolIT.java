@@ -13,6 +13,7 @@ import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.ServiceGauges;
+import dev.bottleneckkit.probe.ThreadDumpProbe;
 import dev.bottleneckkit.scenarios.lab.InFlightProbe.InFlight;
 import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
 import dev.bottleneckkit.sweep.Resource;
@@ -71,6 +72,13 @@ class RestClientConnectionPoolIT {
 	@Container
 	static final LabServiceContainer defaultPool = LabServiceContainer.callerOf(downstream)
 		.withName("caller-default-pool");
+
+	/**
+	 * Thread dumps of the default pool's caller: a stock service publishes no HttpClient
+	 * 5 pool meters (the lab binds its own), so the attribution reads the pool from where
+	 * its request threads wait.
+	 */
+	static final ThreadDumpProbe defaultPoolThreads = ThreadDumpProbe.on(defaultPool);
 
 	@Container
 	static final LabServiceContainer sizedPool = LabServiceContainer.callerOf(downstream)
@@ -164,6 +172,18 @@ class RestClientConnectionPoolIT {
 				.run();
 
 			report.record("sweep: Spring Boot's default pool", sweep);
+			assertThat(sweep).isCappedBy(Resource.HTTP_CLIENT_POOL).hasCeilingNearItsModel(0.15);
+		}
+
+		@Test
+		void withoutPoolMetersThreadDumpsNameTheHttpClientPool(ScenarioReport report) {
+			SweepResult sweep = Sweep.of(defaultPool.uri("/call/sleep"))
+				.named("S1 default pool, thread dumps only")
+				.threadDumps(defaultPoolThreads)
+				.upToUsers(32)
+				.run();
+
+			report.record("sweep: Spring Boot's default pool, read from thread dumps alone", sweep);
 			assertThat(sweep).isCappedBy(Resource.HTTP_CLIENT_POOL).hasCeilingNearItsModel(0.15);
 		}
 

@@ -83,6 +83,43 @@ class AttributionTest {
 					+ " com.mysql.cj.protocol.ReadAheadInputStream.fill:107 — 2 carriers / 1.002 s = 2.0 rps");
 	}
 
+	/**
+	 * A stock Spring Boot service publishes no HttpClient 5 pool meters: the pool is read
+	 * from thread dumps, the waiting threads parked in its lease, the holders in
+	 * {@code MainClientExec}. A dump is one instant: the limit is the most holders seen
+	 * beside waiters (4 in one dump, 5 in the other).
+	 */
+	@Test
+	void anHttpClientPoolWithoutMetersIsReadFromThreadDumps() {
+		ThreadDump four = poolDump("threads-3.json", 4, 3, Attribution.HTTP_CLIENT_WAITING,
+				"org.apache.hc.client5.http.impl.classic.MainClientExec.execute");
+		ThreadDump five = poolDump("threads-4.json", 5, 11, Attribution.HTTP_CLIENT_WAITING,
+				"org.apache.hc.client5.http.impl.classic.MainClientExec.execute");
+		List<Step> steps = List.of(step(1, 2.0, 500, gauges(Map.of()), null, List.of(), Double.NaN),
+				step(2, 4.0, 500, gauges(Map.of()), null, List.of(), Double.NaN),
+				step(4, 7.9, 505, gauges(Map.of()), null, List.of(), Double.NaN),
+				step(8, 9.9, 800, gauges(Map.of()), four, List.of(), Double.NaN),
+				step(16, 10.0, 1600, gauges(Map.of()), five, List.of(), Double.NaN));
+
+		SweepResult sweep = result(steps, true);
+
+		assertThat(sweep).isCappedBy(Resource.HTTP_CLIENT_POOL).hasCeilingNearItsModel(0.05);
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 10.0 rps from 8 users: HttpClient pool (from a thread"
+				+ " dump) 5 request threads hold a connection, 11 wait in its lease — 5 connections / 0.500 s = 10.0 rps");
+	}
+
+	@Test
+	void aHikariPoolWithoutMetersIsReadFromThreadDumps() {
+		ThreadDump dump = poolDump("threads-2.json", 4, 4, Attribution.HIKARI_WAITING,
+				"com.zaxxer.hikari.pool.HikariProxyPreparedStatement.executeQuery");
+
+		SweepResult sweep = capped(4.0, gauges(Map.of()), dump, List.of(), Double.NaN);
+
+		assertThat(sweep).isCappedBy(Resource.HIKARI_POOL);
+		assertThat(sweep.verdict().line()).startsWith("capped at 4.0 rps from 8 users: Hikari pool (from a thread dump)"
+				+ " 4 request threads hold a connection, 4 wait in its borrow — 4 connections / ");
+	}
+
 	@Test
 	void requestThreadsCrowdingOneLockNameIt() {
 		List<ThreadDump.DumpedThread> threads = new ArrayList<>();
@@ -261,6 +298,27 @@ class AttributionTest {
 				Duration.ofMillis(Math.round(users * 1000 / rps)), timeline, Duration.ZERO, Double.NaN);
 		return new Step(users, result, gauges(Map.of()), gauges(Map.of()), cores, 1, Double.NaN, Double.NaN, List.of(),
 				null, window);
+	}
+
+	/**
+	 * A dump of request threads: {@code holding} inside {@code holdingFrame},
+	 * {@code waiting} in the pool's wait.
+	 */
+	private static ThreadDump poolDump(String file, int holding, int waiting, List<String> waitingFrames,
+			String holdingFrame) {
+		List<ThreadDump.DumpedThread> threads = new ArrayList<>();
+		for (int i = 0; i < holding; i++) {
+			threads.add(new ThreadDump.DumpedThread("", List.of("sun.nio.ch.SocketDispatcher.read", holdingFrame,
+					"dev.example.Orders.get", "org.apache.catalina.core.ApplicationFilterChain.doFilter")));
+		}
+		for (int i = 0; i < waiting; i++) {
+			List<String> frames = new ArrayList<>(List.of("jdk.internal.misc.Unsafe.park"));
+			frames.addAll(waitingFrames);
+			frames
+				.addAll(List.of("dev.example.Orders.get", "org.apache.catalina.core.ApplicationFilterChain.doFilter"));
+			threads.add(new ThreadDump.DumpedThread("", frames));
+		}
+		return new ThreadDump(Path.of(file), threads);
 	}
 
 	private static GaugeTimeline gauges(Map<Gauge, Double> maxima) {
