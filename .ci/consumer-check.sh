@@ -2,10 +2,10 @@
 # Proof that "Test your own service" in the README works for a team outside this repository:
 #   1. installs the kit into the local Maven repository (./mvnw install, no tests);
 #   2. builds the lab's downstream as a plain image, which the consumer knows only by name, port and route;
-#   3. generates a throwaway project outside the source tree: a pom.xml with the one kit dependency plus
-#      Failsafe, and the two files copied from the README (between the consumer-scenario and
-#      consumer-sweep markers);
-#   4. runs `mvn verify` there, and fails unless both copied scenarios ran and passed.
+#   3. generates throwaway projects outside the source tree, one per stack teams have (plain Maven, a Spring
+#      Boot 3.5 parent, a Spring Boot 4.1 parent): a pom.xml with the one kit dependency plus Failsafe, and the
+#      two files copied from the README (between the consumer-scenario and consumer-sweep markers);
+#   4. runs `mvn verify` in each, and fails unless both copied scenarios ran and passed in each.
 # Removes the project and the image afterwards, also on failure. Needs a Docker engine and JAVA_HOME (21+).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,25 +34,38 @@ cp target/lab-service/lab-service/target/lab-service.jar "$work/image/app.jar"
 { cat containers/lab-service/Dockerfile; echo 'ENV SPRING_PROFILES_ACTIVE=downstream'; } >"$work/image/Dockerfile"
 docker build -q --build-arg "JAVA_IMAGE=$java_image" --build-arg CDS=false -t "$image" "$work/image" >/dev/null
 
-say "generating the consumer project in $work/project"
-project="$work/project"
-mkdir -p "$project/src/test/java/com/example/guards"
-copy() { sed -n "/<!-- $1:start -->/,/<!-- $1:end -->/p" README.md | sed '1,2d;$d' | sed '$d' >"$2"; }
-copy consumer-scenario "$project/src/test/java/com/example/guards/TomcatThreadsCapIT.java"
-copy consumer-sweep "$project/src/test/java/com/example/guards/SlowRouteCapIT.java"
-cat >"$project/pom.xml" <<POM
+# One project per stack teams have: no parent (plain Maven), Spring Boot 3.5's parent (JUnit 5 and
+# Testcontainers 1.21 managed), Spring Boot 4.1's parent. CONSUMERS=plain limits the check to some of them.
+generate() { # flavour dir
+  local flavour=$1 project=$2 parent="" failsafe_version="<version>3.5.6</version>" managed=""
+  case "$flavour" in
+    boot-3.5) parent="<parent><groupId>org.springframework.boot</groupId><artifactId>spring-boot-starter-parent</artifactId><version>3.5.9</version><relativePath/></parent>"
+      failsafe_version=""
+      # The kit is built on Testcontainers 2.0 and JUnit 6; Boot 3.5 manages 1.21 and 5.12. The README says to
+      # name the kit's versions in a Boot 3.5 project, as here; without them the scenario fails (see the README).
+      managed="<testcontainers.version>2.0.5</testcontainers.version><junit-jupiter.version>6.0.3</junit-jupiter.version>" ;;
+    boot-4.1) parent="<parent><groupId>org.springframework.boot</groupId><artifactId>spring-boot-starter-parent</artifactId><version>4.1.1</version><relativePath/></parent>"
+      failsafe_version="" ;;
+  esac
+  mkdir -p "$project/src/test/java/com/example/guards"
+  copy consumer-scenario "$project/src/test/java/com/example/guards/TomcatThreadsCapIT.java"
+  copy consumer-sweep "$project/src/test/java/com/example/guards/SlowRouteCapIT.java"
+  cat >"$project/pom.xml" <<POM
 <?xml version="1.0" encoding="UTF-8"?>
 <project xmlns="http://maven.apache.org/POM/4.0.0"
          xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
          xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 https://maven.apache.org/xsd/maven-4.0.0.xsd">
   <modelVersion>4.0.0</modelVersion>
+  $parent
   <groupId>com.example</groupId>
-  <artifactId>orders-guards</artifactId>
+  <artifactId>orders-guards-$flavour</artifactId>
   <version>1.0.0</version>
 
   <properties>
     <maven.compiler.release>21</maven.compiler.release>
+    <java.version>21</java.version>
     <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+    $managed
   </properties>
 
   <dependencies>
@@ -69,7 +82,7 @@ cat >"$project/pom.xml" <<POM
       <plugin>
         <groupId>org.apache.maven.plugins</groupId>
         <artifactId>maven-failsafe-plugin</artifactId>
-        <version>3.5.6</version>
+        $failsafe_version
         <executions>
           <execution>
             <goals>
@@ -83,16 +96,25 @@ cat >"$project/pom.xml" <<POM
   </build>
 </project>
 POM
-(cd "$project" && find . -type f | sort | while read -r f; do printf '[consumer]   %-60s %4d lines\n' "$f" "$(wc -l <"$f")"; done)
+}
 
-say "dependency tree of the consumer (top level)"
-"$root/mvnw" -B -ntp -f "$project/pom.xml" dependency:tree -Dverbose=false 2>/dev/null | grep -E '^\[INFO\] (com\.example|[+\\]-)' | sed 's/^/[consumer]   /' || true
+copy() { sed -n "/<!-- $1:start -->/,/<!-- $1:end -->/p" README.md | sed '1,2d;$d' | sed '$d' >"$2"; }
 
-say "mvn verify in the consumer project (SERVICE_IMAGE=$image)"
-SERVICE_IMAGE="$image" "$root/mvnw" -B -ntp -f "$project/pom.xml" verify | tee "$work/verify.log"
-for copied in TomcatThreadsCapIT SlowRouteCapIT; do
-  grep -q "Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, .* in com.example.guards.$copied" "$work/verify.log" \
-    || { say "error: the copied $copied did not run and pass"; exit 1; }
+for flavour in ${CONSUMERS:-plain boot-3.5 boot-4.1}; do
+  project="$work/$flavour"
+  say "consumer project '$flavour' in $project"
+  generate "$flavour" "$project"
+  (cd "$project" && find . -type f | sort | while read -r f; do printf '[consumer]   %-60s %4d lines\n' "$f" "$(wc -l <"$f")"; done)
+  say "dependency tree of '$flavour' (the kit and what it brings that the project manages)"
+  "$root/mvnw" -B -ntp -f "$project/pom.xml" dependency:tree -Dverbose=false 2>/dev/null \
+    | grep -E '^\[INFO\] (com\.example|[+\\]-|.*(testcontainers:jar|junit-jupiter-api|bottleneck-kit))' \
+    | sed 's/^/[consumer]   /' || true
+  say "mvn verify in '$flavour' (SERVICE_IMAGE=$image)"
+  SERVICE_IMAGE="$image" "$root/mvnw" -B -ntp -f "$project/pom.xml" verify | tee "$work/verify-$flavour.log"
+  for copied in TomcatThreadsCapIT SlowRouteCapIT; do
+    grep -q "Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, .* in com.example.guards.$copied" "$work/verify-$flavour.log" \
+      || { say "error: the copied $copied did not run and pass in '$flavour'"; exit 1; }
+  done
+  say "'$flavour': the copied scenarios ran and passed; their report (target/bottleneck-report/summary.md):"
+  sed 's/^/[consumer]   /' "$project/target/bottleneck-report/summary.md"
 done
-say "the copied scenarios ran and passed; their report (target/bottleneck-report/summary.md):"
-sed 's/^/[consumer]   /' "$project/target/bottleneck-report/summary.md"

@@ -24,6 +24,7 @@ import com.github.dockerjava.api.command.PullImageResultCallback;
 import com.github.dockerjava.api.exception.NotFoundException;
 import dev.bottleneckkit.images.KitImages;
 import dev.bottleneckkit.internal.ContainerLogs;
+import dev.bottleneckkit.internal.JvmOptions;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.internal.Phases;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
@@ -182,13 +183,12 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 
 	/**
 	 * JVM flags for the service, added to {@code JAVA_TOOL_OPTIONS} (which every HotSpot
-	 * JVM reads, whatever the image's entry point), e.g.
-	 * {@code -Xmx512m -Djdk.virtualThreadScheduler.parallelism=2}.
+	 * JVM reads, whatever the image's entry point; behind the image's own, which it
+	 * keeps), e.g. {@code -Xmx512m -Djdk.virtualThreadScheduler.parallelism=2}.
 	 */
 	public ServiceContainer withJvmOptions(String options) {
-		String existing = getEnvMap().get("JAVA_TOOL_OPTIONS");
-		return withEnv("JAVA_TOOL_OPTIONS",
-				(existing == null || existing.isBlank()) ? options : existing + " " + options);
+		JvmOptions.append(this, options);
+		return this;
 	}
 
 	/**
@@ -263,6 +263,7 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 		}
 		try (Phases.Turn starting = Phases.enter(Phases.Phase.STARTING, "starting " + name())) {
 			ensureImage();
+			JvmOptions.keepTheImages(this, getDockerImageName());
 			super.start();
 		}
 		catch (RuntimeException ex) {
@@ -308,8 +309,8 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 			if (cause instanceof ContainerFetchException) {
 				return "Service " + name() + ": image " + this.image
 						+ " is not on this Docker engine and could not be pulled" + " (" + rootMessage(cause)
-						+ "). Build or pull it, or name another image; the kit's own images" + " switch with -D"
-						+ KitImages.SWITCH + "=offline";
+						+ "). Build or pull it, or name another image" + (KitImages.isKitImage(this.image)
+								? "; the kit's own images switch with -D" + KitImages.SWITCH + "=offline" : "");
 			}
 			if (String.valueOf(cause.getMessage()).contains("Timed out waiting")) {
 				return "Service " + name() + " (" + this.image + ") did not answer 200 on " + this.healthPath

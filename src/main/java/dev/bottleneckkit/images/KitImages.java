@@ -52,6 +52,16 @@ public final class KitImages {
 	}
 
 	/**
+	 * Whether {@code image} is one of the kit's own (official or offline), for which the
+	 * image-set switch is an answer; a team's own image is theirs to build or pull.
+	 */
+	public static boolean isKitImage(String image) {
+		String name = String.valueOf(image);
+		return name.startsWith("bottleneck-kit/") || name.startsWith("mysql:") || name.contains("shopify/toxiproxy")
+				|| name.contains("eclipse-temurin:");
+	}
+
+	/**
 	 * MySQL for {@code MySQLContainer}: {@code mysql:8.4}, or the MariaDB stand-in
 	 * offline.
 	 */

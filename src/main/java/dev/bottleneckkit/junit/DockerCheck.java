@@ -18,9 +18,8 @@ final class DockerCheck {
 	static final class DockerUnavailableException extends RuntimeException {
 
 		DockerUnavailableException() {
-			super("No Docker engine answers: bottleneck-kit scenarios run in containers. Start Docker (on a bare "
-					+ "Debian machine: bash .ci/docker-engine.sh start) or point DOCKER_HOST at one, then run again. "
-					+ "The fast tests need no Docker: ./mvnw test");
+			super("No Docker engine answers: @Scenario tests run your service in containers (Testcontainers). Start"
+					+ " Docker, or point DOCKER_HOST (or ~/.testcontainers.properties) at an engine, then run again.");
 		}
 
 		@Override

@@ -20,6 +20,7 @@ import com.github.dockerjava.api.model.ExposedPort;
 import com.github.dockerjava.api.model.Ports;
 import dev.bottleneckkit.containers.ServiceContainer;
 import dev.bottleneckkit.internal.DockerHost;
+import dev.bottleneckkit.internal.JvmOptions;
 import dev.bottleneckkit.internal.Passwords;
 import org.awaitility.Awaitility;
 import org.slf4j.Logger;
@@ -104,8 +105,7 @@ final class JmxAgent {
 				"-Dcom.sun.management.jmxremote.password.file=" + PASSWORD_FILE,
 				"-Dcom.sun.management.jmxremote.access.file=" + ACCESS_FILE, "-Dcom.sun.management.jmxremote.ssl=false",
 				"-Dcom.sun.management.jmxremote.local.only=false", "-Djava.rmi.server.hostname=" + host);
-		String existing = container.getEnvMap().get("JAVA_TOOL_OPTIONS");
-		container.withEnv("JAVA_TOOL_OPTIONS", (existing == null) ? flags : existing + " " + flags);
+		JvmOptions.append(container, flags);
 		// The JVM refuses a password file that others may read, so it must belong to the
 		// user the JVM runs as.
 		Transferable passwordFile = Transferable.of((USER + " " + password + "\n").getBytes(StandardCharsets.UTF_8),

@@ -10,6 +10,7 @@ import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 
+import dev.bottleneckkit.internal.JvmOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.containers.Container.ExecResult;
@@ -69,10 +70,7 @@ public final class MemoryProbe implements AutoCloseable {
 	 * on Native Memory Tracking and the JMX agent through {@code JAVA_TOOL_OPTIONS}).
 	 */
 	public static MemoryProbe on(GenericContainer<?> container) {
-		String existing = container.getEnvMap().get("JAVA_TOOL_OPTIONS");
-		if (existing == null || !existing.contains(NMT_FLAG)) {
-			container.withEnv("JAVA_TOOL_OPTIONS", (existing == null) ? NMT_FLAG : existing + " " + NMT_FLAG);
-		}
+		JvmOptions.append(container, NMT_FLAG);
 		return new MemoryProbe(container, JmxAgent.on(container));
 	}
 

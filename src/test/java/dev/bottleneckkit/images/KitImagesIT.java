@@ -17,6 +17,7 @@ import dev.bottleneckkit.containers.KitResources;
 import dev.bottleneckkit.internal.Phases;
 import dev.bottleneckkit.internal.ReportDirectory;
 import dev.bottleneckkit.junit.Scenario;
+import dev.bottleneckkit.probe.ContainerCpu;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import org.junit.jupiter.api.Test;
@@ -71,6 +72,21 @@ class KitImagesIT {
 					TOXIC_LATENCY.toMillis(), direct, proxied)
 			.isBetween(SLEEP.plus(TOXIC_LATENCY).plus(direct.roundTrip()).minusMillis(20),
 					direct.query().plus(TOXIC_LATENCY).plusMillis(250));
+	}
+
+	/**
+	 * Toxiproxy's image has no shell (FROM scratch), as distroless service images have
+	 * none.
+	 */
+	@Test
+	void theCpuOfAContainerWithoutAShellComesFromTheEngine() throws Exception {
+		ContainerCpu cpu = ContainerCpu.on(toxiproxy);
+
+		Duration before = cpu.used();
+		Duration after = cpu.used();
+
+		assertThat(before).as("the engine's figure for a running container").isPositive();
+		assertThat(after).as("and it only grows").isGreaterThanOrEqualTo(before);
 	}
 
 	@Test
