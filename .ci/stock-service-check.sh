@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Proof on a service the kit did not build: containers/stock-service is a stock Spring Boot 4.1 service (webmvc,
+# restclient + httpclient5, jdbc + MySQL driver, actuator; no kit code inside). This script
+#   1. builds its jar and its image, as the team's pipeline would;
+#   2. generates a consumer project outside the tree with the one kit dependency and Failsafe, and the sweep test
+#      .ci/stock-service/StockServiceCapsIT.java (MySQL, a DownstreamContainer behind Toxiproxy);
+#   3. runs `mvn verify` there and fails unless the three sweeps named the HttpClient pool, Hikari and Tomcat's
+#      threads; prints each verdict.
+# Needs the kit in the local Maven repository (.ci/consumer-check.sh installs it), a Docker engine and JAVA_HOME.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+say() { printf '[stock] %s\n' "$*"; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/bottleneck-kit-stock.XXXXXX")
+image="example/stock-service:ci-$$"
+cleanup() {
+  docker image rm -f "$image" >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+version=$(./mvnw -B -ntp -q help:evaluate -Dexpression=project.version -DforceStdout)
+case "${BOTTLENECK_IMAGES:-official}" in
+  offline) java_image=bottleneck-kit/temurin:21-jre ;;
+  *) java_image=eclipse-temurin:21-jre ;;
+esac
+
+say "building the stock service (containers/stock-service) and its image $image on $java_image"
+cp -r containers/stock-service "$work/service"
+"$root/mvnw" -B -ntp -q -f "$work/service/pom.xml" package -DskipTests
+docker build -q --build-arg "JAVA_IMAGE=$java_image" -t "$image" -f "$work/service/Dockerfile" "$work/service/target" >/dev/null
+
+project="$work/guards"
+mkdir -p "$project/src/test/java/com/example/guards"
+cp .ci/stock-service/StockServiceCapsIT.java "$project/src/test/java/com/example/guards/"
+cat >"$project/pom.xml" <<POM
+<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0"
+         xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+         xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 https://maven.apache.org/xsd/maven-4.0.0.xsd">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>com.example</groupId>
+  <artifactId>stock-guards</artifactId>
+  <version>1.0.0</version>
+  <properties>
+    <maven.compiler.release>21</maven.compiler.release>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+  </properties>
+  <dependencies>
+    <dependency>
+      <groupId>dev.bottleneckkit</groupId>
+      <artifactId>bottleneck-kit</artifactId>
+      <version>$version</version>
+      <scope>test</scope>
+    </dependency>
+  </dependencies>
+  <build>
+    <plugins>
+      <plugin>
+        <groupId>org.apache.maven.plugins</groupId>
+        <artifactId>maven-failsafe-plugin</artifactId>
+        <version>3.5.6</version>
+        <executions>
+          <execution>
+            <goals>
+              <goal>integration-test</goal>
+              <goal>verify</goal>
+            </goals>
+          </execution>
+        </executions>
+      </plugin>
+    </plugins>
+  </build>
+</project>
+POM
+
+say "mvn verify in the consumer project (STOCK_IMAGE=$image)"
+STOCK_IMAGE="$image" "$root/mvnw" -B -ntp -f "$project/pom.xml" verify | tee "$work/verify.log"
+grep -q 'Tests run: 3, Failures: 0, Errors: 0, Skipped: 0, .* in com.example.guards.StockServiceCapsIT' "$work/verify.log" \
+  || { say "error: the stock service's sweeps did not all pass"; exit 1; }
+say "the three sweeps named their caps:"
+grep -o 'stock /[a-z]*: capped at [^|]*' "$work/verify.log" | sed 's/^/[stock]   /' || true
+sed 's/^/[stock]   /' "$project/target/bottleneck-report/summary.md"

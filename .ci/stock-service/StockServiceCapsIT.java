@@ -1,0 +1,98 @@
+package com.example.guards;
+
+import java.time.Duration;
+
+import dev.bottleneckkit.containers.DownstreamContainer;
+import dev.bottleneckkit.containers.KitContainers;
+import dev.bottleneckkit.containers.KitResources;
+import dev.bottleneckkit.containers.ServiceContainer;
+import dev.bottleneckkit.junit.Scenario;
+import dev.bottleneckkit.junit.ScenarioReport;
+import dev.bottleneckkit.probe.ThreadDumpProbe;
+import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Sweep;
+import dev.bottleneckkit.sweep.SweepResult;
+import eu.rekawek.toxiproxy.model.ToxicDirection;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.testcontainers.containers.Network;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.mysql.MySQLContainer;
+import org.testcontainers.toxiproxy.ToxiproxyContainer;
+
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+
+/**
+ * A team's stock Spring Boot service (plain starters, no kit code inside), its database, its quote service behind
+ * a slow network: the sweep of each route names what caps it, with Little's law for it.
+ */
+@Scenario(id = "T1", title = "A stock Spring Boot service: what caps each route")
+class StockServiceCapsIT {
+
+	static final Network network = KitResources.newNetwork();
+
+	@Container
+	static final MySQLContainer mysql = KitContainers.mysql(network);
+
+	/** The quote service: 400 ms a quote, reached through Toxiproxy, which adds 100 ms. */
+	@Container
+	static final DownstreamContainer quotes = new DownstreamContainer()
+		.withRoute(DownstreamContainer.route("/quote").latency(Duration.ofMillis(400)).bodyBytes(256))
+		.withNetwork(network)
+		.withNetworkAliases("quotes");
+
+	@Container
+	static final ToxiproxyContainer toxiproxy = KitContainers.toxiproxy(network);
+
+	@Container
+	static final ServiceContainer stock = new ServiceContainer(System.getenv().getOrDefault("STOCK_IMAGE", "example/stock:1.0.0"))
+		.withNetwork(network)
+		.withSpringProperty("stock.quotes-url", "http://toxiproxy:8666")
+		.withSpringProperty("spring.datasource.url",
+				"jdbc:mysql://mysql:3306/" + mysql.getDatabaseName() + "?useSSL=false&allowPublicKeyRetrieval=true")
+		.withSpringProperty("spring.datasource.username", mysql.getUsername())
+		.withSpringProperty("spring.datasource.password", mysql.getPassword())
+		.withSpringProperty("spring.datasource.hikari.maximum-pool-size", 4)
+		.withSpringProperty("server.tomcat.threads.max", 8)
+		.withSpringProperty("server.tomcat.mbeanregistry.enabled", true)
+		.withSpringProperty("management.endpoints.web.exposure.include", "health,metrics")
+		.dependsOn(mysql);
+
+	/** HttpClient 5's pool publishes no meters on a stock service: where request threads wait says it. */
+	static final ThreadDumpProbe threads = ThreadDumpProbe.on(stock);
+
+	@BeforeAll
+	static void slowNetworkToTheQuotes() throws Exception {
+		KitContainers.proxy(toxiproxy, "quotes", 8666, "quotes:8080")
+			.toxics()
+			.latency("slow-network", ToxicDirection.DOWNSTREAM, 100);
+	}
+
+	@Test
+	void thePriceRouteIsCappedByHttpClientsDefaultPool(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(stock.uri("/price")).named("stock /price").watching(stock).threadDumps(threads)
+			.upToUsers(16).run();
+
+		report.record("sweep: /price (a quote per request)", sweep);
+		assertThat(sweep).isCappedBy(Resource.HTTP_CLIENT_POOL).hasCeilingNearItsModel(0.15);
+	}
+
+	@Test
+	void theStockRouteIsCappedByHikari(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(stock.uri("/stock")).named("stock /stock").watching(stock).threadDumps(threads)
+			.upToUsers(16).run();
+
+		report.record("sweep: /stock (a 250 ms query per request)", sweep);
+		assertThat(sweep).isCappedBy(Resource.HIKARI_POOL).hasCeilingNearItsModel(0.15);
+	}
+
+	@Test
+	void theReportRouteIsCappedByTomcatsThreads(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(stock.uri("/report")).named("stock /report").watching(stock).threadDumps(threads)
+			.upToUsers(32).run();
+
+		report.record("sweep: /report (300 ms on the request thread)", sweep);
+		assertThat(sweep).isCappedBy(Resource.TOMCAT_THREADS).hasCeilingNearItsModel(0.15);
+	}
+
+}
