@@ -41,9 +41,9 @@ generate() { # flavour dir
   case "$flavour" in
     boot-3.5) parent="<parent><groupId>org.springframework.boot</groupId><artifactId>spring-boot-starter-parent</artifactId><version>3.5.9</version><relativePath/></parent>"
       failsafe_version=""
-      # The kit is built on Testcontainers 2.0 and JUnit 6; Boot 3.5 manages 1.21 and 5.12. The README says to
-      # name the kit's versions in a Boot 3.5 project, as here; without them the scenario fails (see the README).
-      managed="<testcontainers.version>2.0.5</testcontainers.version><junit-jupiter.version>6.0.3</junit-jupiter.version>" ;;
+      # Boot 3.5 manages Testcontainers 1.21 and JUnit 5.12 where the kit is built on 2.0 and 6: the project
+      # keeps its own, as a team's would.
+      managed="" ;;
     boot-4.1) parent="<parent><groupId>org.springframework.boot</groupId><artifactId>spring-boot-starter-parent</artifactId><version>4.1.1</version><relativePath/></parent>"
       failsafe_version="" ;;
   esac

@@ -2,8 +2,9 @@
 # Proof on a service the kit did not build: containers/stock-service is a stock Spring Boot 4.1 service (webmvc,
 # restclient + httpclient5, jdbc + MySQL driver, actuator; no kit code inside). This script
 #   1. builds its jar and its image, as the team's pipeline would;
-#   2. generates a consumer project outside the tree with the one kit dependency and Failsafe, and the sweep test
-#      .ci/stock-service/StockServiceCapsIT.java (MySQL, a DownstreamContainer behind Toxiproxy);
+#   2. generates a consumer project outside the tree, as a team on Spring Boot 3.5 has it (Boot 3.5's parent, the one
+#      kit dependency, Testcontainers set to 2.0.5), with the sweep test .ci/stock-service/StockServiceCapsIT.java
+#      (MySQL, a DownstreamContainer behind Toxiproxy);
 #   3. runs `mvn verify` there and fails unless the three sweeps named the HttpClient pool, Hikari and Tomcat's
 #      threads; prints each verdict.
 # Needs the kit in the local Maven repository (.ci/consumer-check.sh installs it), a Docker engine and JAVA_HOME.
@@ -40,12 +41,19 @@ cat >"$project/pom.xml" <<POM
          xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
          xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 https://maven.apache.org/xsd/maven-4.0.0.xsd">
   <modelVersion>4.0.0</modelVersion>
+  <parent>
+    <groupId>org.springframework.boot</groupId>
+    <artifactId>spring-boot-starter-parent</artifactId>
+    <version>3.5.9</version>
+    <relativePath/>
+  </parent>
   <groupId>com.example</groupId>
   <artifactId>stock-guards</artifactId>
   <version>1.0.0</version>
   <properties>
-    <maven.compiler.release>21</maven.compiler.release>
-    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+    <java.version>21</java.version>
+    <!-- Spring Boot 3.5 manages Testcontainers 1.21; the kit's JVM probes and KitContainers need 2.0. -->
+    <testcontainers.version>2.0.5</testcontainers.version>
   </properties>
   <dependencies>
     <dependency>
@@ -60,7 +68,6 @@ cat >"$project/pom.xml" <<POM
       <plugin>
         <groupId>org.apache.maven.plugins</groupId>
         <artifactId>maven-failsafe-plugin</artifactId>
-        <version>3.5.6</version>
         <executions>
           <execution>
             <goals>
@@ -79,6 +86,5 @@ say "mvn verify in the consumer project (STOCK_IMAGE=$image)"
 STOCK_IMAGE="$image" "$root/mvnw" -B -ntp -f "$project/pom.xml" verify | tee "$work/verify.log"
 grep -q 'Tests run: 3, Failures: 0, Errors: 0, Skipped: 0, .* in com.example.guards.StockServiceCapsIT' "$work/verify.log" \
   || { say "error: the stock service's sweeps did not all pass"; exit 1; }
-say "the three sweeps named their caps:"
-grep -o 'stock /[a-z]*: capped at [^|]*' "$work/verify.log" | sed 's/^/[stock]   /' || true
+say "the three sweeps named their caps (target/bottleneck-report/summary.md):"
 sed 's/^/[stock]   /' "$project/target/bottleneck-report/summary.md"

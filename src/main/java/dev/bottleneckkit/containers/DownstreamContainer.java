@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
 import dev.bottleneckkit.images.JavaRuntime;
 import dev.bottleneckkit.images.KitImages;
 import dev.bottleneckkit.internal.Knobs;
+import org.testcontainers.containers.Network;
 import org.testcontainers.utility.MountableFile;
 
 /**
@@ -99,6 +100,39 @@ public class DownstreamContainer extends ServiceContainer {
 	/** Serves every request on a virtual thread of its own, no cap (the default). */
 	public DownstreamContainer withVirtualThreads() {
 		withEnv("DOWNSTREAM_THREADS", "virtual");
+		return this;
+	}
+
+	// The settings a stand-in is given most, returning the stand-in so that its own
+	// settings can follow them.
+
+	@Override
+	public DownstreamContainer withNetwork(Network network) {
+		super.withNetwork(network);
+		return this;
+	}
+
+	@Override
+	public DownstreamContainer withNetworkAliases(String... aliases) {
+		super.withNetworkAliases(aliases);
+		return this;
+	}
+
+	@Override
+	public DownstreamContainer withName(String name) {
+		super.withName(name);
+		return this;
+	}
+
+	@Override
+	public DownstreamContainer withCpuLimit(double cpus) {
+		super.withCpuLimit(cpus);
+		return this;
+	}
+
+	@Override
+	public DownstreamContainer withStartupTimeout(Duration timeout) {
+		super.withStartupTimeout(timeout);
 		return this;
 	}
 

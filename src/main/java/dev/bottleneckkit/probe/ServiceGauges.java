@@ -15,11 +15,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.bottleneckkit.containers.ServiceContainer;
+import dev.bottleneckkit.internal.Json;
 import dev.bottleneckkit.internal.Knobs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Samples the gauges that cap a Spring Boot service (Tomcat threads, HTTP client and
@@ -38,8 +37,6 @@ import tools.jackson.databind.json.JsonMapper;
 public final class ServiceGauges {
 
 	private static final Logger log = LoggerFactory.getLogger(ServiceGauges.class);
-
-	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	/** Time between samples unless {@link #every} says otherwise. */
 	public static final Duration DEFAULT_INTERVAL = Duration.ofMillis(250);
@@ -187,7 +184,7 @@ public final class ServiceGauges {
 
 	private void sample(HttpClient http, List<Gauge> meter, Duration at) {
 		try {
-			JsonNode answer = answer(http, meter.get(0));
+			Object answer = answer(http, meter.get(0));
 			for (Gauge gauge : meter) {
 				if (answer == null) {
 					continue;
@@ -210,7 +207,7 @@ public final class ServiceGauges {
 	}
 
 	private OptionalDouble fetch(HttpClient http, Gauge gauge) throws java.io.IOException, InterruptedException {
-		JsonNode answer = answer(http, gauge);
+		Object answer = answer(http, gauge);
 		return (answer == null) ? OptionalDouble.empty() : statistic(answer, gauge);
 	}
 
@@ -218,7 +215,7 @@ public final class ServiceGauges {
 	 * The Actuator's answer for {@code gauge}'s meter, null when the service does not
 	 * expose it (yet).
 	 */
-	private JsonNode answer(HttpClient http, Gauge gauge) throws java.io.IOException, InterruptedException {
+	private Object answer(HttpClient http, Gauge gauge) throws java.io.IOException, InterruptedException {
 		StringBuilder uri = new StringBuilder(this.base + "/actuator/metrics/" + gauge.meter());
 		for (int i = 0; i < gauge.tags().size(); i++) {
 			uri.append(i == 0 ? '?' : '&').append("tag=").append(gauge.tags().get(i));
@@ -244,13 +241,13 @@ public final class ServiceGauges {
 			}
 		}
 		this.missingSince.remove(gauge.label());
-		return JSON.readTree(response.body());
+		return Json.parse(response.body());
 	}
 
-	private static OptionalDouble statistic(JsonNode answer, Gauge gauge) {
-		for (JsonNode measurement : answer.path("measurements")) {
-			if (gauge.statistic().equals(measurement.path("statistic").asString())) {
-				return OptionalDouble.of(measurement.path("value").asDouble());
+	private static OptionalDouble statistic(Object answer, Gauge gauge) {
+		for (Object measurement : Json.array(answer, "measurements")) {
+			if (gauge.statistic().equals(Json.string(measurement, "", "statistic"))) {
+				return OptionalDouble.of(Json.number(measurement, "value"));
 			}
 		}
 		return OptionalDouble.empty();

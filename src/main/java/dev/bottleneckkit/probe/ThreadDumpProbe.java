@@ -12,12 +12,11 @@ import javax.management.remote.JMXConnector;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat;
+import dev.bottleneckkit.internal.Json;
 import dev.bottleneckkit.internal.ReportDirectory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.containers.GenericContainer;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Takes thread dumps that include virtual threads, from the test's JVM or a JVM in a
@@ -129,15 +128,21 @@ public final class ThreadDumpProbe implements AutoCloseable {
 	 * {@code threadDump.threadContainers[].threads[].{name, stack}}.
 	 */
 	static List<ThreadDump.DumpedThread> parse(Path file) {
-		JsonNode root = JsonMapper.builder().build().readTree(file.toFile());
+		Object root;
+		try {
+			root = Json.parse(Files.readString(file));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("cannot read the thread dump " + file, ex);
+		}
 		List<ThreadDump.DumpedThread> threads = new ArrayList<>();
-		for (JsonNode container : root.path("threadDump").path("threadContainers")) {
-			for (JsonNode thread : container.path("threads")) {
+		for (Object container : Json.array(root, "threadDump", "threadContainers")) {
+			for (Object thread : Json.array(container, "threads")) {
 				List<String> frames = new ArrayList<>();
-				for (JsonNode frame : thread.path("stack")) {
-					frames.add(frame(frame.asString()));
+				for (Object frame : Json.array(thread, "stack")) {
+					frames.add(frame(String.valueOf(frame)));
 				}
-				threads.add(new ThreadDump.DumpedThread(thread.path("name").asString(""), List.copyOf(frames)));
+				threads.add(new ThreadDump.DumpedThread(Json.string(thread, "", "name"), List.copyOf(frames)));
 			}
 		}
 		return threads;
