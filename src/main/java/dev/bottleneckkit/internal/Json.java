@@ -79,6 +79,95 @@ public final class Json {
 		return (path(value, keys) instanceof String string) ? string : otherwise;
 	}
 
+	/**
+	 * {@code value} as JSON text: maps (keys in their order), lists, strings, numbers
+	 * (NaN and infinities as null), booleans and null; two spaces of indent a level.
+	 */
+	public static String write(Object value) {
+		StringBuilder out = new StringBuilder();
+		write(out, value, 0);
+		return out.append('\n').toString();
+	}
+
+	private static void write(StringBuilder out, Object value, int depth) {
+		if (value == null) {
+			out.append("null");
+		}
+		else if (value instanceof Map<?, ?> map) {
+			if (map.isEmpty()) {
+				out.append("{}");
+				return;
+			}
+			out.append("{\n");
+			int i = 0;
+			for (Map.Entry<?, ?> entry : map.entrySet()) {
+				out.append("  ".repeat(depth + 1));
+				quote(out, String.valueOf(entry.getKey()));
+				out.append(": ");
+				write(out, entry.getValue(), depth + 1);
+				out.append((++i < map.size()) ? ",\n" : "\n");
+			}
+			out.append("  ".repeat(depth)).append('}');
+		}
+		else if (value instanceof List<?> list) {
+			if (list.isEmpty()) {
+				out.append("[]");
+				return;
+			}
+			out.append("[\n");
+			for (int i = 0; i < list.size(); i++) {
+				out.append("  ".repeat(depth + 1));
+				write(out, list.get(i), depth + 1);
+				out.append((i + 1 < list.size()) ? ",\n" : "\n");
+			}
+			out.append("  ".repeat(depth)).append(']');
+		}
+		else if (value instanceof Double || value instanceof Float) {
+			double number = ((Number) value).doubleValue();
+			out.append((Double.isNaN(number) || Double.isInfinite(number)) ? "null" : trimmed(number));
+		}
+		else if (value instanceof Number || value instanceof Boolean) {
+			out.append(value);
+		}
+		else {
+			quote(out, String.valueOf(value));
+		}
+	}
+
+	/** 9.9 for 9.9, 4 for 4.0, at most six decimals. */
+	private static String trimmed(double number) {
+		if (number == Math.rint(number) && Math.abs(number) < 1e15) {
+			return Long.toString((long) number);
+		}
+		return java.math.BigDecimal.valueOf(number)
+			.setScale(6, java.math.RoundingMode.HALF_UP)
+			.stripTrailingZeros()
+			.toPlainString();
+	}
+
+	private static void quote(StringBuilder out, String text) {
+		out.append('"');
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			switch (c) {
+				case '"' -> out.append("\\\"");
+				case '\\' -> out.append("\\\\");
+				case '\n' -> out.append("\\n");
+				case '\r' -> out.append("\\r");
+				case '\t' -> out.append("\\t");
+				default -> {
+					if (c < 0x20) {
+						out.append(String.format("\\u%04x", (int) c));
+					}
+					else {
+						out.append(c);
+					}
+				}
+			}
+		}
+		out.append('"');
+	}
+
 	private Object value() {
 		if (this.at >= this.text.length()) {
 			throw error("a value");

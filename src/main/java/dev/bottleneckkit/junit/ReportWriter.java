@@ -39,8 +39,9 @@ final class ReportWriter {
 	}
 
 	/**
-	 * Writes {@code index.html} and {@code summary.md} for these runs, replacing the last
-	 * ones; one writer at a time, since scenario classes end side by side.
+	 * Writes {@code index.html}, {@code summary.md} and {@code results.json} for these
+	 * runs, replacing the last ones; one writer at a time, since scenario classes end
+	 * side by side.
 	 */
 	static synchronized void writeAll(List<ReportEntry> unordered) {
 		if (unordered.isEmpty()) {
@@ -52,6 +53,7 @@ final class ReportWriter {
 			Files.createDirectories(dir);
 			Files.writeString(dir.resolve("index.html"), html(entries));
 			Files.writeString(dir.resolve("summary.md"), markdown(entries));
+			Files.writeString(dir.resolve("results.json"), ResultsJson.of(entries));
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("cannot write the scenario report to " + dir, ex);

@@ -1,0 +1,68 @@
+package dev.bottleneckkit.junit;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import dev.bottleneckkit.internal.Json;
+import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.load.LoadResults;
+import dev.bottleneckkit.model.Ceiling;
+import dev.bottleneckkit.model.FailureMode;
+import dev.bottleneckkit.sweep.SweepResult;
+import dev.bottleneckkit.sweep.SweepResults;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The schema of results.json, pinned: a pipeline reads these names. */
+class ResultsJsonTest {
+
+	@Test
+	void aLoadASweepAndAFailureModeAreWrittenWithTheSchemasFields() {
+		LoadResult pooled = LoadResults.closedLoop("default pool", 40, Duration.ofSeconds(8), 79,
+				Duration.ofMillis(4000));
+		ReportEntry load = new ReportEntry("S1", "pool", "test", "default pool", pooled,
+				Ceiling.of(5, "connections per route", Duration.ofMillis(500)), Map.of("downstream peak", "5"), "id");
+		LoadResult timedOut = LoadResults.closedLoop("read timeout", 4, Duration.ofSeconds(8), 0, Duration.ZERO,
+				Map.of("http-504 read-timeout", 63L), Duration.ofMillis(503));
+		ReportEntry failure = new ReportEntry("S8", "timeouts", "test", "read timeout", timedOut,
+				FailureMode.of("http-504 read-timeout", Duration.ofMillis(500), "the caller's timeout"), Map.of(), "id",
+				Map.of());
+		SweepResult sweep = SweepResults.cappedByAPoolOfFive();
+		ReportEntry swept = new ReportEntry("S1", "pool", "test", "sweep", sweep.steps().get(4).result(), null,
+				Map.of(), "id", Map.of(), sweep);
+		load.settle(null);
+		failure.settle(null);
+		swept.settle(new AssertionError("expected the cap to be Hikari"));
+
+		Object results = Json.parse(ResultsJson.of(List.of(load, failure, swept)));
+
+		assertThat(Json.string(results, "", "schema")).isEqualTo("bottleneck-kit/results/v1");
+		assertThat(keys(Json.path(results, "environment"))).containsExactly("cores", "jdk", "os", "imageSet");
+		List<?> runs = Json.array(results, "runs");
+		assertThat(runs).hasSize(3);
+		assertThat(keys(runs.get(0))).containsExactly("scenario", "title", "test", "case", "kind", "outcome", "load",
+				"model", "measured", "routes", "gauges", "evidence", "sweep");
+		assertThat(Json.string(runs.get(0), "", "kind")).isEqualTo("load");
+		assertThat(Json.number(runs.get(0), "model", "rps")).isEqualTo(10.0);
+		assertThat(Json.number(runs.get(0), "measured", "rps")).isCloseTo(9.875,
+				org.assertj.core.data.Offset.offset(0.001));
+		assertThat(Json.number(runs.get(0), "measured", "latency_ms", "p99")).isCloseTo(4000,
+				org.assertj.core.data.Offset.offset(5.0));
+		assertThat(Json.string(runs.get(1), "", "kind")).isEqualTo("failure-mode");
+		assertThat(Json.number(runs.get(1), "model", "failuresPerSecond")).isEqualTo(8.0);
+		assertThat(Json.number(runs.get(1), "measured", "errors", "http-504 read-timeout")).isEqualTo(63.0);
+		assertThat(Json.path(runs.get(1), "measured", "latency_ms", "p50")).as("no answer, no latency").isNull();
+		assertThat(Json.string(runs.get(2), "", "kind")).isEqualTo("sweep");
+		assertThat(Json.string(runs.get(2), "", "outcome")).isEqualTo("failed: expected the cap to be Hikari");
+		assertThat(Json.string(runs.get(2), "", "sweep", "verdict", "resource")).isEqualTo("HTTP_CLIENT_POOL");
+		assertThat(Json.number(runs.get(2), "sweep", "kneeUsers")).isEqualTo(8.0);
+		assertThat(Json.array(runs.get(2), "sweep", "steps")).hasSize(5);
+	}
+
+	private static List<String> keys(Object object) {
+		return ((Map<?, ?>) object).keySet().stream().map(String::valueOf).toList();
+	}
+
+}
