@@ -6,7 +6,10 @@
 #      kit dependency, Testcontainers set to 2.0.5), with the sweep test .ci/stock-service/StockServiceCapsIT.java
 #      (MySQL, a DownstreamContainer behind Toxiproxy);
 #   3. runs `mvn verify` there and fails unless the three sweeps named the HttpClient pool, Hikari and Tomcat's
-#      threads; prints each verdict.
+#      threads; prints each verdict;
+#   4. holds that run against a baseline run of the same service with a bigger Hikari pool (6 instead of 4) with the
+#      kit's comparison (dev.bottleneckkit.baseline.Baseline): it must fail with the before / after lines, and the
+#      run held against itself must pass.
 # Needs the kit in the local Maven repository (.ci/consumer-check.sh installs it), a Docker engine and JAVA_HOME.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -82,9 +85,33 @@ cat >"$project/pom.xml" <<POM
 </project>
 POM
 
-say "mvn verify in the consumer project (STOCK_IMAGE=$image)"
+# The baseline first, as main's last run would have left it: the same service with a Hikari pool of 6.
+say "baseline: the /stock sweep with a Hikari pool of 6 (STOCK_HIKARI_POOL=6)"
+STOCK_IMAGE="$image" STOCK_HIKARI_POOL=6 "$root/mvnw" -B -ntp -q -f "$project/pom.xml" verify \
+  -Dit.test='StockServiceCapsIT#theStockRouteIsCappedByHikari' >"$work/baseline.log" 2>&1 \
+  || { tail -n 40 "$work/baseline.log"; say "error: the baseline run failed"; exit 1; }
+cp "$project/target/bottleneck-report/results.json" "$work/baseline.json"
+
+say "mvn verify in the consumer project (STOCK_IMAGE=$image), the pool of 4 of the change"
 STOCK_IMAGE="$image" "$root/mvnw" -B -ntp -f "$project/pom.xml" verify | tee "$work/verify.log"
 grep -q 'Tests run: 3, Failures: 0, Errors: 0, Skipped: 0, .* in com.example.guards.StockServiceCapsIT' "$work/verify.log" \
   || { say "error: the stock service's sweeps did not all pass"; exit 1; }
 say "the three sweeps named their caps (target/bottleneck-report/summary.md):"
 sed 's/^/[stock]   /' "$project/target/bottleneck-report/summary.md"
+
+# The pull-request guard on real figures: the change (pool 4) against the baseline (pool 6) must fail with the
+# before / after lines; the change against itself must pass.
+kit_jar="$HOME/.m2/repository/dev/bottleneckkit/bottleneck-kit/$version/bottleneck-kit-$version.jar"
+head_json="$project/target/bottleneck-report/results.json"
+say "the change against the baseline (java -cp bottleneck-kit.jar dev.bottleneckkit.baseline.Baseline BASE HEAD)"
+set +e
+java -cp "$kit_jar" dev.bottleneckkit.baseline.Baseline "$work/baseline.json" "$head_json" >"$work/compare.md"
+regressed=$?
+java -cp "$kit_jar" dev.bottleneckkit.baseline.Baseline "$head_json" "$head_json" >"$work/self.md"
+itself=$?
+set -e
+sed 's/^/[stock]   /' "$work/compare.md"
+[ "$regressed" -eq 1 ] && grep -q 'stock /stock | ceiling | .* | \*\*regressed\*\*' "$work/compare.md" \
+  || { say "error: a Hikari pool cut from 6 to 4 was not reported as a regression (exit $regressed)"; exit 1; }
+[ "$itself" -eq 0 ] || { cat "$work/self.md"; say "error: the change against itself reported a regression"; exit 1; }
+say "the change against itself: $(head -n 3 "$work/self.md" | tail -n 1)"

@@ -24,7 +24,7 @@ class LayersTest {
 
 	/** Package to floor; a package may use packages on its floor or below. */
 	static final Map<String, Integer> FLOORS = Map.of("internal", 0, "images", 1, "load", 2, "containers", 2, "model",
-			3, "probe", 3, "sweep", 4, "assertions", 5, "junit", 5);
+			3, "probe", 3, "sweep", 4, "baseline", 5, "assertions", 5, "junit", 5);
 
 	private static final Pattern REFERENCE = Pattern.compile("\\bdev\\.bottleneckkit\\.([a-z]+)\\.");
 

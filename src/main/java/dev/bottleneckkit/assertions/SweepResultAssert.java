@@ -4,6 +4,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import dev.bottleneckkit.baseline.Baseline;
+import dev.bottleneckkit.baseline.Comparison;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Step;
@@ -98,6 +100,21 @@ public class SweepResultAssert extends AbstractAssert<SweepResultAssert, SweepRe
 					Math.round(this.actual.verdict().modelError() * 100), Math.round(tolerance * 100),
 					this.actual.verdict(), this.actual.table());
 		}
+		return this;
+	}
+
+	/**
+	 * Held against the same sweep (by name) in {@code baseline}, e.g. main's last run:
+	 * the same resource caps it, and its ceiling is no lower than the baseline's beyond 3
+	 * × the spread of the steps at the ceiling (at least 5 %). Fails with the before /
+	 * after lines; passes when the baseline has no such sweep (a new one).
+	 */
+	public SweepResultAssert comparedWith(Baseline baseline) {
+		isNotNull();
+		baseline.compare(this.actual)
+			.filter(Comparison::regressed)
+			.ifPresent((comparison) -> failWithMessage("%s regressed against the baseline %s:%s%n%s",
+					this.actual.name(), comparison.baseline(), comparison.regressionLines(), this.actual.table()));
 		return this;
 	}
 

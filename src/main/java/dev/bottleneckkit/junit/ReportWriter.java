@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.bottleneckkit.baseline.Baseline;
+import dev.bottleneckkit.baseline.Comparison;
 import dev.bottleneckkit.internal.ReportDirectory;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.FailureMode;
@@ -51,9 +53,13 @@ final class ReportWriter {
 		Path dir = directory();
 		try {
 			Files.createDirectories(dir);
-			Files.writeString(dir.resolve("index.html"), html(entries));
-			Files.writeString(dir.resolve("summary.md"), markdown(entries));
 			Files.writeString(dir.resolve("results.json"), ResultsJson.of(entries));
+			Comparison comparison = Baseline.configured()
+				.map((baseline) -> baseline.against(dir.resolve("results.json")))
+				.orElse(null);
+			Files.writeString(dir.resolve("index.html"), html(entries, comparison));
+			Files.writeString(dir.resolve("summary.md"),
+					markdown(entries) + ((comparison != null) ? "\n" + comparison.markdown() : ""));
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("cannot write the scenario report to " + dir, ex);
@@ -163,9 +169,34 @@ final class ReportWriter {
 			table.steps tr.knee td{background:#fff8c5}
 			svg text{font:10px system-ui,sans-serif;fill:#5b6475}
 			p.still{flex-basis:100%;margin:.2rem 0 0;font-size:.75em;color:#5b6475}
+			section.baseline table td{text-align:left} tr.regressed td,b.regressed{color:#cf222e;font-weight:600}
 			""";
 
 	static String html(List<ReportEntry> entries) {
+		return html(entries, null);
+	}
+
+	/** Before / after against a baseline, side by side, what regressed in red. */
+	static String baselineSection(Comparison comparison) {
+		StringBuilder html = new StringBuilder("<section class=\"baseline\"><h2>Compared with the baseline</h2><p>")
+			.append(comparison.regressed()
+					? "<b class=\"regressed\">" + comparison.regressions().size() + " regression(s)</b> against "
+					: "No regression against ")
+			.append(escape(String.valueOf(comparison.baseline())))
+			.append("</p><table class=\"steps\"><tr><th>scenario</th><th>run</th><th>figure</th><th>before</th>"
+					+ "<th>after</th><th>change</th><th>allowed</th></tr>");
+		for (Comparison.Row row : comparison.rows()) {
+			html.append(row.regression() ? "<tr class=\"regressed\">" : "<tr>");
+			for (String cell : List.of(row.scenario(), row.run(), row.figure(), row.before(), row.after(), row.change(),
+					row.allowed())) {
+				html.append("<td>").append(escape(cell)).append("</td>");
+			}
+			html.append("</tr>");
+		}
+		return html.append("</table></section>").toString();
+	}
+
+	static String html(List<ReportEntry> entries, Comparison comparison) {
 		Map<String, List<ReportEntry>> byScenario = new LinkedHashMap<>();
 		entries.forEach((e) -> byScenario.computeIfAbsent(e.scenarioId(), (k) -> new java.util.ArrayList<>()).add(e));
 		long passed = entries.stream().filter(ReportEntry::passed).count();
@@ -181,7 +212,11 @@ final class ReportWriter {
 				"<div class=\"legend\">Throughput charts: successful requests per second (grey: warm-up, not measured);"
 						+ " red dashed line: what Little's law allows (λ = L / W). Gauge charts: each gauge the probes sampled during"
 						+ " the run. Sweep charts: throughput (bars) and mean latency (orange) against users, the knee and the"
-						+ " model.</div><nav>");
+						+ " model.</div>");
+		if (comparison != null) {
+			html.append(baselineSection(comparison));
+		}
+		html.append("<nav>");
 		byScenario.forEach((id, runs) -> {
 			boolean allPassed = runs.stream().allMatch(ReportEntry::passed);
 			html.append("<a href=\"#")

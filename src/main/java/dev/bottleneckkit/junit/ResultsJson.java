@@ -29,9 +29,10 @@ import dev.bottleneckkit.sweep.SweepResult;
  *               "model": { "resource", "limit", "latency_ms", "rps" } | { "failureKind", "timeToFail_ms",
  *                          "failuresPerSecond", "why" } | null,
  *               "measured": { "rps", "succeeded", "errors": { kind: count }, "errorsPerSecond",
- *                             "latency_ms": { "mean", "p50", "p90", "p99", "max" }, "generatorBusy" },
+ *                             "latency_ms": { "mean", "p50", "p90", "p99", "max" }, "generatorBusy",
+ *                             "perSecond": [ [ succeeded, failed, meanLatency_ms ] for each second of the window ] },
  *               "routes": { name: measured }, "gauges": { whose: { gauge: max } }, "evidence": { name: text },
- *               "sweep": { "steps": [ { "users", "rps", "meanLatency_ms", "errors", "serviceCores" } ],
+ *               "sweep": { "name", "steps": [ { "users", "rps", "meanLatency_ms", "errors", "serviceCores" } ],
  *                          "saturated", "ceilingRps", "kneeUsers", "oneUserLatency_ms",
  *                          "verdict": { "resource", "line", "modelRps", "ceilingRps" } } } ] }
  * </pre>
@@ -136,6 +137,13 @@ final class ResultsJson {
 		latency.put("max", answered ? millis(result.maxLatency()) : null);
 		measured.put("latency_ms", latency);
 		measured.put("generatorBusy", result.generatorBusy());
+		List<Object> perSecond = new ArrayList<>();
+		for (LoadResult.Second second : result.timeline()) {
+			if (second.inWindow()) {
+				perSecond.add(List.of(second.succeeded(), second.failed(), second.meanLatencyMs()));
+			}
+		}
+		measured.put("perSecond", perSecond);
 		return measured;
 	}
 
@@ -149,6 +157,7 @@ final class ResultsJson {
 
 	private static Map<String, Object> sweep(SweepResult sweep) {
 		Map<String, Object> result = new LinkedHashMap<>();
+		result.put("name", sweep.name());
 		List<Object> steps = new ArrayList<>();
 		for (Step step : sweep.steps()) {
 			Map<String, Object> each = new LinkedHashMap<>();

@@ -33,6 +33,21 @@ public final class SweepResults {
 	}
 
 	/**
+	 * The same sweep by name as {@link #cappedByAPoolOfFive()}, after a change: now a
+	 * Hikari pool of 4 at 1 s caps it at 4 rps from 4 users.
+	 */
+	public static SweepResult cappedByHikariAtFourRps() {
+		GaugeTimeline hikari = new GaugeTimeline(Map.of(Gauge.HIKARI_ACTIVE.label(), samples(4),
+				Gauge.HIKARI_MAX.label(), samples(4), Gauge.HIKARI_PENDING.label(), samples(4)));
+		List<Step> steps = List.of(step(1, 1.0, 1000, empty()), step(2, 2.0, 1000, empty()), step(4, 3.9, 1010, hikari),
+				step(8, 4.0, 2000, hikari));
+		SweepResult partial = new SweepResult("S1 default pool", URI.create("http://localhost/call/sleep"), steps, true,
+				null, Duration.ofSeconds(25));
+		return new SweepResult("S1 default pool", URI.create("http://localhost/call/sleep"), steps, true,
+				Attribution.of(partial), Duration.ofSeconds(25));
+	}
+
+	/**
 	 * A sweep of 1 to 8 users whose every answer was a 404: "no cap", read off errors.
 	 */
 	public static SweepResult everyAnswerA404() {

@@ -153,15 +153,17 @@ class CallerKnobsTest {
 	class WebClientPool extends CallerAndDownstream {
 
 		/**
-		 * What reactor-pool guarantees (SimpleDequePool: a borrower is queued first, then
-		 * those beyond pendingAcquireMaxCount are culled when no connection is idle and
-		 * none may be opened, "best effort"): at most connections + pending calls are
-		 * admitted, every other one fails at once. How many of the admitted calls there
-		 * are depends on when each arrived against the pool's drain loop: a fresh run
-		 * admitted 3, not 4.
+		 * What reactor-pool guarantees (SimpleDequePool): a borrower is queued first;
+		 * those beyond pendingAcquireMaxCount are culled when the pool next drains its
+		 * queue with no connection idle and none to open ("best effort"): at most
+		 * connections + pending calls are admitted, the others fail with
+		 * PoolAcquirePendingLimitException, at the latest when the first connections come
+		 * back (2 s here), never after a call through the pool (4 s for those that
+		 * waited). Clean-clone runs saw the rejections after 1.2 s and 2.2 s, and 3
+		 * admitted calls instead of 4.
 		 */
 		@Test
-		void callsBeyondConnectionsPlusPendingFailAtOnce() throws Exception {
+		void callsBeyondConnectionsPlusPendingFailWithoutAConnection() throws Exception {
 			List<Timed> calls = Concurrently.run(8, () -> timed("/call/webclient/sleep?latency=2s"));
 
 			assertThat(calls).as("each call passes or fails with 503 pool-pending-limit")
@@ -170,10 +172,10 @@ class CallerKnobsTest {
 			assertThat(calls).as("at most 2 connections + 2 pending are admitted; the pool's 2 connections always are")
 				.filteredOn((call) -> call.status == HttpStatus.OK)
 				.hasSizeBetween(2, 4);
-			assertThat(calls).as("the rejected calls fail at once, not after a 2 s call")
+			assertThat(calls).as("the others fail by the pool's drain when connections come back, never after a call")
 				.filteredOn((call) -> call.status != HttpStatus.OK)
 				.hasSizeGreaterThanOrEqualTo(4)
-				.allMatch((call) -> call.took.compareTo(Duration.ofSeconds(2)) < 0);
+				.allMatch((call) -> call.took.compareTo(Duration.ofSeconds(3)) < 0);
 			assertThat(downstreamPeak()).as("the downstream sees the pool's 2 connections").isEqualTo(2);
 		}
 

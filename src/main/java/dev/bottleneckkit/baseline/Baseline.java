@@ -1,0 +1,299 @@
+package dev.bottleneckkit.baseline;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.bottleneckkit.internal.Json;
+import dev.bottleneckkit.sweep.Step;
+import dev.bottleneckkit.sweep.SweepResult;
+
+/**
+ * The figures of an earlier run, read from its {@code results.json} (e.g. main's latest),
+ * to hold a run of a change against: did the change lower a sweep's ceiling, move its cap
+ * to another resource, lower a load's throughput or raise its p99? Every bound is derived
+ * from the spread the two runs measured, never guessed, and says how.
+ *
+ * <pre>{@code
+ * Baseline main = Baseline.from(Path.of("baseline/results.json"));
+ * assertThat(sweep).comparedWith(main);                    // the same sweep by name: ceiling, resource
+ * Comparison all = main.against(Path.of("target/bottleneck-report/results.json"));
+ * }</pre>
+ *
+ * From a shell (a CI job):
+ * {@code java -cp bottleneck-kit.jar dev.bottleneckkit.baseline.Baseline BASE.json
+ * HEAD.json} prints the comparison in Markdown and exits 1 when anything regressed.
+ */
+public final class Baseline {
+
+	/**
+	 * A ceiling or throughput may drop, and a p99 rise, at least this much before it
+	 * counts: the floor of a bound.
+	 */
+	static final double FLOOR = 0.05;
+
+	/** ... and a p99 at least this much. */
+	static final double LATENCY_FLOOR = 0.10;
+
+	/** Standard errors a change may lie from its baseline before it is a regression. */
+	static final double STANDARD_ERRORS = 3;
+
+	private final Path file;
+
+	private final Map<String, Object> loads = new LinkedHashMap<>();
+
+	private final Map<String, Object> sweeps = new LinkedHashMap<>();
+
+	private Baseline(Path file, Object results) {
+		this.file = file;
+		String schema = Json.string(results, "", "schema");
+		if (!schema.startsWith("bottleneck-kit/results/")) {
+			throw new IllegalArgumentException(file + " is not a bottleneck-kit results.json (schema '" + schema
+					+ "'): pass the results.json of target/bottleneck-report");
+		}
+		for (Object run : Json.array(results, "runs")) {
+			if ("sweep".equals(Json.string(run, "", "kind")) && Json.path(run, "sweep") != null) {
+				this.sweeps.put(Json.string(run, "", "sweep", "name"), run);
+			}
+			else if ("load".equals(Json.string(run, "", "kind"))) {
+				this.loads.put(key(run), run);
+			}
+		}
+	}
+
+	/**
+	 * The baseline in {@code resultsJson}, a {@code results.json} a run of the kit wrote.
+	 */
+	public static Baseline from(Path resultsJson) {
+		try {
+			return new Baseline(resultsJson, Json.parse(Files.readString(resultsJson)));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("cannot read the baseline " + resultsJson
+					+ ": download main's results.json there, or point at another", ex);
+		}
+	}
+
+	/**
+	 * The baseline a run names with {@code -Dbottleneck.baseline=path/results.json}, if
+	 * any.
+	 */
+	public static Optional<Baseline> configured() {
+		String path = System.getProperty("bottleneck.baseline", System.getenv("BOTTLENECK_BASELINE"));
+		return (path == null || path.isBlank()) ? Optional.empty() : Optional.of(from(Path.of(path)));
+	}
+
+	/** Every run and sweep of {@code head} held against this baseline. */
+	public Comparison against(Path head) {
+		return against(from(head));
+	}
+
+	/** Every run and sweep of {@code head} held against this baseline. */
+	public Comparison against(Baseline head) {
+		List<Comparison.Row> rows = new ArrayList<>();
+		head.sweeps.forEach((name, run) -> {
+			Object before = this.sweeps.get(name);
+			if (before != null) {
+				rows.addAll(sweepRows(before, run));
+			}
+		});
+		head.loads.forEach((key, run) -> {
+			Object before = this.loads.get(key);
+			if (before != null) {
+				rows.addAll(loadRows(before, run));
+			}
+		});
+		return new Comparison(this.file, head.file, rows);
+	}
+
+	/**
+	 * {@code sweep} held against this baseline's sweep of the same name, when the
+	 * baseline has one.
+	 */
+	public Optional<Comparison> compare(SweepResult sweep) {
+		Object before = this.sweeps.get(sweep.name());
+		return (before == null) ? Optional.empty()
+				: Optional.of(new Comparison(this.file, null, sweepRows(before, asRun(sweep))));
+	}
+
+	/**
+	 * The figures of {@code sweep} that a comparison reads, as results.json holds them.
+	 */
+	private static Map<String, Object> asRun(SweepResult sweep) {
+		List<Object> steps = new ArrayList<>();
+		for (Step step : sweep.steps()) {
+			steps.add(Map.of("users", (double) step.users(), "rps", step.throughput()));
+		}
+		Map<String, Object> verdict = Map.of("resource", sweep.verdict().resource().name());
+		Map<String, Object> figures = new LinkedHashMap<>();
+		figures.put("name", sweep.name());
+		figures.put("steps", steps);
+		figures.put("saturated", sweep.saturated());
+		figures.put("ceilingRps", sweep.ceiling());
+		figures.put("verdict", verdict);
+		return Map.of("scenario", "", "kind", "sweep", "sweep", figures);
+	}
+
+	/** Whether the baseline has a sweep named {@code name}. */
+	public boolean hasSweep(String name) {
+		return this.sweeps.containsKey(name);
+	}
+
+	static List<Comparison.Row> sweepRows(Object before, Object after) {
+		String scenario = Json.string(after, "", "scenario");
+		String name = Json.string(after, "", "sweep", "name");
+		List<Comparison.Row> rows = new ArrayList<>();
+		String was = Json.string(before, "NONE", "sweep", "verdict", "resource");
+		String now = Json.string(after, "NONE", "sweep", "verdict", "resource");
+		rows.add(new Comparison.Row(scenario, name, "capped by", words(was), words(now),
+				was.equals(now) ? "same" : "changed", "the same resource", !was.equals(now)));
+		double ceilingBefore = ceiling(before);
+		double ceilingAfter = ceiling(after);
+		if (!Double.isNaN(ceilingBefore) && !Double.isNaN(ceilingAfter)) {
+			double spread = Math.max(plateauSpread(before), plateauSpread(after));
+			double bound = Math.max(FLOOR, STANDARD_ERRORS * spread);
+			double change = (ceilingAfter - ceilingBefore) / ceilingBefore;
+			rows.add(new Comparison.Row(scenario, name, "ceiling", rps(ceilingBefore), rps(ceilingAfter),
+					percent(change),
+					String.format(Locale.ROOT, "−%s (3 × the %s spread of the steps at the ceiling, at least %s)",
+							percent(bound).substring(1), percent(spread).substring(1), percent(FLOOR).substring(1)),
+					change < -bound));
+		}
+		return rows;
+	}
+
+	static List<Comparison.Row> loadRows(Object before, Object after) {
+		String scenario = Json.string(after, "", "scenario");
+		String name = Json.string(after, "", "case");
+		List<Comparison.Row> rows = new ArrayList<>();
+		double rpsBefore = Json.number(before, "measured", "rps");
+		double rpsAfter = Json.number(after, "measured", "rps");
+		if (rpsBefore > 0 && !Double.isNaN(rpsAfter)) {
+			double error = Math.hypot(relativeError(before, 0), relativeError(after, 0));
+			double bound = Math.max(FLOOR, STANDARD_ERRORS * error);
+			double change = (rpsAfter - rpsBefore) / rpsBefore;
+			rows.add(new Comparison.Row(scenario, name, "throughput", rps(rpsBefore), rps(rpsAfter), percent(change),
+					String.format(Locale.ROOT, "−%s (3 standard errors of the per-second counts, at least %s)",
+							percent(bound).substring(1), percent(FLOOR).substring(1)),
+					change < -bound));
+		}
+		double p99Before = Json.number(before, "measured", "latency_ms", "p99");
+		double p99After = Json.number(after, "measured", "latency_ms", "p99");
+		if (p99Before > 0 && !Double.isNaN(p99After)) {
+			double error = Math.hypot(relativeError(before, 2), relativeError(after, 2));
+			double bound = Math.max(LATENCY_FLOOR, STANDARD_ERRORS * error);
+			double change = (p99After - p99Before) / p99Before;
+			rows.add(new Comparison.Row(scenario, name, "p99", millis(p99Before), millis(p99After), percent(change),
+					String.format(Locale.ROOT, "+%s (3 standard errors of the per-second mean latency, at least %s)",
+							percent(bound).substring(1), percent(LATENCY_FLOOR).substring(1)),
+					change > bound));
+		}
+		return rows;
+	}
+
+	/** The sweep's ceiling, NaN when it found none. */
+	private static double ceiling(Object run) {
+		return Boolean.TRUE.equals(Json.path(run, "sweep", "saturated")) ? Json.number(run, "sweep", "ceilingRps")
+				: Double.NaN;
+	}
+
+	/**
+	 * How far the steps at the ceiling (95 % of it or more) lie from it, relative: the
+	 * noise of a ceiling that the same cap measured several times. 2 % when only one step
+	 * reached it.
+	 */
+	static double plateauSpread(Object run) {
+		double ceiling = ceiling(run);
+		double spread = 0;
+		int plateau = 0;
+		for (Object step : Json.array(run, "sweep", "steps")) {
+			double rps = Json.number(step, "rps");
+			if (rps >= 0.95 * ceiling) {
+				plateau++;
+				spread = Math.max(spread, Math.abs(ceiling - rps) / ceiling);
+			}
+		}
+		return (plateau < 2) ? 0.02 : spread;
+	}
+
+	/**
+	 * The relative standard error of a run's figure from its per-second values
+	 * ({@code column} 0: answers a second, 2: mean latency a second): the standard
+	 * deviation over the seconds of the window, over the square root of their number,
+	 * over their mean.
+	 */
+	static double relativeError(Object run, int column) {
+		List<Double> values = new ArrayList<>();
+		for (Object second : Json.array(run, "measured", "perSecond")) {
+			if (second instanceof List<?> row && row.size() > column && row.get(column) instanceof Double value) {
+				values.add(value);
+			}
+		}
+		if (values.size() < 2) {
+			return 0.05;
+		}
+		double mean = values.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+		if (mean <= 0) {
+			return 0.05;
+		}
+		double variance = values.stream().mapToDouble((v) -> (v - mean) * (v - mean)).sum() / (values.size() - 1);
+		return Math.sqrt(variance) / Math.sqrt(values.size()) / mean;
+	}
+
+	private static String key(Object run) {
+		return Json.string(run, "", "scenario") + " | " + Json.string(run, "", "case");
+	}
+
+	private static String words(String resource) {
+		return resource.toLowerCase(Locale.ROOT).replace('_', ' ');
+	}
+
+	private static String rps(double rps) {
+		return String.format(Locale.ROOT, "%.1f rps", rps);
+	}
+
+	private static String millis(double ms) {
+		return String.format(Locale.ROOT, "%.0f ms", ms);
+	}
+
+	private static String percent(double share) {
+		return String.format(Locale.ROOT, "%+.0f %%", share * 100);
+	}
+
+	/**
+	 * {@code Baseline BASE.json HEAD.json [SUMMARY.md]}: prints the comparison in
+	 * Markdown (and appends it to {@code SUMMARY.md}, e.g. {@code $GITHUB_STEP_SUMMARY}),
+	 * exit 1 when anything regressed, 2 on bad input.
+	 */
+	public static void main(String[] args) throws IOException {
+		if (args.length < 2 || args.length > 3) {
+			System.err
+				.println("usage: Baseline BASE.json HEAD.json [SUMMARY.md]: BASE and HEAD are results.json files");
+			System.exit(2);
+		}
+		Comparison comparison;
+		try {
+			comparison = from(Path.of(args[0])).against(Path.of(args[1]));
+		}
+		catch (RuntimeException ex) {
+			System.err.println(ex.getMessage());
+			System.exit(2);
+			return;
+		}
+		String markdown = comparison.markdown();
+		System.out.print(markdown);
+		if (args.length == 3) {
+			Files.writeString(Path.of(args[2]), markdown, java.nio.file.StandardOpenOption.CREATE,
+					java.nio.file.StandardOpenOption.APPEND);
+		}
+		System.exit(comparison.regressed() ? 1 : 0);
+	}
+
+}
