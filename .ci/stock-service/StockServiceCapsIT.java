@@ -4,7 +4,6 @@ import java.time.Duration;
 
 import dev.bottleneckkit.containers.DownstreamContainer;
 import dev.bottleneckkit.containers.KitContainers;
-import dev.bottleneckkit.containers.KitResources;
 import dev.bottleneckkit.containers.ServiceContainer;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
@@ -32,7 +31,7 @@ class StockServiceCapsIT {
 	/** Hikari's pool: 4 unless the pipeline says otherwise (main had 6, say, before a change made it 4). */
 	static final int HIKARI_POOL = Integer.parseInt(System.getenv().getOrDefault("STOCK_HIKARI_POOL", "4"));
 
-	static final Network network = KitResources.newNetwork();
+	static final Network network = KitContainers.newNetwork();
 
 	@Container
 	static final MySQLContainer mysql = KitContainers.mysql(network);

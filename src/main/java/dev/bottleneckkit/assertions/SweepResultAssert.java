@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import dev.bottleneckkit.baseline.Baseline;
-import dev.bottleneckkit.baseline.Comparison;
+import dev.bottleneckkit.baseline.Baseline.Comparison;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Step;

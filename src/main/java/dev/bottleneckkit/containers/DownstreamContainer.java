@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.bottleneckkit.images.JavaRuntime;
 import dev.bottleneckkit.images.KitImages;
+import dev.bottleneckkit.images.KitImages.JavaRuntime;
 import dev.bottleneckkit.internal.Knobs;
 import org.testcontainers.containers.Network;
 import org.testcontainers.utility.MountableFile;

@@ -2,14 +2,20 @@ package dev.bottleneckkit.containers;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.Map;
 
+import com.github.dockerjava.api.command.CreateContainerCmd;
+import com.github.dockerjava.api.model.Ports;
 import dev.bottleneckkit.images.KitImages;
+import dev.bottleneckkit.internal.DockerHost;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.internal.Passwords;
 import dev.bottleneckkit.internal.Phases;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import eu.rekawek.toxiproxy.model.Toxic;
+import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.mysql.MySQLContainer;
 import org.testcontainers.toxiproxy.ToxiproxyContainer;
@@ -40,7 +46,7 @@ public final class KitContainers {
 	 * {@code getPassword()}.
 	 */
 	public static MySQLContainer mysql(Network network) {
-		return KitResources.guarded(new MySQLContainer(KitImages.mysql()) {
+		return guarded(new MySQLContainer(KitImages.mysql()) {
 
 			@Override
 			public void start() {
@@ -52,8 +58,7 @@ public final class KitContainers {
 				}
 			}
 
-		})
-			.withUsername(MYSQL_USER)
+		}).withUsername(MYSQL_USER)
 			.withPassword(Passwords.random())
 			.withNetwork(network)
 			.withNetworkAliases(MYSQL_ALIAS)
@@ -94,7 +99,7 @@ public final class KitContainers {
 	 * ports 8666–8697.
 	 */
 	public static ToxiproxyContainer toxiproxy(Network network) {
-		return KitResources.guarded(new ToxiproxyContainer(KitImages.toxiproxy()) {
+		return guarded(new ToxiproxyContainer(KitImages.toxiproxy()) {
 
 			@Override
 			public void start() {
@@ -107,6 +112,65 @@ public final class KitContainers {
 			}
 
 		}).withNetwork(network).withNetworkAliases(TOXIPROXY_ALIAS).withStartupTimeout(KitImages.STARTUP_TIMEOUT);
+	}
+
+	/** Adds the kit's ownership labels to {@code container} and returns it. */
+	public static <T extends GenericContainer<?>> T labelled(T container) {
+		ownerLabels().forEach(container::withLabel);
+		return container;
+	}
+
+	/**
+	 * {@link #labelled} and, with a local Docker engine, every published port bound to
+	 * 127.0.0.1 instead of all interfaces: a database, a proxy or a JMX agent a test
+	 * opens is not reachable from other machines. (A remote engine publishes on its own
+	 * interfaces, which is where the test reaches it.) Every container the kit makes is
+	 * guarded; guard any a scenario adds.
+	 */
+	public static <T extends GenericContainer<?>> T guarded(T container) {
+		labelled(container);
+		container.withCreateContainerCmdModifier(KitContainers::publishOnLoopback);
+		return container;
+	}
+
+	private static void publishOnLoopback(CreateContainerCmd cmd) {
+		if (!DockerHost.engineIsLocal() || cmd.getHostConfig() == null
+				|| cmd.getHostConfig().getPortBindings() == null) {
+			return;
+		}
+		Ports loopback = new Ports();
+		cmd.getHostConfig().getPortBindings().getBindings().forEach((port, bindings) -> {
+			for (Ports.Binding binding : (bindings != null) ? bindings : new Ports.Binding[0]) {
+				boolean anyInterface = binding.getHostIp() == null || binding.getHostIp().isEmpty()
+						|| "0.0.0.0".equals(binding.getHostIp());
+				loopback.bind(port,
+						anyInterface ? new Ports.Binding(DockerHost.LOOPBACK, binding.getHostPortSpec()) : binding);
+			}
+		});
+		cmd.getHostConfig().withPortBindings(loopback);
+		// Ports left to "publish all" would go to every interface.
+		cmd.getHostConfig().withPublishAllPorts(false);
+	}
+
+	/**
+	 * A new Docker network carrying the kit's ownership labels. A {@code @Scenario}
+	 * closes its static {@code Network} fields after Testcontainers has stopped their
+	 * containers; close any other when done.
+	 */
+	public static Network newNetwork() {
+		return Network.builder().createNetworkCmdModifier((cmd) -> {
+			Map<String, String> labels = new HashMap<>((cmd.getLabels() != null) ? cmd.getLabels() : Map.of());
+			labels.putAll(ownerLabels());
+			cmd.withLabels(labels);
+		}).build();
+	}
+
+	/**
+	 * The labels {@link #labelled} adds: for anything else the kit makes (an image, a
+	 * volume).
+	 */
+	public static Map<String, String> ownerLabels() {
+		return DockerHost.ownerLabels();
 	}
 
 }

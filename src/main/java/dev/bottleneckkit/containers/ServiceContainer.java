@@ -23,7 +23,6 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.PullImageResultCallback;
 import com.github.dockerjava.api.exception.NotFoundException;
 import dev.bottleneckkit.images.KitImages;
-import dev.bottleneckkit.internal.ContainerLogs;
 import dev.bottleneckkit.internal.JvmOptions;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.internal.Phases;
@@ -107,7 +106,7 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 		super(image);
 		this.image = image.asCanonicalNameString();
 		this.imageName = image;
-		KitResources.guarded(this);
+		KitContainers.guarded(this);
 	}
 
 	/**
@@ -118,7 +117,7 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 		super(image);
 		this.image = "an image built for this run";
 		this.imageName = null;
-		KitResources.guarded(this);
+		KitContainers.guarded(this);
 	}
 
 	/**

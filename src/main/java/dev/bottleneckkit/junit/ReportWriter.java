@@ -12,7 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import dev.bottleneckkit.baseline.Baseline;
-import dev.bottleneckkit.baseline.Comparison;
+import dev.bottleneckkit.baseline.Baseline.Comparison;
 import dev.bottleneckkit.internal.ReportDirectory;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.FailureMode;

@@ -5,9 +5,9 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.bottleneckkit.containers.KitResources;
-import dev.bottleneckkit.images.JavaRuntime;
+import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.images.KitImages;
+import dev.bottleneckkit.images.KitImages.JavaRuntime;
 import dev.bottleneckkit.probe.PinningProbe;
 import dev.bottleneckkit.probe.PinningReport;
 import dev.bottleneckkit.probe.fixture.PinningFixture;
@@ -54,7 +54,7 @@ public final class PinningProbeBenchmark {
 
 	private static Figures measure(boolean withProbe, Duration run) throws Exception {
 		String classFile = PinningFixture.class.getName().replace('.', '/') + ".class";
-		try (GenericContainer<?> fixture = KitResources
+		try (GenericContainer<?> fixture = KitContainers
 			.guarded(new GenericContainer<>(KitImages.java(JavaRuntime.JAVA_21)))
 			.withCopyFileToContainer(MountableFile.forClasspathResource(classFile), "/fixture/" + classFile)
 			.withCommand("java", "-cp", "/fixture", PinningFixture.class.getName(), "synchronized",

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 @Scenario(id = "K3", title = "Service containers that cannot start")
 class ServiceContainerIT {
 
-	static final Network network = KitResources.newNetwork();
+	static final Network network = KitContainers.newNetwork();
 
 	@Test
 	void anImageThatIsNowhereFailsAtOnceNamingTheImageAndTheSwitch() {

@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.stream.Stream;
 
 import dev.bottleneckkit.containers.KitContainers;
-import dev.bottleneckkit.containers.KitResources;
 import dev.bottleneckkit.internal.Phases;
 import dev.bottleneckkit.internal.ReportDirectory;
 import dev.bottleneckkit.junit.Scenario;
@@ -41,7 +40,7 @@ class KitImagesIT {
 
 	static final Duration TOXIC_LATENCY = Duration.ofMillis(300);
 
-	static final Network network = KitResources.newNetwork();
+	static final Network network = KitContainers.newNetwork();
 
 	@Container
 	static final MySQLContainer mysql = KitContainers.mysql(network);

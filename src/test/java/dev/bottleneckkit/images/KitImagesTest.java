@@ -26,8 +26,10 @@ class KitImagesTest {
 
 		assertThat(KitImages.mysql().asCanonicalNameString()).isEqualTo("mysql:8.4");
 		assertThat(KitImages.toxiproxy().asCanonicalNameString()).isEqualTo("ghcr.io/shopify/toxiproxy:2.12.0");
-		assertThat(KitImages.java(JavaRuntime.JAVA_21).asCanonicalNameString()).isEqualTo("eclipse-temurin:21-jre");
-		assertThat(KitImages.java(JavaRuntime.JAVA_25).asCanonicalNameString()).isEqualTo("eclipse-temurin:25-jre");
+		assertThat(KitImages.java(KitImages.JavaRuntime.JAVA_21).asCanonicalNameString())
+			.isEqualTo("eclipse-temurin:21-jre");
+		assertThat(KitImages.java(KitImages.JavaRuntime.JAVA_25).asCanonicalNameString())
+			.isEqualTo("eclipse-temurin:25-jre");
 	}
 
 	@Test
@@ -38,7 +40,7 @@ class KitImagesTest {
 			.as("MySQLContainer accepts the stand-in")
 			.isTrue();
 		assertThat(KitImages.toxiproxy().getUnversionedPart()).isEqualTo("bottleneck-kit/toxiproxy");
-		assertThat(KitImages.java(JavaRuntime.JAVA_25).asCanonicalNameString())
+		assertThat(KitImages.java(KitImages.JavaRuntime.JAVA_25).asCanonicalNameString())
 			.isEqualTo("bottleneck-kit/temurin:25-jre");
 	}
 

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.bottleneckkit.baseline.Baseline;
-import dev.bottleneckkit.baseline.Comparison;
+import dev.bottleneckkit.baseline.Baseline.Comparison;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.model.Ceiling;

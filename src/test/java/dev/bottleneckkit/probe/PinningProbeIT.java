@@ -18,16 +18,17 @@ import javax.management.remote.JMXServiceURL;
 
 import com.github.dockerjava.api.model.ExposedPort;
 import com.github.dockerjava.api.model.Ports;
-import dev.bottleneckkit.containers.KitResources;
-import dev.bottleneckkit.images.JavaRuntime;
+import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.images.KitImages;
-import dev.bottleneckkit.internal.ContainerLogs;
+import dev.bottleneckkit.images.KitImages.JavaRuntime;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.probe.fixture.PinningFixture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.slf4j.LoggerFactory;
 import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.output.Slf4jLogConsumer;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.utility.MountableFile;
 
@@ -136,10 +137,10 @@ class PinningProbeIT {
 
 	private static GenericContainer<?> fixture(JavaRuntime java, String locking) {
 		String classFile = PinningFixture.class.getName().replace('.', '/') + ".class";
-		return KitResources.guarded(new GenericContainer<>(KitImages.java(java)))
+		return KitContainers.guarded(new GenericContainer<>(KitImages.java(java)))
 			.withCopyFileToContainer(MountableFile.forClasspathResource(classFile), "/fixture/" + classFile)
 			.withCommand("java", "-cp", "/fixture", PinningFixture.class.getName(), locking)
-			.withLogConsumer(ContainerLogs.toFile("pinning-fixture-" + java + "-" + locking))
+			.withLogConsumer(new Slf4jLogConsumer(LoggerFactory.getLogger("pinning-fixture-" + java + "-" + locking)))
 			.waitingFor(Wait.forLogMessage(".*fixture ready.*\\n", 1).withStartupTimeout(KitImages.STARTUP_TIMEOUT));
 	}
 

@@ -3,7 +3,7 @@ package dev.bottleneckkit.scenarios;
 import java.time.Duration;
 import java.util.Locale;
 
-import dev.bottleneckkit.containers.KitResources;
+import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.ClosedLoopLoad;
@@ -40,7 +40,7 @@ class CpuBoundVirtualThreadsIT {
 
 	static final int USERS = 8;
 
-	static final Network network = KitResources.newNetwork();
+	static final Network network = KitContainers.newNetwork();
 
 	@Container
 	static final LabServiceContainer platform = LabServiceContainer.downstream(network)

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 
 import dev.bottleneckkit.containers.KitContainers;
-import dev.bottleneckkit.containers.KitResources;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.ClosedLoopLoad;
@@ -58,7 +57,7 @@ class HikariPoolCapIT {
 
 	static final String ROUTE = "/db/sleep?seconds=" + QUERY.toSeconds();
 
-	static final Network network = KitResources.newNetwork();
+	static final Network network = KitContainers.newNetwork();
 
 	@Container
 	static final MySQLContainer mysql = KitContainers.mysql(network);

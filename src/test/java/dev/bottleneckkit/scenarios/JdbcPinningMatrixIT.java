@@ -6,8 +6,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import dev.bottleneckkit.containers.KitContainers;
-import dev.bottleneckkit.containers.KitResources;
-import dev.bottleneckkit.images.JavaRuntime;
+import dev.bottleneckkit.images.KitImages.JavaRuntime;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.ClosedLoopLoad;
@@ -63,7 +62,7 @@ class JdbcPinningMatrixIT {
 
 	static final String ROUTE = "/db/sleep?seconds=" + QUERY.toSeconds();
 
-	static final Network network = KitResources.newNetwork();
+	static final Network network = KitContainers.newNetwork();
 
 	@Container
 	static final MySQLContainer mysql = KitContainers.mysql(network);

@@ -12,7 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import com.github.dockerjava.api.command.InspectContainerResponse;
-import dev.bottleneckkit.containers.KitResources;
+import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.ClosedLoopLoad;
@@ -93,7 +93,7 @@ class MemoryPerWaitingRequestIT {
 
 	static final double KIB = 1024;
 
-	static final Network network = KitResources.newNetwork();
+	static final Network network = KitContainers.newNetwork();
 
 	@Container
 	static final LabServiceContainer platform = downstream(Threads.PLATFORM).withName("platform-threads");

@@ -3,7 +3,7 @@ package dev.bottleneckkit.scenarios;
 import java.time.Duration;
 import java.util.Map;
 
-import dev.bottleneckkit.containers.KitResources;
+import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.ClosedLoopLoad;
@@ -57,7 +57,7 @@ class PlatformThreadPoolQueueingIT {
 		.warmUp(Duration.ofSeconds(2))
 		.forDuration(Duration.ofSeconds(8));
 
-	static final Network network = KitResources.newNetwork();
+	static final Network network = KitContainers.newNetwork();
 
 	@Container
 	static final LabServiceContainer platform = LabServiceContainer.downstream(network)

@@ -3,7 +3,7 @@ package dev.bottleneckkit.scenarios;
 import java.time.Duration;
 import java.util.Map;
 
-import dev.bottleneckkit.containers.KitResources;
+import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.LoadResult;
@@ -55,7 +55,7 @@ class ReactorNettyPendingAcquireIT {
 
 	static final String ROUTE = "/call/webclient/sleep";
 
-	static final Network network = KitResources.newNetwork();
+	static final Network network = KitContainers.newNetwork();
 
 	@Container
 	static final LabServiceContainer downstream = LabServiceContainer.downstream(network)

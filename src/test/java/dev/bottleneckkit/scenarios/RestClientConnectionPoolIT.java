@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.OptionalDouble;
 
-import dev.bottleneckkit.containers.KitResources;
+import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.ClosedLoopLoad;
@@ -63,7 +63,7 @@ class RestClientConnectionPoolIT {
 		.warmUp(Duration.ofSeconds(2))
 		.forDuration(Duration.ofSeconds(8));
 
-	static final Network network = KitResources.newNetwork();
+	static final Network network = KitContainers.newNetwork();
 
 	@Container
 	static final LabServiceContainer downstream = LabServiceContainer.downstream(network)

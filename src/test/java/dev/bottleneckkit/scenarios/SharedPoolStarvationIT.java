@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 
 import dev.bottleneckkit.containers.KitContainers;
-import dev.bottleneckkit.containers.KitResources;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.ClosedLoopLoad;
@@ -53,7 +52,7 @@ class SharedPoolStarvationIT {
 
 	static final int PROXY_PORT = 8666;
 
-	static final Network network = KitResources.newNetwork();
+	static final Network network = KitContainers.newNetwork();
 
 	@Container
 	static final LabServiceContainer downstream = LabServiceContainer.downstream(network)

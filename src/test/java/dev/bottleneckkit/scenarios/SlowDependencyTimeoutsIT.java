@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.Map;
 
 import dev.bottleneckkit.containers.KitContainers;
-import dev.bottleneckkit.containers.KitResources;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.ClosedLoopLoad;
@@ -63,7 +62,7 @@ class SlowDependencyTimeoutsIT {
 		.warmUp(Duration.ofSeconds(1))
 		.forDuration(Duration.ofSeconds(6));
 
-	static final Network network = KitResources.newNetwork();
+	static final Network network = KitContainers.newNetwork();
 
 	@Container
 	static final LabServiceContainer downstream = LabServiceContainer.downstream(network)

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.time.Duration;
 
 import dev.bottleneckkit.containers.KitContainers;
-import dev.bottleneckkit.containers.KitResources;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.ClosedLoopLoad;
@@ -96,7 +95,7 @@ class StructuredFanOutIT {
 		.warmUp(Duration.ofSeconds(1))
 		.forDuration(Duration.ofSeconds(6));
 
-	static final Network network = KitResources.newNetwork();
+	static final Network network = KitContainers.newNetwork();
 
 	@Container
 	static final LabServiceContainer downstream = LabServiceContainer.downstream(network);

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 
-import dev.bottleneckkit.containers.KitResources;
+import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.ClosedLoopLoad;
@@ -70,7 +70,7 @@ class SynchronousLoggingIT {
 		.warmUp(Duration.ofSeconds(2))
 		.forDuration(Duration.ofSeconds(6));
 
-	static final Network network = KitResources.newNetwork();
+	static final Network network = KitContainers.newNetwork();
 
 	@Container
 	static final LabServiceContainer synchronous = serviceLoggingWith(RequestLogAppender.SYNC)

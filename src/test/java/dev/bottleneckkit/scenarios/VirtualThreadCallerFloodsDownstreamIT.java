@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.bottleneckkit.containers.KitResources;
+import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.LoadResult;
@@ -74,7 +74,7 @@ class VirtualThreadCallerFloodsDownstreamIT {
 		.forDuration(Duration.ofSeconds(8))
 		.requestTimeout(Duration.ofSeconds(20));
 
-	static final Network network = KitResources.newNetwork();
+	static final Network network = KitContainers.newNetwork();
 
 	/**
 	 * The downstream still on a small pool of platform threads: tests 1, 2 and 4 call it.

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 import dev.bottleneckkit.containers.ServiceContainer;
-import dev.bottleneckkit.images.JavaRuntime;
+import dev.bottleneckkit.images.KitImages.JavaRuntime;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.probe.Gauge;
 import org.testcontainers.containers.JdbcDatabaseContainer;
@@ -21,7 +21,7 @@ import org.testcontainers.utility.MountableFile;
  * its range when called.
  *
  * <pre>{@code
- * Network network = KitResources.newNetwork();
+ * Network network = KitContainers.newNetwork();
  * LabServiceContainer downstream = LabServiceContainer.downstream(network).withDefaultLatency(Duration.ofMillis(500));
  * LabServiceContainer caller = LabServiceContainer.callerOf(downstream).withMaxConnectionsPerRoute(40);
  * }</pre>

@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 
-import dev.bottleneckkit.containers.KitResources;
-import dev.bottleneckkit.images.JavaRuntime;
+import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.images.KitImages;
+import dev.bottleneckkit.images.KitImages.JavaRuntime;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
@@ -78,7 +78,7 @@ final class LabServiceImage {
 				// at JVM exit finds
 				// the image by them.
 				Map<String, String> labels = new HashMap<>((cmd.getLabels() != null) ? cmd.getLabels() : Map.of());
-				labels.putAll(KitResources.ownerLabels());
+				labels.putAll(KitContainers.ownerLabels());
 				cmd.withLabels(labels);
 			});
 	}

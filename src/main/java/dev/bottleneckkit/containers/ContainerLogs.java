@@ -1,4 +1,4 @@
-package dev.bottleneckkit.internal;
+package dev.bottleneckkit.containers;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -7,13 +7,14 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.function.Consumer;
 
+import dev.bottleneckkit.internal.ReportDirectory;
 import org.testcontainers.containers.output.OutputFrame;
 
 /**
  * Writes a container's output to {@code target/bottleneck-report/logs/<name>.log}:
  * evidence after a failure.
  */
-public final class ContainerLogs implements Consumer<OutputFrame> {
+final class ContainerLogs implements Consumer<OutputFrame> {
 
 	private final Path file;
 
@@ -22,7 +23,7 @@ public final class ContainerLogs implements Consumer<OutputFrame> {
 	}
 
 	/** A consumer appending to the log file named {@code name}. */
-	public static ContainerLogs toFile(String name) {
+	static ContainerLogs toFile(String name) {
 		Path dir = ReportDirectory.subdirectory("logs");
 		try {
 			Path file = dir.resolve(name.replaceAll("[^A-Za-z0-9._-]", "_") + ".log");
@@ -34,7 +35,7 @@ public final class ContainerLogs implements Consumer<OutputFrame> {
 		}
 	}
 
-	public Path file() {
+	Path file() {
 		return this.file;
 	}
 
