@@ -169,7 +169,7 @@ final class ReportWriter {
 			table.steps tr.knee td{background:#fff8c5}
 			svg text{font:10px system-ui,sans-serif;fill:#5b6475}
 			p.still{flex-basis:100%;margin:.2rem 0 0;font-size:.75em;color:#5b6475}
-			section.baseline table td{text-align:left} tr.regressed td,b.regressed{color:#cf222e;font-weight:600}
+			section.baseline table td,section.baseline table th{text-align:left} tr.regressed td,b.regressed{color:#cf222e;font-weight:600}
 			""";
 
 	static String html(List<ReportEntry> entries) {
