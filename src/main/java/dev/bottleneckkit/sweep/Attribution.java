@@ -1,6 +1,7 @@
 package dev.bottleneckkit.sweep;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,6 +25,12 @@ import dev.bottleneckkit.probe.ThreadDump;
  * {@link Resource#UNEXPLAINED} with what was seen: it never guesses.
  */
 final class Attribution {
+
+	/**
+	 * A resource names the cap only when its model (limit / W) lies within this share of
+	 * the measured ceiling; otherwise it is a candidate the verdict lists.
+	 */
+	static final double MODEL_AGREEMENT = 0.25;
 
 	/** A container at this share of its CPU limit or more is CPU-bound. */
 	static final double CPU_SATURATED = 0.85;
@@ -106,14 +113,37 @@ final class Attribution {
 							last.users(), last.throughput(), this.w1.toMillis()),
 					Double.NaN, Double.NaN, seen(this.step));
 		}
+		List<Verdict> candidates = new ArrayList<>();
 		for (Function<Attribution, Optional<Verdict>> rule : List.<Function<Attribution, Optional<Verdict>>>of(
 				Attribution::hikari, Attribution::hikariFromDump, Attribution::httpClient,
 				Attribution::httpClientFromDump, Attribution::reactorNetty, Attribution::tomcatThreads,
 				Attribution::carriers, Attribution::lock, Attribution::cpu, Attribution::downstream)) {
 			Optional<Verdict> verdict = rule.apply(this);
-			if (verdict.isPresent()) {
-				return verdict.get();
+			if (verdict.isEmpty()) {
+				continue;
 			}
+			// A resource is the cap only when its Little's law explains the ceiling: a
+			// pool full at moments, whose
+			// model allows far more than was measured, is a candidate, not the answer.
+			if (verdict.get().hasModel() && verdict.get().modelError() > MODEL_AGREEMENT) {
+				candidates.add(verdict.get());
+				continue;
+			}
+			return verdict.get();
+		}
+		if (!candidates.isEmpty()) {
+			Map<String, String> evidence = new LinkedHashMap<>(seen(this.step));
+			candidates.forEach((candidate) -> evidence.put("candidate " + candidate.resource().description(),
+					String.format(Locale.ROOT, "model %.1f rps, %.2f× the ceiling", candidate.modelRps(),
+							candidate.modelRps() / this.ceiling)));
+			String lines = candidates.stream()
+				.map((candidate) -> candidate.line().substring(candidate.line().indexOf(": ") + 2)
+						+ String.format(Locale.ROOT, " (%.2f× the ceiling)", candidate.modelRps() / this.ceiling))
+				.collect(Collectors.joining("; "));
+			return new Verdict(Resource.UNEXPLAINED, String.format(Locale.ROOT,
+					"capped at %.1f rps from %d users, and no resource's Little's law explains it within %d %%: %s",
+					this.ceiling, this.kneeUsers, Math.round(MODEL_AGREEMENT * 100), lines), this.ceiling, Double.NaN,
+					evidence);
 		}
 		return new Verdict(Resource.UNEXPLAINED, String.format(Locale.ROOT,
 				"capped at %.1f rps from %d users, and no probe explains it: no pool, thread pool, carrier, lock or CPU was"

@@ -113,10 +113,10 @@ class AttributionTest {
 		ThreadDump dump = poolDump("threads-2.json", 4, 4, Attribution.HIKARI_WAITING,
 				"com.zaxxer.hikari.pool.HikariProxyPreparedStatement.executeQuery");
 
-		SweepResult sweep = capped(4.0, gauges(Map.of()), dump, List.of(), Double.NaN);
+		SweepResult sweep = capped(8.0, gauges(Map.of()), dump, List.of(), Double.NaN);
 
 		assertThat(sweep).isCappedBy(Resource.HIKARI_POOL);
-		assertThat(sweep.verdict().line()).startsWith("capped at 4.0 rps from 8 users: Hikari pool (from a thread dump)"
+		assertThat(sweep.verdict().line()).startsWith("capped at 8.0 rps from 8 users: Hikari pool (from a thread dump)"
 				+ " 4 request threads hold a connection, 4 wait in its borrow — 4 connections / ");
 	}
 
@@ -147,12 +147,35 @@ class AttributionTest {
 
 	@Test
 	void aContainerUsingItsWholeCpuLimitIsTheCap() {
-		SweepResult sweep = capped(14.0, gauges(Map.of(Gauge.TOMCAT_BUSY, 8.0, Gauge.TOMCAT_MAX, 200.0)), null,
-				List.of(), 0.98);
+		List<Step> steps = List.of(cpuStep(1, 8.0, 0.56), cpuStep(2, 12.5, 0.9), cpuStep(4, 14.0, 0.98),
+				cpuStep(8, 13.9, 0.98));
 
-		assertThat(sweep).isCappedBy(Resource.CPU);
+		SweepResult sweep = result(steps, true);
+
+		assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(0.05);
 		assertThat(sweep.verdict().line())
-			.startsWith("capped at 14.0 rps from 8 users: the service used 0.98 of its 1 CPU with 8 users — 1 / ");
+			.startsWith("capped at 14.0 rps from 4 users: the service used 0.98 of its 1 CPU with 4 users — 1 / 70 ms");
+	}
+
+	/**
+	 * A pool full at moments is not the cap when its Little's law allows far more than
+	 * was measured: a stock app with virtual threads and a slow database read "Hikari"
+	 * while 10 connections / 73 ms of usage = 137 rps stood against a ceiling of 58.5
+	 * rps. The verdict lists the candidate with its figures instead.
+	 */
+	@Test
+	void aResourceWhoseModelDoesNotExplainTheCeilingIsOnlyACandidate() {
+		GaugeTimeline hikari = gauges(
+				Map.of(Gauge.HIKARI_ACTIVE, 10.0, Gauge.HIKARI_MAX, 10.0, Gauge.HIKARI_PENDING, 3.0));
+
+		SweepResult sweep = capped(8.0, hikari, null, List.of(), Double.NaN);
+
+		assertThat(sweep).isCappedBy(Resource.UNEXPLAINED);
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 8.0 rps from 8 users, and no resource's Little's law"
+				+ " explains it within 25 %: Hikari pool 10/10 active, 3 pending — 10 connections / 0.500 s = 20.0 rps"
+				+ " (2.50× the ceiling)");
+		assertThat(sweep.verdict().evidence()).containsEntry("candidate Hikari connection pool",
+				"model 20.0 rps, 2.50× the ceiling");
 	}
 
 	/**
@@ -211,13 +234,13 @@ class AttributionTest {
 
 	@Test
 	void failureMessagesPrintTheVerdictAndEveryStep() {
-		SweepResult sweep = capped(10.0, gauges(Map.of(Gauge.TOMCAT_BUSY, 10.0, Gauge.TOMCAT_MAX, 10.0)), null,
+		SweepResult sweep = capped(20.0, gauges(Map.of(Gauge.TOMCAT_BUSY, 10.0, Gauge.TOMCAT_MAX, 10.0)), null,
 				List.of(), Double.NaN);
 
 		assertThatExceptionOfType(AssertionError.class)
 			.isThrownBy(() -> assertThat(sweep).isCappedBy(Resource.HIKARI_POOL))
 			.withMessageStartingWith(
-					"expected the cap to be Hikari connection pool, but the sweep says: capped at 10.0 rps"
+					"expected the cap to be Hikari connection pool, but the sweep says: capped at 20.0 rps"
 							+ " from 8 users: Tomcat threads 10/10 busy")
 			.withMessageContaining("users        rps")
 			.withMessageContaining("<- knee");
