@@ -1,0 +1,59 @@
+package dev.bottleneckkit.junit;
+
+import java.util.List;
+import java.util.Locale;
+
+import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.model.FailureMode;
+import dev.bottleneckkit.sweep.SweepResult;
+
+/** {@code summary.md}: a row per run or sweep, for CI job summaries. */
+final class MarkdownSummary {
+
+	private MarkdownSummary() {
+	}
+
+	static String markdown(List<ReportEntry> entries) {
+		StringBuilder md = new StringBuilder("# bottleneck-kit scenario report\n\n");
+		md.append(
+				"| scenario | run | load | cap (λ = L / W) | expected | measured | p50 | p99 | errors | evidence | outcome |\n");
+		md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+		for (ReportEntry e : entries) {
+			LoadResult r = e.result();
+			if (e.sweep() != null) {
+				SweepResult sweep = e.sweep();
+				md.append(String.format(Locale.ROOT,
+						"| %s | %s | sweep, %s users | %s | %s | %s | — | — | %d | %s | %s |%n", e.scenarioId(),
+						md(e.caseName()), usersRange(sweep), md(sweep.verdict().resource().description()),
+						sweep.verdict().hasModel() ? ReportWriter.rps(sweep.verdict().modelRps()) : "—",
+						sweep.saturated() ? ReportWriter.rps(sweep.ceiling()) : "—", r.errorCount(),
+						md("verdict: " + sweep.verdict().line()), md(e.outcome())));
+				continue;
+			}
+			if (e.failureMode() != null) {
+				FailureMode mode = e.failureMode();
+				md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |%n",
+						e.scenarioId(), md(e.caseName()), ReportWriter.load(r),
+						md("fails by design: " + mode.explain()), md(ReportWriter.expectedFailures(mode, r)),
+						md(ReportWriter.measuredFailures(r)), ReportWriter.millis(r, 50), ReportWriter.millis(r, 99),
+						r.errorCount(), md(ReportWriter.evidence(e, "; ")), md(e.outcome())));
+				continue;
+			}
+			md.append(String.format(Locale.ROOT,
+					"| %s | %s | %s | %s | %.1f rps | %.1f rps | %s | %s | %d | %s | %s |%n", e.scenarioId(),
+					md(e.caseName()), ReportWriter.load(r), e.ceiling().explain(), e.ceiling().throughputFor(r),
+					r.throughput(), ReportWriter.millis(r, 50), ReportWriter.millis(r, 99), r.errorCount(),
+					md(ReportWriter.evidence(e, "; ")), md(e.outcome())));
+		}
+		return md.toString();
+	}
+
+	static String md(String text) {
+		return text.replace("|", "\\|").replace("\n", " ");
+	}
+
+	static String usersRange(SweepResult sweep) {
+		return sweep.steps().get(0).users() + "→" + sweep.steps().get(sweep.steps().size() - 1).users();
+	}
+
+}
