@@ -73,19 +73,16 @@ final class HtmlReport {
 	}
 
 	static String head(ReportEntry e) {
-		String outcome = e.outcome();
-		boolean failed = outcome.startsWith("failed");
+		boolean failed = e.state() == ReportEntry.Outcome.FAILED;
 		StringBuilder head = new StringBuilder("<div class=\"head\"><span class=\"case\">")
 			.append(ReportWriter.escape(e.caseName()))
 			.append("</span><span class=\"badge ")
 			.append(e.passed() ? "pass" : "fail")
 			.append("\">")
-			.append(e.passed() ? "passed" : failed ? "failed" : ReportWriter.escape(outcome))
+			.append(e.passed() ? "passed" : failed ? "failed" : ReportWriter.escape(e.outcome()))
 			.append("</span></div>");
 		if (failed) {
-			head.append("<div class=\"failmsg\">")
-				.append(ReportWriter.escape(outcome.substring("failed: ".length())))
-				.append("</div>");
+			head.append("<div class=\"failmsg\">").append(ReportWriter.escape(e.failure())).append("</div>");
 		}
 		return head.toString();
 	}

@@ -36,7 +36,22 @@ final class ReportEntry {
 
 	private final SweepResult sweep;
 
-	private volatile String outcome = "running";
+	/** Where the test that recorded the entry stands. */
+	enum Outcome {
+
+		/** The test has not ended yet. */
+		RUNNING,
+		/** Every assertion held. */
+		PASSED,
+		/** An assertion failed: {@link #failure()} says which. */
+		FAILED
+
+	}
+
+	private volatile Outcome outcome = Outcome.RUNNING;
+
+	/** The failed assertion's first line; empty unless FAILED. */
+	private volatile String failure = "";
 
 	ReportEntry(String scenarioId, String scenarioTitle, String testName, String caseName, LoadResult result,
 			Ceiling ceiling, Map<String, String> evidence, String testId) {
@@ -85,15 +100,16 @@ final class ReportEntry {
 	 * never turns a failed attempt's into passed.
 	 */
 	void settle(Throwable failure) {
-		if (!"running".equals(this.outcome)) {
+		if (this.outcome != Outcome.RUNNING) {
 			return;
 		}
 		if (failure == null) {
-			this.outcome = "passed";
+			this.outcome = Outcome.PASSED;
 		}
 		else {
 			String message = String.valueOf(failure.getMessage()).strip();
-			this.outcome = "failed: " + message.lines().findFirst().orElse(failure.getClass().getSimpleName());
+			this.failure = message.lines().findFirst().orElse(failure.getClass().getSimpleName());
+			this.outcome = Outcome.FAILED;
 		}
 	}
 
@@ -144,12 +160,29 @@ final class ReportEntry {
 		return this.sweep;
 	}
 
+	/**
+	 * "passed", "running", or "failed: " and the assertion's first line, as the report
+	 * prints it.
+	 */
 	String outcome() {
+		return switch (this.outcome) {
+			case PASSED -> "passed";
+			case RUNNING -> "running";
+			case FAILED -> "failed: " + this.failure;
+		};
+	}
+
+	Outcome state() {
 		return this.outcome;
 	}
 
+	/** The failed assertion's first line; empty unless the entry failed. */
+	String failure() {
+		return this.failure;
+	}
+
 	boolean passed() {
-		return "passed".equals(this.outcome);
+		return this.outcome == Outcome.PASSED;
 	}
 
 }
