@@ -53,38 +53,63 @@ public final class ClosedLoopLoad {
 
 	private final Duration warmUp;
 
-	private final Duration duration;
-
-	private final long requests;
+	/**
+	 * When the measurement window ends: after a duration, a count of requests, or every
+	 * user's cycles.
+	 */
+	private final Window window;
 
 	private final Duration requestTimeout;
 
 	private final String name;
 
-	/**
-	 * Whole cycles each user goes through in the window before it ends (0: the window
-	 * lasts {@code duration}).
-	 */
-	private final int cycles;
-
-	/** The longest window when it waits for {@link #cycles}. */
-	private final Duration atMost;
-
-	private ClosedLoopLoad(int users, Duration warmUp, Duration duration, long requests, Duration requestTimeout,
-			String name) {
-		this(users, warmUp, duration, requests, requestTimeout, name, 0, duration);
-	}
-
-	private ClosedLoopLoad(int users, Duration warmUp, Duration duration, long requests, Duration requestTimeout,
-			String name, int cycles, Duration atMost) {
-		this.cycles = cycles;
-		this.atMost = atMost;
+	private ClosedLoopLoad(int users, Duration warmUp, Window window, Duration requestTimeout, String name) {
 		this.users = users;
 		this.warmUp = warmUp;
-		this.duration = duration;
-		this.requests = requests;
+		this.window = window;
 		this.requestTimeout = requestTimeout;
 		this.name = name;
+	}
+
+	/**
+	 * When a run's measurement window ends: after a fixed time, once a count of requests
+	 * ended in it, or once every user went through its cycles.
+	 */
+	private sealed interface Window {
+
+		/** The window lasts {@code length}. */
+		record ForDuration(Duration length) implements Window {
+
+			@Override
+			public String toString() {
+				return Knobs.human(this.length);
+			}
+
+		}
+
+		/** The window ends once {@code count} requests ended in it. */
+		record ForRequests(long count) implements Window {
+
+			@Override
+			public String toString() {
+				return this.count + " requests";
+			}
+
+		}
+
+		/**
+		 * The window ends once every user answered {@code cycles} + 1 times in it, after
+		 * 1 s to {@code atMost}.
+		 */
+		record ForCycles(int cycles, Duration atMost) implements Window {
+
+			@Override
+			public String toString() {
+				return this.cycles + " cycles of every user, at most " + Knobs.human(this.atMost);
+			}
+
+		}
+
 	}
 
 	/**
@@ -92,8 +117,8 @@ public final class ClosedLoopLoad {
 	 * warm-up unless told.
 	 */
 	public static ClosedLoopLoad users(int users) {
-		return new ClosedLoopLoad(Knobs.between("users", users, 1, MAX_USERS), DEFAULT_WARM_UP, Duration.ofSeconds(10),
-				0, DEFAULT_REQUEST_TIMEOUT, "load");
+		return new ClosedLoopLoad(Knobs.between("users", users, 1, MAX_USERS), DEFAULT_WARM_UP,
+				new Window.ForDuration(Duration.ofSeconds(10)), DEFAULT_REQUEST_TIMEOUT, "load");
 	}
 
 	/**
@@ -111,13 +136,14 @@ public final class ClosedLoopLoad {
 	/** Time left out of the figures at the start, 0 to 10 min. */
 	public ClosedLoopLoad warmUp(Duration warmUp) {
 		return new ClosedLoopLoad(this.users, Knobs.between("warmUp", warmUp, Duration.ZERO, Duration.ofMinutes(10)),
-				this.duration, this.requests, this.requestTimeout, this.name, this.cycles, this.atMost);
+				this.window, this.requestTimeout, this.name);
 	}
 
 	/** Length of the measurement window after warm-up, 1 s to 30 min. */
 	public ClosedLoopLoad forDuration(Duration duration) {
 		return new ClosedLoopLoad(this.users, this.warmUp,
-				Knobs.between("duration", duration, Duration.ofSeconds(1), MAX_RUN), 0, this.requestTimeout, this.name);
+				new Window.ForDuration(Knobs.between("duration", duration, Duration.ofSeconds(1), MAX_RUN)),
+				this.requestTimeout, this.name);
 	}
 
 	/**
@@ -126,8 +152,9 @@ public final class ClosedLoopLoad {
 	 * as soon.
 	 */
 	public ClosedLoopLoad forRequests(long requests) {
-		return new ClosedLoopLoad(this.users, this.warmUp, MAX_RUN,
-				Knobs.between("requests", requests, 1, 1_000_000_000L), this.requestTimeout, this.name);
+		return new ClosedLoopLoad(this.users, this.warmUp,
+				new Window.ForRequests(Knobs.between("requests", requests, 1, 1_000_000_000L)), this.requestTimeout,
+				this.name);
 	}
 
 	/**
@@ -137,8 +164,8 @@ public final class ClosedLoopLoad {
 	 * answers too seldom holds the window open until {@code atMost}.
 	 */
 	public ClosedLoopLoad forCycles(int cycles, Duration atMost) {
-		return new ClosedLoopLoad(this.users, this.warmUp, MIN_WINDOW, 0, this.requestTimeout, this.name,
-				Knobs.between("cycles", cycles, 1, 100), Knobs.between("atMost", atMost, MIN_WINDOW, MAX_RUN));
+		return new ClosedLoopLoad(this.users, this.warmUp, new Window.ForCycles(Knobs.between("cycles", cycles, 1, 100),
+				Knobs.between("atMost", atMost, MIN_WINDOW, MAX_RUN)), this.requestTimeout, this.name);
 	}
 
 	/**
@@ -146,15 +173,14 @@ public final class ClosedLoopLoad {
 	 * 10 min.
 	 */
 	public ClosedLoopLoad requestTimeout(Duration requestTimeout) {
-		return new ClosedLoopLoad(this.users, this.warmUp, this.duration, this.requests,
+		return new ClosedLoopLoad(this.users, this.warmUp, this.window,
 				Knobs.between("requestTimeout", requestTimeout, Duration.ofMillis(1), Duration.ofMinutes(10)),
-				this.name, this.cycles, this.atMost);
+				this.name);
 	}
 
 	/** A name for logs and reports. */
 	public ClosedLoopLoad named(String name) {
-		return new ClosedLoopLoad(this.users, this.warmUp, this.duration, this.requests, this.requestTimeout, name,
-				this.cycles, this.atMost);
+		return new ClosedLoopLoad(this.users, this.warmUp, this.window, this.requestTimeout, name);
 	}
 
 	/**
@@ -176,11 +202,7 @@ public final class ClosedLoopLoad {
 		List<Request> requests = Mix.of(mix);
 		try (Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, this.name, slots(this.users))) {
 			log.info("{}: {} users against {} ({} warm-up, then {})", this.name, this.users, Mix.describe(requests),
-					Knobs.human(this.warmUp),
-					(this.requests > 0) ? this.requests + " requests"
-							: (this.cycles > 0)
-									? this.cycles + " cycles of every user, at most " + Knobs.human(this.atMost)
-									: Knobs.human(this.duration));
+					Knobs.human(this.warmUp), this.window);
 			return execute(requests);
 		}
 	}
@@ -220,9 +242,15 @@ public final class ClosedLoopLoad {
 	}
 
 	private LoadResult execute(List<Request> mix) {
-		Measurement measurement = new Measurement(this.warmUp, this.duration, this.atMost, this.requestTimeout,
-				this.cycles, this.users)
-			.withRoutes(Mix.names(mix));
+		Measurement measurement = switch (this.window) {
+			case Window.ForDuration(Duration length) ->
+				new Measurement(this.warmUp, length, length, this.requestTimeout, 0, this.users);
+			case Window.ForRequests(long count) ->
+				new Measurement(this.warmUp, MAX_RUN, MAX_RUN, this.requestTimeout, 0, this.users);
+			case Window.ForCycles(int cycles, Duration atMost) ->
+				new Measurement(this.warmUp, MIN_WINDOW, atMost, this.requestTimeout, cycles, this.users);
+		};
+		measurement.withRoutes(Mix.names(mix));
 		// Like wrk's default -t2: two event loops, each with half the users, so that
 		// answers do not queue behind
 		// one busy thread; more would take cores from the service being measured.
@@ -238,7 +266,7 @@ public final class ClosedLoopLoad {
 			HttpEventLoop loop = eventLoops.get(l);
 			threads.add(Thread.ofPlatform().name("bottleneck-kit-load-" + l).start(() -> {
 				try (loop) {
-					loop.closedLoop(share, this.requests);
+					loop.closedLoop(share, (this.window instanceof Window.ForRequests(long count)) ? count : 0);
 				}
 				catch (RuntimeException ex) {
 					failure.compareAndSet(null, ex);
