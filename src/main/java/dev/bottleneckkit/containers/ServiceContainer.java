@@ -1,41 +1,23 @@
 package dev.bottleneckkit.containers;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
-import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.api.command.PullImageResultCallback;
-import com.github.dockerjava.api.exception.NotFoundException;
 import dev.bottleneckkit.images.KitImages;
 import dev.bottleneckkit.internal.JvmOptions;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.internal.Phases;
-import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.rnorth.ducttape.ratelimits.RateLimiterBuilder;
-import org.testcontainers.DockerClientFactory;
-import org.testcontainers.containers.ContainerFetchException;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.images.builder.Transferable;
 import org.testcontainers.utility.DockerImageName;
-import org.testcontainers.utility.RegistryAuthLocator;
 
 /**
  * Your HTTP service in a container, the thing the kit loads and probes: any image, its
@@ -72,9 +54,6 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 	public static final String DEFAULT_HEALTH_PATH = "/actuator/health";
 
 	private static final AtomicInteger instances = new AtomicInteger();
-
-	/** {@code uid} or {@code uid:gid}, as an image's {@code USER} may give them. */
-	private static final Pattern NUMERIC_USER = Pattern.compile("(\\d+)(?::(\\d+))?");
 
 	private int port = DEFAULT_PORT;
 
@@ -261,130 +240,22 @@ public class ServiceContainer extends GenericContainer<ServiceContainer> {
 			return;
 		}
 		try (Phases.Turn starting = Phases.enter(Phases.Phase.STARTING, "starting " + name())) {
-			ensureImage();
+			ImagePull.ensure(this.imageName, this.startupTimeout);
 			JvmOptions.keepTheImages(this, getDockerImageName());
 			super.start();
 		}
 		catch (RuntimeException ex) {
-			throw new IllegalStateException(whyItDidNotStart(ex), ex);
+			throw new IllegalStateException(StartFailure.explain(ex, name(), this.image, this.healthPath, this.port,
+					this.startupTimeout, this.logs), ex);
 		}
-	}
-
-	/**
-	 * An image that is not on the engine is pulled once, here, so that a name that exists
-	 * nowhere fails at once rather than after Testcontainers' pull retries (two minutes
-	 * by default).
-	 */
-	private void ensureImage() {
-		if (this.imageName == null) {
-			return;
-		}
-		DockerClient docker = DockerClientFactory.lazyClient();
-		try {
-			docker.inspectImageCmd(this.image).exec();
-			return;
-		}
-		catch (NotFoundException absent) {
-			// pull it below
-		}
-		try {
-			docker.pullImageCmd(this.imageName.getUnversionedPart())
-				.withTag(this.imageName.getVersionPart())
-				.withAuthConfig(RegistryAuthLocator.instance().lookupAuthConfig(this.imageName, docker.authConfig()))
-				.exec(new PullImageResultCallback())
-				.awaitCompletion(this.startupTimeout.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new ContainerFetchException("pull of " + this.image + " interrupted", ex);
-		}
-		catch (RuntimeException ex) {
-			throw new ContainerFetchException("pull of " + this.image + " failed", ex);
-		}
-	}
-
-	private String whyItDidNotStart(RuntimeException failure) {
-		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			if (cause instanceof ContainerFetchException) {
-				return "Service " + name() + ": image " + this.image
-						+ " is not on this Docker engine and could not be pulled" + " (" + rootMessage(cause)
-						+ "). Build or pull it, or name another image" + (KitImages.isKitImage(this.image)
-								? "; the kit's own images switch with -D" + KitImages.SWITCH + "=offline" : "");
-			}
-			if (String.valueOf(cause.getMessage()).contains("Timed out waiting")) {
-				return "Service " + name() + " (" + this.image + ") did not answer 200 on " + this.healthPath
-						+ " (port " + this.port + ") within " + Knobs.human(this.startupTimeout)
-						+ ": fix withHealthPath/withPort, or give it longer with withStartupTimeout. Its last log lines:"
-						+ lastLogLines(8);
-			}
-		}
-		return "Service " + name() + " (" + this.image + ") did not start: " + rootMessage(failure)
-				+ ". Its last log lines:" + lastLogLines(8);
-	}
-
-	private String lastLogLines(int count) {
-		if (this.logs == null || !Files.isRegularFile(this.logs.file())) {
-			return " (none)";
-		}
-		try {
-			List<String> lines = Files.readAllLines(this.logs.file(), StandardCharsets.UTF_8);
-			return lines.subList(Math.max(0, lines.size() - count), lines.size())
-				.stream()
-				.map((line) -> "\n  | " + line)
-				.collect(Collectors.joining("", "", "\n  (all of it: " + this.logs.file() + ")"));
-		}
-		catch (IOException ex) {
-			return " (see " + this.logs.file() + ")";
-		}
-	}
-
-	private static String rootMessage(Throwable failure) {
-		Throwable root = failure;
-		while (root.getCause() != null && root.getCause() != root) {
-			root = root.getCause();
-		}
-		return root.getClass().getSimpleName() + ": " + root.getMessage();
 	}
 
 	@Override
 	protected void containerIsCreated(String containerId) {
 		super.containerIsCreated(containerId);
-		if (this.ownedByServiceUser.isEmpty()) {
-			return;
+		if (!this.ownedByServiceUser.isEmpty()) {
+			OwnedFiles.copy(getDockerClient(), containerId, this.ownedByServiceUser, name());
 		}
-		String user = String.valueOf(getDockerClient().inspectContainerCmd(containerId).exec().getConfig().getUser());
-		Matcher numeric = NUMERIC_USER.matcher(user);
-		// A numeric user needs no passwd entry: the archive carries its ids. A named one
-		// Docker resolves in
-		// the container's own /etc/passwd (copyUIDGID). No user at all is root, the
-		// archive's default.
-		boolean named = !user.isBlank() && !numeric.matches() && !"null".equals(user);
-		int uid = numeric.matches() ? Integer.parseInt(numeric.group(1)) : 0;
-		int gid = (numeric.matches() && numeric.group(2) != null) ? Integer.parseInt(numeric.group(2)) : uid;
-		ByteArrayOutputStream archive = new ByteArrayOutputStream();
-		try (TarArchiveOutputStream tar = new TarArchiveOutputStream(archive)) {
-			tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
-			for (Map.Entry<String, Transferable> file : this.ownedByServiceUser.entrySet()) {
-				byte[] bytes = file.getValue().getBytes();
-				TarArchiveEntry entry = new TarArchiveEntry(file.getKey().substring(1));
-				entry.setSize(bytes.length);
-				entry.setMode(file.getValue().getFileMode());
-				entry.setUserId(uid);
-				entry.setGroupId(gid);
-				tar.putArchiveEntry(entry);
-				tar.write(bytes);
-				tar.closeArchiveEntry();
-			}
-			tar.finish();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("cannot pack the files for " + name(), ex);
-		}
-		getDockerClient().copyArchiveToContainerCmd(containerId)
-			.withTarInputStream(new ByteArrayInputStream(archive.toByteArray()))
-			.withRemotePath("/")
-			.withCopyUIDGID(named)
-			.exec();
 	}
 
 	@Override
