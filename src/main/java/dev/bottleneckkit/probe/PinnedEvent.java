@@ -15,18 +15,13 @@ import java.util.List;
  */
 public record PinnedEvent(Instant start, Duration duration, String thread, List<String> frames) {
 
-	private static final List<String> JDK_PACKAGES = List.of("java.", "javax.", "jdk.", "sun.", "com.sun.");
-
 	/**
 	 * The first frame outside the JDK: the code that blocked while pinned (e.g.
 	 * {@code com.mysql.cj.protocol.ReadAheadInputStream.fill}), or the top frame if every
 	 * frame is the JDK's.
 	 */
 	public String culprit() {
-		return this.frames.stream()
-			.filter((frame) -> JDK_PACKAGES.stream().noneMatch(frame::startsWith))
-			.findFirst()
-			.orElse(this.frames.isEmpty() ? "(no stack)" : this.frames.get(0));
+		return Frames.firstOutsideJdk(this.frames);
 	}
 
 }

@@ -76,16 +76,27 @@ public record ThreadDump(Path file, List<DumpedThread> threads) {
 		 * is {@code classOrMethod}'s.
 		 */
 		public boolean waitsForLockIn(String classOrMethod) {
+			String taken = lockTakenIn();
+			return taken != null && isOf(taken, classOrMethod);
+		}
+
+		/**
+		 * When it is parked acquiring a lock, the first frame above the lock code: where
+		 * the lock is taken
+		 * ({@code ch.qos.logback.core.OutputStreamAppender.writeBytes}); null when it
+		 * waits for no lock.
+		 */
+		public String lockTakenIn() {
 			boolean acquiring = false;
 			for (String frame : this.frames) {
 				if (frame.startsWith(ACQUIRE)) {
 					acquiring = true;
 				}
 				else if (acquiring && !frame.startsWith("java.util.concurrent.locks.")) {
-					return isOf(frame, classOrMethod);
+					return frame;
 				}
 			}
-			return false;
+			return null;
 		}
 
 		/**
@@ -93,10 +104,7 @@ public record ThreadDump(Path file, List<DumpedThread> threads) {
 		 * {@code sun.}), or the top frame.
 		 */
 		public String firstFrameOutsideJdk() {
-			return this.frames.stream()
-				.filter((frame) -> !frame.startsWith("java.") && !frame.startsWith("jdk.") && !frame.startsWith("sun."))
-				.findFirst()
-				.orElse(this.frames.isEmpty() ? "(no stack)" : this.frames.get(0));
+			return Frames.firstOutsideJdk(this.frames);
 		}
 
 		private static boolean isOf(String frame, String classOrMethod) {

@@ -283,7 +283,7 @@ final class Attribution {
 		}
 		List<ThreadDump.DumpedThread> serving = dump.matching(Attribution::servesARequest);
 		Map<String, Long> waiting = serving.stream()
-			.map(Attribution::lockWaitedFor)
+			.map(ThreadDump.DumpedThread::lockTakenIn)
 			.filter((frame) -> frame != null)
 			.collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
 		Optional<Map.Entry<String, Long>> crowd = waiting.entrySet().stream().max(Map.Entry.comparingByValue());
@@ -419,23 +419,6 @@ final class Attribution {
 
 	private static boolean servesARequest(ThreadDump.DumpedThread thread) {
 		return REQUEST_FRAMES.stream().anyMatch(thread::hasFrame);
-	}
-
-	/**
-	 * The first frame above the lock code a parked thread is acquiring a lock in, or
-	 * null.
-	 */
-	private static String lockWaitedFor(ThreadDump.DumpedThread thread) {
-		boolean acquiring = false;
-		for (String frame : thread.frames()) {
-			if (frame.startsWith("java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire")) {
-				acquiring = true;
-			}
-			else if (acquiring && !frame.startsWith("java.util.concurrent.locks.")) {
-				return frame;
-			}
-		}
-		return null;
 	}
 
 	/** What the probes read in {@code step}: gauge maxima, CPU, pinned events. */
