@@ -90,10 +90,19 @@ public final class ScenarioReport {
 	 * fail, as the run's model. Call it before asserting.
 	 */
 	public void record(String caseName, LoadResult result, FailureMode expected, Map<String, ?> evidence) {
+		record(caseName, result, expected, evidence, Map.of());
+	}
+
+	/**
+	 * Records a run that proves a failure mode, with the gauges sampled beside it, by
+	 * whose they are.
+	 */
+	public void record(String caseName, LoadResult result, FailureMode expected, Map<String, ?> evidence,
+			Map<String, GaugeTimeline> gauges) {
 		Map<String, String> shown = new LinkedHashMap<>();
 		evidence.forEach((key, value) -> shown.put(key, String.valueOf(value)));
 		add(new ReportEntry(this.scenarioId, this.scenarioTitle, this.testName, caseName, result, expected, shown,
-				this.testId, Map.of()));
+				this.testId, gauges));
 		log.info("[{}] {}: {} | expected: {} | {}", this.scenarioId, caseName, result.summary(), expected.explain(),
 				shown);
 	}

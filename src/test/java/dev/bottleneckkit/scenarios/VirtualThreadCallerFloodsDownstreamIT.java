@@ -11,6 +11,7 @@ import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.OpenLoopLoad;
 import dev.bottleneckkit.model.Ceiling;
+import dev.bottleneckkit.model.FailureMode;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.ServiceGauges;
@@ -146,8 +147,12 @@ class VirtualThreadCallerFloodsDownstreamIT {
 		Run run = run(platformDownstream, virtualCaller, "/call/sleep");
 
 		Ceiling downstreamThreads = run.downstreamThreads();
-		report.record("virtual-thread caller, no bulkhead", run.result, downstreamThreads, run.evidence(),
-				run.gauges());
+		report.record("virtual-thread caller, no bulkhead", run.result,
+				FailureMode.of("http-504 read-timeout", READ_TIMEOUT,
+						"nothing holds the virtual-thread caller back: the arrivals queue past the downstream's "
+								+ DOWNSTREAM_THREADS + " threads until the caller's 2 s read timeout, and the work done"
+								+ " for callers that gave up is lost"),
+				run.evidence(), run.gauges());
 		assertThat(run.callerLeased())
 			.as("nothing holds the caller back: calls in flight pile up until the read timeout ends them, "
 					+ "L = λ × W = %.0f rps × %d s", OFFERED_RPS, READ_TIMEOUT.toSeconds())
