@@ -141,11 +141,6 @@ public final class Baseline {
 		return Map.of("scenario", "", "kind", "sweep", "sweep", figures);
 	}
 
-	/** Whether the baseline has a sweep named {@code name}. */
-	public boolean hasSweep(String name) {
-		return this.sweeps.containsKey(name);
-	}
-
 	static List<Comparison.Row> sweepRows(Object before, Object after) {
 		String scenario = Json.string(after, "", "scenario");
 		String name = Json.string(after, "", "sweep", "name");
