@@ -10,6 +10,7 @@ import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.SweepResult;
+import dev.bottleneckkit.sweep.Verdict;
 import org.assertj.core.api.AbstractAssert;
 
 /**
@@ -23,12 +24,41 @@ public class SweepResultAssert extends AbstractAssert<SweepResultAssert, SweepRe
 		super(actual, SweepResultAssert.class);
 	}
 
-	/** The sweep saturated and its verdict names {@code resource}. */
+	/**
+	 * The sweep saturated and its verdict names {@code resource}, with the model that
+	 * explains the ceiling.
+	 */
 	public SweepResultAssert isCappedBy(Resource resource) {
 		isNotNull();
 		routeAnswersOneUser();
-		if (this.actual.verdict().resource() != resource) {
+		if (this.actual.verdict().cap().filter(resource::equals).isEmpty()) {
 			failWithMessage("expected the cap to be %s, but the sweep says: %s%n%s", resource.description(),
+					this.actual.verdict(), this.actual.table());
+		}
+		return this;
+	}
+
+	/**
+	 * The sweep saturated and no resource's model explains its ceiling: the verdict names
+	 * nothing (its candidates and what the probes could not see are in its line).
+	 */
+	public SweepResultAssert isUnexplained() {
+		isNotNull();
+		if (!(this.actual.verdict() instanceof Verdict.Unexplained)) {
+			failWithMessage("expected no resource to explain the ceiling, but the sweep says: %s%n%s",
+					this.actual.verdict(), this.actual.table());
+		}
+		return this;
+	}
+
+	/**
+	 * The load generator, not the service, was the cap: the sweep says nothing of the
+	 * service.
+	 */
+	public SweepResultAssert isBoundByTheGenerator() {
+		isNotNull();
+		if (!(this.actual.verdict() instanceof Verdict.GeneratorBound)) {
+			failWithMessage("expected the load generator to be the cap, but the sweep says: %s%n%s",
 					this.actual.verdict(), this.actual.table());
 		}
 		return this;
@@ -41,7 +71,7 @@ public class SweepResultAssert extends AbstractAssert<SweepResultAssert, SweepRe
 	public SweepResultAssert isNotCappedBy(Resource resource) {
 		isNotNull();
 		everyStepMostlyAnswered();
-		if (this.actual.verdict().resource() == resource) {
+		if (this.actual.verdict().cap().filter(resource::equals).isPresent()) {
 			failWithMessage("expected %s not to be the cap any more, but the sweep says: %s%n%s",
 					resource.description(), this.actual.verdict(), this.actual.table());
 		}
@@ -91,14 +121,15 @@ public class SweepResultAssert extends AbstractAssert<SweepResultAssert, SweepRe
 	public SweepResultAssert hasCeilingNearItsModel(double tolerance) {
 		isNotNull();
 		Knobs.between("tolerance", tolerance, 0.01, 1.0);
-		if (!this.actual.verdict().hasModel()) {
-			failWithMessage("the verdict has no model to hold the ceiling against: %s%n%s", this.actual.verdict(),
-					this.actual.table());
-		}
-		if (this.actual.verdict().modelError() > tolerance) {
-			failWithMessage("the ceiling is %d %% from its model, allowed %d %%: %s%n%s",
-					Math.round(this.actual.verdict().modelError() * 100), Math.round(tolerance * 100),
+		if (!(this.actual.verdict() instanceof Verdict.Capped capped)) {
+			failWithMessage("the verdict names no resource, so it has no model to hold the ceiling against: %s%n%s",
 					this.actual.verdict(), this.actual.table());
+			return this;
+		}
+		if (capped.modelError() > tolerance) {
+			failWithMessage("the ceiling is %d %% from its model, allowed %d %%: %s%n%s",
+					Math.round(capped.modelError() * 100), Math.round(tolerance * 100), this.actual.verdict(),
+					this.actual.table());
 		}
 		return this;
 	}

@@ -131,7 +131,7 @@ public final class Baseline {
 		for (Step step : sweep.steps()) {
 			steps.add(Map.of("users", (double) step.users(), "rps", step.throughput()));
 		}
-		Map<String, Object> verdict = Map.of("resource", sweep.verdict().resource().name());
+		Map<String, Object> verdict = Map.of("resource", sweep.verdict().code());
 		Map<String, Object> figures = new LinkedHashMap<>();
 		figures.put("name", sweep.name());
 		figures.put("steps", steps);

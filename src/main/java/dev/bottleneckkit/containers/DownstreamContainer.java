@@ -18,7 +18,6 @@ import java.util.regex.Pattern;
 import dev.bottleneckkit.images.KitImages;
 import dev.bottleneckkit.images.KitImages.JavaRuntime;
 import dev.bottleneckkit.internal.Knobs;
-import org.testcontainers.containers.Network;
 import org.testcontainers.utility.MountableFile;
 
 /**
@@ -44,7 +43,7 @@ import org.testcontainers.utility.MountableFile;
  * is published to a registry. It listens on {@value #PORT}; routes it does not know
  * answer 404 naming the ones it does.
  */
-public class DownstreamContainer extends ServiceContainer {
+public class DownstreamContainer extends AbstractServiceContainer<DownstreamContainer> {
 
 	/** The port the stand-in listens on. */
 	public static final int PORT = 8080;
@@ -57,6 +56,8 @@ public class DownstreamContainer extends ServiceContainer {
 	/** A stand-in on the kit's Java 21 image. */
 	public DownstreamContainer() {
 		super(KitImages.java(JavaRuntime.JAVA_21));
+		withoutJmx();
+		withoutSpringBootSettings();
 		withPort(PORT);
 		withHealthPath(DownstreamServer.HEALTH_PATH);
 		withName("downstream");
@@ -93,47 +94,12 @@ public class DownstreamContainer extends ServiceContainer {
 	 * every request gets a virtual thread: no cap.
 	 */
 	public DownstreamContainer withThreads(int threads) {
-		withEnv("DOWNSTREAM_THREADS", Integer.toString(Knobs.between("threads", threads, 1, 10_000)));
-		return this;
+		return withEnv("DOWNSTREAM_THREADS", Integer.toString(Knobs.between("threads", threads, 1, 10_000)));
 	}
 
 	/** Serves every request on a virtual thread of its own, no cap (the default). */
 	public DownstreamContainer withVirtualThreads() {
-		withEnv("DOWNSTREAM_THREADS", "virtual");
-		return this;
-	}
-
-	// The settings a stand-in is given most, returning the stand-in so that its own
-	// settings can follow them.
-
-	@Override
-	public DownstreamContainer withNetwork(Network network) {
-		super.withNetwork(network);
-		return this;
-	}
-
-	@Override
-	public DownstreamContainer withNetworkAliases(String... aliases) {
-		super.withNetworkAliases(aliases);
-		return this;
-	}
-
-	@Override
-	public DownstreamContainer withName(String name) {
-		super.withName(name);
-		return this;
-	}
-
-	@Override
-	public DownstreamContainer withCpuLimit(double cpus) {
-		super.withCpuLimit(cpus);
-		return this;
-	}
-
-	@Override
-	public DownstreamContainer withStartupTimeout(Duration timeout) {
-		super.withStartupTimeout(timeout);
-		return this;
+		return withEnv("DOWNSTREAM_THREADS", "virtual");
 	}
 
 	@Override

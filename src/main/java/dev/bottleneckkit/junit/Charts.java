@@ -7,6 +7,7 @@ import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.SweepResult;
+import dev.bottleneckkit.sweep.Verdict;
 
 /**
  * The report's SVG charts: throughput or failures a second, a gauge's samples, a sweep
@@ -107,7 +108,7 @@ final class Charts {
 		int right = 48;
 		int bottom = 28;
 		List<Step> steps = sweep.steps();
-		double model = sweep.verdict().hasModel() ? sweep.verdict().modelRps() : Double.NaN;
+		double model = sweep.verdict().ceilingModel().map(Verdict.Model::rps).orElse(Double.NaN);
 		double top = niceTop(Math.max(sweep.ceiling(), Double.isNaN(model) ? 0 : model) * 1.15);
 		double latencyTop = niceTop(
 				steps.stream().mapToDouble((s) -> s.meanLatency().toMillis()).max().orElse(1) * 1.1);

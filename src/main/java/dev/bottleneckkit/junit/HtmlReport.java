@@ -235,7 +235,7 @@ final class HtmlReport {
 		StringBuilder card = new StringBuilder("<article class=\"").append(e.passed() ? "pass" : "fail").append("\">");
 		card.append(head(e));
 		card.append("<div class=\"verdict\"><b>")
-			.append(ReportWriter.escape(sweep.verdict().resource().description()))
+			.append(ReportWriter.escape(sweep.verdict().headline()))
 			.append("</b> — ")
 			.append(ReportWriter.escape(sweep.verdict().line()))
 			.append("</div>");
@@ -243,21 +243,28 @@ final class HtmlReport {
 			.append(kpi("steps", sweep.steps().size() + " (" + MarkdownSummary.usersRange(sweep) + " users)"))
 			.append(kpi("W₁ (one user)", sweep.oneUserLatency().toMillis() + " ms"))
 			.append(kpi("ceiling", sweep.saturated() ? ReportWriter.rps(sweep.ceiling()) : "none"))
-			.append(kpi("model", sweep.verdict().hasModel() ? ReportWriter.rps(sweep.verdict().modelRps()) : "—"))
+			.append(kpi("model", sweep.verdict().ceilingModel().map((m) -> ReportWriter.rps(m.rps())).orElse("—")))
 			.append(kpi("knee", sweep.knee().map((k) -> k.users() + " users").orElse("—")))
 			.append(kpi("took", sweep.took().toSeconds() + " s"))
 			.append("</div><div class=\"body\"><div><table class=\"steps\"><tr><th>users</th><th>rps</th><th>mean ms</th>"
-					+ "<th>p50 ms</th><th>errors</th><th>cores</th></tr>");
+					+ "<th>p50 ms</th><th>errors</th><th>service cores</th><th>machine cores</th></tr>");
 		sweep.steps()
 			.forEach((step) -> card.append(String.format(Locale.ROOT,
-					"<tr%s><td>%d</td><td>%.1f</td><td>%d</td><td>%d</td><td>%d</td><td>%s</td></tr>",
+					"<tr%s><td>%d</td><td>%.1f</td><td>%d</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td></tr>",
 					sweep.knee().filter((k) -> k == step).isPresent() ? " class=\"knee\"" : "", step.users(),
 					step.throughput(), step.meanLatency().toMillis(), step.result().median().toMillis(),
-					step.result().errorCount(), Double.isNaN(step.serviceCores()) ? "—"
-							: String.format(Locale.ROOT, "%.2f", step.serviceCores()))));
+					step.result().errorCount(),
+					step.cpu().map((use) -> String.format(Locale.ROOT, "%.2f", use.service())).orElse("—"),
+					step.cpu().map((use) -> String.format(Locale.ROOT, "%.2f", use.machineUsed())).orElse("—"))));
 		card.append("</table><dl style=\"margin-top:.6rem\">");
+		sweep.warmUp()
+			.ifPresent((warmUp) -> card.append("<dt>warm-up</dt><dd>")
+				.append(ReportWriter.escape(warmUp.toString()))
+				.append("</dd>"));
+		sweep.blind()
+			.forEach((line) -> card.append("<dt>blind</dt><dd>").append(ReportWriter.escape(line)).append("</dd>"));
 		sweep.verdict()
-			.evidence()
+			.readings()
 			.forEach((key, value) -> card.append("<dt>")
 				.append(ReportWriter.escape(key))
 				.append("</dt><dd>")

@@ -24,8 +24,8 @@ final class MarkdownSummary {
 				SweepResult sweep = e.sweep();
 				md.append(String.format(Locale.ROOT,
 						"| %s | %s | sweep, %s users | %s | %s | %s | — | — | %d | %s | %s |%n", e.scenarioId(),
-						md(e.caseName()), usersRange(sweep), md(sweep.verdict().resource().description()),
-						sweep.verdict().hasModel() ? ReportWriter.rps(sweep.verdict().modelRps()) : "—",
+						md(e.caseName()), usersRange(sweep), md(sweep.verdict().headline()),
+						sweep.verdict().ceilingModel().map((m) -> ReportWriter.rps(m.rps())).orElse("—"),
 						sweep.saturated() ? ReportWriter.rps(sweep.ceiling()) : "—", r.errorCount(),
 						md("verdict: " + sweep.verdict().line()), md(e.outcome())));
 				continue;

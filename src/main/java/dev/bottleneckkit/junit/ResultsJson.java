@@ -12,8 +12,10 @@ import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.model.FailureMode;
 import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.probe.MachineCpu;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.SweepResult;
+import dev.bottleneckkit.sweep.Verdict;
 
 /**
  * {@code results.json}: every run and sweep of the report as data a pipeline reads. The
@@ -165,7 +167,8 @@ final class ResultsJson {
 			each.put("rps", step.throughput());
 			each.put("meanLatency_ms", (step.result().succeeded() > 0) ? millis(step.meanLatency()) : null);
 			each.put("errors", step.result().errorCount());
-			each.put("serviceCores", step.serviceCores());
+			each.put("serviceCores", step.cpu().map(MachineCpu.Use::service).orElse(null));
+			each.put("machineCores", step.cpu().map(MachineCpu.Use::machineUsed).orElse(null));
 			steps.add(each);
 		}
 		result.put("steps", steps);
@@ -174,10 +177,10 @@ final class ResultsJson {
 		result.put("kneeUsers", sweep.knee().map(Step::users).orElse(null));
 		result.put("oneUserLatency_ms", millis(sweep.oneUserLatency()));
 		Map<String, Object> verdict = new LinkedHashMap<>();
-		verdict.put("resource", sweep.verdict().resource().name());
+		verdict.put("resource", sweep.verdict().code());
 		verdict.put("line", sweep.verdict().line());
-		verdict.put("modelRps", sweep.verdict().modelRps());
-		verdict.put("ceilingRps", sweep.verdict().ceilingRps());
+		verdict.put("modelRps", sweep.verdict().ceilingModel().map(Verdict.Model::rps).orElse(null));
+		verdict.put("ceilingRps", sweep.saturated() ? sweep.ceiling() : null);
 		result.put("verdict", verdict);
 		return result;
 	}

@@ -113,7 +113,7 @@ public final class ScenarioReport {
 	 * before asserting.
 	 */
 	public void record(String caseName, SweepResult sweep) {
-		Map<String, String> shown = new LinkedHashMap<>(sweep.verdict().evidence());
+		Map<String, String> shown = new LinkedHashMap<>(sweep.verdict().readings());
 		LoadResult last = sweep.steps().get(sweep.steps().size() - 1).result();
 		Map<String, GaugeTimeline> gauges = new LinkedHashMap<>();
 		gauges.put("service, last step", sweep.steps().get(sweep.steps().size() - 1).service());

@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.bottleneckkit.internal.Console;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.internal.Phases;
 import org.slf4j.Logger;
@@ -63,12 +64,17 @@ public final class ClosedLoopLoad {
 
 	private final String name;
 
-	private ClosedLoopLoad(int users, Duration warmUp, Window window, Duration requestTimeout, String name) {
+	/** Whether the run prints its own line to the console. */
+	private final boolean printed;
+
+	private ClosedLoopLoad(int users, Duration warmUp, Window window, Duration requestTimeout, String name,
+			boolean printed) {
 		this.users = users;
 		this.warmUp = warmUp;
 		this.window = window;
 		this.requestTimeout = requestTimeout;
 		this.name = name;
+		this.printed = printed;
 	}
 
 	/**
@@ -118,7 +124,7 @@ public final class ClosedLoopLoad {
 	 */
 	public static ClosedLoopLoad users(int users) {
 		return new ClosedLoopLoad(Knobs.between("users", users, 1, MAX_USERS), DEFAULT_WARM_UP,
-				new Window.ForDuration(Duration.ofSeconds(10)), DEFAULT_REQUEST_TIMEOUT, "load");
+				new Window.ForDuration(Duration.ofSeconds(10)), DEFAULT_REQUEST_TIMEOUT, "load", true);
 	}
 
 	/**
@@ -136,14 +142,14 @@ public final class ClosedLoopLoad {
 	/** Time left out of the figures at the start, 0 to 10 min. */
 	public ClosedLoopLoad warmUp(Duration warmUp) {
 		return new ClosedLoopLoad(this.users, Knobs.between("warmUp", warmUp, Duration.ZERO, Duration.ofMinutes(10)),
-				this.window, this.requestTimeout, this.name);
+				this.window, this.requestTimeout, this.name, this.printed);
 	}
 
 	/** Length of the measurement window after warm-up, 1 s to 30 min. */
 	public ClosedLoopLoad forDuration(Duration duration) {
 		return new ClosedLoopLoad(this.users, this.warmUp,
 				new Window.ForDuration(Knobs.between("duration", duration, Duration.ofSeconds(1), MAX_RUN)),
-				this.requestTimeout, this.name);
+				this.requestTimeout, this.name, this.printed);
 	}
 
 	/**
@@ -154,7 +160,7 @@ public final class ClosedLoopLoad {
 	public ClosedLoopLoad forRequests(long requests) {
 		return new ClosedLoopLoad(this.users, this.warmUp,
 				new Window.ForRequests(Knobs.between("requests", requests, 1, 1_000_000_000L)), this.requestTimeout,
-				this.name);
+				this.name, this.printed);
 	}
 
 	/**
@@ -164,8 +170,10 @@ public final class ClosedLoopLoad {
 	 * answers too seldom holds the window open until {@code atMost}.
 	 */
 	public ClosedLoopLoad forCycles(int cycles, Duration atMost) {
-		return new ClosedLoopLoad(this.users, this.warmUp, new Window.ForCycles(Knobs.between("cycles", cycles, 1, 100),
-				Knobs.between("atMost", atMost, MIN_WINDOW, MAX_RUN)), this.requestTimeout, this.name);
+		return new ClosedLoopLoad(this.users, this.warmUp,
+				new Window.ForCycles(Knobs.between("cycles", cycles, 1, 100),
+						Knobs.between("atMost", atMost, MIN_WINDOW, MAX_RUN)),
+				this.requestTimeout, this.name, this.printed);
 	}
 
 	/**
@@ -175,12 +183,20 @@ public final class ClosedLoopLoad {
 	public ClosedLoopLoad requestTimeout(Duration requestTimeout) {
 		return new ClosedLoopLoad(this.users, this.warmUp, this.window,
 				Knobs.between("requestTimeout", requestTimeout, Duration.ofMillis(1), Duration.ofMinutes(10)),
-				this.name);
+				this.name, this.printed);
 	}
 
 	/** A name for logs and reports. */
 	public ClosedLoopLoad named(String name) {
-		return new ClosedLoopLoad(this.users, this.warmUp, this.window, this.requestTimeout, name);
+		return new ClosedLoopLoad(this.users, this.warmUp, this.window, this.requestTimeout, name, this.printed);
+	}
+
+	/**
+	 * Prints no line of its own when it ends: for a caller that prints its own, such as a
+	 * sweep's steps.
+	 */
+	public ClosedLoopLoad quiet() {
+		return new ClosedLoopLoad(this.users, this.warmUp, this.window, this.requestTimeout, this.name, false);
 	}
 
 	/**
@@ -201,7 +217,7 @@ public final class ClosedLoopLoad {
 	public LoadResult run(Request... mix) {
 		List<Request> requests = Mix.of(mix);
 		try (Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, this.name, slots(this.users))) {
-			log.info("{}: {} users against {} ({} warm-up, then {})", this.name, this.users, Mix.describe(requests),
+			log.debug("{}: {} users against {} ({} warm-up, then {})", this.name, this.users, Mix.describe(requests),
 					Knobs.human(this.warmUp), this.window);
 			return execute(requests);
 		}
@@ -286,7 +302,9 @@ public final class ClosedLoopLoad {
 			throw failure.get();
 		}
 		LoadResult result = measurement.result(this.name, this.users, Double.NaN, this.warmUp, Mix.shares(mix));
-		log.info("{}", result.summary());
+		if (this.printed) {
+			Console.line(result.summary());
+		}
 		return result;
 	}
 

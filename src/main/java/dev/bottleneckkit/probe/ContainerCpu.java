@@ -1,14 +1,18 @@
 package dev.bottleneckkit.probe;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Statistics;
+import dev.bottleneckkit.internal.DockerHost;
 import org.testcontainers.DockerClientFactory;
-import org.testcontainers.containers.Container.ExecResult;
 import org.testcontainers.containers.GenericContainer;
 
 /**
@@ -31,7 +35,9 @@ public final class ContainerCpu {
 	private static final String[] READ = { "sh", "-c",
 			"cat /sys/fs/cgroup/cpu.stat 2>/dev/null || echo \"v1 $(cat /sys/fs/cgroup/cpuacct/cpuacct.usage)\"" };
 
-	private final GenericContainer<?> container;
+	private final String id;
+
+	private final String name;
 
 	/**
 	 * Whether the image has no shell to read the cgroup with: the engine's statistics
@@ -39,42 +45,117 @@ public final class ContainerCpu {
 	 */
 	private volatile boolean withoutShell;
 
-	private ContainerCpu(GenericContainer<?> container) {
-		this.container = container;
+	private ContainerCpu(String id, String name) {
+		this.id = id;
+		this.name = name;
 	}
 
 	/** The CPU probe of a started container. */
 	public static ContainerCpu on(GenericContainer<?> container) {
-		return new ContainerCpu(container);
+		return new ContainerCpu(container.getContainerId(), container.getContainerName());
+	}
+
+	/** The CPU probe of the running container {@code id}. */
+	static ContainerCpu byId(String id) {
+		return new ContainerCpu(id, id.substring(0, Math.min(12, id.length())));
 	}
 
 	/** CPU time used by everything in the container since it started. */
 	public Duration used() {
+		OptionalLong onHost = onHost(this.id);
+		if (onHost.isPresent()) {
+			return Duration.ofNanos(onHost.getAsLong());
+		}
 		if (this.withoutShell) {
 			return fromEngine();
 		}
 		try {
-			ExecResult result = this.container.execInContainer(READ);
-			if (result.getExitCode() != 0 && result.getStdout().isBlank()) {
+			String output = exec();
+			if (output.isBlank()) {
 				this.withoutShell = true;
 				return fromEngine();
 			}
-			return parse(result.getStdout());
+			return parse(output);
 		}
 		catch (RuntimeException ex) {
 			// No sh in the image: the engine refuses the exec itself.
 			this.withoutShell = true;
 			return fromEngine();
 		}
+	}
+
+	/**
+	 * The container's CPU time from its cgroup on this host, when the engine is local (v1
+	 * {@code cpuacct.usage} or v2 {@code cpu.stat}, cgroupfs or systemd driver): no
+	 * process started in the container, no engine round trip.
+	 */
+	static OptionalLong onHost(String id) {
+		if (!LOCAL_ENGINE.get()) {
+			return OptionalLong.empty();
+		}
+		for (Path path : List.of(Path.of("/sys/fs/cgroup/cpuacct/docker", id, "cpuacct.usage"),
+				Path.of("/sys/fs/cgroup/cpu,cpuacct/docker", id, "cpuacct.usage"),
+				Path.of("/sys/fs/cgroup/cpuacct/system.slice/docker-" + id + ".scope/cpuacct.usage"),
+				Path.of("/sys/fs/cgroup/docker", id, "cpu.stat"),
+				Path.of("/sys/fs/cgroup/system.slice/docker-" + id + ".scope/cpu.stat"))) {
+			if (!Files.isReadable(path)) {
+				continue;
+			}
+			try {
+				String content = Files.readString(path).trim();
+				return OptionalLong
+					.of(parse(path.getFileName().toString().equals("cpuacct.usage") ? "v1 " + content : content)
+						.toNanos());
+			}
+			catch (IOException | RuntimeException ex) {
+				// a container that just stopped
+			}
+		}
+		return OptionalLong.empty();
+	}
+
+	private static final java.util.function.Supplier<Boolean> LOCAL_ENGINE = memoize(DockerHost::engineIsLocal);
+
+	private static <T> java.util.function.Supplier<T> memoize(java.util.function.Supplier<T> supplier) {
+		java.util.concurrent.atomic.AtomicReference<T> value = new java.util.concurrent.atomic.AtomicReference<>();
+		return () -> {
+			T known = value.get();
+			if (known == null) {
+				known = supplier.get();
+				value.compareAndSet(null, known);
+			}
+			return known;
+		};
+	}
+
+	/** {@code sh -c 'cat …'} in the container, its standard output. */
+	private String exec() {
+		var docker = DockerClientFactory.lazyClient();
+		String exec = docker.execCreateCmd(this.id)
+			.withCmd(READ)
+			.withAttachStdout(true)
+			.withAttachStderr(true)
+			.exec()
+			.getId();
+		StringBuilder out = new StringBuilder();
+		try (ResultCallback.Adapter<com.github.dockerjava.api.model.Frame> callback = new ResultCallback.Adapter<>() {
+			@Override
+			public void onNext(com.github.dockerjava.api.model.Frame frame) {
+				if (frame.getStreamType() == com.github.dockerjava.api.model.StreamType.STDOUT) {
+					out.append(new String(frame.getPayload(), java.nio.charset.StandardCharsets.UTF_8));
+				}
+			}
+		}) {
+			docker.execStartCmd(exec).exec(callback).awaitCompletion(30, TimeUnit.SECONDS);
+		}
 		catch (IOException ex) {
-			throw new IllegalStateException(
-					"cannot read the CPU use of " + this.container.getContainerName() + ": " + ex, ex);
+			throw new IllegalStateException("cannot read the CPU use of " + this.name + ": " + ex, ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new IllegalStateException(
-					"interrupted while reading the CPU use of " + this.container.getContainerName(), ex);
+			throw new IllegalStateException("interrupted while reading the CPU use of " + this.name, ex);
 		}
+		return out.toString();
 	}
 
 	/**
@@ -83,9 +164,8 @@ public final class ContainerCpu {
 	 * the container, at the cost of the engine's sampling (about a second).
 	 */
 	private Duration fromEngine() {
-		String id = this.container.getContainerId();
 		AtomicReference<Statistics> first = new AtomicReference<>();
-		try (var stats = DockerClientFactory.lazyClient().statsCmd(id).withNoStream(true);
+		try (var stats = DockerClientFactory.lazyClient().statsCmd(this.id).withNoStream(true);
 				ResultCallback.Adapter<Statistics> callback = new ResultCallback.Adapter<>() {
 					@Override
 					public void onNext(Statistics reading) {
@@ -95,19 +175,17 @@ public final class ContainerCpu {
 			stats.exec(callback).awaitCompletion(30, TimeUnit.SECONDS);
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException("cannot read the CPU use of " + this.container.getContainerName(), ex);
+			throw new IllegalStateException("cannot read the CPU use of " + this.name, ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new IllegalStateException(
-					"interrupted while reading the CPU use of " + this.container.getContainerName(), ex);
+			throw new IllegalStateException("interrupted while reading the CPU use of " + this.name, ex);
 		}
 		Statistics reading = first.get();
 		Long total = (reading == null || reading.getCpuStats() == null || reading.getCpuStats().getCpuUsage() == null)
 				? null : reading.getCpuStats().getCpuUsage().getTotalUsage();
 		if (total == null) {
-			throw new IllegalStateException(
-					"the Docker engine gave no CPU use for " + this.container.getContainerName());
+			throw new IllegalStateException("the Docker engine gave no CPU use for " + this.name);
 		}
 		return Duration.ofNanos(total);
 	}

@@ -10,6 +10,7 @@ import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 
+import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.internal.JvmOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

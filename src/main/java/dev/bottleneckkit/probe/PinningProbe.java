@@ -10,12 +10,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.management.JMX;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 
+import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.internal.ReportDirectory;
 import jdk.jfr.consumer.RecordedEvent;
@@ -72,6 +75,9 @@ public final class PinningProbe implements AutoCloseable {
 
 	private long recordingId = -1;
 
+	/** Where the last {@link #drain()} cut the events: the next one reads from here. */
+	private java.time.Instant drainedUntil = java.time.Instant.MIN;
+
 	private PinningProbe(String name, JmxAgent connection, Duration threshold) {
 		this.name = name;
 		this.connection = connection;
@@ -115,14 +121,49 @@ public final class PinningProbe implements AutoCloseable {
 			this.connector = this.connection.connect();
 			this.recorder = proxy(this.connector);
 		}
-		this.recordingId = this.recorder.newRecording();
-		this.recorder.setRecordingOptions(this.recordingId, Map.of("name", "bottleneck-kit pinning", "disk", "true"));
-		this.recorder.setRecordingSettings(this.recordingId, Map.of(EVENT + "#enabled", "true", EVENT + "#stackTrace",
-				"true", EVENT + "#threshold", this.threshold.toMillis() + " ms"));
-		this.recorder.startRecording(this.recordingId);
+		this.drainedUntil = java.time.Instant.now();
+		this.recordingId = newRecording();
 		log.info("Pinning probe on {} recording (threshold {}), ready in {} ms", this.name, Knobs.human(this.threshold),
 				(System.nanoTime() - started) / 1_000_000);
 		return this;
+	}
+
+	private long newRecording() {
+		long id = this.recorder.newRecording();
+		this.recorder.setRecordingOptions(id, Map.of("name", "bottleneck-kit pinning", "disk", "true"));
+		this.recorder.setRecordingSettings(id, Map.of(EVENT + "#enabled", "true", EVENT + "#stackTrace", "true",
+				EVENT + "#threshold", this.threshold.toMillis() + " ms"));
+		this.recorder.startRecording(id);
+		return id;
+	}
+
+	/**
+	 * The pinned events that ended since the last drain (or {@link #start()}), and a
+	 * fresh recording from now on: a sweep reads each step's own events, and no recording
+	 * grows through a whole run. The new recording starts before the old one is read, so
+	 * an event ends in exactly one of them.
+	 */
+	public List<PinnedEvent> drain() {
+		if (this.recordingId < 0) {
+			throw new IllegalStateException("pinning probe on " + this.name + " was not started: call start() first");
+		}
+		java.time.Instant from = this.drainedUntil;
+		java.time.Instant cut = java.time.Instant.now();
+		long old = this.recordingId;
+		this.recordingId = newRecording();
+		this.drainedUntil = cut;
+		try {
+			// A snapshot holds every event of the chunks the running recordings span, not
+			// only the old recording's: the window [last cut, this cut) keeps each event
+			// once.
+			return read(old).events().stream().filter((event) -> {
+				java.time.Instant end = event.start().plus(event.duration());
+				return !end.isBefore(from) && end.isBefore(cut);
+			}).toList();
+		}
+		finally {
+			closeRecording(old);
+		}
 	}
 
 	/** Whether {@link #start()} has begun recording. */
@@ -139,6 +180,11 @@ public final class PinningProbe implements AutoCloseable {
 		if (this.recordingId < 0) {
 			throw new IllegalStateException("pinning probe on " + this.name + " was not started: call start() first");
 		}
+		return read(this.recordingId);
+	}
+
+	/** A snapshot of the recordings running now, of which {@code recording} is one. */
+	private PinningReport read(long recording) {
 		Path file = evidenceFile();
 		long snapshot = this.recorder.takeSnapshot();
 		try {
@@ -159,6 +205,42 @@ public final class PinningProbe implements AutoCloseable {
 		}
 		finally {
 			closeRecording(snapshot);
+		}
+	}
+
+	/**
+	 * The JVM's carrier threads: its virtual-thread scheduler's parallelism, read over
+	 * JMX ({@code jdk.management:type=VirtualThreadScheduler} on JDK 24+; on JDK 21 the
+	 * system property {@code jdk.virtualThreadScheduler.parallelism}, else the processors
+	 * the JVM sees). Empty when it cannot be read. Call after {@link #start()}.
+	 */
+	public OptionalInt carriers() {
+		try {
+			MBeanServerConnection server = (this.connector != null) ? this.connector.getMBeanServerConnection()
+					: ManagementFactory.getPlatformMBeanServer();
+			try {
+				Object parallelism = server.getAttribute(objectName("jdk.management:type=VirtualThreadScheduler"),
+						"Parallelism");
+				if (parallelism instanceof Number number && number.intValue() > 0) {
+					return OptionalInt.of(number.intValue());
+				}
+			}
+			catch (javax.management.InstanceNotFoundException | javax.management.AttributeNotFoundException ex) {
+				// JDK 21-23: no scheduler MXBean
+			}
+			java.lang.management.RuntimeMXBean runtime = ManagementFactory.newPlatformMXBeanProxy(server,
+					ManagementFactory.RUNTIME_MXBEAN_NAME, java.lang.management.RuntimeMXBean.class);
+			String property = runtime.getSystemProperties().get("jdk.virtualThreadScheduler.parallelism");
+			if (property != null && property.trim().matches("\\d+")) {
+				return OptionalInt.of(Integer.parseInt(property.trim()));
+			}
+			java.lang.management.OperatingSystemMXBean os = ManagementFactory.newPlatformMXBeanProxy(server,
+					ManagementFactory.OPERATING_SYSTEM_MXBEAN_NAME, java.lang.management.OperatingSystemMXBean.class);
+			return OptionalInt.of(os.getAvailableProcessors());
+		}
+		catch (IOException | javax.management.JMException | RuntimeException ex) {
+			log.debug("carriers of {} not read: {}", this.name, ex.toString());
+			return OptionalInt.empty();
 		}
 	}
 
@@ -189,10 +271,20 @@ public final class PinningProbe implements AutoCloseable {
 			List<String> frames = (event.getStackTrace() == null) ? List.of()
 					: event.getStackTrace().getFrames().stream().map(PinningProbe::frame).toList();
 			String thread = (event.getThread() != null) ? event.getThread().getJavaName() : "";
-			events.add(
-					new PinnedEvent(event.getStartTime(), event.getDuration(), (thread != null) ? thread : "", frames));
+			events.add(new PinnedEvent(event.getStartTime(), event.getDuration(), (thread != null) ? thread : "",
+					frames, field(event, "pinnedReason"), field(event, "blockingOperation")));
 		}
 		return events;
+	}
+
+	/** A string field JDK 24+ adds to the event; empty on a JDK that lacks it. */
+	private static Optional<String> field(RecordedEvent event, String name) {
+		if (!event.hasField(name)) {
+			return Optional.empty();
+		}
+		Object value = event.getValue(name);
+		return (value == null || String.valueOf(value).isBlank()) ? Optional.empty()
+				: Optional.of(String.valueOf(value));
 	}
 
 	private static String frame(RecordedFrame frame) {

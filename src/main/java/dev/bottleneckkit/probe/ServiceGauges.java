@@ -9,12 +9,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import dev.bottleneckkit.containers.ServiceContainer;
+import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.internal.Json;
 import dev.bottleneckkit.internal.Knobs;
 import org.slf4j.Logger;
@@ -65,6 +66,9 @@ public final class ServiceGauges {
 
 	private Thread sampler;
 
+	/** What the first round found it could not read, in one line; null when it could. */
+	private volatile String blind;
+
 	private ServiceGauges(URI base, List<Gauge> gauges, Duration interval) {
 		this.base = base;
 		this.gauges = gauges;
@@ -75,7 +79,7 @@ public final class ServiceGauges {
 	 * Samples {@link Gauge#SPRING_BOOT_CAPS} of the service in {@code service}, once it
 	 * has started.
 	 */
-	public static ServiceGauges on(ServiceContainer service) {
+	public static ServiceGauges on(AbstractServiceContainer<?> service) {
 		return at(service.uri(""));
 	}
 
@@ -104,6 +108,7 @@ public final class ServiceGauges {
 		long started = System.nanoTime();
 		this.sampler = Thread.ofVirtual().name("service-gauges").start(() -> {
 			try (http) {
+				this.blind = checkEndpoint(http);
 				for (long round = 1;; round++) {
 					// One round reads every gauge at once, so a round takes one request,
 					// not one per gauge.
@@ -165,6 +170,45 @@ public final class ServiceGauges {
 	}
 
 	/**
+	 * What these gauges could not read, in one line that names what to change: Actuator's
+	 * metrics endpoint not exposed, Tomcat's thread meters off. Known once sampling has
+	 * begun; empty when every gauge could be read.
+	 */
+	public Optional<String> blind() {
+		return Optional.ofNullable(this.blind);
+	}
+
+	/**
+	 * Whether the service answers {@code /actuator/metrics}, and has Tomcat's thread
+	 * meters when it runs Tomcat: null when all is there, else the line to show.
+	 */
+	private String checkEndpoint(HttpClient http) throws InterruptedException {
+		String where = this.base + "/actuator/metrics";
+		try {
+			HttpResponse<String> response = http.send(
+					HttpRequest.newBuilder(URI.create(where)).timeout(Duration.ofSeconds(2)).build(),
+					HttpResponse.BodyHandlers.ofString());
+			if (response.statusCode() != 200) {
+				return "Actuator metrics: " + response.statusCode() + " at /actuator/metrics — expose \"metrics\""
+						+ " (management.endpoints.web.exposure.include), or Hikari, Tomcat and pool meters cannot be read";
+			}
+			List<String> names = new ArrayList<>();
+			for (Object name : Json.array(Json.parse(response.body()), "names")) {
+				names.add(String.valueOf(name));
+			}
+			if (names.contains("tomcat.sessions.created") && !names.contains("tomcat.threads.busy")
+					&& this.gauges.contains(Gauge.TOMCAT_BUSY)) {
+				return "Tomcat's thread meters: absent from /actuator/metrics — set"
+						+ " server.tomcat.mbeanregistry.enabled=true, or Tomcat's threads are read from thread dumps only";
+			}
+			return null;
+		}
+		catch (java.io.IOException | RuntimeException ex) {
+			return "Actuator metrics: no answer at " + where + " (" + ex + ")";
+		}
+	}
+
+	/**
 	 * Reads {@code gauge} once, now: empty when the service does not expose it (yet). For
 	 * waiting on a state before the load, e.g. until Hikari has opened every connection.
 	 */
@@ -190,7 +234,9 @@ public final class ServiceGauges {
 					continue;
 				}
 				OptionalDouble value = statistic(answer, gauge);
-				if (value.isPresent()) {
+				// A count below zero is a meter saying it has no reading: Tomcat's busy
+				// threads read -1 when requests run on virtual threads.
+				if (value.isPresent() && value.getAsDouble() >= 0) {
 					this.series
 						.computeIfAbsent(gauge.label(),
 								(label) -> java.util.Collections.synchronizedList(new ArrayList<>()))

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -61,10 +62,41 @@ public record ThreadDump(Path file, List<DumpedThread> threads) {
 	 * @param name its name ({@code ""} for an unnamed virtual thread)
 	 * @param frames its stack, innermost first, as {@code class.method} without module,
 	 * file or line
+	 * @param state its state as JDK 25+ dumps it ({@code BLOCKED}, {@code WAITING}, …);
+	 * empty on JDK 21–24
+	 * @param blockedOn the monitor it is blocked on, as JDK 25+ dumps it
+	 * @param parkBlocker the object it is parked on, as JDK 25+ dumps it
+	 * ({@code java.util.concurrent.locks.ReentrantLock$NonfairSync@1ab3a8c8})
 	 */
-	public record DumpedThread(String name, List<String> frames) {
+	public record DumpedThread(String name, List<String> frames, Optional<String> state, Optional<String> blockedOn,
+			Optional<String> parkBlocker) {
 
-		private static final String ACQUIRE = "java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire";
+		/** A thread as JDK 21 dumps it: name and stack. */
+		public DumpedThread(String name, List<String> frames) {
+			this(name, frames, Optional.empty(), Optional.empty(), Optional.empty());
+		}
+
+		private static final String LOCKS = "java.util.concurrent.locks.";
+
+		/**
+		 * Frames of an exclusive lock being acquired: a thread parked under one waits for
+		 * the lock's holder.
+		 */
+		private static final List<String> LOCK_ACQUIRE = List.of(LOCKS + "ReentrantLock", LOCKS + "ReentrantLock$",
+				LOCKS + "ReentrantReadWriteLock$WriteLock", LOCKS + "StampedLock.writeLock",
+				LOCKS + "StampedLock.acquireWrite");
+
+		/**
+		 * Frames of a thread waiting for its own answer (a future, a latch, a reactive
+		 * {@code block()}): parked, yet no lock's holder keeps it waiting.
+		 */
+		static final List<String> OWN_ANSWER = List.of("java.util.concurrent.CountDownLatch.await",
+				"java.util.concurrent.CompletableFuture.get", "java.util.concurrent.CompletableFuture.join",
+				"java.util.concurrent.CompletableFuture.waitingGet", "java.util.concurrent.CompletableFuture.timedGet",
+				"java.util.concurrent.FutureTask.get", "java.util.concurrent.FutureTask.awaitDone",
+				"reactor.core.publisher.BlockingSingleSubscriber.blockingGet",
+				"reactor.core.publisher.BlockingIterable", "org.apache.hc.core5.concurrent.BasicFuture.get",
+				"java.util.concurrent.SynchronousQueue", "java.util.concurrent.Exchanger.exchange");
 
 		/** Whether a frame is {@code classOrMethod} or a method of it. */
 		public boolean hasFrame(String classOrMethod) {
@@ -72,31 +104,66 @@ public record ThreadDump(Path file, List<DumpedThread> threads) {
 		}
 
 		/**
+		 * Whether it waits for a lock another thread holds: blocked on a monitor, or
+		 * parked acquiring a {@code ReentrantLock}, a write lock or a {@code StampedLock}
+		 * write. A thread parked for its own answer ({@link #waitsForItsOwnAnswer()})
+		 * does not.
+		 */
+		public boolean waitsForLock() {
+			if (this.state.filter("BLOCKED"::equals).isPresent() && this.blockedOn.isPresent()) {
+				return true;
+			}
+			if (waitsForItsOwnAnswer()) {
+				return false;
+			}
+			if (this.parkBlocker.filter((blocker) -> blocker.startsWith(LOCKS + "Reentrant")).isPresent()) {
+				return true;
+			}
+			return this.frames.stream().anyMatch((frame) -> LOCK_ACQUIRE.stream().anyMatch(frame::startsWith));
+		}
+
+		/**
+		 * Whether it is parked waiting for its own answer: a {@code CountDownLatch} under
+		 * Reactor's {@code block()}, a {@code Future.get},
+		 * {@code CompletableFuture.join}. Many such threads are many requests waiting for
+		 * I/O, not a crowd at one lock.
+		 */
+		public boolean waitsForItsOwnAnswer() {
+			return this.frames.stream().anyMatch((frame) -> OWN_ANSWER.stream().anyMatch(frame::startsWith));
+		}
+
+		/**
 		 * Whether it is parked acquiring a lock, and the first frame above the lock code
 		 * is {@code classOrMethod}'s.
 		 */
 		public boolean waitsForLockIn(String classOrMethod) {
-			String taken = lockTakenIn();
-			return taken != null && isOf(taken, classOrMethod);
+			return lockTakenIn().filter((taken) -> isOf(taken, classOrMethod)).isPresent();
 		}
 
 		/**
-		 * When it is parked acquiring a lock, the first frame above the lock code: where
-		 * the lock is taken
-		 * ({@code ch.qos.logback.core.OutputStreamAppender.writeBytes}); null when it
-		 * waits for no lock.
+		 * When it waits for a lock ({@link #waitsForLock()}), where the lock is taken:
+		 * the first frame above the lock code
+		 * ({@code ch.qos.logback.core.OutputStreamAppender.writeBytes}), or for a monitor
+		 * the method it is blocked in.
 		 */
-		public String lockTakenIn() {
+		public Optional<String> lockTakenIn() {
+			if (!waitsForLock()) {
+				return Optional.empty();
+			}
+			if (this.state.filter("BLOCKED"::equals).isPresent() && !this.frames.isEmpty()) {
+				return Optional.of(this.frames.get(0));
+			}
 			boolean acquiring = false;
 			for (String frame : this.frames) {
-				if (frame.startsWith(ACQUIRE)) {
+				if (frame.startsWith(LOCKS) || frame.startsWith("java.lang.VirtualThread.park")
+						|| frame.startsWith("java.lang.System$")) {
 					acquiring = true;
 				}
-				else if (acquiring && !frame.startsWith("java.util.concurrent.locks.")) {
-					return frame;
+				else if (acquiring) {
+					return Optional.of(frame);
 				}
 			}
-			return null;
+			return Optional.empty();
 		}
 
 		/**

@@ -7,11 +7,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.management.remote.JMXConnector;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat;
+import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.internal.Json;
 import dev.bottleneckkit.internal.ReportDirectory;
 import org.slf4j.Logger;
@@ -142,10 +144,16 @@ public final class ThreadDumpProbe implements AutoCloseable {
 				for (Object frame : Json.array(thread, "stack")) {
 					frames.add(frame(String.valueOf(frame)));
 				}
-				threads.add(new ThreadDump.DumpedThread(Json.string(thread, "", "name"), List.copyOf(frames)));
+				threads.add(new ThreadDump.DumpedThread(Json.string(thread, "", "name"), List.copyOf(frames),
+						optional(Json.string(thread, "", "state")), optional(Json.string(thread, "", "blockedOn")),
+						optional(Json.string(thread, "", "parkBlocker", "object"))));
 			}
 		}
 		return threads;
+	}
+
+	private static Optional<String> optional(String value) {
+		return value.isEmpty() ? Optional.empty() : Optional.of(value);
 	}
 
 	/**

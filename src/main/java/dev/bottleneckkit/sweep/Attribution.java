@@ -14,42 +14,64 @@ import java.util.stream.Collectors;
 
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.probe.MachineCpu;
+import dev.bottleneckkit.probe.OutboundConnections;
 import dev.bottleneckkit.probe.PinnedEvent;
 import dev.bottleneckkit.probe.ThreadDump;
+import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
+import dev.bottleneckkit.sweep.Verdict.Capped;
+import dev.bottleneckkit.sweep.Verdict.Model;
 
 /**
  * Names the resource that saturated in a sweep, from what the probes read in its most
- * loaded step. Each rule looks for a resource at its limit with work waiting for it; the
- * first that holds gives the verdict, with Little's law for that resource
- * ({@code limit / W}) beside the measured ceiling. When none holds, the verdict is
- * {@link Resource#UNEXPLAINED} with what was seen: it never guesses.
+ * loaded steps. Each rule looks for a resource at its limit with work waiting for it and
+ * gives it a model, Little's law or the utilization law from the same steps
+ * ({@code limit / hold}); the first whose model explains the measured ceiling within
+ * {@value #MODEL_AGREEMENT} names the cap. A resource at its limit whose model does not
+ * explain the ceiling is a candidate the verdict lists; when none explains it the verdict
+ * is {@link Verdict.Unexplained}, with what was seen and what could not be seen: it never
+ * guesses.
  */
 final class Attribution {
 
 	/**
-	 * A resource names the cap only when its model (limit / W) lies within this share of
-	 * the measured ceiling; otherwise it is a candidate the verdict lists.
+	 * A resource names the cap only when its model (limit / hold) lies within this share
+	 * of the measured ceiling; otherwise it is a candidate the verdict lists.
 	 */
 	static final double MODEL_AGREEMENT = 0.25;
 
-	/** A container at this share of its CPU limit or more is CPU-bound. */
+	/** A container, or the machine, at this share of its cores or more is CPU-bound. */
 	static final double CPU_SATURATED = 0.85;
 
 	/**
-	 * A lock is the cap when at least this share of the request threads in a dump wait
+	 * The load generator's share of the machine above which the verdict says it matters.
+	 */
+	static final double GENERATOR_NOTE = 0.15;
+
+	/**
+	 * A lock is a crowd when at least this share of the request threads in a dump wait
 	 * for it.
 	 */
 	static final double LOCK_CROWD = 0.5;
 
 	/**
-	 * Carriers count as the cap when pinned threads held at least this many of them on
-	 * average.
+	 * Carriers count as a candidate when pinned threads held at least this many of them
+	 * on average.
 	 */
 	static final double PINNED_CARRIERS = 0.5;
 
-	private static final List<String> REQUEST_FRAMES = List.of("org.apache.catalina.core.ApplicationFilterChain",
-			"jakarta.servlet.http.HttpServlet.service", "org.eclipse.jetty.server.Server.handle",
-			"io.undertow.server.Connectors.executeRootHandler");
+	/** Frames of a thread serving an HTTP request on a servlet container or Undertow. */
+	static final List<String> REQUEST_FRAMES = List.of("org.apache.catalina.core.ApplicationFilterChain",
+			"jakarta.servlet.http.HttpServlet.service", "javax.servlet.http.HttpServlet.service",
+			"org.eclipse.jetty.server.Server.handle", "io.undertow.server.Connectors.executeRootHandler");
+
+	/** Frames of a worker thread idle in its pool, waiting for the next request. */
+	static final List<String> IDLE_WORKER_FRAMES = List.of("java.util.concurrent.ThreadPoolExecutor.getTask",
+			"org.apache.tomcat.util.threads.TaskQueue",
+			"org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.idleJobPoll",
+			"org.eclipse.jetty.util.thread.ReservedThreadExecutor$ReservedThread.reservedWait",
+			"org.jboss.threads.EnhancedQueueExecutor$PoolThreadNode.park",
+			"org.jboss.threads.EnhancedQueueExecutor.park");
 
 	/**
 	 * Frames of a request thread waiting for an HttpClient 5 pooled connection (all of
@@ -78,127 +100,140 @@ final class Attribution {
 
 	private final Step step;
 
+	/** The steps the rules read at the cap: the knee's and after. */
+	private final List<Step> atCap;
+
 	private final double ceiling;
 
 	private final int kneeUsers;
 
 	private final Duration w1;
 
-	private Attribution(SweepResult sweep) {
+	private final List<String> blind;
+
+	private Attribution(SweepResult sweep, List<String> blind) {
 		this.sweep = sweep;
 		this.step = sweep.steps().get(sweep.steps().size() - 1);
 		this.ceiling = sweep.ceiling();
 		this.kneeUsers = sweep.knee().map(Step::users).orElse(this.step.users());
+		this.atCap = sweep.steps().stream().filter((s) -> s.users() >= this.kneeUsers).toList();
 		this.w1 = sweep.oneUserLatency();
+		this.blind = blind;
 	}
 
-	/** The verdict on {@code sweep}. */
+	/**
+	 * The verdict on {@code sweep}, whose probes could not see what {@code blind} says.
+	 */
+	static Verdict of(SweepResult sweep, List<String> blind) {
+		return new Attribution(sweep, blind).verdict();
+	}
+
+	/** The verdict on {@code sweep}, every probe seeing. */
 	static Verdict of(SweepResult sweep) {
-		return new Attribution(sweep).verdict();
+		return of(sweep, List.of());
 	}
 
 	private Verdict verdict() {
 		if (this.step.result().generatorSaturated()) {
-			return new Verdict(Resource.LOAD_GENERATOR, String.format(Locale.ROOT,
-					"the load generator was the cap at %.1f rps with %d users: its busiest thread was on the CPU %d %% of the"
-							+ " step, so the service's own cap is not known",
-					this.step.throughput(), this.step.users(), Math.round(this.step.result().generatorBusy() * 100)),
-					this.ceiling, Double.NaN, Map.of("generator busy", percent(this.step.result().generatorBusy())));
+			return new Verdict.GeneratorBound(this.step.throughput(), this.step.users(),
+					this.step.result().generatorBusy());
 		}
 		if (!this.sweep.saturated()) {
-			Step last = this.step;
-			return new Verdict(Resource.NONE,
-					String.format(Locale.ROOT,
-							"no cap up to %d users: %.1f rps, still rising with every doubling (W₁ %d ms)",
-							last.users(), last.throughput(), this.w1.toMillis()),
-					Double.NaN, Double.NaN, seen(this.step));
+			return new Verdict.NoCap(this.step.users(), this.step.throughput(), this.w1, seen(this.step));
 		}
-		List<Verdict> candidates = new ArrayList<>();
-		for (Function<Attribution, Optional<Verdict>> rule : List.<Function<Attribution, Optional<Verdict>>>of(
+		List<Capped> candidates = new ArrayList<>();
+		for (Function<Attribution, Optional<Capped>> rule : List.<Function<Attribution, Optional<Capped>>>of(
 				Attribution::hikari, Attribution::hikariFromDump, Attribution::httpClient,
-				Attribution::httpClientFromDump, Attribution::reactorNetty, Attribution::tomcatThreads,
-				Attribution::carriers, Attribution::lock, Attribution::cpu, Attribution::downstream)) {
-			Optional<Verdict> verdict = rule.apply(this);
+				Attribution::httpClientFromDump, Attribution::reactorNetty, Attribution::connectionPool,
+				Attribution::tomcatThreads, Attribution::workerPoolFromDump, Attribution::carriers, Attribution::lock,
+				Attribution::cpu, Attribution::downstream)) {
+			Optional<Capped> verdict = rule.apply(this);
 			if (verdict.isEmpty()) {
 				continue;
 			}
-			// A resource is the cap only when its Little's law explains the ceiling: a
-			// pool full at moments, whose
-			// model allows far more than was measured, is a candidate, not the answer.
-			if (verdict.get().hasModel() && verdict.get().modelError() > MODEL_AGREEMENT) {
+			// A resource is the cap only when its model explains the ceiling: a pool full
+			// at moments, whose model allows far more than was measured, is a candidate.
+			if (verdict.get().modelError() > MODEL_AGREEMENT) {
 				candidates.add(verdict.get());
 				continue;
 			}
-			return verdict.get();
+			return agreeing(verdict.get());
 		}
-		if (!candidates.isEmpty()) {
-			Map<String, String> evidence = new LinkedHashMap<>(seen(this.step));
-			candidates.forEach((candidate) -> evidence.put("candidate " + candidate.resource().description(),
-					String.format(Locale.ROOT, "model %.1f rps, %.2f× the ceiling", candidate.modelRps(),
-							candidate.modelRps() / this.ceiling)));
-			String lines = candidates.stream()
-				.map((candidate) -> candidate.line().substring(candidate.line().indexOf(": ") + 2)
-						+ String.format(Locale.ROOT, " (%.2f× the ceiling)", candidate.modelRps() / this.ceiling))
-				.collect(Collectors.joining("; "));
-			return new Verdict(Resource.UNEXPLAINED, String.format(Locale.ROOT,
-					"capped at %.1f rps from %d users, and no resource's Little's law explains it within %d %%: %s",
-					this.ceiling, this.kneeUsers, Math.round(MODEL_AGREEMENT * 100), lines), this.ceiling, Double.NaN,
-					evidence);
-		}
-		return new Verdict(Resource.UNEXPLAINED, String.format(Locale.ROOT,
-				"capped at %.1f rps from %d users, and no probe explains it: no pool, thread pool, carrier, lock or CPU was"
-						+ " at its limit in the last step (%s)",
-				this.ceiling, this.kneeUsers, describe(seen(this.step))), this.ceiling, Double.NaN, seen(this.step));
+		Map<String, String> readings = seen(this.step);
+		lockWithoutHolder().ifPresent((line) -> readings.put("lock", line));
+		return new Verdict.Unexplained(this.ceiling, this.kneeUsers, candidates, this.blind, readings);
 	}
 
-	private Optional<Verdict> hikari() {
+	/**
+	 * A library's pool named from its meters or its frames, with what the service's TCP
+	 * connections said of the same pool beside it: the two must agree.
+	 */
+	private Capped agreeing(Capped verdict) {
+		if (!List.of(Resource.HIKARI_POOL, Resource.HTTP_CLIENT_POOL, Resource.REACTOR_NETTY_POOL)
+			.contains(verdict.resource())) {
+			return verdict;
+		}
+		Optional<OutboundConnections.Destination> same = flatDestinations().stream()
+			.filter((destination) -> destination.max() == (int) verdict.model().limit())
+			.findFirst();
+		if (same.isEmpty()) {
+			return verdict;
+		}
+		Map<String, String> readings = new LinkedHashMap<>(verdict.readings());
+		readings.put("TCP connections", same.get().name() + " flat at " + same.get().max() + ": agrees");
+		return new Capped(verdict.resource(), verdict.ceilingRps(), verdict.fromUsers(), verdict.saw(), verdict.model(),
+				Optional.of(same.get().name()), readings);
+	}
+
+	private Optional<Capped> hikari() {
 		return pool(this.step.service(), Gauge.HIKARI_ACTIVE, Gauge.HIKARI_MAX, Gauge.HIKARI_PENDING).map((pool) -> {
-			Duration held = this.step.service().meanTime(Gauge.HIKARI_USAGE_SECONDS, Gauge.HIKARI_USES).orElse(this.w1);
-			return capped(Resource.HIKARI_POOL, String.format(Locale.ROOT, "Hikari pool %d/%d active, %d pending",
-					pool.inUse, pool.limit, pool.pending), pool.limit, "connections", held, "a use", pool.evidence());
+			Optional<Duration> use = this.step.service().meanTime(Gauge.HIKARI_USAGE_SECONDS, Gauge.HIKARI_USES);
+			return capped(Resource.HIKARI_POOL,
+					String.format(Locale.ROOT, "Hikari pool %d/%d active, %d pending", pool.inUse, pool.limit,
+							pool.pending),
+					new Model(pool.limit, "connections", use.orElse(this.w1), use.isPresent() ? "a use" : "W₁"),
+					Optional.empty(), pool.readings());
 		});
 	}
 
-	private Optional<Verdict> httpClient() {
-		return pool(this.step.service(), Gauge.HTTP_POOL_LEASED, Gauge.HTTP_POOL_MAX_PER_ROUTE,
-				Gauge.HTTP_POOL_PENDING)
-			.map((pool) -> capped(Resource.HTTP_CLIENT_POOL, String.format(Locale.ROOT,
-					"HttpClient pool %d/%d leased (per route), %d pending", pool.inUse, pool.limit, pool.pending),
-					pool.limit, "connections", this.w1, "W₁", pool.evidence()));
+	private Optional<Capped> httpClient() {
+		return pool(this.step.service(), Gauge.HTTP_POOL_LEASED, Gauge.HTTP_POOL_MAX_PER_ROUTE, Gauge.HTTP_POOL_PENDING)
+			.map((pool) -> capped(Resource.HTTP_CLIENT_POOL,
+					String.format(Locale.ROOT, "HttpClient pool %d/%d leased (per route), %d pending", pool.inUse,
+							pool.limit, pool.pending),
+					new Model(pool.limit, "connections", this.w1, "W₁"), Optional.empty(), pool.readings()));
 	}
 
 	/**
 	 * The HttpClient 5 pool of a service that publishes no pool metrics (Spring Boot
-	 * binds none), read from a thread dump: request threads parked in the pool's lease
-	 * ({@code BasicFuture.get} under {@code PoolingHttpClientConnectionManager}'s lease
-	 * request) wait for a connection, while those inside {@code MainClientExec} hold one.
-	 * Some waiting while the holders are as many as in the last dumps says the pool is
-	 * full at that many.
+	 * binds none), read from thread dumps: request threads parked in the pool's lease
+	 * wait for a connection, while those inside {@code MainClientExec} hold one.
 	 */
-	private Optional<Verdict> httpClientFromDump() {
+	private Optional<Capped> httpClientFromDump() {
 		return pooledFromDump(HTTP_CLIENT_WAITING, HTTP_CLIENT_HOLDING)
 			.map((pool) -> capped(Resource.HTTP_CLIENT_POOL, String.format(Locale.ROOT,
 					"HttpClient pool (from a thread dump) %d request threads hold a connection, %d wait in its lease",
-					pool.inUse, pool.pending), pool.limit, "connections", this.w1, "W₁", pool.evidence()));
+					pool.inUse, pool.pending), new Model(pool.limit, "connections", this.w1, "W₁"), Optional.empty(),
+					pool.readings()));
 	}
 
 	/**
-	 * Hikari without its meters, from a thread dump: request threads in
+	 * Hikari without its meters, from thread dumps: request threads in
 	 * {@code HikariPool.getConnection} parked in {@code ConcurrentBag.borrow} wait for a
-	 * connection; those using a Hikari proxy ({@code HikariProxy…}) hold one.
+	 * connection; those using a Hikari proxy hold one.
 	 */
-	private Optional<Verdict> hikariFromDump() {
+	private Optional<Capped> hikariFromDump() {
 		return pooledFromDump(HIKARI_WAITING, HIKARI_HOLDING).map((pool) -> capped(Resource.HIKARI_POOL,
 				String.format(Locale.ROOT,
 						"Hikari pool (from a thread dump) %d request threads hold a connection, %d wait in its borrow",
 						pool.inUse, pool.pending),
-				pool.limit, "connections", this.w1, "W₁", pool.evidence()));
+				new Model(pool.limit, "connections", this.w1, "W₁"), Optional.empty(), pool.readings()));
 	}
 
 	/**
 	 * A pool read from the steps' thread dumps: its limit is the most request threads
 	 * seen holding a connection in a dump where others waited for one (a dump is one
-	 * instant: a connection being handed on is held by nobody), and the last step's dump
+	 * instant: a connection being handed on is held by nobody), and the last step's dumps
 	 * must show some waiting. Empty when no dump shows the pool full.
 	 */
 	private Optional<Pool> pooledFromDump(List<String> waitingFrames, List<String> holdingFrames) {
@@ -207,24 +242,24 @@ final class Attribution {
 		String file = null;
 		boolean lastWaits = false;
 		for (Step each : this.sweep.steps()) {
-			ThreadDump dump = each.threads();
-			if (dump == null) {
-				continue;
+			for (ThreadDump dump : each.threads()) {
+				List<DumpedThread> serving = dump.matching(Attribution::servesARequest);
+				int waiting = (int) serving.stream()
+					.filter((thread) -> waitingFrames.stream().allMatch(thread::hasFrame))
+					.count();
+				int holding = (int) serving.stream()
+					.filter((thread) -> !waitingFrames.stream().allMatch(thread::hasFrame))
+					.filter((thread) -> holdingFrames.stream().anyMatch(thread::hasFrame))
+					.count();
+				if (each == this.step && waiting >= 1 && holding >= 1) {
+					lastWaits = true;
+				}
+				if (waiting >= 1 && holding > limit) {
+					limit = holding;
+					file = String.valueOf(dump.file().getFileName());
+				}
+				pending = Math.max(pending, waiting);
 			}
-			List<ThreadDump.DumpedThread> serving = dump.matching(Attribution::servesARequest);
-			int waiting = (int) serving.stream()
-				.filter((thread) -> waitingFrames.stream().allMatch(thread::hasFrame))
-				.count();
-			int holding = (int) serving.stream()
-				.filter((thread) -> !waitingFrames.stream().allMatch(thread::hasFrame))
-				.filter((thread) -> holdingFrames.stream().anyMatch(thread::hasFrame))
-				.count();
-			lastWaits = (each == this.step) && waiting >= 1 && holding >= 1;
-			if (waiting >= 1 && holding > limit) {
-				limit = holding;
-				file = String.valueOf(dump.file().getFileName());
-			}
-			pending = Math.max(pending, waiting);
 		}
 		if (!lastWaits || limit < 1) {
 			return Optional.empty();
@@ -233,31 +268,160 @@ final class Attribution {
 			.of(new Pool("request threads holding a connection (thread dump " + file + ")", limit, limit, pending));
 	}
 
-	private Optional<Verdict> reactorNetty() {
+	private Optional<Capped> reactorNetty() {
 		return pool(this.step.service(), Gauge.REACTOR_ACTIVE, Gauge.REACTOR_MAX, Gauge.REACTOR_PENDING)
-			.map((pool) -> capped(
-					Resource.REACTOR_NETTY_POOL, String.format(Locale.ROOT,
-							"Reactor Netty pool %d/%d active, %d pending", pool.inUse, pool.limit, pool.pending),
-					pool.limit, "connections", this.w1, "W₁", pool.evidence()));
+			.map((pool) -> capped(Resource.REACTOR_NETTY_POOL,
+					String.format(Locale.ROOT, "Reactor Netty pool %d/%d active, %d pending", pool.inUse, pool.limit,
+							pool.pending),
+					new Model(pool.limit, "connections", this.w1, "W₁"), Optional.empty(), pool.readings()));
 	}
 
-	private Optional<Verdict> tomcatThreads() {
+	/**
+	 * A client pool of any library, from the service's TCP connections: the connections
+	 * to one destination held flat at N through the steps at the cap while their users
+	 * doubled past N, so requests waited for them. Its model is N / W₁ (a request holds a
+	 * connection at most its whole latency). Of several such destinations, the one whose
+	 * model lies nearest the ceiling.
+	 */
+	private Optional<Capped> connectionPool() {
+		return flatDestinations().stream().map((destination) -> {
+			Map<String, String> readings = new LinkedHashMap<>();
+			readings.put("connections to " + destination.name(), destination.max() + " in every reading of the last "
+					+ this.atCap.size() + " steps (" + destination.readings() + " readings in the last)");
+			readings.put("users of the last step", Integer.toString(this.step.users()));
+			return capped(Resource.CONNECTION_POOL,
+					String.format(Locale.ROOT, "connection pool to %s: %d connections (TCP), flat while users doubled",
+							destination.name(), destination.max()),
+					new Model(destination.max(), "connections", this.w1, "W₁"), Optional.of(destination.name()),
+					readings);
+		}).min(Comparator.comparingDouble(Capped::modelError));
+	}
+
+	/**
+	 * Destinations whose connections stayed at one number N ≥ 1 in every reading of the
+	 * steps at the cap, fewer than the last step's users.
+	 */
+	private List<OutboundConnections.Destination> flatDestinations() {
+		if (this.atCap.size() < 2 || this.atCap.stream().anyMatch((s) -> s.connections().isEmpty())) {
+			return List.of();
+		}
+		List<OutboundConnections.Destination> flat = new ArrayList<>();
+		for (OutboundConnections.Destination last : this.step.connections()) {
+			boolean steady = last.readings() >= 2 && last.min() == last.max() && last.max() >= 1
+					&& last.max() < this.step.users();
+			for (Step each : this.atCap) {
+				steady &= each.connections()
+					.stream()
+					.anyMatch((d) -> d.address().equals(last.address()) && d.min() == last.max()
+							&& d.max() == last.max());
+			}
+			if (steady) {
+				flat.add(last);
+			}
+		}
+		return flat;
+	}
+
+	private Optional<Capped> tomcatThreads() {
 		return threadPool(this.step.service()).map((pool) -> capped(Resource.TOMCAT_THREADS,
-				String.format(Locale.ROOT, "Tomcat threads %d/%d busy", pool.inUse, pool.limit), pool.limit, "threads",
-				this.w1, "W₁", pool.evidence()));
+				String.format(Locale.ROOT, "Tomcat threads %d/%d busy", pool.inUse, pool.limit),
+				new Model(pool.limit, "threads", this.w1, "W₁"), Optional.empty(), pool.readings()));
 	}
 
-	private Optional<Verdict> carriers() {
+	/**
+	 * A web server's worker pool from thread dumps, for Tomcat without its MBean
+	 * registry, Jetty and Undertow: in a dump of the last step every thread of the pool
+	 * (by name, {@code http-nio-8080-exec-}, {@code qtp…-}, {@code XNIO-1 task-}) that is
+	 * not accepting or selecting serves a request and none is idle in the pool's queue.
+	 * Its size is the most threads of the pool seen serving at once.
+	 */
+	private Optional<Capped> workerPoolFromDump() {
+		Optional<ThreadDump> last = this.step.threads()
+			.stream()
+			.filter((dump) -> !dump.matching(Attribution::servesARequest).isEmpty())
+			.reduce((a, b) -> b);
+		if (last.isEmpty()) {
+			return Optional.empty();
+		}
+		Map<String, List<DumpedThread>> serving = last.get()
+			.matching(Attribution::servesARequest)
+			.stream()
+			.filter((thread) -> !poolOf(thread).isEmpty())
+			.collect(Collectors.groupingBy(Attribution::poolOf));
+		for (Map.Entry<String, List<DumpedThread>> pool : serving.entrySet()) {
+			long idle = last.get()
+				.matching((thread) -> poolOf(thread).equals(pool.getKey())
+						&& IDLE_WORKER_FRAMES.stream().anyMatch(thread::hasFrame))
+				.size();
+			int busy = pool.getValue().size();
+			int mostSeen = this.sweep.steps()
+				.stream()
+				.flatMap((s) -> s.threads().stream())
+				.mapToInt((dump) -> dump
+					.matching((thread) -> servesARequest(thread) && poolOf(thread).equals(pool.getKey()))
+					.size())
+				.max()
+				.orElse(busy);
+			if (idle > 0 || busy < mostSeen || busy < 1 || busy >= this.step.users()) {
+				continue;
+			}
+			Resource resource = pool.getValue().get(0).hasFrame("org.eclipse.jetty") ? Resource.JETTY_THREADS
+					: pool.getValue().get(0).hasFrame("io.undertow") ? Resource.UNDERTOW_THREADS
+							: Resource.TOMCAT_THREADS;
+			Map<String, String> readings = new LinkedHashMap<>();
+			readings.put("pool " + pool.getKey() + "*",
+					busy + " serving, 0 idle (thread dump " + last.get().file().getFileName() + ")");
+			return Optional.of(capped(resource,
+					String.format(Locale.ROOT, "%s (from a thread dump) %d of %d %s* threads serving, none idle",
+							serverName(resource), busy, busy, pool.getKey()),
+					new Model(busy, "threads", this.w1, "W₁"), Optional.empty(), readings));
+		}
+		return Optional.empty();
+	}
+
+	private static String serverName(Resource resource) {
+		return switch (resource) {
+			case JETTY_THREADS -> "Jetty worker pool";
+			case UNDERTOW_THREADS -> "Undertow worker pool";
+			default -> "Tomcat thread pool";
+		};
+	}
+
+	/**
+	 * The pool a platform thread belongs to by its name without its number
+	 * ({@code http-nio-8080-exec-7} → {@code http-nio-8080-exec-}); empty for a virtual
+	 * or unnamed thread.
+	 */
+	static String poolOf(DumpedThread thread) {
+		String name = thread.name();
+		if (name.isEmpty() || !Character.isDigit(name.charAt(name.length() - 1))) {
+			return "";
+		}
+		int end = name.length();
+		while (end > 0 && Character.isDigit(name.charAt(end - 1))) {
+			end--;
+		}
+		return name.substring(0, end);
+	}
+
+	/**
+	 * Carriers held by pinned virtual threads. The utilization law on the step: pinned
+	 * time per request P (the step's pinned time over its requests) against the JVM's
+	 * carriers C: at most C / P requests a second.
+	 */
+	private Optional<Capped> carriers() {
 		List<PinnedEvent> pinned = this.step.pinned();
 		if (pinned.isEmpty()) {
 			return Optional.empty();
 		}
 		Duration total = this.step.pinnedTime();
 		double heldAtOnce = total.toNanos() / (double) this.step.wall().toNanos();
-		if (heldAtOnce < PINNED_CARRIERS) {
+		long requests = requests(this.step);
+		if (heldAtOnce < PINNED_CARRIERS || requests == 0) {
 			return Optional.empty();
 		}
-		int carriers = (int) Math.max(1, Math.round(heldAtOnce));
+		int carriers = this.step.carriers().orElse((int) Math.max(1, Math.round(heldAtOnce)));
+		Duration perRequest = total.dividedBy(requests);
 		Duration each = total.dividedBy(pinned.size());
 		Map.Entry<String, Long> culprit = pinned.stream()
 			.collect(Collectors.groupingBy(PinnedEvent::culprit, Collectors.counting()))
@@ -265,91 +429,194 @@ final class Attribution {
 			.stream()
 			.max(Map.Entry.comparingByValue())
 			.orElseThrow();
-		Map<String, String> evidence = new LinkedHashMap<>();
-		evidence.put("pinned events", Integer.toString(pinned.size()));
-		evidence.put("pinned each", each.toMillis() + " ms");
-		evidence.put("carriers held at once", String.format(Locale.ROOT, "%.1f", heldAtOnce));
-		evidence.put("culprit", culprit.getKey() + " ×" + culprit.getValue());
+		Map<String, String> readings = new LinkedHashMap<>();
+		readings.put("pinned events", pinned.size() + " in the " + this.step.users() + "-user step");
+		readings.put("pinned each", String.format(Locale.ROOT, "%.1f ms on average", each.toNanos() / 1e6));
+		readings.put("pinned per request",
+				String.format(Locale.ROOT, "%.1f ms (%d requests)", perRequest.toNanos() / 1e6, requests));
+		readings.put("carriers held at once", String.format(Locale.ROOT, "%.2f of %d", heldAtOnce, carriers));
+		readings.put("culprit", culprit.getKey() + " ×" + culprit.getValue());
+		pinned.stream()
+			.map(PinnedEvent::pinnedReason)
+			.flatMap(Optional::stream)
+			.findFirst()
+			.ifPresent((reason) -> readings.put("pinned reason", reason));
 		return Optional.of(capped(Resource.CARRIER_THREADS,
-				String.format(Locale.ROOT, "%d pinned events of %d ms, %.1f carriers held at once, culprit %s",
-						pinned.size(), each.toMillis(), heldAtOnce, culprit.getKey()),
-				carriers, "carriers", each, "a pin", evidence));
+				String.format(Locale.ROOT, "%d pinned events of %.1f ms, %.2f of %d carriers held at once, culprit %s",
+						pinned.size(), each.toNanos() / 1e6, heldAtOnce, carriers, culprit.getKey()),
+				new Model(carriers, "carriers", perRequest, "pinned per request"), Optional.of(culprit.getKey()),
+				readings));
 	}
 
-	private Optional<Verdict> lock() {
-		ThreadDump dump = this.step.threads();
-		if (dump == null) {
+	/**
+	 * A crowd at one lock: most request threads of a dump of the last step wait for a
+	 * lock taken in one place (threads waiting for their own answers, in {@code block()}
+	 * or {@code Future.get}, do not count). One holder at a time: the utilization law
+	 * gives its hold time S = L / X, L the holders seen per dump (request threads inside
+	 * that place and not waiting) and X the step's throughput, and the model 1 / S. A
+	 * lock held by no request thread in any dump has no model and is not named.
+	 */
+	private Optional<Capped> lock() {
+		return crowdedLock().filter((crowd) -> crowd.holders > 0).map((crowd) -> {
+			double holdersPerDump = crowd.holders / (double) crowd.dumps;
+			Duration hold = Duration.ofNanos(Math.round(holdersPerDump / this.step.throughput() * 1e9));
+			Map<String, String> readings = new LinkedHashMap<>();
+			readings.put("request threads waiting for the lock",
+					crowd.waiting + " of " + crowd.serving + " (thread dump " + crowd.file + ")");
+			readings.put("holders per dump",
+					String.format(Locale.ROOT, "%.2f over %d dumps", holdersPerDump, crowd.dumps));
+			readings.put("lock taken in", crowd.site);
+			return capped(Resource.LOCK,
+					String.format(Locale.ROOT, "%d of %d request threads wait for a lock taken in %s", crowd.waiting,
+							crowd.serving, crowd.site),
+					new Model(1, "holder", hold, "holders per dump / throughput"), Optional.of(crowd.site), readings);
+		});
+	}
+
+	/** "30 of 32 request threads wait for a lock taken in X, no holder seen" when so. */
+	private Optional<String> lockWithoutHolder() {
+		return crowdedLock().filter((crowd) -> crowd.holders == 0)
+			.map((crowd) -> crowd.waiting + " of " + crowd.serving + " request threads wait for a lock taken in "
+					+ crowd.site + "; its holder is no request thread, so its hold time is not known");
+	}
+
+	private Optional<Crowd> crowdedLock() {
+		Optional<ThreadDump> dump = this.step.lastDump();
+		if (dump.isEmpty()) {
 			return Optional.empty();
 		}
-		List<ThreadDump.DumpedThread> serving = dump.matching(Attribution::servesARequest);
-		Map<String, Long> waiting = serving.stream()
-			.map(ThreadDump.DumpedThread::lockTakenIn)
-			.filter((frame) -> frame != null)
-			.collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
-		Optional<Map.Entry<String, Long>> crowd = waiting.entrySet().stream().max(Map.Entry.comparingByValue());
+		List<DumpedThread> serving = dump.get().matching(Attribution::servesARequest);
+		Optional<Map.Entry<String, Long>> crowd = serving.stream()
+			.map(DumpedThread::lockTakenIn)
+			.flatMap(Optional::stream)
+			.collect(Collectors.groupingBy(Function.identity(), Collectors.counting()))
+			.entrySet()
+			.stream()
+			.max(Map.Entry.comparingByValue());
 		if (serving.isEmpty() || crowd.isEmpty() || crowd.get().getValue() < 2
 				|| crowd.get().getValue() < LOCK_CROWD * serving.size()) {
 			return Optional.empty();
 		}
-		Map<String, String> evidence = new LinkedHashMap<>();
-		evidence.put("request threads waiting for the lock", crowd.get().getValue() + " of " + serving.size());
-		evidence.put("lock taken in", crowd.get().getKey());
-		evidence.put("thread dump", String.valueOf(dump.file().getFileName()));
-		String line = String.format(Locale.ROOT,
-				"capped at %.1f rps from %d users: %d of %d request threads parked on a" + " lock taken in %s",
-				this.ceiling, this.kneeUsers, crowd.get().getValue(), serving.size(), crowd.get().getKey());
-		// One holder at a time: the lock allows ceiling requests per second, so each
-		// holds it 1 / ceiling.
-		return Optional.of(new Verdict(Resource.LOCK, line, this.ceiling, Double.NaN, evidence));
+		String site = crowd.get().getKey();
+		int holders = 0;
+		for (ThreadDump each : this.step.threads()) {
+			holders += each
+				.matching((thread) -> servesARequest(thread) && !thread.waitsForLock()
+						&& thread.frames().stream().anyMatch((frame) -> frame.equals(site)))
+				.size();
+		}
+		return Optional.of(new Crowd(site, crowd.get().getValue().intValue(), serving.size(), holders,
+				this.step.threads().size(), String.valueOf(dump.get().file().getFileName())));
 	}
 
-	private Optional<Verdict> cpu() {
-		if (Double.isNaN(this.step.serviceCores())
-				|| this.step.serviceCores() < CPU_SATURATED * this.step.serviceCpuLimit()) {
+	/**
+	 * CPU. A service with a CPU limit of its own: its container at that limit. Without
+	 * one: the machine's cores busy, whoever uses them (the service, its database and
+	 * proxies, the load generator), with the split. The utilization law on the step that
+	 * measured the ceiling: CPU per request S = cores used × step time / requests, and
+	 * the model cores / S.
+	 */
+	private Optional<Capped> cpu() {
+		Optional<Step> limited = saturatedCpuStep(true);
+		if (limited.isPresent()) {
+			MachineCpu.Use use = limited.get().cpu().orElseThrow();
+			Duration perRequest = perRequest(use.service(), limited.get());
+			Map<String, String> readings = new LinkedHashMap<>();
+			readings.put("cores used",
+					String.format(Locale.ROOT, "%.2f of %s", use.service(), Verdict.count(use.serviceLimit())));
+			readings.put("CPU per request", cpuPerRequest(perRequest, limited.get()));
+			return Optional.of(capped(Resource.CPU,
+					String.format(Locale.ROOT, "the service used %.2f of its %s CPU with %d users", use.service(),
+							Verdict.count(use.serviceLimit()), limited.get().users()),
+					new Model(use.serviceLimit(), "cores", perRequest, "CPU per request"), Optional.of("service"),
+					readings));
+		}
+		Optional<Step> machine = saturatedCpuStep(false);
+		if (machine.isEmpty()) {
 			return Optional.empty();
 		}
-		// The utilization law on the samples of one step: the step that measured the
-		// ceiling, with the CPU its
-		// container used over that step and the requests answered over the same step (λ =
-		// U / S, S = U × t / n).
-		// CPU per request is not the same at every concurrency (S9's route: 64 ms with
-		// one user, 84 ms with two,
-		// 71 ms with four on one CPU), so a model built at another step than the
-		// ceiling's compares unlike things.
-		Step atCeiling = this.sweep.steps()
-			.stream()
-			.filter((s) -> !Double.isNaN(s.serviceCores()) && s.serviceCores() >= CPU_SATURATED * s.serviceCpuLimit())
-			.max(Comparator.comparingDouble(Step::throughput))
-			.orElse(this.step);
-		long requests = atCeiling.result()
-			.timeline()
-			.stream()
-			.mapToLong((second) -> second.succeeded() + second.failed())
-			.sum();
-		Duration perRequest = Duration
-			.ofNanos(Math.round(atCeiling.serviceCores() * atCeiling.wall().toNanos() / Math.max(1, requests)));
-		Map<String, String> evidence = new LinkedHashMap<>();
-		evidence.put("cores used",
-				String.format(Locale.ROOT, "%.2f of %.2f", atCeiling.serviceCores(), atCeiling.serviceCpuLimit()));
-		evidence.put("CPU per request",
-				perRequest.toMillis() + " ms, " + requests + " requests in the " + atCeiling.users() + "-user step");
-		double model = atCeiling.serviceCpuLimit() / (perRequest.toNanos() / 1e9);
-		String line = String.format(Locale.ROOT,
-				"capped at %.1f rps from %d users: the service used %.2f of its %s CPU"
-						+ " with %d users — %s / %d ms of CPU per request = %.1f rps",
-				this.ceiling, this.kneeUsers, atCeiling.serviceCores(), cores(atCeiling.serviceCpuLimit()),
-				atCeiling.users(), cores(atCeiling.serviceCpuLimit()), perRequest.toMillis(), model);
-		return Optional.of(new Verdict(Resource.CPU, line, this.ceiling, model, evidence));
+		MachineCpu.Use use = machine.get().cpu().orElseThrow();
+		Duration perRequest = perRequest(use.machineUsed(), machine.get());
+		Map<String, String> readings = new LinkedHashMap<>();
+		readings.put("machine cores used",
+				String.format(Locale.ROOT, "%.2f of %s", use.machineUsed(), Verdict.count(use.machineCores())));
+		readings.put("split", split(use));
+		readings.put("CPU per request", cpuPerRequest(perRequest, machine.get()));
+		String generatorNote = (use.generator() >= GENERATOR_NOTE * use.machineCores())
+				? String.format(Locale.ROOT,
+						"; the load generator took %.0f %% of the machine, so the service alone"
+								+ " would go further on a machine of its own",
+						100 * use.generator() / use.machineCores())
+				: "";
+		if (!generatorNote.isEmpty()) {
+			readings.put("load generator", generatorNote.substring(2));
+		}
+		return Optional.of(capped(Resource.CPU,
+				String.format(Locale.ROOT, "the machine's %s cores were busy with %d users: %s%s",
+						Verdict.count(use.machineCores()), machine.get().users(), split(use), generatorNote),
+				new Model(use.machineCores(), "cores", perRequest, "CPU per request"), Optional.of("machine"),
+				readings));
 	}
 
-	private Optional<Verdict> downstream() {
+	/**
+	 * Of the steps at the cap, the one with the highest throughput whose service
+	 * container ({@code limited}) or machine was at its cores.
+	 */
+	private Optional<Step> saturatedCpuStep(boolean limited) {
+		return this.atCap.stream().filter((s) -> s.cpu().isPresent()).filter((s) -> {
+			MachineCpu.Use use = s.cpu().get();
+			return limited ? use.serviceLimited() && use.service() >= CPU_SATURATED * use.serviceLimit()
+					: !use.serviceLimited() && use.machineUsed() >= CPU_SATURATED * use.machineCores();
+		}).max(Comparator.comparingDouble(Step::throughput));
+	}
+
+	/** "service 1.62, mysql 0.21, load generator 0.14, toxiproxy 0.05" */
+	static String split(MachineCpu.Use use) {
+		Map<String, Double> parts = new LinkedHashMap<>();
+		parts.put("service", use.service());
+		use.downstream().ifPresent((cores) -> parts.put("downstream", cores));
+		parts.putAll(use.neighbours());
+		parts.put("load generator", use.generator());
+		if (use.others() >= 0.01) {
+			parts.put("other processes", use.others());
+		}
+		return parts.entrySet()
+			.stream()
+			.sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+			.filter((part) -> part.getValue() >= 0.01)
+			.map((part) -> String.format(Locale.ROOT, "%s %.2f", part.getKey(), part.getValue()))
+			.collect(Collectors.joining(", "));
+	}
+
+	private static Duration perRequest(double cores, Step step) {
+		return Duration.ofNanos(Math.round(cores * step.wall().toNanos() / Math.max(1, requests(step))));
+	}
+
+	private static String cpuPerRequest(Duration perRequest, Step step) {
+		return String.format(Locale.ROOT, "%.1f ms, %d requests in the %d-user step", perRequest.toNanos() / 1e6,
+				requests(step), step.users());
+	}
+
+	/**
+	 * Requests that ended in the step, warm-up included, as the CPU and the pins were
+	 * read over it all; the window's when the step kept no timeline.
+	 */
+	private static long requests(Step step) {
+		return step.result().timeline().isEmpty() ? step.result().completed()
+				: step.result().timeline().stream().mapToLong((second) -> second.succeeded() + second.failed()).sum();
+	}
+
+	private Optional<Capped> downstream() {
 		GaugeTimeline gauges = this.step.downstream();
 		Optional<Pool> threads = threadPool(gauges);
 		if (threads.isPresent()) {
 			Pool pool = threads.get();
-			return Optional.of(capped(Resource.DOWNSTREAM,
-					String.format(Locale.ROOT, "the downstream's Tomcat threads %d/%d busy", pool.inUse, pool.limit),
-					pool.limit, "downstream threads", this.w1, "W₁", pool.evidence()));
+			return Optional
+				.of(capped(Resource.DOWNSTREAM,
+						String.format(Locale.ROOT, "the downstream's Tomcat threads %d/%d busy", pool.inUse,
+								pool.limit),
+						new Model(pool.limit, "downstream threads", this.w1, "W₁"), Optional.of("downstream"),
+						pool.readings()));
 		}
 		Optional<Pool> hikari = pool(gauges, Gauge.HIKARI_ACTIVE, Gauge.HIKARI_MAX, Gauge.HIKARI_PENDING);
 		if (hikari.isPresent()) {
@@ -357,33 +624,35 @@ final class Attribution {
 			return Optional.of(capped(Resource.DOWNSTREAM,
 					String.format(Locale.ROOT, "the downstream's Hikari pool %d/%d active, %d pending", pool.inUse,
 							pool.limit, pool.pending),
-					pool.limit, "downstream connections", this.w1, "W₁", pool.evidence()));
+					new Model(pool.limit, "downstream connections", this.w1, "W₁"), Optional.of("downstream"),
+					pool.readings()));
 		}
-		if (!Double.isNaN(this.step.downstreamCores())
-				&& this.step.downstreamCores() >= CPU_SATURATED * this.step.downstreamCpuLimit()) {
-			Map<String, String> evidence = Map.of("downstream cores used", String.format(Locale.ROOT, "%.2f of %.2f",
-					this.step.downstreamCores(), this.step.downstreamCpuLimit()));
-			return Optional.of(new Verdict(Resource.DOWNSTREAM,
-					String.format(Locale.ROOT,
-							"capped at %.1f rps from %d users: the downstream used %.2f of its %s CPU", this.ceiling,
-							this.kneeUsers, this.step.downstreamCores(), cores(this.step.downstreamCpuLimit())),
-					this.ceiling, Double.NaN, evidence));
+		Optional<Step> busy = this.atCap.stream()
+			.filter((s) -> s.cpu().flatMap(MachineCpu.Use::downstream).isPresent())
+			.filter((s) -> s.cpu().get().downstream().get() >= CPU_SATURATED * s.cpu().get().downstreamLimit())
+			.max(Comparator.comparingDouble(Step::throughput));
+		if (busy.isPresent()) {
+			MachineCpu.Use use = busy.get().cpu().get();
+			double cores = use.downstream().get();
+			Duration perRequest = perRequest(cores, busy.get());
+			Map<String, String> readings = new LinkedHashMap<>();
+			readings.put("downstream cores used",
+					String.format(Locale.ROOT, "%.2f of %s", cores, Verdict.count(use.downstreamLimit())));
+			readings.put("downstream CPU per request", cpuPerRequest(perRequest, busy.get()));
+			return Optional.of(capped(Resource.DOWNSTREAM,
+					String.format(Locale.ROOT, "the downstream used %.2f of its %s CPU", cores,
+							Verdict.count(use.downstreamLimit())),
+					new Model(use.downstreamLimit(), "downstream cores", perRequest, "CPU per request"),
+					Optional.of("downstream"), readings));
 		}
 		return Optional.empty();
 	}
 
-	/**
-	 * "capped at 10.0 rps from 8 users: HttpClient pool 5/5 leased, 35 pending — 5
-	 * connections / 0.503 s = 9.9 rps"
-	 */
-	private Verdict capped(Resource resource, String saw, int limit, String unit, Duration w, String wIs,
-			Map<String, String> evidence) {
-		double model = limit / (w.toNanos() / 1e9);
-		Map<String, String> all = new LinkedHashMap<>(evidence);
-		all.put("W (" + wIs + ")", w.toMillis() + " ms");
-		String line = String.format(Locale.ROOT, "capped at %.1f rps from %d users: %s — %d %s / %.3f s = %.1f rps",
-				this.ceiling, this.kneeUsers, saw, limit, unit, w.toNanos() / 1e9, model);
-		return new Verdict(resource, line, this.ceiling, model, all);
+	private Capped capped(Resource resource, String saw, Model model, Optional<String> where,
+			Map<String, String> readings) {
+		Map<String, String> all = new LinkedHashMap<>(readings);
+		all.put("W (" + model.holdIs() + ")", String.format(Locale.ROOT, "%.1f ms", model.hold().toNanos() / 1e6));
+		return new Capped(resource, this.ceiling, this.kneeUsers, saw, model, where, all);
 	}
 
 	/**
@@ -402,32 +671,39 @@ final class Attribution {
 				(int) Math.round(max.getAsDouble()), (int) Math.round(waiting.getAsDouble())));
 	}
 
-	/**
-	 * Tomcat's platform threads all busy (busy is -1 when requests run on virtual
-	 * threads).
-	 */
+	/** Tomcat's platform threads all busy, from its meters. */
 	private static Optional<Pool> threadPool(GaugeTimeline gauges) {
 		OptionalDouble busy = gauges.max(Gauge.TOMCAT_BUSY);
 		OptionalDouble max = gauges.max(Gauge.TOMCAT_MAX);
 		if (busy.isEmpty() || max.isEmpty() || busy.getAsDouble() < 1 || busy.getAsDouble() < max.getAsDouble()) {
 			return Optional.empty();
 		}
-		int connections = (int) Math.round(gauges.max(Gauge.TOMCAT_CONNECTIONS).orElse(Double.NaN));
+		int connections = (int) Math.round(gauges.max(Gauge.TOMCAT_CONNECTIONS).orElse(0));
 		return Optional.of(new Pool(Gauge.TOMCAT_BUSY.label(), (int) Math.round(busy.getAsDouble()),
 				(int) Math.round(max.getAsDouble()), Math.max(0, connections - (int) Math.round(max.getAsDouble()))));
 	}
 
-	private static boolean servesARequest(ThreadDump.DumpedThread thread) {
+	static boolean servesARequest(DumpedThread thread) {
 		return REQUEST_FRAMES.stream().anyMatch(thread::hasFrame);
 	}
 
-	/** What the probes read in {@code step}: gauge maxima, CPU, pinned events. */
+	/** What the probes read in {@code step}: gauge maxima, CPU, connections, pins. */
 	private static Map<String, String> seen(Step step) {
 		Map<String, String> seen = new LinkedHashMap<>(step.service().maxima());
 		step.downstream().maxima().forEach((key, value) -> seen.put("downstream " + key, value));
-		if (!Double.isNaN(step.serviceCores())) {
+		step.cpu().ifPresent((use) -> {
 			seen.put("cores used",
-					String.format(Locale.ROOT, "%.2f of %.2f", step.serviceCores(), step.serviceCpuLimit()));
+					String.format(Locale.ROOT, "service %.2f of %s", use.service(), Verdict.count(use.serviceLimit())));
+			seen.put("machine", String.format(Locale.ROOT, "%.2f of %s cores: %s", use.machineUsed(),
+					Verdict.count(use.machineCores()), split(use)));
+		});
+		if (!step.connections().isEmpty()) {
+			seen.put("connections",
+					step.connections()
+						.stream()
+						.limit(5)
+						.map(OutboundConnections.Destination::toString)
+						.collect(Collectors.joining(", ")));
 		}
 		if (!step.pinned().isEmpty()) {
 			seen.put("pinned events", Integer.toString(step.pinned().size()));
@@ -438,21 +714,10 @@ final class Attribution {
 		return seen;
 	}
 
-	private static String describe(Map<String, String> seen) {
-		return seen.isEmpty() ? "no probe attached"
-				: seen.entrySet()
-					.stream()
-					.map((entry) -> entry.getKey() + " " + entry.getValue())
-					.collect(Collectors.joining(", "));
-	}
-
-	private static String cores(double cores) {
-		return (cores == Math.rint(cores)) ? String.format(Locale.ROOT, "%.0f", cores)
-				: String.format(Locale.ROOT, "%.2f", cores);
-	}
-
-	private static String percent(double share) {
-		return Math.round(share * 100) + " %";
+	/**
+	 * A lock with a crowd of request threads waiting for it in a dump of the last step.
+	 */
+	private record Crowd(String site, int waiting, int serving, int holders, int dumps, String file) {
 	}
 
 	/**
@@ -460,11 +725,11 @@ final class Attribution {
 	 */
 	private record Pool(String label, int inUse, int limit, int pending) {
 
-		Map<String, String> evidence() {
-			Map<String, String> evidence = new LinkedHashMap<>();
-			evidence.put(this.label + " max", this.inUse + " of " + this.limit);
-			evidence.put("waiting max", Integer.toString(this.pending));
-			return evidence;
+		Map<String, String> readings() {
+			Map<String, String> readings = new LinkedHashMap<>();
+			readings.put(this.label + " max", this.inUse + " of " + this.limit);
+			readings.put("waiting max", Integer.toString(this.pending));
+			return readings;
 		}
 
 	}

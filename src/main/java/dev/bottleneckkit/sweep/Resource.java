@@ -1,19 +1,16 @@
 package dev.bottleneckkit.sweep;
 
-/** What a {@link Sweep}'s verdict can name as the cap of a service. */
+/** What a {@link Verdict.Capped} can name as the cap of a service. */
 public enum Resource {
 
 	/**
 	 * Apache HttpClient 5's connection pool: every connection of the route leased,
-	 * requests pending for one.
+	 * requests waiting for one (from its meters or from where request threads wait).
 	 */
 	HTTP_CLIENT_POOL("HttpClient connection pool"),
 
-	/** Tomcat's platform request threads: every one busy. */
-	TOMCAT_THREADS("Tomcat request threads"),
-
 	/**
-	 * Hikari's JDBC connection pool: every connection in use, threads pending for one.
+	 * Hikari's JDBC connection pool: every connection in use, threads waiting for one.
 	 */
 	HIKARI_POOL("Hikari connection pool"),
 
@@ -23,26 +20,35 @@ public enum Resource {
 	 */
 	REACTOR_NETTY_POOL("Reactor Netty connection pool"),
 
+	/**
+	 * A client's connection pool of any library, seen from outside: the service's TCP
+	 * connections to one destination flat at their number while users doubled.
+	 */
+	CONNECTION_POOL("connection pool"),
+
+	/** Tomcat's platform request threads: every one busy. */
+	TOMCAT_THREADS("Tomcat request threads"),
+
+	/** Jetty's worker pool: every thread serving a request, none idle. */
+	JETTY_THREADS("Jetty request threads"),
+
+	/** Undertow's (XNIO) worker pool: every worker serving a request, none idle. */
+	UNDERTOW_THREADS("Undertow worker threads"),
+
 	/** The virtual-thread scheduler's carriers, held by pinned virtual threads. */
 	CARRIER_THREADS("carrier threads (pinned virtual threads)"),
 
-	/** The CPU the service's container may use: busy to its limit. */
+	/**
+	 * CPU: the service's container at its {@code --cpus}, or, without a limit, the
+	 * machine's cores, busy with the service and its neighbours.
+	 */
 	CPU("CPU"),
 
-	/** One lock: most request threads parked waiting for it. */
+	/** One lock: one holder at a time, the other request threads blocked on it. */
 	LOCK("a lock"),
 
 	/** The downstream service the route calls: its own resource saturated. */
-	DOWNSTREAM("the downstream"),
-
-	/** The load generator itself: it could not send faster. */
-	LOAD_GENERATOR("the load generator"),
-
-	/** Throughput still rose with every doubling of users: no cap within the sweep. */
-	NONE("no cap"),
-
-	/** Throughput stopped rising, and no probe explains why: nothing is guessed. */
-	UNEXPLAINED("unexplained");
+	DOWNSTREAM("the downstream");
 
 	private final String description;
 

@@ -2,9 +2,13 @@ package dev.bottleneckkit.sweep;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.probe.MachineCpu;
+import dev.bottleneckkit.probe.OutboundConnections;
 import dev.bottleneckkit.probe.PinnedEvent;
 import dev.bottleneckkit.probe.ThreadDump;
 
@@ -14,31 +18,36 @@ import dev.bottleneckkit.probe.ThreadDump;
  *
  * @param users the concurrency of the step
  * @param result what the load measured
- * @param service the service's gauges during the step (empty without {@code watching})
- * @param downstream its downstream's gauges during the step (empty without
- * {@code watchingDownstream})
- * @param serviceCores cores the service's container used on average, from its cgroup; NaN
- * when not read
- * @param serviceCpuLimit cores the service's container may use (its {@code --cpus}, or
- * the host's cores)
- * @param downstreamCores cores the downstream's container used on average; NaN when not
- * read
- * @param downstreamCpuLimit cores the downstream's container may use
+ * @param service the service's gauges during the step (empty when it has none)
+ * @param downstream its downstream's gauges during the step (empty without one)
+ * @param cpu the CPU the service, its neighbours and the load generator used over the
+ * step, when it was read
  * @param pinned virtual threads pinned during the step (empty without a pinning probe)
- * @param threads a thread dump of the service in the middle of the step (null without a
- * thread-dump probe)
+ * @param carriers the service's carrier threads (its virtual-thread scheduler's
+ * parallelism), when read
+ * @param threads thread dumps of the service taken during the step, oldest first
+ * @param connections the service's outbound TCP connections during the step, by
+ * destination (empty when not read)
  * @param wall how long the step took, warm-up included
  */
-public record Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream, double serviceCores,
-		double serviceCpuLimit, double downstreamCores, double downstreamCpuLimit, List<PinnedEvent> pinned,
-		ThreadDump threads, Duration wall) {
+public record Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream,
+		Optional<MachineCpu.Use> cpu, List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
+		List<OutboundConnections.Destination> connections, Duration wall) {
+
+	public Step {
+		pinned = List.copyOf(pinned);
+		threads = List.copyOf(threads);
+		connections = List.copyOf(connections);
+	}
 
 	/** Successful requests per second. */
 	public double throughput() {
 		return this.result.throughput();
 	}
 
-	/** Mean latency of the successful requests. */
+	/**
+	 * Mean latency of the requests, those still in flight at the window's end counted.
+	 */
 	public Duration meanLatency() {
 		return this.result.meanLatency();
 	}
@@ -46,6 +55,11 @@ public record Step(int users, LoadResult result, GaugeTimeline service, GaugeTim
 	/** Carrier time pinned during the step, summed. */
 	public Duration pinnedTime() {
 		return this.pinned.stream().map(PinnedEvent::duration).reduce(Duration.ZERO, Duration::plus);
+	}
+
+	/** The step's last thread dump, when one was taken. */
+	public Optional<ThreadDump> lastDump() {
+		return this.threads.isEmpty() ? Optional.empty() : Optional.of(this.threads.get(this.threads.size() - 1));
 	}
 
 }

@@ -2,11 +2,14 @@ package dev.bottleneckkit.sweep;
 
 import java.net.URI;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -14,58 +17,50 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import dev.bottleneckkit.containers.ServiceContainer;
+import dev.bottleneckkit.containers.AbstractServiceContainer;
+import dev.bottleneckkit.internal.Console;
+import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.internal.Phases;
 import dev.bottleneckkit.load.ClosedLoopLoad;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.Request;
-import dev.bottleneckkit.probe.ContainerCpu;
 import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.probe.MachineCpu;
+import dev.bottleneckkit.probe.OutboundConnections;
 import dev.bottleneckkit.probe.PinnedEvent;
 import dev.bottleneckkit.probe.PinningProbe;
 import dev.bottleneckkit.probe.ServiceGauges;
 import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.probe.ThreadDumpProbe;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 
 /**
- * Finds where a service stops scaling and which resource stops it. Closed-loop steps at
- * 1, 2, 4, 8, … users (up to {@link #upToUsers}), stopping as soon as doubling the users
- * no longer raises throughput while latency grows. Each step records throughput, latency,
- * errors by kind, the service's gauges (and its downstream's), its CPU from the
- * container's cgroup, pinned virtual threads and a thread dump, whichever probes it was
- * given. The {@link SweepResult} holds the knee, the ceiling and a {@link Verdict} naming
- * the saturated resource with the numbers that prove it, or saying that no probe explains
- * it.
+ * Finds where a service stops scaling and which resource stops it. After a warm-up that
+ * lasts until the service's latency settles, closed-loop steps at 1, 2, 4, 8, … users (up
+ * to {@link #upToUsers}), stopping as soon as doubling the users no longer raises
+ * throughput while latency grows. Each step records throughput, latency, errors by kind
+ * and everything the service shows: its Spring Boot meters, a thread dump, its pinned
+ * virtual threads and carriers, its outbound TCP connections by destination, and the CPU
+ * of the machine split between the service, its neighbours and the load generator. The
+ * {@link SweepResult} holds the knee, the ceiling and a {@link Verdict} naming the
+ * saturated resource with the model that explains the ceiling, or saying that none does
+ * and what could not be seen.
  *
  * <pre>{@code
  * static final ServiceContainer orders = new ServiceContainer("registry.example.com/orders:1.4.2");
- * static final PinningProbe pinning = PinningProbe.on(orders);       // before the container starts
  *
- * SweepResult sweep = Sweep.of(orders.uri("/orders/42"))
- *     .watching(orders)                                            // Actuator gauges and cgroup CPU
- *     .pinning(pinning)
- *     .upToUsers(64)
- *     .run();
+ * SweepResult sweep = Sweep.of(orders, "/orders/42").upToUsers(64).run();
  * assertThat(sweep).isCappedBy(Resource.HIKARI_POOL);
  * }</pre>
  *
  * Step lengths follow the route: once the first step has measured one user's latency W₁,
  * each step warms up for two W₁ or the last step's latency (0.5 to 3 s), then measures
  * until every user has gone through {@value #CYCLES} whole cycles (at least 1 s, at most
- * {@value #MAX_WINDOW_SECONDS} s). A step's throughput counts each request's share of its
- * life inside the window ({@link LoadResult#throughput()}), so users that come back
- * together in waves do not bend it (a synchronized wave server reads users / period
- * within 0.5 %). The sweep runs as one load run: container starts of scenarios side by
- * side wait for it.
+ * {@value #MAX_WINDOW_SECONDS} s). The sweep runs as one load run: container starts of
+ * scenarios side by side wait for it.
  */
 public final class Sweep {
-
-	private static final Logger log = LoggerFactory.getLogger(Sweep.class);
 
 	/** Users of the last step unless told. */
 	public static final int DEFAULT_MAX_USERS = 64;
@@ -105,16 +100,14 @@ public final class Sweep {
 
 	private final Duration requestTimeout;
 
-	private final GenericContainer<?> service;
+	private final AbstractServiceContainer<?> service;
 
 	private final GenericContainer<?> downstream;
 
-	private final PinningProbe pinning;
+	private final WarmUp.Rule warmUp;
 
-	private final ThreadDumpProbe threads;
-
-	private Sweep(List<Request> mix, String name, int maxUsers, Duration requestTimeout, GenericContainer<?> service,
-			GenericContainer<?> downstream, PinningProbe pinning, ThreadDumpProbe threads) {
+	private Sweep(List<Request> mix, String name, int maxUsers, Duration requestTimeout,
+			AbstractServiceContainer<?> service, GenericContainer<?> downstream, WarmUp.Rule warmUp) {
 		this.mix = List.copyOf(mix);
 		this.target = mix.get(0).uri();
 		this.name = name;
@@ -122,42 +115,63 @@ public final class Sweep {
 		this.requestTimeout = requestTimeout;
 		this.service = service;
 		this.downstream = downstream;
-		this.pinning = pinning;
-		this.threads = threads;
+		this.warmUp = warmUp;
 	}
 
 	/**
-	 * A sweep of the route {@code target}, up to {@value #DEFAULT_MAX_USERS} users, with
-	 * no probe yet.
+	 * A sweep of {@code path} on {@code service} (e.g. {@code "/orders/42"}), up to
+	 * {@value #DEFAULT_MAX_USERS} users, reading everything the service shows.
+	 */
+	public static Sweep of(AbstractServiceContainer<?> service, String path) {
+		if (path == null || !path.startsWith("/")) {
+			throw new IllegalArgumentException("path must start with '/', was '" + path + "'");
+		}
+		return of(service, Request.get(service.uri(path))).named("sweep " + path);
+	}
+
+	/**
+	 * A sweep of a mix of requests to {@code service} (method, headers, body, weights),
+	 * up to {@value #DEFAULT_MAX_USERS} users, reading everything the service shows: each
+	 * step's users draw their requests from the mix, and each step's result has every
+	 * route's figures ({@link LoadResult#byRoute()}).
+	 */
+	public static Sweep of(AbstractServiceContainer<?> service, Request... mix) {
+		if (service == null) {
+			throw new IllegalArgumentException("a sweep of a service needs the service's container");
+		}
+		return of(mix).watching(service);
+	}
+
+	/**
+	 * A sweep of the route {@code target} of a service the kit does not see (no
+	 * container): throughput and latency only.
 	 */
 	public static Sweep of(URI target) {
 		return of(Request.get(target)).named("sweep " + target.getPath());
 	}
 
 	/**
-	 * A sweep of a mix of requests (method, headers, body, weights; all to one service),
-	 * up to {@value #DEFAULT_MAX_USERS} users, with no probe yet: each step's users draw
-	 * their requests from the mix, and each step's result has every route's figures
-	 * ({@link LoadResult#byRoute()}).
+	 * A sweep of a mix of requests to a service the kit does not see: throughput, latency
+	 * and errors only.
 	 */
 	public static Sweep of(Request... mix) {
 		if (mix == null || mix.length == 0) {
 			throw new IllegalArgumentException("a sweep needs at least one request to send");
 		}
 		return new Sweep(List.of(mix), "sweep " + mix[0].name(), DEFAULT_MAX_USERS,
-				ClosedLoopLoad.DEFAULT_REQUEST_TIMEOUT, null, null, null, null);
+				ClosedLoopLoad.DEFAULT_REQUEST_TIMEOUT, null, null, WarmUp.Rule.DEFAULT);
 	}
 
 	/** A name for logs and reports. */
 	public Sweep named(String name) {
 		return new Sweep(this.mix, name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
-				this.pinning, this.threads);
+				this.warmUp);
 	}
 
 	/** The users of the last step, 2 to 4096 (steps double from one). */
 	public Sweep upToUsers(int users) {
 		return new Sweep(this.mix, this.name, Knobs.between("users", users, 2, 4096), this.requestTimeout, this.service,
-				this.downstream, this.pinning, this.threads);
+				this.downstream, this.warmUp);
 	}
 
 	/**
@@ -167,64 +181,55 @@ public final class Sweep {
 	public Sweep requestTimeout(Duration timeout) {
 		return new Sweep(this.mix, this.name, this.maxUsers,
 				Knobs.between("requestTimeout", timeout, Duration.ofMillis(1), Duration.ofMinutes(10)), this.service,
-				this.downstream, this.pinning, this.threads);
+				this.downstream, this.warmUp);
 	}
 
 	/**
-	 * Reads the service in {@code container} at every step: its Spring Boot Actuator
-	 * gauges (Tomcat threads, HTTP client, Hikari and Reactor Netty pools; those it lacks
-	 * are skipped) and its CPU from the container's cgroup, against its {@code --cpus} or
-	 * the host's cores.
+	 * The longest the warm-up before the first step may last, 0 (none) to 5 min; 20 s
+	 * unless told. It ends as soon as the route's latency settles.
 	 */
-	public Sweep watching(GenericContainer<?> container) {
-		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, container, this.downstream,
-				this.pinning, this.threads);
+	public Sweep warmUpAtMost(Duration atMost) {
+		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
+				this.warmUp.atMost(Knobs.between("warmUpAtMost", atMost, Duration.ZERO, Duration.ofMinutes(5))));
 	}
 
 	/**
-	 * Reads the service's downstream the same way, so that the verdict can name the
-	 * downstream's own cap.
+	 * Reads the service in {@code container} at every step: its meters, threads, pinned
+	 * virtual threads, connections and CPU ({@link #of(AbstractServiceContainer, String)}
+	 * does this already).
+	 */
+	Sweep watching(AbstractServiceContainer<?> container) {
+		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, container, this.downstream,
+				this.warmUp);
+	}
+
+	/**
+	 * Reads the service's downstream too (its Spring Boot meters and CPU), so that the
+	 * verdict can name the downstream's own cap.
 	 */
 	public Sweep watchingDownstream(GenericContainer<?> container) {
-		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, container, this.pinning,
-				this.threads);
+		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, container, this.warmUp);
 	}
 
-	/**
-	 * Records pinned virtual threads at every step with {@code probe} (set up before its
-	 * container started).
-	 */
-	public Sweep pinning(PinningProbe probe) {
-		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream, probe,
-				this.threads);
-	}
-
-	/**
-	 * Takes a thread dump in the middle of every step with {@code probe}, to find request
-	 * threads crowding a lock.
-	 */
-	public Sweep threadDumps(ThreadDumpProbe probe) {
-		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
-				this.pinning, probe);
-	}
-
-	/** Runs the steps and names the cap. */
+	/** Warms the service up, runs the steps and names the cap. */
 	public SweepResult run() {
 		long started = System.nanoTime();
 		List<Step> steps = new ArrayList<>();
 		boolean saturated = false;
-		if (this.pinning != null && !this.pinning.recording()) {
-			this.pinning.start();
-		}
-		try (Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, this.name, 2);
-				ExecutorService dumps = Executors.newVirtualThreadPerTaskExecutor()) {
-			log.info("{}: sweeping {} from 1 user, doubling up to {}", this.name, this.target, this.maxUsers);
+		Optional<WarmUp> warmedUp;
+		try (Probes probes = new Probes(this.service, this.downstream);
+				Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, this.name, 2);
+				ExecutorService background = Executors.newVirtualThreadPerTaskExecutor()) {
+			Console.line(String.format(Locale.ROOT, "%s: sweeping %s from 1 user, doubling up to %d", this.name,
+					this.target, this.maxUsers));
+			warmedUp = this.warmUp.run(this.mix, this.requestTimeout, this.name);
+			warmedUp.ifPresent((w) -> Console.line(this.name + ": " + w));
 			for (int users = 1; users <= this.maxUsers; users *= 2) {
-				Step step = step(users, steps, dumps);
+				Step step = step(users, steps, probes, background);
 				steps.add(step);
-				log.info("{}: {} users, {} rps, mean {} ms, {} errors", this.name, users,
-						String.format(Locale.ROOT, "%.1f", step.throughput()), step.meanLatency().toMillis(),
-						step.result().errorCount());
+				Console.line(String.format(Locale.ROOT, "%s: %3d users  %8.1f rps  mean %5d ms  p99 %5d ms  %d errors",
+						this.name, users, step.throughput(), step.meanLatency().toMillis(),
+						step.result().p99().toMillis(), step.result().errorCount()));
 				if (step.result().generatorSaturated() || step.result().succeeded() == 0) {
 					saturated = step.result().generatorSaturated() || steps.size() > 1;
 					break;
@@ -234,15 +239,15 @@ public final class Sweep {
 					break;
 				}
 			}
+			SweepResult partial = new SweepResult(this.name, this.target, steps, saturated, null, warmedUp,
+					probes.blind(), Duration.ofNanos(System.nanoTime() - started));
+			Verdict verdict = Attribution.of(partial, probes.blind());
+			SweepResult result = new SweepResult(this.name, this.target, steps, saturated, verdict, warmedUp,
+					probes.blind(), Duration.ofNanos(System.nanoTime() - started));
+			Console.line(this.name + ": " + verdict.line());
+			probes.blind().forEach((line) -> Console.line(this.name + ": blind: " + line));
+			return result;
 		}
-		SweepResult partial = new SweepResult(this.name, this.target, steps, saturated, null,
-				Duration.ofNanos(System.nanoTime() - started));
-		Verdict verdict = Attribution.of(partial);
-		SweepResult result = new SweepResult(this.name, this.target, steps, saturated, verdict,
-				Duration.ofNanos(System.nanoTime() - started));
-		log.info("{}: {} ({} steps in {} s){}{}", this.name, verdict, steps.size(), result.took().toSeconds(),
-				System.lineSeparator(), result.table());
-		return result;
 	}
 
 	/**
@@ -255,11 +260,11 @@ public final class Sweep {
 		if (after.throughput() >= FLAT_GAIN * before.throughput()) {
 			return false;
 		}
-		// Queued: the mean latency of the answers grew, or, by Little's law, the time
-		// each user's request took
-		// (users / throughput) did. Under CPU pressure a queue stops being fair: the
-		// answers that come back are the
-		// quick ones, their mean hardly moves, and only users / throughput shows the
+		// Queued: the mean latency grew, or, by Little's law, the time each user's
+		// request
+		// took (users / throughput) did. Under CPU pressure a queue stops being fair: the
+		// answers that come back are the quick ones, and only users / throughput shows
+		// the
 		// wait.
 		boolean queued = after.meanLatency().toNanos() >= QUEUED_LATENCY * before.meanLatency().toNanos()
 				|| cycle(after) >= QUEUED_LATENCY * cycle(before);
@@ -279,26 +284,21 @@ public final class Sweep {
 		return (completed == 0) ? 0 : step.result().errorCount() / (double) completed;
 	}
 
-	private Step step(int users, List<Step> before, ExecutorService dumps) {
+	private Step step(int users, List<Step> before, Probes probes, ExecutorService background) {
 		Duration w1 = before.isEmpty() ? null : before.get(0).meanLatency();
 		Duration lastLatency = before.isEmpty() ? Duration.ZERO : before.get(before.size() - 1).meanLatency();
 		Duration warmUp = (w1 == null) ? Duration.ofSeconds(1)
 				: clamp(max(w1.multipliedBy(2), lastLatency), Duration.ofMillis(500), Duration.ofSeconds(3));
-		// When a thread dump is taken: halfway through the window this step is likely to
-		// have, its users' cycles
-		// twice the last step's latency once the users queue.
+		// A thread dump halfway through the window this step is likely to have: its
+		// users'
+		// cycles, twice the last step's latency once the users queue.
 		Duration likelyWindow = clamp(lastLatency.multipliedBy(2L * (CYCLES + 1)), Duration.ofSeconds(1),
 				Duration.ofSeconds(MAX_WINDOW_SECONDS));
-		ServiceGauges serviceGauges = (this.service != null) ? ServiceGauges.at(uriOf(this.service)).start() : null;
-		ServiceGauges downstreamGauges = (this.downstream != null) ? ServiceGauges.at(uriOf(this.downstream)).start()
-				: null;
-		Duration serviceCpu = cpu(this.service);
-		Duration downstreamCpu = cpu(this.downstream);
-		Instant stepStart = Instant.now();
+		probes.beginStep();
 		long wallStart = System.nanoTime();
-		Future<ThreadDump> dump = (this.threads == null) ? null : dumps.submit(() -> {
+		Future<Optional<ThreadDump>> dump = background.submit(() -> {
 			Thread.sleep(warmUp.plus(likelyWindow.dividedBy(2)));
-			return this.threads.take();
+			return probes.dump();
 		});
 
 		LoadResult result = ClosedLoopLoad.users(users)
@@ -306,68 +306,25 @@ public final class Sweep {
 			.forCycles(CYCLES, Duration.ofSeconds(MAX_WINDOW_SECONDS))
 			.requestTimeout(this.requestTimeout)
 			.named(this.name + ", " + users + (users == 1 ? " user" : " users"))
+			.quiet()
 			.run(this.mix.toArray(Request[]::new));
 
-		Duration wall = Duration.ofNanos(System.nanoTime() - wallStart);
-		double serviceCores = cores(this.service, serviceCpu, wall);
-		double downstreamCores = cores(this.downstream, downstreamCpu, wall);
-		GaugeTimeline service = (serviceGauges != null) ? serviceGauges.stop() : new GaugeTimeline(Map.of());
-		GaugeTimeline downstream = (downstreamGauges != null) ? downstreamGauges.stop() : new GaugeTimeline(Map.of());
-		List<PinnedEvent> pinned = (this.pinning == null) ? List.of()
-				: this.pinning.read().events().stream().filter((event) -> !event.start().isBefore(stepStart)).toList();
-		return new Step(users, result, service, downstream, serviceCores, cpuLimit(this.service), downstreamCores,
-				cpuLimit(this.downstream), pinned, join(dump), wall);
+		long wallEnd = System.nanoTime();
+		Optional<ThreadDump> taken = join(dump);
+		return probes.endStep(users, result, wallStart, wallStart + warmUp.toNanos(), wallEnd,
+				taken.map(List::of).orElse(List.of()));
 	}
 
-	private static URI uriOf(GenericContainer<?> container) {
-		if (container instanceof ServiceContainer service) {
-			return service.uri("");
-		}
-		int port = container.getExposedPorts().get(0);
-		return URI.create("http://" + container.getHost() + ":" + container.getMappedPort(port));
-	}
-
-	private static Duration cpu(GenericContainer<?> container) {
-		return (container == null) ? null : ContainerCpu.on(container).used();
-	}
-
-	private static double cores(GenericContainer<?> container, Duration before, Duration wall) {
-		if (container == null || before == null) {
-			return Double.NaN;
-		}
-		return ContainerCpu.on(container).used().minus(before).toNanos() / (double) wall.toNanos();
-	}
-
-	/**
-	 * The cores {@code container} may use: its {@code --cpus}, or the Docker host's
-	 * cores.
-	 */
-	private static double cpuLimit(GenericContainer<?> container) {
-		if (container == null) {
-			return Double.NaN;
-		}
-		Long nanoCpus = container.getContainerInfo().getHostConfig().getNanoCPUs();
-		if (nanoCpus != null && nanoCpus > 0) {
-			return nanoCpus / 1e9;
-		}
-		Integer hostCpus = DockerClientFactory.instance().getInfo().getNCPU();
-		return (hostCpus != null && hostCpus > 0) ? hostCpus : Runtime.getRuntime().availableProcessors();
-	}
-
-	private static ThreadDump join(Future<ThreadDump> dump) {
-		if (dump == null) {
-			return null;
-		}
+	private static Optional<ThreadDump> join(Future<Optional<ThreadDump>> dump) {
 		try {
 			return dump.get(30, TimeUnit.SECONDS);
 		}
 		catch (ExecutionException | TimeoutException ex) {
-			log.warn("no thread dump for this step: {}", ex.toString());
-			return null;
+			return Optional.empty();
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			return null;
+			return Optional.empty();
 		}
 	}
 
@@ -375,8 +332,185 @@ public final class Sweep {
 		return (a.compareTo(b) >= 0) ? a : b;
 	}
 
-	private static Duration clamp(Duration value, Duration min, Duration max) {
+	static Duration clamp(Duration value, Duration min, Duration max) {
 		return (value.compareTo(min) < 0) ? min : (value.compareTo(max) > 0) ? max : value;
+	}
+
+	/**
+	 * The probes of one sweep, on the service it loads: each that cannot see says so in
+	 * one line ({@link #blind()}), once, and the sweep goes on without it.
+	 */
+	private static final class Probes implements AutoCloseable {
+
+		private final AbstractServiceContainer<?> service;
+
+		private final GenericContainer<?> downstream;
+
+		private final Set<String> blind = new LinkedHashSet<>();
+
+		private ServiceGauges serviceGauges;
+
+		private ServiceGauges downstreamGauges;
+
+		private ThreadDumpProbe threads;
+
+		private PinningProbe pinning;
+
+		private OptionalInt carriers = OptionalInt.empty();
+
+		private OutboundConnections connections;
+
+		private MachineCpu cpu;
+
+		private MachineCpu.Reading cpuBefore;
+
+		Probes(AbstractServiceContainer<?> service, GenericContainer<?> downstream) {
+			this.service = service;
+			this.downstream = downstream;
+			if (service == null) {
+				return;
+			}
+			Optional<JmxAgent> jmx = JmxAgent.of(service);
+			if (jmx.isEmpty()) {
+				this.blind.add("thread dumps, pinned threads and carriers: the service's JMX agent is off"
+						+ " (withoutJmx()); leave it on to see locks, thread pools and pinning");
+			}
+			else {
+				this.threads = ThreadDumpProbe.on(service);
+				try {
+					this.pinning = PinningProbe.on(service).withThreshold(Duration.ZERO).start();
+					this.carriers = this.pinning.carriers();
+				}
+				catch (RuntimeException ex) {
+					this.pinning = null;
+					this.blind.add("pinned threads and carriers: JMX at " + jmx.get() + " refused the recording ("
+							+ rootMessage(ex) + "); a JVM with jdk.management.jfr is needed");
+				}
+			}
+			try {
+				this.cpu = MachineCpu.around(service, Optional.ofNullable(downstream));
+			}
+			catch (RuntimeException ex) {
+				this.blind.add("CPU: not read (" + rootMessage(ex) + ")");
+			}
+			try {
+				this.connections = OutboundConnections.of(service).start();
+			}
+			catch (RuntimeException ex) {
+				this.blind.add("outbound connections: the socket reader did not start (" + rootMessage(ex)
+						+ "); pools without meters cannot be seen");
+			}
+		}
+
+		List<String> blind() {
+			return List.copyOf(this.blind);
+		}
+
+		void beginStep() {
+			if (this.service != null) {
+				this.serviceGauges = ServiceGauges.at(this.service.uri("")).start();
+			}
+			if (this.downstream != null) {
+				this.downstreamGauges = ServiceGauges.at(uriOf(this.downstream)).start();
+			}
+			if (this.pinning != null) {
+				try {
+					this.pinning.drain();
+				}
+				catch (RuntimeException ex) {
+					this.blind.add("pinned threads: the recording could not be read (" + rootMessage(ex) + ")");
+					this.pinning = null;
+				}
+			}
+			this.cpuBefore = read(this.cpu);
+		}
+
+		Optional<ThreadDump> dump() {
+			if (this.threads == null) {
+				return Optional.empty();
+			}
+			try {
+				return Optional.of(this.threads.take());
+			}
+			catch (RuntimeException ex) {
+				this.blind.add("thread dumps: " + rootMessage(ex)
+						+ "; locks, thread pools and pools without meters cannot be seen");
+				this.threads = null;
+				return Optional.empty();
+			}
+		}
+
+		Step endStep(int users, LoadResult result, long wallStart, long windowStart, long wallEnd,
+				List<ThreadDump> dumps) {
+			MachineCpu.Reading cpuAfter = read(this.cpu);
+			GaugeTimeline service = (this.serviceGauges != null) ? this.serviceGauges.stop()
+					: new GaugeTimeline(Map.of());
+			if (this.serviceGauges != null) {
+				this.serviceGauges.blind().ifPresent(this.blind::add);
+			}
+			GaugeTimeline downstream = (this.downstreamGauges != null) ? this.downstreamGauges.stop()
+					: new GaugeTimeline(Map.of());
+			List<PinnedEvent> pinned = List.of();
+			if (this.pinning != null) {
+				try {
+					pinned = this.pinning.drain();
+				}
+				catch (RuntimeException ex) {
+					this.blind.add("pinned threads: the recording could not be read (" + rootMessage(ex) + ")");
+					this.pinning = null;
+				}
+			}
+			Optional<MachineCpu.Use> cpu = (this.cpuBefore != null && cpuAfter != null)
+					? Optional.of(this.cpu.between(this.cpuBefore, cpuAfter)) : Optional.empty();
+			List<OutboundConnections.Destination> seen = (this.connections != null)
+					? this.connections.between(windowStart, wallEnd) : List.of();
+			return new Step(users, result, service, downstream, cpu, pinned, this.carriers, dumps, seen,
+					Duration.ofNanos(wallEnd - wallStart));
+		}
+
+		private MachineCpu.Reading read(MachineCpu machine) {
+			if (machine == null) {
+				return null;
+			}
+			try {
+				return machine.read();
+			}
+			catch (RuntimeException ex) {
+				this.blind.add("CPU: not read (" + rootMessage(ex) + ")");
+				this.cpu = null;
+				return null;
+			}
+		}
+
+		@Override
+		public void close() {
+			if (this.pinning != null) {
+				this.pinning.close();
+			}
+			if (this.threads != null) {
+				this.threads.close();
+			}
+			if (this.connections != null) {
+				this.connections.close();
+			}
+		}
+
+		private static URI uriOf(GenericContainer<?> container) {
+			if (container instanceof AbstractServiceContainer<?> service) {
+				return service.uri("");
+			}
+			int port = container.getExposedPorts().get(0);
+			return URI.create("http://" + container.getHost() + ":" + container.getMappedPort(port));
+		}
+
+		private static String rootMessage(Throwable failure) {
+			Throwable root = failure;
+			while (root.getCause() != null && root.getCause() != root) {
+				root = root.getCause();
+			}
+			return String.valueOf(root.getMessage());
+		}
+
 	}
 
 }

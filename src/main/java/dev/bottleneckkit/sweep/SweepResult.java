@@ -26,15 +26,36 @@ public final class SweepResult {
 
 	private final Verdict verdict;
 
+	private final Optional<WarmUp> warmUp;
+
+	private final List<String> blind;
+
 	private final Duration took;
 
-	SweepResult(String name, URI target, List<Step> steps, boolean saturated, Verdict verdict, Duration took) {
+	/** A result whose {@code verdict} is null only while the verdict is being reached. */
+	SweepResult(String name, URI target, List<Step> steps, boolean saturated, Verdict verdict, Optional<WarmUp> warmUp,
+			List<String> blind, Duration took) {
 		this.name = name;
 		this.target = target;
 		this.steps = List.copyOf(steps);
 		this.saturated = saturated;
 		this.verdict = verdict;
+		this.warmUp = warmUp;
+		this.blind = List.copyOf(blind);
 		this.took = took;
+	}
+
+	/** How the service was warmed up before the first step, when it was. */
+	public Optional<WarmUp> warmUp() {
+		return this.warmUp;
+	}
+
+	/**
+	 * What the probes could not see, each in one line naming what to change; empty when
+	 * every probe saw.
+	 */
+	public List<String> blind() {
+		return this.blind;
 	}
 
 	/** What was swept, for reports. */
@@ -77,7 +98,7 @@ public final class SweepResult {
 	 * saturated.
 	 */
 	public double ceiling() {
-		return this.steps.stream().mapToDouble(Step::throughput).max().orElse(Double.NaN);
+		return this.steps.stream().mapToDouble(Step::throughput).max().orElse(0);
 	}
 
 	/**
@@ -102,13 +123,15 @@ public final class SweepResult {
 
 	/** The steps as a table for logs and failure messages. */
 	public String table() {
-		StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "  %6s %10s %9s %9s %8s %8s%n", "users",
-				"rps", "p50 ms", "mean ms", "errors", "cores"));
+		StringBuilder table = new StringBuilder(String.format(Locale.ROOT, "  %6s %10s %9s %9s %8s %8s %8s%n", "users",
+				"rps", "p50 ms", "mean ms", "errors", "service", "machine"));
 		Optional<Step> knee = knee();
 		for (Step step : this.steps) {
-			table.append(String.format(Locale.ROOT, "  %6d %10.1f %9d %9d %8d %8s%s%n", step.users(), step.throughput(),
-					step.result().median().toMillis(), step.meanLatency().toMillis(), step.result().errorCount(),
-					Double.isNaN(step.serviceCores()) ? "-" : String.format(Locale.ROOT, "%.2f", step.serviceCores()),
+			table.append(String.format(Locale.ROOT, "  %6d %10.1f %9d %9d %8d %8s %8s%s%n", step.users(),
+					step.throughput(), step.result().median().toMillis(), step.meanLatency().toMillis(),
+					step.result().errorCount(),
+					step.cpu().map((use) -> String.format(Locale.ROOT, "%.2f", use.service())).orElse("-"),
+					step.cpu().map((use) -> String.format(Locale.ROOT, "%.2f", use.machineUsed())).orElse("-"),
 					(knee.isPresent() && knee.get() == step) ? "  <- knee" : ""));
 		}
 		return table.toString();
@@ -116,7 +139,8 @@ public final class SweepResult {
 
 	@Override
 	public String toString() {
-		return this.name + ": " + this.verdict.line() + System.lineSeparator() + table();
+		return this.name + ": " + this.verdict.line() + System.lineSeparator()
+				+ this.warmUp.map((w) -> "  " + w + System.lineSeparator()).orElse("") + table();
 	}
 
 }

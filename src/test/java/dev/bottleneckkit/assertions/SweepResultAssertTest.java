@@ -25,7 +25,8 @@ class SweepResultAssertTest {
 			.withMessageStartingWith("the route fails for one user");
 		assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> assertThat(broken).hasNoCapBelow(10))
 			.withMessageStartingWith("the route fails for one user");
-		assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> assertThat(broken).isCappedBy(Resource.NONE))
+		assertThatExceptionOfType(AssertionError.class)
+			.isThrownBy(() -> assertThat(broken).isCappedBy(Resource.HIKARI_POOL))
 			.withMessageStartingWith("the route fails for one user");
 	}
 

@@ -90,7 +90,7 @@ class ReportWriterTest {
 		SweepResult sweep = SweepResults.cappedByAPoolOfFive();
 		LoadResult last = sweep.steps().get(sweep.steps().size() - 1).result();
 		ReportEntry entry = new ReportEntry("S1", "default pool", "test", "sweep: default pool", last, null,
-				sweep.verdict().evidence(), "id", Map.of("service", sweep.steps().get(3).service()), sweep);
+				sweep.verdict().readings(), "id", Map.of("service", sweep.steps().get(3).service()), sweep);
 		entry.settle(null);
 
 		String html = ReportWriter.html(List.of(entry));

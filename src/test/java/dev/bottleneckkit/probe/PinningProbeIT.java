@@ -21,6 +21,7 @@ import com.github.dockerjava.api.model.Ports;
 import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.images.KitImages;
 import dev.bottleneckkit.images.KitImages.JavaRuntime;
+import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.probe.fixture.PinningFixture;
 import org.junit.jupiter.api.Test;

@@ -113,9 +113,8 @@ class CpuBoundVirtualThreadsIT {
 
 		@Test
 		void aSweepOfTheCpuBoundRouteNamesTheCpu(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(virtual.uri("/work/cpu?iterations=" + ITERATIONS))
+			SweepResult sweep = Sweep.of(virtual, "/work/cpu?iterations=" + ITERATIONS)
 				.named("S9 CPU-bound route, 1 CPU")
-				.watching(virtual)
 				.upToUsers(16)
 				.run();
 
@@ -125,9 +124,8 @@ class CpuBoundVirtualThreadsIT {
 
 		@Test
 		void aSweepOfARouteThatOnlyWaitsFindsNoCpuCap(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(virtual.uri("/work/sleep?latency=200ms"))
+			SweepResult sweep = Sweep.of(virtual, "/work/sleep?latency=200ms")
 				.named("S9 waiting route, 1 CPU")
-				.watching(virtual)
 				.upToUsers(16)
 				.run();
 

@@ -170,11 +170,7 @@ class HikariPoolCapIT {
 
 		@Test
 		void aSweepOfThePoolOfFourNamesHikari(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(smallPool.uri(ROUTE))
-				.named("S4 pool of 4")
-				.watching(smallPool)
-				.upToUsers(16)
-				.run();
+			SweepResult sweep = Sweep.of(smallPool, ROUTE).named("S4 pool of 4").upToUsers(16).run();
 
 			report.record("sweep: Hikari pool of 4", sweep);
 			assertThat(sweep).isCappedBy(Resource.HIKARI_POOL).hasCeilingNearItsModel(0.15);
@@ -182,11 +178,7 @@ class HikariPoolCapIT {
 
 		@Test
 		void aSweepOfThePoolSizedForTheLoadFindsNoCap(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(sizedPool.uri(ROUTE))
-				.named("S4 pool of 12")
-				.watching(sizedPool)
-				.upToUsers(8)
-				.run();
+			SweepResult sweep = Sweep.of(sizedPool, ROUTE).named("S4 pool of 12").upToUsers(8).run();
 
 			report.record("sweep: Hikari pool of 12", sweep);
 			assertThat(sweep).isNotCappedBy(Resource.HIKARI_POOL).hasNoCap();

@@ -21,6 +21,7 @@ import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Sweep;
 import dev.bottleneckkit.sweep.SweepResult;
+import dev.bottleneckkit.sweep.Verdict;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -156,34 +157,26 @@ class JdbcPinningMatrixIT {
 
 		@Test
 		void aSweepOfConnectorJ8OnJava21NamesPinnedCarriers(ScenarioReport report) {
-			try (PinningProbe probe = PinningProbe.on(java21Driver8)) {
-				SweepResult sweep = Sweep.of(java21Driver8.uri(ROUTE))
-					.named("S3 Java 21 + Connector/J 8.0.33")
-					.watching(java21Driver8)
-					.pinning(probe)
-					.upToUsers(8)
-					.run();
+			SweepResult sweep = Sweep.of(java21Driver8, ROUTE)
+				.named("S3 Java 21 + Connector/J 8.0.33")
+				.upToUsers(8)
+				.run();
 
-				report.record("sweep: Java 21 + Connector/J 8.0.33", sweep);
-				assertThat(sweep).isCappedBy(Resource.CARRIER_THREADS).hasCeilingNearItsModel(0.2);
-				assertThat(sweep.verdict().evidence().get("culprit")).as("the pinned frame is the driver's")
-					.startsWith("com.mysql.cj.");
-			}
+			report.record("sweep: Java 21 + Connector/J 8.0.33", sweep);
+			assertThat(sweep).isCappedBy(Resource.CARRIER_THREADS).hasCeilingNearItsModel(0.2);
+			assertThat(((Verdict.Capped) sweep.verdict()).where()).as("the pinned frame is the driver's")
+				.hasValueSatisfying((frame) -> assertThat(frame).startsWith("com.mysql.cj."));
 		}
 
 		@Test
 		void aSweepOfConnectorJ9FindsNoPinning(ScenarioReport report) {
-			try (PinningProbe probe = PinningProbe.on(java21Driver9)) {
-				SweepResult sweep = Sweep.of(java21Driver9.uri(ROUTE))
-					.named("S3 Java 21 + Connector/J 9.7.0")
-					.watching(java21Driver9)
-					.pinning(probe)
-					.upToUsers(8)
-					.run();
+			SweepResult sweep = Sweep.of(java21Driver9, ROUTE)
+				.named("S3 Java 21 + Connector/J 9.7.0")
+				.upToUsers(8)
+				.run();
 
-				report.record("sweep: Java 21 + Connector/J 9.7.0", sweep);
-				assertThat(sweep).isNotCappedBy(Resource.CARRIER_THREADS).hasNoCap();
-			}
+			report.record("sweep: Java 21 + Connector/J 9.7.0", sweep);
+			assertThat(sweep).isNotCappedBy(Resource.CARRIER_THREADS).hasNoCap();
 		}
 
 	}

@@ -133,11 +133,7 @@ class PlatformThreadPoolQueueingIT {
 
 		@Test
 		void aSweepOfThePlatformThreadServiceNamesTomcatsThreads(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(platform.uri("/work/sleep"))
-				.named("S2 platform threads")
-				.watching(platform)
-				.upToUsers(32)
-				.run();
+			SweepResult sweep = Sweep.of(platform, "/work/sleep").named("S2 platform threads").upToUsers(32).run();
 
 			report.record("sweep: platform threads", sweep);
 			assertThat(sweep).isCappedBy(Resource.TOMCAT_THREADS).hasCeilingNearItsModel(0.15);
@@ -145,11 +141,7 @@ class PlatformThreadPoolQueueingIT {
 
 		@Test
 		void aSweepOfTheVirtualThreadServiceFindsNoThreadCap(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(virtual.uri("/work/sleep"))
-				.named("S2 virtual threads")
-				.watching(virtual)
-				.upToUsers(32)
-				.run();
+			SweepResult sweep = Sweep.of(virtual, "/work/sleep").named("S2 virtual threads").upToUsers(32).run();
 
 			report.record("sweep: virtual threads", sweep);
 			assertThat(sweep).isNotCappedBy(Resource.TOMCAT_THREADS).hasNoCap();

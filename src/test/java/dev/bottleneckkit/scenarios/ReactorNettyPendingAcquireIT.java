@@ -154,9 +154,8 @@ class ReactorNettyPendingAcquireIT {
 
 		@Test
 		void aSweepOfFiveConnectionsNamesReactorNettysPool(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(pendingTimeout.uri(ROUTE))
+			SweepResult sweep = Sweep.of(pendingTimeout, ROUTE)
 				.named("S6 WebClient, 5 connections")
-				.watching(pendingTimeout)
 				.watchingDownstream(downstream)
 				.upToUsers(16)
 				.run();
@@ -167,9 +166,8 @@ class ReactorNettyPendingAcquireIT {
 
 		@Test
 		void aSweepOfAPoolSizedForTheLoadFindsNoCap(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(sizedPool.uri(ROUTE))
+			SweepResult sweep = Sweep.of(sizedPool, ROUTE)
 				.named("S6 WebClient, 32 connections")
-				.watching(sizedPool)
 				.watchingDownstream(downstream)
 				.upToUsers(16)
 				.run();

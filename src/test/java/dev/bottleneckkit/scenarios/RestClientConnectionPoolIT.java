@@ -13,7 +13,6 @@ import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.ServiceGauges;
-import dev.bottleneckkit.probe.ThreadDumpProbe;
 import dev.bottleneckkit.scenarios.lab.InFlightProbe.InFlight;
 import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
 import dev.bottleneckkit.sweep.Resource;
@@ -72,13 +71,6 @@ class RestClientConnectionPoolIT {
 	@Container
 	static final LabServiceContainer defaultPool = LabServiceContainer.callerOf(downstream)
 		.withName("caller-default-pool");
-
-	/**
-	 * Thread dumps of the default pool's caller: a stock service publishes no HttpClient
-	 * 5 pool meters (the lab binds its own), so the attribution reads the pool from where
-	 * its request threads wait.
-	 */
-	static final ThreadDumpProbe defaultPoolThreads = ThreadDumpProbe.on(defaultPool);
 
 	@Container
 	static final LabServiceContainer sizedPool = LabServiceContainer.callerOf(downstream)
@@ -164,34 +156,23 @@ class RestClientConnectionPoolIT {
 
 		@Test
 		void aSweepOfTheDefaultPoolNamesTheHttpClientPool(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(defaultPool.uri("/call/sleep"))
+			SweepResult sweep = Sweep.of(defaultPool, "/call/sleep")
 				.named("S1 default pool")
-				.watching(defaultPool)
 				.watchingDownstream(downstream)
 				.upToUsers(32)
 				.run();
 
 			report.record("sweep: Spring Boot's default pool", sweep);
 			assertThat(sweep).isCappedBy(Resource.HTTP_CLIENT_POOL).hasCeilingNearItsModel(0.15);
-		}
-
-		@Test
-		void withoutPoolMetersThreadDumpsNameTheHttpClientPool(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(defaultPool.uri("/call/sleep"))
-				.named("S1 default pool, thread dumps only")
-				.threadDumps(defaultPoolThreads)
-				.upToUsers(32)
-				.run();
-
-			report.record("sweep: Spring Boot's default pool, read from thread dumps alone", sweep);
-			assertThat(sweep).isCappedBy(Resource.HTTP_CLIENT_POOL).hasCeilingNearItsModel(0.15);
+			assertThat(sweep.verdict().readings().get("TCP connections"))
+				.as("the caller's TCP connections to the downstream, read from its network namespace, agree: 5")
+				.isEqualTo("downstream:8080 flat at " + HTTPCLIENT5_DEFAULT_MAX_PER_ROUTE + ": agrees");
 		}
 
 		@Test
 		void aSweepOfThePoolSizedForTheLoadFindsNoCap(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(sizedPool.uri("/call/sleep"))
+			SweepResult sweep = Sweep.of(sizedPool, "/call/sleep")
 				.named("S1 pool sized for 40")
-				.watching(sizedPool)
 				.watchingDownstream(downstream)
 				.upToUsers(16)
 				.run();

@@ -21,6 +21,7 @@ import dev.bottleneckkit.scenarios.lab.LabServiceContainer.RequestLogAppender;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Sweep;
 import dev.bottleneckkit.sweep.SweepResult;
+import dev.bottleneckkit.sweep.Verdict;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
 import org.junit.jupiter.api.AfterAll;
@@ -80,7 +81,6 @@ class SynchronousLoggingIT {
 	static final LabServiceContainer asynchronous = serviceLoggingWith(RequestLogAppender.ASYNC)
 		.withName("async-appender");
 
-	/** Set up before the containers start: they add the JVMs' JMX flags. */
 	static final ThreadDumpProbe synchronousThreads = ThreadDumpProbe.on(synchronous);
 
 	static final ThreadDumpProbe asynchronousThreads = ThreadDumpProbe.on(asynchronous);
@@ -218,25 +218,21 @@ class SynchronousLoggingIT {
 
 		@Test
 		void aSweepOfTheSynchronousAppenderNamesItsLock(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(synchronous.uri("/work/sleep"))
+			SweepResult sweep = Sweep.of(synchronous, "/work/sleep")
 				.named("S11 synchronous appender")
-				.watching(synchronous)
-				.threadDumps(synchronousThreads)
 				.upToUsers(32)
 				.run();
 
 			report.record("sweep: synchronous appender", sweep);
-			assertThat(sweep).isCappedBy(Resource.LOCK);
-			assertThat(sweep.verdict().evidence().get("lock taken in")).as("the lock is the appender's")
-				.startsWith(APPENDER);
+			assertThat(sweep).isCappedBy(Resource.LOCK).hasCeilingNearItsModel(0.25);
+			assertThat(((Verdict.Capped) sweep.verdict()).where()).as("the lock is the appender's")
+				.hasValueSatisfying((frame) -> assertThat(frame).startsWith(APPENDER));
 		}
 
 		@Test
 		void aSweepOfTheAsynchronousAppenderFindsNoLock(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(asynchronous.uri("/work/sleep"))
+			SweepResult sweep = Sweep.of(asynchronous, "/work/sleep")
 				.named("S11 asynchronous appender")
-				.watching(asynchronous)
-				.threadDumps(asynchronousThreads)
 				.upToUsers(32)
 				.run();
 

@@ -262,9 +262,8 @@ class VirtualThreadCallerFloodsDownstreamIT {
 
 		@Test
 		void aSweepOfTheVirtualThreadCallerNamesTheDownstreamsThreads(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(virtualCaller.uri("/call/sleep"))
+			SweepResult sweep = Sweep.of(virtualCaller, "/call/sleep")
 				.named("S5 virtual caller, platform downstream")
-				.watching(virtualCaller)
 				.watchingDownstream(platformDownstream)
 				.upToUsers(32)
 				.run();
@@ -275,9 +274,8 @@ class VirtualThreadCallerFloodsDownstreamIT {
 
 		@Test
 		void aSweepWithTheDownstreamOnVirtualThreadsFindsNoCap(ScenarioReport report) {
-			SweepResult sweep = Sweep.of(virtualCaller.uri("/call/sleep?via=virtual"))
+			SweepResult sweep = Sweep.of(virtualCaller, "/call/sleep?via=virtual")
 				.named("S5 virtual caller, virtual downstream")
-				.watching(virtualCaller)
 				.watchingDownstream(virtualDownstream)
 				.upToUsers(32)
 				.run();

@@ -8,33 +8,42 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.probe.MachineCpu;
+import dev.bottleneckkit.probe.OutboundConnections;
 import dev.bottleneckkit.probe.PinnedEvent;
 import dev.bottleneckkit.probe.ThreadDump;
+import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
 import org.junit.jupiter.api.Test;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * The verdicts a sweep gives, rule by rule, on readings made by hand: each names its
- * resource with the numbers that prove it, in the words pinned here, and nothing is named
- * that no probe saw.
+ * resource with the model that explains the ceiling, in the words pinned here, and
+ * nothing is named that no probe saw or no model explains.
  */
 class AttributionTest {
 
 	private static final Duration W1 = Duration.ofMillis(500);
+
+	private static final String REQUEST = "org.apache.catalina.core.ApplicationFilterChain.doFilter";
 
 	@Test
 	void aPoolAtItsLimitWithWaitersIsTheCap() {
 		GaugeTimeline gauges = gauges(Map.of(Gauge.HTTP_POOL_LEASED, 5.0, Gauge.HTTP_POOL_MAX_PER_ROUTE, 5.0,
 				Gauge.HTTP_POOL_PENDING, 27.0, Gauge.TOMCAT_BUSY, 32.0, Gauge.TOMCAT_MAX, 200.0));
 
-		SweepResult sweep = capped(10.0, gauges, null, List.of(), Double.NaN);
+		SweepResult sweep = capped(10.0, gauges, List.of(), List.of());
 
 		assertThat(sweep).isCappedBy(Resource.HTTP_CLIENT_POOL).hasCeilingNearItsModel(0.05);
 		assertThat(sweep.verdict().line()).isEqualTo(
@@ -49,7 +58,7 @@ class AttributionTest {
 						samples(4, 4), Gauge.HIKARI_PENDING.label(), samples(0, 12), Gauge.HIKARI_USES.label(),
 						samples(100, 140), Gauge.HIKARI_USAGE_SECONDS.label(), samples(100.0, 140.2))));
 
-		SweepResult sweep = capped(4.0, gauges, null, List.of(), Double.NaN);
+		SweepResult sweep = capped(4.0, gauges, List.of(), List.of());
 
 		assertThat(sweep.verdict().line()).isEqualTo(
 				"capped at 4.0 rps from 8 users: Hikari pool 4/4 active, 12 pending — 4 connections / 1.005 s = 4.0 rps");
@@ -57,30 +66,39 @@ class AttributionTest {
 
 	@Test
 	void busyTomcatThreadsAreTheCapButNotWhenTheyRunVirtualThreads() {
-		SweepResult platform = capped(20.0, gauges(Map.of(Gauge.TOMCAT_BUSY, 10.0, Gauge.TOMCAT_MAX, 10.0)), null,
-				List.of(), Double.NaN);
-		SweepResult virtual = capped(20.0, gauges(Map.of(Gauge.TOMCAT_BUSY, -1.0, Gauge.TOMCAT_MAX, 10.0)), null,
-				List.of(), Double.NaN);
+		SweepResult platform = capped(20.0, gauges(Map.of(Gauge.TOMCAT_BUSY, 10.0, Gauge.TOMCAT_MAX, 10.0)), List.of(),
+				List.of());
+		SweepResult virtual = capped(20.0, gauges(Map.of(Gauge.TOMCAT_MAX, 10.0)), List.of(), List.of());
 
 		assertThat(platform).isCappedBy(Resource.TOMCAT_THREADS);
-		assertThat(virtual).as("Tomcat reports -1 busy threads on virtual threads").isCappedBy(Resource.UNEXPLAINED);
+		assertThat(virtual).as("Tomcat has no busy platform threads to count on virtual threads").isUnexplained();
 	}
 
+	/**
+	 * Pins of a real app last milliseconds: the model is the JVM's carriers over the
+	 * pinned time per request of the same step (400 pins of 20 ms among 100 requests: 80
+	 * ms a request, 2 carriers / 0.080 s = 25 rps), whatever the threshold JFR used.
+	 */
 	@Test
-	void pinnedCarriersNameTheirCulprit() {
+	void pinnedCarriersAreModelledByTheJvmsCarriersAndThePinnedTimeOfARequest() {
 		List<PinnedEvent> pinned = new ArrayList<>();
-		for (int i = 0; i < 20; i++) {
-			pinned.add(new PinnedEvent(Instant.now(), Duration.ofMillis(1002), "",
+		for (int i = 0; i < 400; i++) {
+			pinned.add(new PinnedEvent(Instant.now(), Duration.ofMillis(20), "",
 					List.of("java.net.SocketInputStream.read", "com.mysql.cj.protocol.ReadAheadInputStream.fill:107",
 							"com.mysql.cj.NativeSession.execSQL")));
 		}
+		Step last = new Step(8, LoadResults.closedLoop("load", 8, Duration.ofSeconds(4), 100, Duration.ofMillis(320)),
+				empty(), empty(), Optional.empty(), pinned, OptionalInt.of(2), List.of(), List.of(),
+				Duration.ofSeconds(4));
 
-		SweepResult sweep = capped(2.0, gauges(Map.of()), null, pinned, Double.NaN);
+		SweepResult sweep = result(steps(25.0, last), true);
 
 		assertThat(sweep).isCappedBy(Resource.CARRIER_THREADS).hasCeilingNearItsModel(0.05);
 		assertThat(sweep.verdict().line())
-			.isEqualTo("capped at 2.0 rps from 8 users: 20 pinned events of 1002 ms, 2.0 carriers held at once, culprit"
-					+ " com.mysql.cj.protocol.ReadAheadInputStream.fill:107 — 2 carriers / 1.002 s = 2.0 rps");
+			.isEqualTo("capped at 25.0 rps from 8 users: 400 pinned events of 20.0 ms, 2.00 of 2 carriers held at once,"
+					+ " culprit com.mysql.cj.protocol.ReadAheadInputStream.fill:107 — 2 carriers / 0.080 s = 25.0 rps");
+		assertThat(((Verdict.Capped) sweep.verdict()).where())
+			.hasValue("com.mysql.cj.protocol.ReadAheadInputStream.fill:107");
 	}
 
 	/**
@@ -95,11 +113,9 @@ class AttributionTest {
 				"org.apache.hc.client5.http.impl.classic.MainClientExec.execute");
 		ThreadDump five = poolDump("threads-4.json", 5, 11, Attribution.HTTP_CLIENT_WAITING,
 				"org.apache.hc.client5.http.impl.classic.MainClientExec.execute");
-		List<Step> steps = List.of(step(1, 2.0, 500, gauges(Map.of()), null, List.of(), Double.NaN),
-				step(2, 4.0, 500, gauges(Map.of()), null, List.of(), Double.NaN),
-				step(4, 7.9, 505, gauges(Map.of()), null, List.of(), Double.NaN),
-				step(8, 9.9, 800, gauges(Map.of()), four, List.of(), Double.NaN),
-				step(16, 10.0, 1600, gauges(Map.of()), five, List.of(), Double.NaN));
+		List<Step> steps = List.of(step(1, 2.0, 500, empty(), List.of()), step(2, 4.0, 500, empty(), List.of()),
+				step(4, 7.9, 505, empty(), List.of()), step(8, 9.9, 800, empty(), List.of(four)),
+				step(16, 10.0, 1600, empty(), List.of(five)));
 
 		SweepResult sweep = result(steps, true);
 
@@ -113,36 +129,170 @@ class AttributionTest {
 		ThreadDump dump = poolDump("threads-2.json", 4, 4, Attribution.HIKARI_WAITING,
 				"com.zaxxer.hikari.pool.HikariProxyPreparedStatement.executeQuery");
 
-		SweepResult sweep = capped(8.0, gauges(Map.of()), dump, List.of(), Double.NaN);
+		SweepResult sweep = capped(8.0, empty(), List.of(dump), List.of());
 
 		assertThat(sweep).isCappedBy(Resource.HIKARI_POOL);
 		assertThat(sweep.verdict().line()).startsWith("capped at 8.0 rps from 8 users: Hikari pool (from a thread dump)"
 				+ " 4 request threads hold a connection, 4 wait in its borrow — 4 connections / ");
 	}
 
+	/**
+	 * One holder at a time: 14 request threads wait for the appender's lock, one writes
+	 * inside it. The utilization law makes its hold 1 holder / 48.5 rps, so the lock's
+	 * model explains the ceiling because the lock was never free.
+	 */
 	@Test
-	void requestThreadsCrowdingOneLockNameIt() {
-		List<ThreadDump.DumpedThread> threads = new ArrayList<>();
-		for (int i = 0; i < 14; i++) {
-			threads.add(new ThreadDump.DumpedThread("",
-					List.of("jdk.internal.misc.Unsafe.park",
-							"java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire",
-							"java.util.concurrent.locks.ReentrantLock.lock",
-							"ch.qos.logback.core.OutputStreamAppender.writeBytes",
-							"org.apache.catalina.core.ApplicationFilterChain.doFilter")));
-		}
-		for (int i = 0; i < 6; i++) {
-			threads.add(new ThreadDump.DumpedThread("", List.of("java.lang.Thread.sleep", "dev.example.Work.sleep",
-					"org.apache.catalina.core.ApplicationFilterChain.doFilter")));
-		}
-		ThreadDump dump = new ThreadDump(Path.of("threads-1.json"), threads);
+	void requestThreadsCrowdingOneLockNameItWithItsModel() {
+		SweepResult sweep = capped(48.5, empty(), List.of(lockDump(14, 1, 5)), List.of());
 
-		SweepResult sweep = capped(48.5, gauges(Map.of()), dump, List.of(), Double.NaN);
-
-		assertThat(sweep).isCappedBy(Resource.LOCK);
+		assertThat(sweep).isCappedBy(Resource.LOCK).hasCeilingNearItsModel(0.05);
 		assertThat(sweep.verdict().line())
-			.isEqualTo("capped at 48.5 rps from 8 users: 14 of 20 request threads parked on a lock taken in"
-					+ " ch.qos.logback.core.OutputStreamAppender.writeBytes");
+			.isEqualTo("capped at 48.5 rps from 8 users: 14 of 20 request threads wait for a lock taken in"
+					+ " ch.qos.logback.core.OutputStreamAppender.writeBytes — 1 holder / 0.021 s = 48.5 rps");
+		assertThat(((Verdict.Capped) sweep.verdict()).where())
+			.hasValue("ch.qos.logback.core.OutputStreamAppender.writeBytes");
+	}
+
+	@Test
+	void aLockWhoseHolderNoDumpShowsHasNoModelAndIsNotNamed() {
+		SweepResult sweep = capped(48.5, empty(), List.of(lockDump(14, 0, 6)), List.of());
+
+		assertThat(sweep).isUnexplained();
+		assertThat(sweep.verdict().readings().get("lock")).isEqualTo("14 of 20 request threads wait for a lock taken"
+				+ " in ch.qos.logback.core.OutputStreamAppender.writeBytes; its holder is no request thread, so its hold"
+				+ " time is not known");
+	}
+
+	/**
+	 * A WebClient's {@code block()} parks the request thread in
+	 * {@code CountDownLatch.await}, and a {@code Future.get} in the future's own wait: 32
+	 * threads waiting for their own answers are not a crowd at a lock (a session named
+	 * one as the cap of a service whose pool of 16 connections capped it).
+	 */
+	@Test
+	void threadsWaitingForTheirOwnAnswersAreNoLock() {
+		List<DumpedThread> threads = new ArrayList<>();
+		for (int i = 0; i < 16; i++) {
+			threads.add(new DumpedThread("",
+					List.of("java.lang.VirtualThread.park", "java.util.concurrent.locks.LockSupport.park",
+							"java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire",
+							"java.util.concurrent.locks.AbstractQueuedSynchronizer.acquireSharedInterruptibly",
+							"java.util.concurrent.CountDownLatch.await",
+							"reactor.core.publisher.BlockingSingleSubscriber.blockingGet",
+							"reactor.core.publisher.Mono.block", "com.example.PriceClient.price", REQUEST)));
+			threads.add(new DumpedThread("",
+					List.of("java.lang.VirtualThread.park", "java.util.concurrent.locks.LockSupport.park",
+							"java.util.concurrent.FutureTask.awaitDone", "java.util.concurrent.FutureTask.get",
+							"com.example.Fanout.join", REQUEST)));
+		}
+
+		SweepResult sweep = capped(39.0, empty(), List.of(new ThreadDump(Path.of("threads-9.json"), threads)),
+				List.of());
+
+		assertThat(sweep).isUnexplained().isNotCappedBy(Resource.LOCK);
+		assertThat(threads).noneMatch(DumpedThread::waitsForLock).allMatch(DumpedThread::waitsForItsOwnAnswer);
+	}
+
+	/**
+	 * JDK 25 dumps say a thread is BLOCKED on a monitor: it waits for the monitor's
+	 * owner.
+	 */
+	@Test
+	void aThreadBlockedOnAMonitorWaitsForALockTakenWhereItIsBlocked() {
+		DumpedThread blocked = new DumpedThread("",
+				List.of("com.example.Cache.get", "com.example.Orders.find", REQUEST), Optional.of("BLOCKED"),
+				Optional.of("java.lang.Object@1ab3a8c8"), Optional.empty());
+
+		assertThat(blocked.waitsForLock()).isTrue();
+		assertThat(blocked.lockTakenIn()).hasValue("com.example.Cache.get");
+	}
+
+	/**
+	 * A client pool of any library seen from the service's TCP connections: 16 to
+	 * pricing:8080 in every reading of the last two steps while the users went 16 → 32, a
+	 * route of 0.41 s: 16 / 0.41 s = 39 rps.
+	 */
+	@Test
+	void connectionsFlatAtTheirNumberWhileUsersDoubleAreAPool() {
+		List<OutboundConnections.Destination> sixteen = List.of(
+				new OutboundConnections.Destination("pricing:8080", "172.18.0.5:8080", 16, 16, 12),
+				new OutboundConnections.Destination("mysql:3306", "172.18.0.3:3306", 10, 10, 12));
+		List<Step> steps = List.of(connectionsStep(1, 2.4, 410, List.of()), connectionsStep(2, 4.9, 410, List.of()),
+				connectionsStep(4, 9.7, 412, List.of()), connectionsStep(8, 19.3, 414, List.of()),
+				connectionsStep(16, 39.2, 408, sixteen), connectionsStep(32, 39.0, 820, sixteen));
+
+		SweepResult sweep = result(steps, true);
+
+		assertThat(sweep).isCappedBy(Resource.CONNECTION_POOL).hasCeilingNearItsModel(0.15);
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 39.2 rps from 16 users: connection pool to"
+				+ " pricing:8080: 16 connections (TCP), flat while users doubled — 16 connections / 0.410 s = 39.0 rps");
+		assertThat(((Verdict.Capped) sweep.verdict()).where()).hasValue("pricing:8080");
+	}
+
+	/**
+	 * Connections that grow with the users are no pool's limit, and a pool whose model
+	 * allows far more than the ceiling (Hikari's 10 idle connections to MySQL) is only a
+	 * candidate.
+	 */
+	@Test
+	void connectionsThatGrowOrExplainNothingAreNoPool() {
+		List<Step> steps = List.of(connectionsStep(1, 2.4, 410, List.of()), connectionsStep(2, 4.9, 410, List.of()),
+				connectionsStep(4, 9.7, 412, List.of()),
+				connectionsStep(8, 12.0, 660,
+						List.of(new OutboundConnections.Destination("quotes:8080", "172.18.0.5:8080", 6, 8, 12),
+								new OutboundConnections.Destination("mysql:3306", "172.18.0.3:3306", 10, 10, 12))),
+				connectionsStep(16, 12.1, 1320,
+						List.of(new OutboundConnections.Destination("quotes:8080", "172.18.0.5:8080", 12, 16, 12),
+								new OutboundConnections.Destination("mysql:3306", "172.18.0.3:3306", 10, 10, 12))));
+
+		SweepResult sweep = result(steps, true);
+
+		assertThat(sweep).isUnexplained();
+		assertThat(((Verdict.Unexplained) sweep.verdict()).candidates()).singleElement()
+			.satisfies((candidate) -> assertThat(candidate.where()).hasValue("mysql:3306"));
+	}
+
+	/**
+	 * Jetty's pool has no meters Spring Boot reads without a registry: in a dump every
+	 * {@code qtp…} thread that is not accepting or selecting serves a request, none is
+	 * idle.
+	 */
+	@Test
+	void aJettyPoolWithEveryWorkerServingIsTheCap() {
+		List<DumpedThread> threads = new ArrayList<>();
+		for (int i = 1; i <= 6; i++) {
+			threads.add(new DumpedThread("qtp1510067370-" + (30 + i),
+					List.of("java.lang.Thread.sleep", "com.example.Reports.report",
+							"jakarta.servlet.http.HttpServlet.service",
+							"org.eclipse.jetty.ee10.servlet.ServletChannel.handle",
+							"org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.run")));
+		}
+		threads.add(new DumpedThread("qtp1510067370-29",
+				List.of("sun.nio.ch.EPoll.wait", "org.eclipse.jetty.io.ManagedSelector.select",
+						"org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.run")));
+		ThreadDump busy = new ThreadDump(Path.of("threads-5.json"), threads);
+
+		SweepResult sweep = capped(20.0, empty(), List.of(busy), List.of(), Duration.ofMillis(300));
+
+		assertThat(sweep).isCappedBy(Resource.JETTY_THREADS).hasCeilingNearItsModel(0.05);
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 20.0 rps from 8 users: Jetty worker pool (from a thread"
+				+ " dump) 6 of 6 qtp1510067370-* threads serving, none idle — 6 threads / 0.300 s = 20.0 rps");
+	}
+
+	@Test
+	void aPoolWithAnIdleWorkerIsNotTheCap() {
+		List<DumpedThread> threads = new ArrayList<>();
+		for (int i = 1; i <= 6; i++) {
+			threads.add(new DumpedThread("http-nio-8080-exec-" + i,
+					List.of("java.lang.Thread.sleep", "com.example.Reports.report", REQUEST)));
+		}
+		threads.add(new DumpedThread("http-nio-8080-exec-7", List.of("jdk.internal.misc.Unsafe.park",
+				"org.apache.tomcat.util.threads.TaskQueue.take", "java.util.concurrent.ThreadPoolExecutor.getTask")));
+
+		SweepResult sweep = capped(20.0, empty(), List.of(new ThreadDump(Path.of("t.json"), threads)), List.of(),
+				Duration.ofMillis(300));
+
+		assertThat(sweep).isUnexplained();
 	}
 
 	@Test
@@ -153,29 +303,8 @@ class AttributionTest {
 		SweepResult sweep = result(steps, true);
 
 		assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(0.05);
-		assertThat(sweep.verdict().line())
-			.startsWith("capped at 14.0 rps from 4 users: the service used 0.98 of its 1 CPU with 4 users — 1 / 70 ms");
-	}
-
-	/**
-	 * A pool full at moments is not the cap when its Little's law allows far more than
-	 * was measured: a stock app with virtual threads and a slow database read "Hikari"
-	 * while 10 connections / 73 ms of usage = 137 rps stood against a ceiling of 58.5
-	 * rps. The verdict lists the candidate with its figures instead.
-	 */
-	@Test
-	void aResourceWhoseModelDoesNotExplainTheCeilingIsOnlyACandidate() {
-		GaugeTimeline hikari = gauges(
-				Map.of(Gauge.HIKARI_ACTIVE, 10.0, Gauge.HIKARI_MAX, 10.0, Gauge.HIKARI_PENDING, 3.0));
-
-		SweepResult sweep = capped(8.0, hikari, null, List.of(), Double.NaN);
-
-		assertThat(sweep).isCappedBy(Resource.UNEXPLAINED);
-		assertThat(sweep.verdict().line()).isEqualTo("capped at 8.0 rps from 8 users, and no resource's Little's law"
-				+ " explains it within 25 %: Hikari pool 10/10 active, 3 pending — 10 connections / 0.500 s = 20.0 rps"
-				+ " (2.50× the ceiling)");
-		assertThat(sweep.verdict().evidence()).containsEntry("candidate Hikari connection pool",
-				"model 20.0 rps, 2.50× the ceiling");
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 14.0 rps from 4 users: the service used 0.98 of its 1"
+				+ " CPU with 4 users — 1 core / 0.070 s = 14.3 rps");
 	}
 
 	/**
@@ -191,51 +320,138 @@ class AttributionTest {
 		SweepResult sweep = result(steps, true);
 
 		assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(0.05);
-		assertThat(sweep.verdict().line())
-			.isEqualTo("capped at 14.3 rps from 2 users: the service used 1.02 of its 1 CPU"
-					+ " with 4 users — 1 / 72 ms of CPU per request = 13.7 rps");
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 14.3 rps from 2 users: the service used 1.02 of its 1"
+				+ " CPU with 4 users — 1 core / 0.073 s = 13.7 rps");
+	}
+
+	/**
+	 * spring-petclinic without CPU limits read "unexplained" at 82 rps while it used 1.65
+	 * of 2 cores and MySQL, Toxiproxy and the load generator the rest: the machine's
+	 * cores, shared, are the cap, with the split.
+	 */
+	@Test
+	void aMachineWhoseCoresAreBusyWithTheServiceAndItsNeighboursCapsIt() {
+		List<Step> steps = new ArrayList<>();
+		for (int users = 1; users <= 64; users *= 2) {
+			double rps = Math.min(82.0, 18.0 * users);
+			double service = 1.62 * rps / 82.0;
+			double mysql = 0.21 * rps / 82.0;
+			steps.add(machineStep(users, rps, service, Map.of("mysql", mysql, "toxiproxy", 0.05 * rps / 82), 0.14,
+					service + mysql + 0.05 * rps / 82 + 0.14 + 0.02));
+		}
+
+		SweepResult sweep = result(steps, true);
+
+		assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(0.25);
+		assertThat(sweep.verdict().line()).startsWith("capped at 82.0 rps from 8 users: the machine's 2 cores were"
+				+ " busy with 8 users: service 1.62, mysql 0.21, load generator 0.14, toxiproxy 0.05, other processes"
+				+ " 0.02 — 2 cores / 0.0");
+		assertThat(((Verdict.Capped) sweep.verdict()).where()).hasValue("machine");
 	}
 
 	@Test
-	void whatNoProbeExplainsIsSaidSoWithWhatWasSeen() {
-		SweepResult sweep = capped(10.0, gauges(Map.of(Gauge.TOMCAT_BUSY, 12.0, Gauge.TOMCAT_MAX, 200.0)), null,
-				List.of(), 0.2);
+	void aLoadGeneratorTakingMuchOfTheMachineIsSaidInTheVerdict() {
+		List<Step> steps = List.of(machineStep(1, 30, 0.5, Map.of(), 0.2, 0.7),
+				machineStep(2, 50, 0.9, Map.of(), 0.4, 1.3), machineStep(4, 60, 1.1, Map.of(), 0.75, 1.9),
+				machineStep(8, 60, 1.1, Map.of(), 0.76, 1.9));
 
-		assertThat(sweep).isCappedBy(Resource.UNEXPLAINED);
-		assertThat(sweep.verdict().line()).startsWith(
+		SweepResult sweep = result(steps, true);
+
+		assertThat(sweep).isCappedBy(Resource.CPU);
+		assertThat(sweep.verdict().line()).contains(
+				"; the load generator took 38 % of the machine, so the service alone would go further on a machine of"
+						+ " its own");
+	}
+
+	@Test
+	void aMachineWithCoresToSpareIsNoCap() {
+		List<Step> steps = List.of(machineStep(1, 30, 0.3, Map.of(), 0.1, 0.45),
+				machineStep(2, 50, 0.6, Map.of(), 0.1, 0.8), machineStep(4, 60, 0.8, Map.of(), 0.15, 1.0),
+				machineStep(8, 60, 0.8, Map.of(), 0.15, 1.0));
+
+		assertThat(result(steps, true)).isUnexplained().isNotCappedBy(Resource.CPU);
+	}
+
+	/**
+	 * A pool full at moments is not the cap when its Little's law allows far more than
+	 * was measured: a stock app with virtual threads and a slow database read "Hikari"
+	 * while 10 connections / 73 ms of usage = 137 rps stood against a ceiling of 58.5
+	 * rps. The verdict lists the candidate with its model instead.
+	 */
+	@Test
+	void aResourceWhoseModelDoesNotExplainTheCeilingIsOnlyACandidate() {
+		GaugeTimeline hikari = gauges(
+				Map.of(Gauge.HIKARI_ACTIVE, 10.0, Gauge.HIKARI_MAX, 10.0, Gauge.HIKARI_PENDING, 3.0));
+
+		SweepResult sweep = capped(8.0, hikari, List.of(), List.of());
+
+		assertThat(sweep).isUnexplained();
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 8.0 rps from 8 users, and no resource's model"
+				+ " explains it within 25 %: Hikari pool 10/10 active, 3 pending — 10 connections / 0.500 s = 20.0 rps"
+				+ " (2.50× the ceiling)");
+		assertThat(((Verdict.Unexplained) sweep.verdict()).candidates()).singleElement()
+			.satisfies((candidate) -> assertThat(candidate.model().rps()).isCloseTo(20.0, within(0.01)));
+	}
+
+	@Test
+	void whatNoProbeExplainsIsSaidSoWithWhatWasSeenAndWhatWasBlind() {
+		List<Step> steps = List.of(step(1, 1.25, 500, empty(), List.of()), step(2, 2.5, 500, empty(), List.of()),
+				step(4, 8.0, 800, empty(), List.of()),
+				step(8, 10.0, 1600, gauges(Map.of(Gauge.TOMCAT_BUSY, 12.0, Gauge.TOMCAT_MAX, 200.0)), List.of()));
+		SweepResult partial = new SweepResult("test", URI.create("http://localhost/"), steps, true, null,
+				Optional.empty(), List.of(), Duration.ZERO);
+
+		Verdict verdict = Attribution.of(partial, List.of("thread dumps: JMX refused at 127.0.0.1:40111"));
+
+		assertThat(verdict).isInstanceOf(Verdict.Unexplained.class);
+		assertThat(verdict.line()).startsWith(
 				"capped at 10.0 rps from 8 users, and no probe explains it: no pool, thread pool, carrier, lock or CPU"
 						+ " was at its limit in the last step (")
-			.contains("tomcat.threads.busy max 12", "tomcat.threads.config.max max 200", "cores used 0.20 of 1.00");
+			.contains("tomcat.threads.busy max 12", "tomcat.threads.config.max max 200")
+			.endsWith("; blind: thread dumps: JMX refused at 127.0.0.1:40111");
 	}
 
 	@Test
 	void throughputStillRisingIsNoCap() {
-		List<Step> steps = List.of(step(1, 2.0, 500, gauges(Map.of()), null, List.of(), Double.NaN),
-				step(2, 4.0, 500, gauges(Map.of()), null, List.of(), Double.NaN),
-				step(4, 7.9, 505, gauges(Map.of()), null, List.of(), Double.NaN));
+		List<Step> steps = List.of(step(1, 2.0, 500, empty(), List.of()), step(2, 4.0, 500, empty(), List.of()),
+				step(4, 7.9, 505, empty(), List.of()));
 		SweepResult sweep = result(steps, false);
 
-		assertThat(sweep).isCappedBy(Resource.NONE).hasNoCap().hasNoCapBelow(7.5);
+		assertThat(sweep).hasNoCap().hasNoCapBelow(7.5);
+		assertThat(sweep.verdict()).isInstanceOf(Verdict.NoCap.class);
 		assertThat(sweep.verdict().line())
 			.isEqualTo("no cap up to 4 users: 7.9 rps, still rising with every doubling (W₁ 500 ms)");
 	}
 
 	@Test
 	void aSaturatedGeneratorIsNamedBeforeAnyResourceOfTheService() {
-		List<Step> steps = List.of(step(1, 2.0, 500, gauges(Map.of()), null, List.of(), Double.NaN),
-				new Step(2, LoadResults.closedLoop("load", 2, Duration.ofSeconds(4), 16, W1, 0.96), gauges(Map.of()),
-						gauges(Map.of()), Double.NaN, 1, Double.NaN, Double.NaN, List.of(), null,
-						Duration.ofSeconds(5)));
+		List<Step> steps = List.of(step(1, 2.0, 500, empty(), List.of()),
+				new Step(2, LoadResults.closedLoop("load", 2, Duration.ofSeconds(4), 16, W1, 0.96), empty(), empty(),
+						Optional.empty(), List.of(), OptionalInt.empty(), List.of(), List.of(), Duration.ofSeconds(5)));
 
 		SweepResult sweep = result(steps, true);
 
-		assertThat(sweep).isCappedBy(Resource.LOAD_GENERATOR);
+		assertThat(sweep).isBoundByTheGenerator();
+	}
+
+	/**
+	 * Every kind of verdict that names a resource has a model: it cannot be made without
+	 * one.
+	 */
+	@Test
+	void aNamedResourceCannotBeWithoutItsModel() {
+		assertThatExceptionOfType(IllegalArgumentException.class)
+			.isThrownBy(() -> new Verdict.Model(1, "holder", Duration.ZERO, "unknown"))
+			.withMessageContaining("a model needs a limit > 0 and a hold > 0");
+		assertThatExceptionOfType(NullPointerException.class)
+			.isThrownBy(() -> new Verdict.Capped(Resource.LOCK, 10, 8, "a lock", null, Optional.empty(), Map.of()))
+			.withMessage("a verdict that names a resource needs the model that explains it");
 	}
 
 	@Test
 	void failureMessagesPrintTheVerdictAndEveryStep() {
-		SweepResult sweep = capped(20.0, gauges(Map.of(Gauge.TOMCAT_BUSY, 10.0, Gauge.TOMCAT_MAX, 10.0)), null,
-				List.of(), Double.NaN);
+		SweepResult sweep = capped(20.0, gauges(Map.of(Gauge.TOMCAT_BUSY, 10.0, Gauge.TOMCAT_MAX, 10.0)), List.of(),
+				List.of());
 
 		assertThatExceptionOfType(AssertionError.class)
 			.isThrownBy(() -> assertThat(sweep).isCappedBy(Resource.HIKARI_POOL))
@@ -248,70 +464,101 @@ class AttributionTest {
 
 	@Test
 	void aDoublingIsFlatWhenThroughputStaysAndLatencyGrows() {
-		Step four = step(4, 8.0, 500, gauges(Map.of()), null, List.of(), Double.NaN);
+		Step four = step(4, 8.0, 500, empty(), List.of());
 
-		assertThat(Sweep.flat(four, step(8, 10.0, 800, gauges(Map.of()), null, List.of(), Double.NaN)))
-			.as("8 → 10 rps: +25 %")
-			.isFalse();
-		assertThat(Sweep.flat(four, step(8, 8.5, 950, gauges(Map.of()), null, List.of(), Double.NaN)))
-			.as("+6 %, latency ×1.9")
-			.isTrue();
+		assertThat(Sweep.flat(four, step(8, 10.0, 800, empty(), List.of()))).as("8 → 10 rps: +25 %").isFalse();
+		assertThat(Sweep.flat(four, step(8, 8.5, 950, empty(), List.of()))).as("+6 %, latency ×1.9").isTrue();
 	}
 
 	@Test
 	void aDoublingIsFlatWhenThroughputFallsThoughTheAnswersThatComeBackAreQuick() {
-		Step sixteen = step(16, 35.8, 461, gauges(Map.of()), null, List.of(), Double.NaN);
+		Step sixteen = step(16, 35.8, 461, empty(), List.of());
 
-		assertThat(Sweep.flat(sixteen, step(32, 28.9, 519, gauges(Map.of()), null, List.of(), Double.NaN)))
+		assertThat(Sweep.flat(sixteen, step(32, 28.9, 519, empty(), List.of())))
 			.as("S2 under a CPU hog: 35.8 → 28.9 rps, mean 461 → 519 ms, users / throughput 0.45 → 1.11 s")
 			.isTrue();
 	}
 
 	@Test
 	void aDoublingIsFlatWhenTheExtraUsersAreTurnedAway() {
-		Step eight = step(8, 5.0, 1000, gauges(Map.of()), null, List.of(), Double.NaN);
+		Step eight = step(8, 5.0, 1000, empty(), List.of());
 		LoadResult rejecting = LoadResults.closedLoop("load", 16, Duration.ofSeconds(10), 50, Duration.ofMillis(1100),
 				Map.of("http-503 pool-pending-limit", 60L), Duration.ofMillis(2));
-		Step sixteen = new Step(16, rejecting, gauges(Map.of()), gauges(Map.of()), Double.NaN, 1, Double.NaN,
-				Double.NaN, List.of(), null, Duration.ofSeconds(10));
+		Step sixteen = new Step(16, rejecting, empty(), empty(), Optional.empty(), List.of(), OptionalInt.empty(),
+				List.of(), List.of(), Duration.ofSeconds(10));
 
 		assertThat(Sweep.flat(eight, sixteen)).as("5.0 → 5.0 rps, latency ×1.1, 60 of 110 answers 503").isTrue();
 	}
 
 	/**
 	 * A sweep of 1, 2, 4 and 8 users whose knee is at 8, at {@code ceiling}, its last
-	 * step read as given.
+	 * step read as given; W₁ 500 ms.
 	 */
-	private static SweepResult capped(double ceiling, GaugeTimeline last, ThreadDump dump, List<PinnedEvent> pinned,
-			double cores) {
-		List<Step> steps = List.of(step(1, ceiling / 8, W1.toMillis(), gauges(Map.of()), null, List.of(), Double.NaN),
-				step(2, ceiling / 4, W1.toMillis(), gauges(Map.of()), null, List.of(), Double.NaN),
-				step(4, ceiling * 0.8, 800, gauges(Map.of()), null, List.of(), Double.NaN),
-				step(8, ceiling, 1600, last, dump, pinned, cores));
+	private static SweepResult capped(double ceiling, GaugeTimeline last, List<ThreadDump> dumps,
+			List<PinnedEvent> pinned) {
+		return capped(ceiling, last, dumps, pinned, W1);
+	}
+
+	private static SweepResult capped(double ceiling, GaugeTimeline last, List<ThreadDump> dumps,
+			List<PinnedEvent> pinned, Duration w1) {
+		Step lastStep = new Step(8,
+				LoadResults.closedLoop("load", 8, Duration.ofSeconds(10), Math.round(ceiling * 10),
+						Duration.ofMillis(1600)),
+				last, empty(), Optional.empty(), pinned, OptionalInt.empty(), dumps, List.of(), Duration.ofSeconds(10));
+		List<Step> steps = List.of(step(1, ceiling / 8, w1.toMillis(), empty(), List.of()),
+				step(2, ceiling / 4, w1.toMillis(), empty(), List.of()),
+				step(4, ceiling * 0.8, 800, empty(), List.of()), lastStep);
 		return result(steps, true);
+	}
+
+	/** 1, 2 and 4 users below the ceiling, then {@code last}. */
+	private static List<Step> steps(double ceiling, Step last) {
+		return List.of(step(1, ceiling / 8, W1.toMillis(), empty(), List.of()),
+				step(2, ceiling / 4, W1.toMillis(), empty(), List.of()),
+				step(4, ceiling * 0.8, 800, empty(), List.of()), last);
 	}
 
 	private static SweepResult result(List<Step> steps, boolean saturated) {
 		SweepResult partial = new SweepResult("test", URI.create("http://localhost/"), steps, saturated, null,
-				Duration.ZERO);
+				Optional.empty(), List.of(), Duration.ZERO);
 		return new SweepResult("test", URI.create("http://localhost/"), steps, saturated, Attribution.of(partial),
-				Duration.ofSeconds(30));
+				Optional.empty(), List.of(), Duration.ofSeconds(30));
 	}
 
-	private static Step step(int users, double rps, long latencyMs, GaugeTimeline gauges, ThreadDump dump,
-			List<PinnedEvent> pinned, double cores) {
+	private static Step step(int users, double rps, long latencyMs, GaugeTimeline gauges, List<ThreadDump> dumps) {
 		Duration window = Duration.ofSeconds(10);
 		LoadResult result = LoadResults.closedLoop("load", users, window, Math.round(rps * 10),
 				Duration.ofMillis(latencyMs));
-		return new Step(users, result, gauges, gauges(Map.of()), cores, 1, Double.NaN, Double.NaN, pinned, dump,
-				window);
+		return new Step(users, result, gauges, empty(), Optional.empty(), List.of(), OptionalInt.empty(), dumps,
+				List.of(), window);
+	}
+
+	private static Step connectionsStep(int users, double rps, long latencyMs,
+			List<OutboundConnections.Destination> connections) {
+		Duration window = Duration.ofSeconds(10);
+		LoadResult result = LoadResults.closedLoop("load", users, window, Math.round(rps * 10),
+				Duration.ofMillis(latencyMs));
+		return new Step(users, result, empty(), empty(), Optional.empty(), List.of(), OptionalInt.empty(), List.of(),
+				connections, window);
 	}
 
 	/**
 	 * A step of 10 s at {@code rps}, every request of it in the timeline, its container
-	 * at {@code cores} of 1 CPU.
+	 * at {@code cores} of its 1 CPU.
 	 */
 	private static Step cpuStep(int users, double rps, double cores) {
+		return timedStep(users, rps,
+				new MachineCpu.Use(cores, 1, true, Optional.empty(), 0, Map.of(), 0.05, 2, cores + 0.1));
+	}
+
+	/** A step whose service has no CPU limit, on a machine of 2 cores. */
+	private static Step machineStep(int users, double rps, double service, Map<String, Double> neighbours,
+			double generator, double machineUsed) {
+		return timedStep(users, rps,
+				new MachineCpu.Use(service, 2, false, Optional.empty(), 0, neighbours, generator, 2, machineUsed));
+	}
+
+	private static Step timedStep(int users, double rps, MachineCpu.Use use) {
 		Duration window = Duration.ofSeconds(10);
 		List<LoadResult.Second> timeline = new ArrayList<>();
 		for (int second = 0; second < 10; second++) {
@@ -319,8 +566,32 @@ class AttributionTest {
 		}
 		LoadResult result = LoadResults.of("load", users, window, Math.round(rps * 10),
 				Duration.ofMillis(Math.round(users * 1000 / rps)), timeline, Duration.ZERO, Double.NaN);
-		return new Step(users, result, gauges(Map.of()), gauges(Map.of()), cores, 1, Double.NaN, Double.NaN, List.of(),
-				null, window);
+		return new Step(users, result, empty(), empty(), Optional.of(use), List.of(), OptionalInt.empty(), List.of(),
+				List.of(), window);
+	}
+
+	/**
+	 * {@code waiting} request threads parked on the appender's lock, {@code holding}
+	 * inside it, {@code elsewhere} sleeping.
+	 */
+	private static ThreadDump lockDump(int waiting, int holding, int elsewhere) {
+		List<DumpedThread> threads = new ArrayList<>();
+		for (int i = 0; i < waiting; i++) {
+			threads.add(new DumpedThread("",
+					List.of("jdk.internal.misc.Unsafe.park",
+							"java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire",
+							"java.util.concurrent.locks.ReentrantLock$Sync.lock",
+							"java.util.concurrent.locks.ReentrantLock.lock",
+							"ch.qos.logback.core.OutputStreamAppender.writeBytes", REQUEST)));
+		}
+		for (int i = 0; i < holding; i++) {
+			threads.add(new DumpedThread("", List.of("java.lang.Thread.sleep", "dev.example.SlowSink.write",
+					"ch.qos.logback.core.OutputStreamAppender.writeBytes", REQUEST)));
+		}
+		for (int i = 0; i < elsewhere; i++) {
+			threads.add(new DumpedThread("", List.of("java.lang.Thread.sleep", "dev.example.Work.sleep", REQUEST)));
+		}
+		return new ThreadDump(Path.of("threads-1.json"), threads);
 	}
 
 	/**
@@ -329,19 +600,22 @@ class AttributionTest {
 	 */
 	private static ThreadDump poolDump(String file, int holding, int waiting, List<String> waitingFrames,
 			String holdingFrame) {
-		List<ThreadDump.DumpedThread> threads = new ArrayList<>();
+		List<DumpedThread> threads = new ArrayList<>();
 		for (int i = 0; i < holding; i++) {
-			threads.add(new ThreadDump.DumpedThread("", List.of("sun.nio.ch.SocketDispatcher.read", holdingFrame,
-					"dev.example.Orders.get", "org.apache.catalina.core.ApplicationFilterChain.doFilter")));
+			threads.add(new DumpedThread("",
+					List.of("sun.nio.ch.SocketDispatcher.read", holdingFrame, "dev.example.Orders.get", REQUEST)));
 		}
 		for (int i = 0; i < waiting; i++) {
 			List<String> frames = new ArrayList<>(List.of("jdk.internal.misc.Unsafe.park"));
 			frames.addAll(waitingFrames);
-			frames
-				.addAll(List.of("dev.example.Orders.get", "org.apache.catalina.core.ApplicationFilterChain.doFilter"));
-			threads.add(new ThreadDump.DumpedThread("", frames));
+			frames.addAll(List.of("dev.example.Orders.get", REQUEST));
+			threads.add(new DumpedThread("", frames));
 		}
 		return new ThreadDump(Path.of(file), threads);
+	}
+
+	private static GaugeTimeline empty() {
+		return new GaugeTimeline(Map.of());
 	}
 
 	private static GaugeTimeline gauges(Map<Gauge, Double> maxima) {

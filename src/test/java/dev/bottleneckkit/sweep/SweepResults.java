@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
@@ -26,10 +28,7 @@ public final class SweepResults {
 				Gauge.HTTP_POOL_MAX_PER_ROUTE.label(), samples(5), Gauge.HTTP_POOL_PENDING.label(), samples(11)));
 		List<Step> steps = List.of(step(1, 2.0, 500, empty()), step(2, 4.0, 500, empty()), step(4, 7.9, 505, empty()),
 				step(8, 9.9, 800, pool), step(16, 9.9, 1610, pool));
-		SweepResult partial = new SweepResult("S1 default pool", URI.create("http://localhost/call/sleep"), steps, true,
-				null, Duration.ofSeconds(25));
-		return new SweepResult("S1 default pool", URI.create("http://localhost/call/sleep"), steps, true,
-				Attribution.of(partial), Duration.ofSeconds(25));
+		return finished("S1 default pool", URI.create("http://localhost/call/sleep"), steps, true);
 	}
 
 	/**
@@ -41,10 +40,7 @@ public final class SweepResults {
 				Gauge.HIKARI_MAX.label(), samples(4), Gauge.HIKARI_PENDING.label(), samples(4)));
 		List<Step> steps = List.of(step(1, 1.0, 1000, empty()), step(2, 2.0, 1000, empty()), step(4, 3.9, 1010, hikari),
 				step(8, 4.0, 2000, hikari));
-		SweepResult partial = new SweepResult("S1 default pool", URI.create("http://localhost/call/sleep"), steps, true,
-				null, Duration.ofSeconds(25));
-		return new SweepResult("S1 default pool", URI.create("http://localhost/call/sleep"), steps, true,
-				Attribution.of(partial), Duration.ofSeconds(25));
+		return finished("S1 default pool", URI.create("http://localhost/call/sleep"), steps, true);
 	}
 
 	/**
@@ -55,8 +51,8 @@ public final class SweepResults {
 		for (int users = 1; users <= 8; users *= 2) {
 			LoadResult result = LoadResults.closedLoop("step", users, Duration.ofSeconds(4), 0, Duration.ofMillis(5),
 					Map.of("http-404", 800L * users), Duration.ofMillis(5));
-			steps.add(new Step(users, result, empty(), empty(), 0.12, 2, Double.NaN, Double.NaN, List.of(), null,
-					Duration.ofSeconds(5)));
+			steps.add(new Step(users, result, empty(), empty(), Optional.empty(), List.of(), OptionalInt.empty(),
+					List.of(), List.of(), Duration.ofSeconds(5)));
 		}
 		return finished(steps, false);
 	}
@@ -70,16 +66,22 @@ public final class SweepResults {
 	}
 
 	private static SweepResult finished(List<Step> steps, boolean saturated) {
-		URI uri = URI.create("http://localhost/orders");
-		SweepResult partial = new SweepResult("sweep", uri, steps, saturated, null, Duration.ofSeconds(20));
-		return new SweepResult("sweep", uri, steps, saturated, Attribution.of(partial), Duration.ofSeconds(20));
+		return finished("sweep", URI.create("http://localhost/orders"), steps, saturated);
+	}
+
+	private static SweepResult finished(String name, URI uri, List<Step> steps, boolean saturated) {
+		SweepResult partial = new SweepResult(name, uri, steps, saturated, null, Optional.empty(), List.of(),
+				Duration.ofSeconds(20));
+		return new SweepResult(name, uri, steps, saturated, Attribution.of(partial), Optional.empty(), List.of(),
+				Duration.ofSeconds(20));
 	}
 
 	private static Step step(int users, double rps, long latencyMs, GaugeTimeline gauges) {
 		Duration window = Duration.ofSeconds(4);
 		return new Step(users,
 				LoadResults.closedLoop("step", users, window, Math.round(rps * 4), Duration.ofMillis(latencyMs)),
-				gauges, empty(), 0.12, 2, Double.NaN, Double.NaN, List.of(), null, Duration.ofSeconds(5));
+				gauges, empty(), Optional.empty(), List.of(), OptionalInt.empty(), List.of(), List.of(),
+				Duration.ofSeconds(5));
 	}
 
 	private static GaugeTimeline empty() {

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 
-import dev.bottleneckkit.containers.ServiceContainer;
+import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.images.KitImages.JavaRuntime;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.probe.Gauge;
@@ -16,9 +16,9 @@ import org.testcontainers.utility.MountableFile;
  * The lab service in a container: a Spring Boot app playing the <em>downstream</em>
  * (answers after a latency, counts in-flight requests) or the <em>caller</em> (calls the
  * downstream through RestClient on Apache HttpClient 5, built as Spring Boot builds it).
- * It is one {@link ServiceContainer} among any a team points the kit at; its knobs map to
- * Spring Boot properties through environment variables, and each rejects values outside
- * its range when called.
+ * It is one service container among any a team points the kit at; its knobs map to Spring
+ * Boot properties through environment variables, and each rejects values outside its
+ * range when called.
  *
  * <pre>{@code
  * Network network = KitContainers.newNetwork();
@@ -26,7 +26,7 @@ import org.testcontainers.utility.MountableFile;
  * LabServiceContainer caller = LabServiceContainer.callerOf(downstream).withMaxConnectionsPerRoute(40);
  * }</pre>
  */
-public class LabServiceContainer extends ServiceContainer {
+public class LabServiceContainer extends AbstractServiceContainer<LabServiceContainer> {
 
 	/** The HTTP port inside the container. */
 	public static final int PORT = 8080;
@@ -145,12 +145,6 @@ public class LabServiceContainer extends ServiceContainer {
 			.dependsOn(database);
 	}
 
-	@Override
-	public LabServiceContainer dependsOn(org.testcontainers.lifecycle.Startable... startables) {
-		super.dependsOn(startables);
-		return this;
-	}
-
 	/**
 	 * Caller with a database: Hikari's {@code connectionTimeout}, 250 ms (Hikari's
 	 * minimum) to 10 min.
@@ -158,45 +152,6 @@ public class LabServiceContainer extends ServiceContainer {
 	public LabServiceContainer withDbConnectionTimeout(Duration timeout) {
 		Knobs.between("dbConnectionTimeout", timeout, Duration.ofMillis(250), Duration.ofMinutes(10));
 		return withEnv("SPRING_DATASOURCE_HIKARI_CONNECTIONTIMEOUT", Long.toString(timeout.toMillis()));
-	}
-
-	// Testcontainers' own withX(..) return the ServiceContainer; these keep lab chains in
-	// the lab's type.
-
-	@Override
-	public LabServiceContainer withEnv(String key, String value) {
-		super.withEnv(key, value);
-		return this;
-	}
-
-	@Override
-	public LabServiceContainer withSpringProperty(String property, Object value) {
-		super.withSpringProperty(property, value);
-		return this;
-	}
-
-	@Override
-	public LabServiceContainer withNetworkAliases(String... aliases) {
-		super.withNetworkAliases(aliases);
-		return this;
-	}
-
-	@Override
-	public LabServiceContainer withCopyFileToContainer(MountableFile file, String containerPath) {
-		super.withCopyFileToContainer(file, containerPath);
-		return this;
-	}
-
-	@Override
-	public LabServiceContainer withCpuLimit(double cpus) {
-		super.withCpuLimit(cpus);
-		return this;
-	}
-
-	@Override
-	public LabServiceContainer withMemoryLimit(int mebibytes) {
-		super.withMemoryLimit(mebibytes);
-		return this;
 	}
 
 	/**
@@ -327,22 +282,6 @@ public class LabServiceContainer extends ServiceContainer {
 		 */
 		ASYNC
 
-	}
-
-	@Override
-	public LabServiceContainer withName(String name) {
-		super.withName(name);
-		return this;
-	}
-
-	/**
-	 * Extra JVM flags, appended to the lab's defaults (e.g.
-	 * {@code -Djdk.virtualThreadScheduler.parallelism=2}).
-	 */
-	@Override
-	public LabServiceContainer withJvmOptions(String options) {
-		super.withJvmOptions(options);
-		return this;
 	}
 
 	/** "downstream" or "caller". */

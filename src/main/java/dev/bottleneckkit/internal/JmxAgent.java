@@ -1,4 +1,4 @@
-package dev.bottleneckkit.probe;
+package dev.bottleneckkit.internal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,10 +18,6 @@ import javax.management.remote.JMXServiceURL;
 
 import com.github.dockerjava.api.model.ExposedPort;
 import com.github.dockerjava.api.model.Ports;
-import dev.bottleneckkit.containers.ServiceContainer;
-import dev.bottleneckkit.internal.DockerHost;
-import dev.bottleneckkit.internal.JvmOptions;
-import dev.bottleneckkit.internal.Passwords;
 import org.awaitility.Awaitility;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,8 +37,13 @@ import org.testcontainers.images.builder.Transferable;
  * RMI hands out the port it listens on, so the two must match. With a local Docker engine
  * the port is published on 127.0.0.1 only, so no other machine can reach the agent. The
  * JVM needs the module {@code java.management.rmi}, in every Temurin JRE.
+ *
+ * <p>
+ * A container that knows which user its image runs as ({@link OwnedFiles}) gets the
+ * password file owned by that user; any other gets it owned by root, enough for a JVM
+ * that runs as root.
  */
-final class JmxAgent {
+public final class JmxAgent {
 
 	private static final Logger log = LoggerFactory.getLogger(JmxAgent.class);
 
@@ -50,7 +51,7 @@ final class JmxAgent {
 		.synchronizedMap(new IdentityHashMap<>());
 
 	/** The one JMX user; its password is new for every container. */
-	static final String USER = "bottleneck-kit";
+	public static final String USER = "bottleneck-kit";
 
 	/**
 	 * Where the agent's password file goes in the container: readable by the service's
@@ -84,11 +85,38 @@ final class JmxAgent {
 	}
 
 	/**
-	 * Enables the agent of {@code container}'s JVM, once however many probes ask; call
-	 * before it starts.
+	 * The agent of {@code container}'s JVM, enabled once however many probes ask: before
+	 * the container starts, or by the container itself (a {@code ServiceContainer} does
+	 * unless told not to). A started container without it cannot get it.
 	 */
-	static JmxAgent on(GenericContainer<?> container) {
+	public static JmxAgent on(GenericContainer<?> container) {
+		JmxAgent known = enabled.get(container);
+		if (known != null) {
+			return known;
+		}
+		if (container.getContainerId() != null) {
+			throw new IllegalStateException("the JVM in " + nameOf(container)
+					+ " started without its JMX agent, which thread dumps, pinning and memory probes need: create the"
+					+ " probe before the container starts, or leave JMX on (a ServiceContainer enables it unless"
+					+ " withoutJmx() was called)");
+		}
 		return enabled.computeIfAbsent(container, JmxAgent::enable);
+	}
+
+	/** The agent of {@code container}, when it was enabled. */
+	public static java.util.Optional<JmxAgent> of(GenericContainer<?> container) {
+		return java.util.Optional.ofNullable(enabled.get(container));
+	}
+
+	/** Files a container copies in owned by the user its image runs as. */
+	public interface OwnedFiles {
+
+		/** Copies {@code file} to {@code path}, owned by the image's user. */
+		void copyOwnedByServiceUser(Transferable file, String path);
+
+		/** The container's name in messages and file names. */
+		String name();
+
 	}
 
 	private static JmxAgent enable(GenericContainer<?> container) {
@@ -111,9 +139,9 @@ final class JmxAgent {
 		Transferable passwordFile = Transferable.of((USER + " " + password + "\n").getBytes(StandardCharsets.UTF_8),
 				0600);
 		Transferable accessFile = Transferable.of((USER + " readwrite\n").getBytes(StandardCharsets.UTF_8), 0644);
-		if (container instanceof ServiceContainer service) {
-			service.withCopyOwnedByServiceUser(passwordFile, PASSWORD_FILE)
-				.withCopyOwnedByServiceUser(accessFile, ACCESS_FILE);
+		if (container instanceof OwnedFiles owned) {
+			owned.copyOwnedByServiceUser(passwordFile, PASSWORD_FILE);
+			owned.copyOwnedByServiceUser(accessFile, ACCESS_FILE);
 		}
 		else {
 			// Owned by root: enough for a JVM that runs as root, as the Temurin images'
@@ -131,13 +159,16 @@ final class JmxAgent {
 					local ? Ports.Binding.bindIpAndPort(DockerHost.LOOPBACK, port) : Ports.Binding.bindPort(port));
 			cmd.getHostConfig().withPortBindings(bindings);
 		});
-		String name = (container instanceof ServiceContainer service) ? service.name()
+		return new JmxAgent(nameOf(container), host, port, password);
+	}
+
+	private static String nameOf(GenericContainer<?> container) {
+		return (container instanceof OwnedFiles owned) ? owned.name()
 				: container.getNetworkAliases().isEmpty() ? "container" : container.getNetworkAliases().get(0);
-		return new JmxAgent(name, host, port, password);
 	}
 
 	/** The agent's address, {@code service:jmx:rmi:///jndi/rmi://host:port/jmxrmi}. */
-	JMXServiceURL serviceUrl() {
+	public JMXServiceURL serviceUrl() {
 		try {
 			return new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + this.host + ":" + this.port + "/jmxrmi");
 		}
@@ -147,12 +178,12 @@ final class JmxAgent {
 	}
 
 	/** The container's first network alias: how reports and file names refer to it. */
-	String name() {
+	public String name() {
 		return this.name;
 	}
 
 	/** Connects, waiting up to 30 s for the JVM to open its agent. */
-	JMXConnector connect() {
+	public JMXConnector connect() {
 		return Awaitility.await("JMX agent of " + this.name + " at " + this)
 			.atMost(Duration.ofSeconds(30))
 			.pollInterval(Duration.ofMillis(100))
@@ -179,7 +210,7 @@ final class JmxAgent {
 	 * Closes {@code connector} (null: nothing to close); a connection already gone is
 	 * only logged.
 	 */
-	static void disconnect(JMXConnector connector, String name) {
+	public static void disconnect(JMXConnector connector, String name) {
 		if (connector == null) {
 			return;
 		}

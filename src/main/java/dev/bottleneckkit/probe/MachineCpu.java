@@ -1,0 +1,265 @@
+package dev.bottleneckkit.probe;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.github.dockerjava.api.model.Container;
+import dev.bottleneckkit.internal.DockerHost;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+
+/**
+ * Where a machine's CPU goes while a service is loaded: the service's container, the
+ * test's other containers (its database, proxies, stand-ins), the test's own JVM with the
+ * load generator, and the machine they share. Two {@link #read() readings} around a step
+ * give each one's cores on average ({@link #between}).
+ *
+ * <p>
+ * A service without a CPU limit on a small machine is CPU-bound when the machine's cores
+ * are busy, whoever else uses them: a service at 1.6 of 2 cores with its database and the
+ * load generator using the rest has no CPU left, though its own container is "below its
+ * limit". With a local engine the machine's total comes from {@code /proc/stat} (every
+ * process counted) and each container's CPU from its cgroup on the host; with a remote
+ * engine from the containers themselves ({@link ContainerCpu}).
+ */
+public final class MachineCpu {
+
+	/** A container's name in the split, as a label; the kit sets it on its probes. */
+	public static final String NAME_LABEL = "dev.bottleneckkit.name";
+
+	private static final String SESSION_LABEL = "org.testcontainers.sessionId";
+
+	private static final Path PROC_STAT = Path.of("/proc/stat");
+
+	/** Ticks per second of {@code /proc/stat} (USER_HZ, 100 on Linux). */
+	private static final double TICKS_PER_SECOND = 100.0;
+
+	private final GenericContainer<?> service;
+
+	private final GenericContainer<?> downstream;
+
+	private final boolean local = DockerHost.engineIsLocal();
+
+	private final double machineCores;
+
+	private final Map<String, ContainerCpu> remote = new ConcurrentHashMap<>();
+
+	private MachineCpu(GenericContainer<?> service, GenericContainer<?> downstream) {
+		this.service = service;
+		this.downstream = downstream;
+		Integer cpus = DockerClientFactory.instance().getInfo().getNCPU();
+		this.machineCores = (cpus != null && cpus > 0) ? cpus : Runtime.getRuntime().availableProcessors();
+	}
+
+	/**
+	 * The CPU of the machine {@code service} runs on, split by container;
+	 * {@code downstream} (may be empty) is told apart because a verdict may name it.
+	 */
+	public static MachineCpu around(GenericContainer<?> service, Optional<GenericContainer<?>> downstream) {
+		return new MachineCpu(service, downstream.orElse(null));
+	}
+
+	/** One reading of every counter, now. */
+	public Reading read() {
+		long at = System.nanoTime();
+		Map<String, Long> containers = new LinkedHashMap<>();
+		for (Container container : testContainers()) {
+			cpuNanos(container.getId()).ifPresent((nanos) -> containers.put(container.getId(), nanos));
+		}
+		long generator = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+			.getProcessCpuTime();
+		OptionalLong machine = this.local ? machineBusyNanos() : OptionalLong.empty();
+		return new Reading(at, containers, generator, machine);
+	}
+
+	/** Cores used on average between two readings, by whom. */
+	public Use between(Reading before, Reading after) {
+		double seconds = (after.at() - before.at()) / 1e9;
+		Map<String, Double> neighbours = new LinkedHashMap<>();
+		double service = 0;
+		Optional<Double> downstream = Optional.empty();
+		double parts = 0;
+		Map<String, String> names = names();
+		for (Map.Entry<String, Long> container : after.containers().entrySet()) {
+			Long was = before.containers().get(container.getKey());
+			if (was == null) {
+				continue;
+			}
+			double cores = Math.max(0, container.getValue() - was) / 1e9 / seconds;
+			parts += cores;
+			if (container.getKey().equals(this.service.getContainerId())) {
+				service = cores;
+			}
+			else if (this.downstream != null && container.getKey().equals(this.downstream.getContainerId())) {
+				downstream = Optional.of(cores);
+			}
+			else {
+				neighbours.merge(names.getOrDefault(container.getKey(), container.getKey().substring(0, 12)), cores,
+						Double::sum);
+			}
+		}
+		double generator = Math.max(0, after.generatorNanos() - before.generatorNanos()) / 1e9 / seconds;
+		parts += generator;
+		double machineUsed = (before.machineBusyNanos().isPresent() && after.machineBusyNanos().isPresent())
+				? (after.machineBusyNanos().getAsLong() - before.machineBusyNanos().getAsLong()) / 1e9 / seconds
+				: parts;
+		return new Use(service, limit(this.service), limited(this.service), downstream,
+				(this.downstream != null) ? limit(this.downstream) : 0, neighbours, generator, this.machineCores,
+				Math.min(this.machineCores, Math.max(machineUsed, parts)));
+	}
+
+	private double limit(GenericContainer<?> container) {
+		Long nanoCpus = container.getContainerInfo().getHostConfig().getNanoCPUs();
+		return (nanoCpus != null && nanoCpus > 0) ? nanoCpus / 1e9 : this.machineCores;
+	}
+
+	private static boolean limited(GenericContainer<?> container) {
+		Long nanoCpus = container.getContainerInfo().getHostConfig().getNanoCPUs();
+		return nanoCpus != null && nanoCpus > 0;
+	}
+
+	/** The running containers of this test JVM (its Testcontainers session). */
+	private List<Container> testContainers() {
+		return DockerClientFactory.lazyClient()
+			.listContainersCmd()
+			.withLabelFilter(Map.of(SESSION_LABEL, DockerClientFactory.SESSION_ID))
+			.exec();
+	}
+
+	/** Each container of the test by the name a person knows it by. */
+	private Map<String, String> names() {
+		Map<String, String> names = new LinkedHashMap<>();
+		for (Container container : testContainers()) {
+			names.put(container.getId(), nameOf(container));
+		}
+		return names;
+	}
+
+	/**
+	 * The kit's name label, else the first network alias that is not an id, else the
+	 * image's name: {@code mysql}, {@code toxiproxy}.
+	 */
+	static String nameOf(Container container) {
+		if (container.getLabels() != null && container.getLabels().containsKey(NAME_LABEL)) {
+			return container.getLabels().get(NAME_LABEL);
+		}
+		if (container.getNetworkSettings() != null && container.getNetworkSettings().getNetworks() != null) {
+			for (var network : container.getNetworkSettings().getNetworks().values()) {
+				if (network.getAliases() != null) {
+					for (String alias : network.getAliases()) {
+						if (!container.getId().startsWith(alias)) {
+							return alias;
+						}
+					}
+				}
+			}
+		}
+		String image = String.valueOf(container.getImage());
+		String repository = image.contains(":") ? image.substring(0, image.lastIndexOf(':')) : image;
+		return repository.substring(repository.lastIndexOf('/') + 1);
+	}
+
+	/**
+	 * A container's CPU time so far: its cgroup on this host, else from the container.
+	 */
+	private OptionalLong cpuNanos(String id) {
+		OptionalLong onHost = ContainerCpu.onHost(id);
+		if (onHost.isPresent()) {
+			return onHost;
+		}
+		try {
+			return OptionalLong.of(this.remote.computeIfAbsent(id, ContainerCpu::byId).used().toNanos());
+		}
+		catch (RuntimeException ex) {
+			return OptionalLong.empty();
+		}
+	}
+
+	/** Busy time of every core of this machine so far, from {@code /proc/stat}. */
+	static OptionalLong machineBusyNanos() {
+		try {
+			return parseProcStat(Files.readAllLines(PROC_STAT).get(0));
+		}
+		catch (IOException | RuntimeException ex) {
+			return OptionalLong.empty();
+		}
+	}
+
+	/**
+	 * {@code cpu  user nice system idle iowait irq softirq steal …} → everything but idle
+	 * and iowait, in nanoseconds.
+	 */
+	static OptionalLong parseProcStat(String line) {
+		String[] fields = line.trim().split("\\s+");
+		if (fields.length < 5 || !fields[0].equals("cpu")) {
+			return OptionalLong.empty();
+		}
+		long busy = 0;
+		for (int i = 1; i < Math.min(fields.length, 9); i++) {
+			if (i != 4 && i != 5) {
+				busy += Long.parseLong(fields[i]);
+			}
+		}
+		return OptionalLong.of(Math.round(busy / TICKS_PER_SECOND * 1e9));
+	}
+
+	/**
+	 * The counters at one instant.
+	 *
+	 * @param at {@code System.nanoTime()} of the reading
+	 * @param containers CPU nanoseconds so far of each container of the test, by id
+	 * @param generatorNanos CPU nanoseconds so far of the test's JVM
+	 * @param machineBusyNanos busy nanoseconds so far of the machine's cores, when the
+	 * engine is local
+	 */
+	public record Reading(long at, Map<String, Long> containers, long generatorNanos, OptionalLong machineBusyNanos) {
+
+	}
+
+	/**
+	 * Where a stretch of time's CPU went, in cores on average.
+	 *
+	 * @param service the service's container
+	 * @param serviceLimit the cores it may use: its {@code --cpus}, or the machine's
+	 * @param serviceLimited whether it has a CPU limit of its own
+	 * @param downstream the watched downstream's container, when one is watched
+	 * @param downstreamLimit the cores the downstream may use (0 without one)
+	 * @param neighbours each other container of the test, by name ({@code mysql})
+	 * @param generator the test's JVM: the load generator and the probes
+	 * @param machineCores the machine's cores
+	 * @param machineUsed cores busy on the machine (with a local engine every process
+	 * counted, else the sum of the parts)
+	 */
+	public record Use(double service, double serviceLimit, boolean serviceLimited, Optional<Double> downstream,
+			double downstreamLimit, Map<String, Double> neighbours, double generator, double machineCores,
+			double machineUsed) {
+
+		public Use {
+			neighbours = Collections.unmodifiableMap(new LinkedHashMap<>(neighbours));
+		}
+
+		/** The machine's share in use, 0 to 1. */
+		public double machineBusy() {
+			return this.machineUsed / this.machineCores;
+		}
+
+		/** Cores used by what the split does not name: other processes on the machine. */
+		public double others() {
+			double named = this.service + this.downstream.orElse(0.0) + this.generator
+					+ this.neighbours.values().stream().mapToDouble(Double::doubleValue).sum();
+			return Math.max(0, this.machineUsed - named);
+		}
+
+	}
+
+}

@@ -1,0 +1,273 @@
+package dev.bottleneckkit.probe;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.api.model.ContainerNetwork;
+import dev.bottleneckkit.containers.KitContainers;
+import dev.bottleneckkit.images.KitImages;
+import dev.bottleneckkit.images.KitImages.JavaRuntime;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.output.OutputFrame;
+
+/**
+ * Counts a service's outbound TCP connections by destination, for any client library and
+ * any image: a small kit container joins the service's network namespace and reads
+ * {@code /proc/net/tcp} and {@code /proc/net/tcp6} four times a second. An established
+ * connection whose local port is not one the service listens on is outbound; grouped by
+ * the remote address and port, and named by the container behind that address
+ * ({@code quotes:8080}). A client pool that caps shows here as connections to one
+ * destination flat at the pool's size while users double, whatever the library (Reactor
+ * Netty without meters, Jetty's client, the JDK's, any JDBC pool).
+ *
+ * <pre>{@code
+ * OutboundConnections connections = OutboundConnections.of(service).start();   // after start
+ * long from = System.nanoTime();
+ * ... load ...
+ * List<OutboundConnections.Destination> seen = connections.between(from, System.nanoTime());
+ * }</pre>
+ */
+public final class OutboundConnections implements AutoCloseable {
+
+	private static final Logger log = LoggerFactory.getLogger(OutboundConnections.class);
+
+	/** Between two readings of the service's sockets. */
+	static final Duration INTERVAL = Duration.ofMillis(250);
+
+	private static final String MARK = "@@bottleneck-kit";
+
+	private static final String ESTABLISHED = "01";
+
+	private static final String LISTEN = "0A";
+
+	private final GenericContainer<?> service;
+
+	private GenericContainer<?> reader;
+
+	/** Readings by the nanoTime they arrived: destination address to count. */
+	private final TreeMap<Long, Map<String, Integer>> readings = new TreeMap<>();
+
+	private final List<String> lines = new ArrayList<>();
+
+	private final Map<String, String> names = new ConcurrentHashMap<>();
+
+	private OutboundConnections(GenericContainer<?> service) {
+		this.service = service;
+	}
+
+	/** A probe on the started container {@code service}. */
+	public static OutboundConnections of(GenericContainer<?> service) {
+		return new OutboundConnections(service);
+	}
+
+	/**
+	 * Starts the reader in the service's network namespace (a container of the kit's Java
+	 * image, as an unprivileged user, labelled like every container of the kit).
+	 */
+	public OutboundConnections start() {
+		String script = "while :; do echo " + MARK + "; cat /proc/net/tcp /proc/net/tcp6 2>/dev/null; sleep "
+				+ INTERVAL.toMillis() / 1000.0 + "; done";
+		this.reader = KitContainers.labelled(new GenericContainer<>(KitImages.java(JavaRuntime.JAVA_21)))
+			.withNetworkMode("container:" + this.service.getContainerId())
+			.withCreateContainerCmdModifier((cmd) -> cmd.withUser("65534:65534").withEntrypoint("sh", "-c", script))
+			.withLogConsumer(this::onLine);
+		this.reader.start();
+		return this;
+	}
+
+	/**
+	 * Each destination's fewest and most established connections over the readings
+	 * between {@code fromNanos} and {@code toNanos} ({@code System.nanoTime()}), most
+	 * connections first; destinations never seen are left out.
+	 */
+	public List<Destination> between(long fromNanos, long toNanos) {
+		Map<String, int[]> range = new HashMap<>();
+		int readingsInRange = 0;
+		synchronized (this.readings) {
+			for (Map<String, Integer> reading : this.readings.subMap(fromNanos, true, toNanos, true).values()) {
+				readingsInRange++;
+				Set<String> seen = new HashSet<>(range.keySet());
+				seen.addAll(reading.keySet());
+				for (String address : seen) {
+					int count = reading.getOrDefault(address, 0);
+					int[] minMax = range.computeIfAbsent(address, (a) -> new int[] { Integer.MAX_VALUE, 0 });
+					minMax[0] = Math.min(minMax[0], count);
+					minMax[1] = Math.max(minMax[1], count);
+				}
+			}
+		}
+		// A destination first seen in a later reading had none in the earlier ones.
+		int readingsSeen = readingsInRange;
+		List<Destination> destinations = new ArrayList<>();
+		range.forEach((address, minMax) -> destinations.add(new Destination(nameOf(address), address,
+				(readingsSeen > 1) ? minMax[0] : minMax[1], minMax[1], readingsSeen)));
+		destinations.sort(Comparator.comparingInt(Destination::max).reversed());
+		return destinations;
+	}
+
+	/** Stops the reader; the service keeps running. */
+	@Override
+	public void close() {
+		if (this.reader != null) {
+			this.reader.stop();
+		}
+	}
+
+	private void onLine(OutputFrame frame) {
+		String text = frame.getUtf8StringWithoutLineEnding();
+		if (text == null) {
+			return;
+		}
+		for (String line : text.split("\n")) {
+			if (line.startsWith(MARK)) {
+				if (!this.lines.isEmpty()) {
+					Map<String, Integer> reading = count(this.lines);
+					synchronized (this.readings) {
+						this.readings.put(System.nanoTime(), reading);
+					}
+				}
+				this.lines.clear();
+			}
+			else {
+				this.lines.add(line);
+			}
+		}
+	}
+
+	/**
+	 * Established outbound connections by remote {@code ip:port}, from the lines of
+	 * {@code /proc/net/tcp} and {@code tcp6}: outbound when the local port is none the
+	 * service listens on.
+	 */
+	static Map<String, Integer> count(List<String> lines) {
+		Set<Integer> listening = new HashSet<>();
+		List<String[]> established = new ArrayList<>();
+		for (String line : lines) {
+			String[] fields = line.trim().split("\\s+");
+			if (fields.length < 4 || !fields[0].endsWith(":")) {
+				continue;
+			}
+			if (LISTEN.equals(fields[3])) {
+				listening.add(port(fields[1]));
+			}
+			else if (ESTABLISHED.equals(fields[3])) {
+				established.add(fields);
+			}
+		}
+		Map<String, Integer> outbound = new TreeMap<>();
+		for (String[] fields : established) {
+			if (!listening.contains(port(fields[1]))) {
+				outbound.merge(address(fields[2]), 1, Integer::sum);
+			}
+		}
+		return outbound;
+	}
+
+	/** {@code 0100007F:1F90} → 8080. */
+	static int port(String hexAddress) {
+		return Integer.parseInt(hexAddress.substring(hexAddress.indexOf(':') + 1), 16);
+	}
+
+	/**
+	 * {@code 0100007F:1F90} → {@code 127.0.0.1:8080}; an IPv6 address (32 hex digits,
+	 * four little-endian words) → its IPv4 form when it maps one, else
+	 * {@code [hex]:port}.
+	 */
+	static String address(String hexAddress) {
+		String hex = hexAddress.substring(0, hexAddress.indexOf(':'));
+		int port = port(hexAddress);
+		if (hex.length() == 8) {
+			return ipv4(hex) + ":" + port;
+		}
+		if (hex.length() == 32 && hex.startsWith("0000000000000000FFFF0000")) {
+			return ipv4(hex.substring(24)) + ":" + port;
+		}
+		return "[" + hex.toLowerCase(Locale.ROOT) + "]:" + port;
+	}
+
+	/** A little-endian 32-bit word as a dotted quad: {@code 0100007F} → 127.0.0.1. */
+	private static String ipv4(String hex) {
+		long word = Long.parseLong(hex, 16);
+		return (word & 0xFF) + "." + ((word >> 8) & 0xFF) + "." + ((word >> 16) & 0xFF) + "." + ((word >> 24) & 0xFF);
+	}
+
+	/**
+	 * {@code 172.18.0.3:8080} → {@code quotes:8080} when a container of this run has that
+	 * address (its first network alias, else its name); else the address.
+	 */
+	private String nameOf(String address) {
+		String ip = address.substring(0, address.lastIndexOf(':'));
+		String port = address.substring(address.lastIndexOf(':') + 1);
+		if (ip.equals("127.0.0.1")) {
+			return "localhost:" + port;
+		}
+		if (!this.names.containsKey(ip)) {
+			learnNames();
+		}
+		return this.names.getOrDefault(ip, ip) + ":" + port;
+	}
+
+	/** The addresses of the containers on the Docker host, by IP. */
+	private void learnNames() {
+		try {
+			var docker = DockerClientFactory.lazyClient();
+			for (Container container : docker.listContainersCmd().exec()) {
+				InspectContainerResponse inspected = docker.inspectContainerCmd(container.getId()).exec();
+				if (inspected.getNetworkSettings() == null || inspected.getNetworkSettings().getNetworks() == null) {
+					continue;
+				}
+				for (ContainerNetwork network : inspected.getNetworkSettings().getNetworks().values()) {
+					String ip = network.getIpAddress();
+					if (ip == null || ip.isEmpty()) {
+						continue;
+					}
+					String name = (network.getAliases() != null && !network.getAliases().isEmpty())
+							? network.getAliases()
+								.stream()
+								.filter((alias) -> !container.getId().startsWith(alias))
+								.findFirst()
+								.orElse(container.getNames()[0].substring(1))
+							: container.getNames()[0].substring(1);
+					this.names.putIfAbsent(ip, name);
+				}
+			}
+		}
+		catch (RuntimeException ex) {
+			log.debug("container addresses not read: {}", ex.toString());
+		}
+	}
+
+	/**
+	 * The service's established connections to one destination over a stretch of time.
+	 *
+	 * @param name the destination as the test's containers name it, {@code quotes:8080},
+	 * or its address
+	 * @param address its {@code ip:port}
+	 * @param min the fewest connections in one reading
+	 * @param max the most connections in one reading
+	 * @param readings how many readings the figures come from
+	 */
+	public record Destination(String name, String address, int min, int max, int readings) {
+
+		@Override
+		public String toString() {
+			return (this.min == this.max) ? this.name + " " + this.max : this.name + " " + this.min + "–" + this.max;
+		}
+
+	}
+
+}
