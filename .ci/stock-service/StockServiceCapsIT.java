@@ -7,7 +7,6 @@ import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.containers.ServiceContainer;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
-import dev.bottleneckkit.probe.ThreadDumpProbe;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Sweep;
 import dev.bottleneckkit.sweep.SweepResult;
@@ -56,12 +55,7 @@ class StockServiceCapsIT {
 		.withSpringProperty("spring.datasource.password", mysql.getPassword())
 		.withSpringProperty("spring.datasource.hikari.maximum-pool-size", HIKARI_POOL)
 		.withSpringProperty("server.tomcat.threads.max", 8)
-		.withSpringProperty("server.tomcat.mbeanregistry.enabled", true)
-		.withSpringProperty("management.endpoints.web.exposure.include", "health,metrics")
 		.dependsOn(mysql);
-
-	/** HttpClient 5's pool publishes no meters on a stock service: where request threads wait says it. */
-	static final ThreadDumpProbe threads = ThreadDumpProbe.on(stock);
 
 	@BeforeAll
 	static void slowNetworkToTheQuotes() throws Exception {
@@ -72,8 +66,7 @@ class StockServiceCapsIT {
 
 	@Test
 	void thePriceRouteIsCappedByHttpClientsDefaultPool(ScenarioReport report) {
-		SweepResult sweep = Sweep.of(stock.uri("/price")).named("stock /price").watching(stock).threadDumps(threads)
-			.upToUsers(16).run();
+		SweepResult sweep = Sweep.of(stock, "/price").named("stock /price").upToUsers(16).run();
 
 		report.record("sweep: /price (a quote per request)", sweep);
 		assertThat(sweep).isCappedBy(Resource.HTTP_CLIENT_POOL).hasCeilingNearItsModel(0.15);
@@ -81,8 +74,7 @@ class StockServiceCapsIT {
 
 	@Test
 	void theStockRouteIsCappedByHikari(ScenarioReport report) {
-		SweepResult sweep = Sweep.of(stock.uri("/stock")).named("stock /stock").watching(stock).threadDumps(threads)
-			.upToUsers(16).run();
+		SweepResult sweep = Sweep.of(stock, "/stock").named("stock /stock").upToUsers(16).run();
 
 		report.record("sweep: /stock (a 250 ms query per request)", sweep);
 		assertThat(sweep).isCappedBy(Resource.HIKARI_POOL).hasCeilingNearItsModel(0.15);
@@ -90,8 +82,7 @@ class StockServiceCapsIT {
 
 	@Test
 	void theReportRouteIsCappedByTomcatsThreads(ScenarioReport report) {
-		SweepResult sweep = Sweep.of(stock.uri("/report")).named("stock /report").watching(stock).threadDumps(threads)
-			.upToUsers(32).run();
+		SweepResult sweep = Sweep.of(stock, "/report").named("stock /report").upToUsers(32).run();
 
 		report.record("sweep: /report (300 ms on the request thread)", sweep);
 		assertThat(sweep).isCappedBy(Resource.TOMCAT_THREADS).hasCeilingNearItsModel(0.15);

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -222,10 +223,24 @@ public class DownstreamContainer extends AbstractServiceContainer<DownstreamCont
 	 * @param peak the most held at once
 	 * @param completed requests that finished their hold
 	 * @param meanServiceTime the mean hold of the completed ones: W at the downstream
+	 * @param threads its platform threads ({@link #withThreads}), empty on virtual
+	 * threads
 	 */
-	public record InFlight(int current, int peak, long completed, Duration meanServiceTime) {
+	public record InFlight(int current, int peak, long completed, Duration meanServiceTime, OptionalInt threads) {
 
 		private static final Pattern FIELD = Pattern.compile("\"(\\w+)\":([0-9.]+)");
+
+		/** A reading of a stand-in on virtual threads. */
+		public InFlight(int current, int peak, long completed, Duration meanServiceTime) {
+			this(current, peak, completed, meanServiceTime, OptionalInt.empty());
+		}
+
+		/**
+		 * Whether every thread of a stand-in with a thread cap held a request at once.
+		 */
+		public boolean threadsFull() {
+			return this.threads.isPresent() && this.peak >= this.threads.getAsInt();
+		}
 
 		static InFlight parse(String json) {
 			java.util.Map<String, String> fields = new java.util.HashMap<>();
@@ -236,9 +251,11 @@ public class DownstreamContainer extends AbstractServiceContainer<DownstreamCont
 			if (!fields.containsKey("peak")) {
 				throw new IllegalStateException("not an in-flight reading: " + json);
 			}
+			int threads = Integer.parseInt(fields.getOrDefault("threads", "0"));
 			return new InFlight(Integer.parseInt(fields.get("current")), Integer.parseInt(fields.get("peak")),
 					Long.parseLong(fields.get("completed")),
-					Duration.ofNanos(Math.round(Double.parseDouble(fields.get("meanServiceTimeMs")) * 1e6)));
+					Duration.ofNanos(Math.round(Double.parseDouble(fields.get("meanServiceTimeMs")) * 1e6)),
+					(threads > 0) ? OptionalInt.of(threads) : OptionalInt.empty());
 		}
 
 	}

@@ -52,7 +52,11 @@ final class DownstreamServer {
 
 	private final AtomicLong serviceNanos = new AtomicLong();
 
+	/** Its platform threads; 0 on virtual threads. */
+	private final int threads;
+
 	private DownstreamServer(Map<String, Route> routes, int threads) {
+		this.threads = threads;
 		this.routes = routes;
 		this.workers = (threads > 0) ? Executors.newFixedThreadPool(threads) : null;
 	}
@@ -112,9 +116,11 @@ final class DownstreamServer {
 				this.serviceNanos.set(0);
 			}
 			long done = this.completed.get();
-			write(out, 200, String.format(Locale.ROOT,
-					"{\"current\":%d,\"peak\":%d,\"completed\":%d,\"meanServiceTimeMs\":%.3f}", this.current.get(),
-					this.peak.get(), done, (done == 0) ? 0.0 : this.serviceNanos.get() / 1e6 / done));
+			write(out, 200,
+					String.format(Locale.ROOT,
+							"{\"current\":%d,\"peak\":%d,\"completed\":%d,\"meanServiceTimeMs\":%.3f,\"threads\":%d}",
+							this.current.get(), this.peak.get(), done,
+							(done == 0) ? 0.0 : this.serviceNanos.get() / 1e6 / done, this.threads));
 			return true;
 		}
 		Route route = this.routes.get(path);

@@ -13,7 +13,9 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 
+import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.api.model.ContainerNetwork;
 import dev.bottleneckkit.internal.DockerHost;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
@@ -146,26 +148,39 @@ public final class MachineCpu {
 	}
 
 	/**
-	 * The kit's name label, else the first network alias that is not an id, else the
-	 * image's name: {@code mysql}, {@code toxiproxy}.
+	 * The kit's name label, else the first network alias the test gave it, else the
+	 * image's name: {@code mysql}, {@code toxiproxy}. Read once per container.
 	 */
 	static String nameOf(Container container) {
-		if (container.getLabels() != null && container.getLabels().containsKey(NAME_LABEL)) {
-			return container.getLabels().get(NAME_LABEL);
-		}
-		if (container.getNetworkSettings() != null && container.getNetworkSettings().getNetworks() != null) {
-			for (var network : container.getNetworkSettings().getNetworks().values()) {
-				if (network.getAliases() != null) {
-					for (String alias : network.getAliases()) {
-						if (!container.getId().startsWith(alias)) {
+		return NAMES.computeIfAbsent(container.getId(), (id) -> inspectName(id, container.getImage()));
+	}
+
+	private static final Map<String, String> NAMES = new ConcurrentHashMap<>();
+
+	private static String inspectName(String id, String image) {
+		try {
+			InspectContainerResponse inspected = DockerClientFactory.lazyClient().inspectContainerCmd(id).exec();
+			Map<String, String> labels = inspected.getConfig().getLabels();
+			if (labels != null && labels.containsKey(NAME_LABEL)) {
+				return labels.get(NAME_LABEL);
+			}
+			if (inspected.getNetworkSettings() != null && inspected.getNetworkSettings().getNetworks() != null) {
+				for (ContainerNetwork network : inspected.getNetworkSettings().getNetworks().values()) {
+					// Testcontainers adds "tc-<random>" to every container on a network:
+					// the test's own alias is the one a person knows.
+					for (String alias : (network.getAliases() != null) ? network.getAliases() : List.<String>of()) {
+						if (!id.startsWith(alias) && !alias.startsWith("tc-")) {
 							return alias;
 						}
 					}
 				}
 			}
 		}
-		String image = String.valueOf(container.getImage());
-		String repository = image.contains(":") ? image.substring(0, image.lastIndexOf(':')) : image;
+		catch (RuntimeException ex) {
+			// named by its image below
+		}
+		String name = String.valueOf(image);
+		String repository = name.contains(":") ? name.substring(0, name.lastIndexOf(':')) : name;
 		return repository.substring(repository.lastIndexOf('/') + 1);
 	}
 

@@ -12,7 +12,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
-import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.ContainerNetwork;
 import dev.bottleneckkit.containers.KitContainers;
@@ -82,6 +81,7 @@ public final class OutboundConnections implements AutoCloseable {
 		String script = "while :; do echo " + MARK + "; cat /proc/net/tcp /proc/net/tcp6 2>/dev/null; sleep "
 				+ INTERVAL.toMillis() / 1000.0 + "; done";
 		this.reader = KitContainers.labelled(new GenericContainer<>(KitImages.java(JavaRuntime.JAVA_21)))
+			.withLabel(MachineCpu.NAME_LABEL, "socket reader")
 			.withNetworkMode("container:" + this.service.getContainerId())
 			.withCreateContainerCmdModifier((cmd) -> cmd.withUser("65534:65534").withEntrypoint("sh", "-c", script))
 			.withLogConsumer(this::onLine);
@@ -226,23 +226,15 @@ public final class OutboundConnections implements AutoCloseable {
 		try {
 			var docker = DockerClientFactory.lazyClient();
 			for (Container container : docker.listContainersCmd().exec()) {
-				InspectContainerResponse inspected = docker.inspectContainerCmd(container.getId()).exec();
-				if (inspected.getNetworkSettings() == null || inspected.getNetworkSettings().getNetworks() == null) {
+				if (container.getNetworkSettings() == null || container.getNetworkSettings().getNetworks() == null) {
 					continue;
 				}
-				for (ContainerNetwork network : inspected.getNetworkSettings().getNetworks().values()) {
+				for (ContainerNetwork network : container.getNetworkSettings().getNetworks().values()) {
 					String ip = network.getIpAddress();
 					if (ip == null || ip.isEmpty()) {
 						continue;
 					}
-					String name = (network.getAliases() != null && !network.getAliases().isEmpty())
-							? network.getAliases()
-								.stream()
-								.filter((alias) -> !container.getId().startsWith(alias))
-								.findFirst()
-								.orElse(container.getNames()[0].substring(1))
-							: container.getNames()[0].substring(1);
-					this.names.putIfAbsent(ip, name);
+					this.names.putIfAbsent(ip, MachineCpu.nameOf(container));
 				}
 			}
 		}

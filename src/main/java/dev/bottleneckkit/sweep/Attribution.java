@@ -12,6 +12,7 @@ import java.util.OptionalDouble;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import dev.bottleneckkit.containers.DownstreamContainer;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.MachineCpu;
@@ -607,6 +608,21 @@ final class Attribution {
 	}
 
 	private Optional<Capped> downstream() {
+		Optional<DownstreamContainer.InFlight> standIn = this.step.standIn()
+			.filter(DownstreamContainer.InFlight::threadsFull);
+		if (standIn.isPresent() && this.step.users() > standIn.get().peak()
+				&& standIn.get().meanServiceTime().toNanos() > 0) {
+			DownstreamContainer.InFlight held = standIn.get();
+			Map<String, String> readings = new LinkedHashMap<>();
+			readings.put("downstream in flight max", held.peak() + " of " + held.threads().getAsInt() + " threads");
+			readings.put("downstream completed", Long.toString(held.completed()));
+			return Optional.of(capped(Resource.DOWNSTREAM,
+					String.format(Locale.ROOT, "the downstream's %d threads all held a request",
+							held.threads().getAsInt()),
+					new Model(held.threads().getAsInt(), "downstream threads", held.meanServiceTime(),
+							"the downstream's hold"),
+					Optional.of("downstream"), readings));
+		}
 		GaugeTimeline gauges = this.step.downstream();
 		Optional<Pool> threads = threadPool(gauges);
 		if (threads.isPresent()) {

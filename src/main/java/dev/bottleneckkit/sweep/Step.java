@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 
+import dev.bottleneckkit.containers.DownstreamContainer;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.MachineCpu;
@@ -29,10 +30,20 @@ import dev.bottleneckkit.probe.ThreadDump;
  * @param connections the service's outbound TCP connections during the step, by
  * destination (empty when not read)
  * @param wall how long the step took, warm-up included
+ * @param standIn what reached the watched downstream when it is a kit stand-in
+ * ({@code DownstreamContainer}): in flight at most, its threads, its hold
  */
 public record Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream,
 		Optional<MachineCpu.Use> cpu, List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
-		List<OutboundConnections.Destination> connections, Duration wall) {
+		List<OutboundConnections.Destination> connections, Duration wall,
+		Optional<DownstreamContainer.InFlight> standIn) {
+
+	/** A step without a stand-in downstream. */
+	public Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream,
+			Optional<MachineCpu.Use> cpu, List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
+			List<OutboundConnections.Destination> connections, Duration wall) {
+		this(users, result, service, downstream, cpu, pinned, carriers, threads, connections, wall, Optional.empty());
+	}
 
 	public Step {
 		pinned = List.copyOf(pinned);

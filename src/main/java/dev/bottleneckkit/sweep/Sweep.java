@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
+import dev.bottleneckkit.containers.DownstreamContainer;
 import dev.bottleneckkit.internal.Console;
 import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.internal.Knobs;
@@ -227,9 +228,9 @@ public final class Sweep {
 			for (int users = 1; users <= this.maxUsers; users *= 2) {
 				Step step = step(users, steps, probes, background);
 				steps.add(step);
-				Console.line(String.format(Locale.ROOT, "%s: %3d users  %8.1f rps  mean %5d ms  p99 %5d ms  %d errors",
-						this.name, users, step.throughput(), step.meanLatency().toMillis(),
-						step.result().p99().toMillis(), step.result().errorCount()));
+				Console.line(String.format(Locale.ROOT, "%s: %4d %-5s %8.1f rps  mean %5d ms  p99 %5d ms  %d errors",
+						this.name, users, (users == 1) ? "user" : "users", step.throughput(),
+						step.meanLatency().toMillis(), step.result().p99().toMillis(), step.result().errorCount()));
 				if (step.result().generatorSaturated() || step.result().succeeded() == 0) {
 					saturated = step.result().generatorSaturated() || steps.size() > 1;
 					break;
@@ -410,7 +411,10 @@ public final class Sweep {
 			if (this.service != null) {
 				this.serviceGauges = ServiceGauges.at(this.service.uri("")).start();
 			}
-			if (this.downstream != null) {
+			if (this.downstream instanceof DownstreamContainer standIn) {
+				standIn.resetInFlight();
+			}
+			else if (this.downstream != null) {
 				this.downstreamGauges = ServiceGauges.at(uriOf(this.downstream)).start();
 			}
 			if (this.pinning != null) {
@@ -464,8 +468,10 @@ public final class Sweep {
 					? Optional.of(this.cpu.between(this.cpuBefore, cpuAfter)) : Optional.empty();
 			List<OutboundConnections.Destination> seen = (this.connections != null)
 					? this.connections.between(windowStart, wallEnd) : List.of();
+			Optional<DownstreamContainer.InFlight> standIn = (this.downstream instanceof DownstreamContainer stub)
+					? Optional.of(stub.inFlight()) : Optional.empty();
 			return new Step(users, result, service, downstream, cpu, pinned, this.carriers, dumps, seen,
-					Duration.ofNanos(wallEnd - wallStart));
+					Duration.ofNanos(wallEnd - wallStart), standIn);
 		}
 
 		private MachineCpu.Reading read(MachineCpu machine) {
