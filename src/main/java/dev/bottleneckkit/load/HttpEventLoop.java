@@ -34,12 +34,16 @@ import org.slf4j.LoggerFactory;
  * ({@code bench/driver-vs-wrk.sh} measures it against wrk).
  *
  * <p>
- * Plain HTTP/1.1 GETs on kept-alive connections, one request at a time per connection;
- * each failure named by its kind: {@code http-503} (with the error a JSON body names:
- * {@code http-504 read-timeout}), {@code timeout}, {@code connect-timeout},
- * {@code connect-refused}, {@code connection-reset}, {@code connection-closed}. A
- * kept-alive connection that the service closed while it sat idle is opened again once,
- * as HTTP clients do.
+ * HTTP/1.1 requests of any method on kept-alive connections, one request at a time per
+ * connection; each failure named by its kind: {@code http-503} (with the error a JSON
+ * body names: {@code http-504 read-timeout}), {@code timeout}, {@code connect-timeout},
+ * {@code connect-refused}, {@code connection-reset}, {@code connection-closed},
+ * {@code stale-connection}. Before a kept-alive connection carries the next request it is
+ * checked: one the service closed while it sat idle, or that received bytes nobody asked
+ * for (an idle-timeout 408), is replaced by a new one. A request is never sent twice
+ * unless its method is idempotent (RFC 9110 9.2.2): a {@code GET} that meets a close
+ * before any byte of its answer is sent once more on a new connection, as HTTP clients
+ * do; a {@code POST} counts as {@code stale-connection}.
  */
 final class HttpEventLoop implements AutoCloseable {
 
@@ -66,6 +70,10 @@ final class HttpEventLoop implements AutoCloseable {
 
 	static final long MAX_BACK_OFF_NANOS = Duration.ofSeconds(1).toNanos();
 
+	/** Methods a client may send again after a connection failed (RFC 9110 9.2.2). */
+	static final java.util.Set<String> IDEMPOTENT = java.util.Set.of("GET", "HEAD", "PUT", "DELETE", "OPTIONS",
+			"TRACE");
+
 	private final String name;
 
 	private final URI target;
@@ -75,6 +83,12 @@ final class HttpEventLoop implements AutoCloseable {
 	 * order.
 	 */
 	private final byte[][] requests;
+
+	/** Whether each request of the mix is a {@code HEAD}: its answer has no body. */
+	private final boolean[] heads;
+
+	/** Whether each request of the mix may be sent again (RFC 9110 9.2.2). */
+	private final boolean[] idempotent;
 
 	private final int[] cumulativeWeights;
 
@@ -121,6 +135,8 @@ final class HttpEventLoop implements AutoCloseable {
 		this.name = name;
 		this.target = mix.get(0).uri();
 		this.requests = new byte[mix.size()][];
+		this.heads = new boolean[mix.size()];
+		this.idempotent = new boolean[mix.size()];
 		this.cumulativeWeights = new int[mix.size()];
 		int total = 0;
 		for (int i = 0; i < mix.size(); i++) {
@@ -129,6 +145,8 @@ final class HttpEventLoop implements AutoCloseable {
 						+ " and " + mix.get(i).hostAndPort() + " are two; run a load for each");
 			}
 			this.requests[i] = mix.get(i).bytes();
+			this.heads[i] = mix.get(i).method().equals("HEAD");
+			this.idempotent[i] = IDEMPOTENT.contains(mix.get(i).method());
 			total += mix.get(i).weight();
 			this.cumulativeWeights[i] = total;
 		}
@@ -428,11 +446,30 @@ final class HttpEventLoop implements AutoCloseable {
 			this.connectFailed = false;
 			this.deadline = System.nanoTime() + HttpEventLoop.this.timeoutNanos;
 			this.retried = false;
+			if (this.channel != null && !stillOpen()) {
+				closeChannel();
+			}
 			if (this.channel == null) {
 				open();
 			}
 			else {
 				write();
+			}
+		}
+
+		/**
+		 * Whether the idle kept-alive connection may carry the next request: the service
+		 * has not closed it, and sent nothing since the last answer (an idle-timeout 408
+		 * read as the next request's answer would count against it).
+		 */
+		private boolean stillOpen() {
+			ByteBuffer probe = HttpEventLoop.this.readBuffer;
+			probe.clear();
+			try {
+				return this.channel.read(probe) == 0;
+			}
+			catch (IOException ex) {
+				return false;
 			}
 		}
 
@@ -466,7 +503,7 @@ final class HttpEventLoop implements AutoCloseable {
 		}
 
 		private void write() {
-			this.parser.reset();
+			this.parser.reset(HttpEventLoop.this.heads[this.route]);
 			this.out.clear();
 			try {
 				this.channel.write(this.out);
@@ -516,7 +553,10 @@ final class HttpEventLoop implements AutoCloseable {
 				}
 				buffer.flip();
 				if (this.parser.feed(buffer)) {
-					answered(this.parser.keepAlive());
+					// Bytes after a whole answer were asked for by nobody: the connection
+					// is
+					// not to be trusted with the next request.
+					answered(this.parser.keepAlive() && !buffer.hasRemaining());
 					return;
 				}
 				if (read < buffer.capacity()) {
@@ -538,9 +578,13 @@ final class HttpEventLoop implements AutoCloseable {
 			String kind = ioKind(ex);
 			boolean closedOrReset = kind.equals("connection-closed") || kind.equals("connection-reset");
 			if (closedOrReset && this.reused && !this.retried && !this.parser.started()) {
-				// Closed by the service while it sat idle (our request then meets its
-				// FIN, or its RST), before any
-				// byte of an answer: once more on a new connection.
+				// Closed by the service while it sat idle (our request then meets its FIN
+				// or its RST) before any byte of an answer: the request may have reached
+				// it. Only an idempotent one is sent again.
+				if (!HttpEventLoop.this.idempotent[this.route]) {
+					fail("stale-connection");
+					return;
+				}
 				closeChannel();
 				this.retried = true;
 				open();

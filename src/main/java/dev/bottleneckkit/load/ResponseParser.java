@@ -11,9 +11,12 @@ import java.util.regex.Pattern;
  * Reads one HTTP/1.1 answer from bytes as they arrive, in any pieces: the status, the
  * headers that frame the body ({@code Content-Length},
  * {@code Transfer-Encoding: chunked}, {@code Connection}), and the body, which it skips,
- * keeping the first 4 KiB of a failed answer to name its error kind. No string per
- * header: the load driver parses every answer on two cores it shares with the service it
- * measures.
+ * keeping the first 4 KiB of a failed answer to name its error kind. As RFC 9112 says: an
+ * answer to a {@code HEAD} has no body whatever its {@code Content-Length}; interim
+ * answers ({@code 100 Continue}, {@code 103 Early Hints}) are skipped for the final one;
+ * {@code Connection} is a list of tokens, and {@code close} among them closes. No string
+ * per header: the load driver parses every answer on two cores it shares with the service
+ * it measures.
  */
 final class ResponseParser {
 
@@ -60,8 +63,21 @@ final class ResponseParser {
 
 	private boolean anyByte;
 
+	/** Whether the answer is to a {@code HEAD}: no body follows its headers. */
+	private boolean head;
+
+	/** Whether a {@code Connection} header asked to close after this answer. */
+	private boolean closeAsked;
+
+	/** Ready for the next answer on the same connection, to a {@code HEAD} or not. */
+	void reset(boolean head) {
+		reset();
+		this.head = head;
+	}
+
 	/** Ready for the next answer on the same connection. */
 	void reset() {
+		this.head = false;
 		this.state = State.STATUS;
 		this.lineLength = 0;
 		this.status = 0;
@@ -71,6 +87,7 @@ final class ResponseParser {
 		this.left = 0;
 		this.kept = null;
 		this.anyByte = false;
+		this.closeAsked = false;
 	}
 
 	/**
@@ -163,9 +180,16 @@ final class ResponseParser {
 						.contains("chunked");
 				}
 				else if (startsWithIgnoreCase(CONNECTION)) {
-					String value = value(CONNECTION.length);
-					this.keepAlive = !value.equalsIgnoreCase("close")
-							&& (this.keepAlive || value.equalsIgnoreCase("keep-alive"));
+					// A list of tokens (RFC 9110 7.6.1): "close, TE" closes as "close"
+					// does.
+					for (String token : value(CONNECTION.length).split(",")) {
+						if (token.trim().equalsIgnoreCase("close")) {
+							this.closeAsked = true;
+						}
+						else if (token.trim().equalsIgnoreCase("keep-alive")) {
+							this.keepAlive = true;
+						}
+					}
 				}
 			}
 			case CHUNK_SIZE -> {
@@ -188,14 +212,28 @@ final class ResponseParser {
 	}
 
 	private void startBody() {
-		if (this.chunked) {
+		if (this.closeAsked) {
+			this.keepAlive = false;
+		}
+		if (this.status / 100 == 1 && this.status != 101) {
+			// An interim answer: the final one follows on the same connection.
+			int head = this.head ? 1 : 0;
+			reset();
+			this.head = head == 1;
+			this.anyByte = true;
+			return;
+		}
+		if (this.head) {
+			this.state = State.DONE;
+		}
+		else if (this.chunked) {
 			this.state = State.CHUNK_SIZE;
 		}
 		else if (this.contentLength >= 0) {
 			this.left = this.contentLength;
 			this.state = (this.left == 0) ? State.DONE : State.BODY;
 		}
-		else if (this.status == 204 || this.status == 304 || this.status / 100 == 1) {
+		else if (this.status == 204 || this.status == 304 || this.status == 101) {
 			this.state = State.DONE;
 		}
 		else {
