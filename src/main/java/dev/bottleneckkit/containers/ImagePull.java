@@ -8,10 +8,17 @@ import com.github.dockerjava.api.command.PullImageResultCallback;
 import com.github.dockerjava.api.exception.NotFoundException;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.ContainerFetchException;
+import org.testcontainers.images.PullPolicy;
 import org.testcontainers.utility.DockerImageName;
+import org.testcontainers.utility.ImageNameSubstitutor;
 import org.testcontainers.utility.RegistryAuthLocator;
 
-/** Pulls a service's image once, so that a name that exists nowhere fails at once. */
+/**
+ * Pulls a service's image once, so that a name that exists nowhere fails at once; the
+ * name goes through Testcontainers' configuration first, as every image Testcontainers
+ * pulls does: its {@code ImageNameSubstitutor} (a company's registry mirror,
+ * {@code hub.image.name.prefix}) and its pull policy.
+ */
 final class ImagePull {
 
 	private ImagePull() {
@@ -26,15 +33,30 @@ final class ImagePull {
 		if (imageName == null) {
 			return;
 		}
-		String image = imageName.asCanonicalNameString();
+		DockerImageName resolved = resolve(imageName, ImageNameSubstitutor.instance());
+		String image = resolved.asCanonicalNameString();
 		DockerClient docker = DockerClientFactory.lazyClient();
+		boolean present;
 		try {
 			docker.inspectImageCmd(image).exec();
-			return;
+			present = true;
 		}
 		catch (NotFoundException absent) {
-			// pull it below
+			present = false;
 		}
+		if (present && !PullPolicy.defaultPolicy().shouldPull(resolved)) {
+			return;
+		}
+		pull(docker, resolved, timeout);
+	}
+
+	/** The name Testcontainers would pull for {@code imageName}: after its substitutor. */
+	static DockerImageName resolve(DockerImageName imageName, ImageNameSubstitutor substitutor) {
+		return substitutor.apply(imageName);
+	}
+
+	private static void pull(DockerClient docker, DockerImageName imageName, Duration timeout) {
+		String image = imageName.asCanonicalNameString();
 		try {
 			docker.pullImageCmd(imageName.getUnversionedPart())
 				.withTag(imageName.getVersionPart())
