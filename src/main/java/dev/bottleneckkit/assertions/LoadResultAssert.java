@@ -152,9 +152,9 @@ public class LoadResultAssert extends AbstractAssert<LoadResultAssert, LoadResul
 	}
 
 	private String limitStory(Ceiling ceiling) {
-		if (this.actual.openLoop()) {
-			return String.format(Locale.ROOT, "%s offered against %s (λ = L / W)", rps(this.actual.offeredRps()),
-					ceiling.explain());
+		if (this.actual.offeredRps().isPresent()) {
+			return String.format(Locale.ROOT, "%s offered against %s (λ = L / W)",
+					rps(this.actual.offeredRps().getAsDouble()), ceiling.explain());
 		}
 		int users = this.actual.users();
 		if (ceiling.saturatedBy(users)) {

@@ -7,6 +7,7 @@ import java.util.stream.Collectors;
 import dev.bottleneckkit.baseline.Baseline;
 import dev.bottleneckkit.baseline.Baseline.Comparison;
 import dev.bottleneckkit.internal.Knobs;
+import dev.bottleneckkit.sweep.Confirmation;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.SweepResult;
@@ -34,6 +35,52 @@ public class SweepResultAssert extends AbstractAssert<SweepResultAssert, SweepRe
 		if (this.actual.verdict().cap().filter(resource::equals).isEmpty()) {
 			failWithMessage("expected the cap to be %s, but the sweep says: %s%n%s", resource.description(),
 					this.actual.verdict(), this.actual.table());
+		}
+		this.actual.confirmation()
+			.filter((confirmation) -> !confirmation.confirmed())
+			.ifPresent((confirmation) -> failWithMessage(
+					"the sweep names %s, but the verdict was put to the test and did not hold: %s%n%s",
+					resource.description(), confirmation.line(), this.actual.table()));
+		return this;
+	}
+
+	/**
+	 * The verdict was put to the test ({@code Sweep.confirming()}) and held: with the
+	 * knob turned the ceiling rose, to within {@code tolerance} (0.01 to 1) of what the
+	 * models predicted.
+	 */
+	public SweepResultAssert isConfirmedWithin(double tolerance) {
+		isNotNull();
+		Knobs.between("tolerance", tolerance, 0.01, 1.0);
+		if (this.actual.confirmation().isEmpty()) {
+			failWithMessage("the verdict was not put to the test (Sweep.confirming(), a verdict that names a resource"
+					+ " with a knob): %s%n%s", this.actual.verdict(), this.actual.table());
+			return this;
+		}
+		Confirmation confirmation = this.actual.confirmation().get();
+		if (!confirmation.confirmed()) {
+			failWithMessage("the verdict did not hold: %s%n%s", confirmation.line(), this.actual.table());
+		}
+		if (confirmation.predictionError() > tolerance) {
+			failWithMessage(
+					"the verdict held, but the ceiling with the knob turned is %d %% from its prediction,"
+							+ " allowed %d %%: %s%n%s",
+					Math.round(confirmation.predictionError() * 100), Math.round(tolerance * 100), confirmation.line(),
+					this.actual.table());
+		}
+		return this;
+	}
+
+	/**
+	 * The verdict was put to the test and did not hold: turning the knob left the ceiling
+	 * where it was (a knob of a resource that is not the cap).
+	 */
+	public SweepResultAssert isNotConfirmed() {
+		isNotNull();
+		if (this.actual.confirmation().isEmpty() || this.actual.confirmation().get().confirmed()) {
+			failWithMessage("expected the knob not to move the ceiling, but: %s%n%s",
+					this.actual.confirmation().map(Confirmation::line).orElse("the verdict was not put to the test"),
+					this.actual.table());
 		}
 		return this;
 	}

@@ -50,7 +50,9 @@ final class ImagePull {
 		pull(docker, resolved, timeout);
 	}
 
-	/** The name Testcontainers would pull for {@code imageName}: after its substitutor. */
+	/**
+	 * The name Testcontainers would pull for {@code imageName}: after its substitutor.
+	 */
 	static DockerImageName resolve(DockerImageName imageName, ImageNameSubstitutor substitutor) {
 		return substitutor.apply(imageName);
 	}

@@ -5,6 +5,7 @@ import java.util.Locale;
 
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.sweep.Confirmation;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.SweepResult;
 import dev.bottleneckkit.sweep.Verdict;
@@ -109,7 +110,8 @@ final class Charts {
 		int bottom = 28;
 		List<Step> steps = sweep.steps();
 		double model = sweep.verdict().ceilingModel().map(Verdict.Model::rps).orElse(Double.NaN);
-		double top = niceTop(Math.max(sweep.ceiling(), Double.isNaN(model) ? 0 : model) * 1.15);
+		double confirmed = sweep.confirmation().map(Confirmation::ceilingAfter).orElse(0.0);
+		double top = niceTop(Math.max(Math.max(sweep.ceiling(), confirmed), Double.isNaN(model) ? 0 : model) * 1.15);
 		double latencyTop = niceTop(
 				steps.stream().mapToDouble((s) -> s.meanLatency().toMillis()).max().orElse(1) * 1.1);
 		double plotW = width - left - right;
@@ -150,6 +152,32 @@ final class Charts {
 		svg.append("<polyline fill=\"none\" stroke=\"#bc4c00\" stroke-width=\"1.8\" points=\"")
 			.append(latency)
 			.append("\"/>");
+		// The USL curve through the steps, users doubling from slot to slot.
+		sweep.scalability().ifPresent((fit) -> {
+			StringBuilder curve = new StringBuilder();
+			for (int i = 0; i < (steps.size() - 1) * 8 + 1; i++) {
+				double at = i / 8.0;
+				double users = steps.get(0).users() * Math.pow(2, at);
+				double y = height - bottom - Math.min(top, fit.throughputAt(users)) / top * plotH;
+				curve.append(String.format(Locale.ROOT, "%.1f,%.1f ", left + (at + 0.5) * slot, y));
+			}
+			svg.append(
+					"<polyline fill=\"none\" stroke=\"#1a7f37\" stroke-width=\"1.6\" stroke-dasharray=\"4 2\" points=\"")
+				.append(curve)
+				.append("\"><title>")
+				.append(ReportWriter.escape(fit.toString()))
+				.append("</title></polyline>");
+		});
+		// The confirmation's steps, where their users fall, as rings.
+		sweep.confirmation().ifPresent((confirmation) -> confirmation.steps().forEach((step) -> {
+			double at = Math.log(step.users() / (double) steps.get(0).users()) / Math.log(2);
+			double y = height - bottom - Math.min(top, step.throughput()) / top * plotH;
+			svg.append(String.format(Locale.ROOT,
+					"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"none\" stroke=\"#8250df\" stroke-width=\"2\">"
+							+ "<title>with %s, %d users: %.1f rps</title></circle>",
+					left + (at + 0.5) * slot, y, ReportWriter.escape(confirmation.knob()), step.users(),
+					step.throughput()));
+		}));
 		if (!Double.isNaN(model)) {
 			double y = height - bottom - model / top * plotH;
 			svg.append(String

@@ -40,6 +40,7 @@ final class HtmlReport {
 			.kpis div{font-variant-numeric:tabular-nums;font-size:1.05em} .kpis label{display:block;font-size:.72em;color:#5b6475;text-transform:uppercase;letter-spacing:.03em}
 			.kpis small{font-size:.78em;color:#5b6475}
 			.cap{color:#5b6475;font-size:.9em;margin-bottom:.5rem}
+			.meta{color:#3d4452;font-size:.88em;margin:.1rem 0 .35rem}
 			.verdict{font-size:1.02em;margin:.5rem 0 .6rem;padding:.5rem .7rem;background:#f6f8fa;border-radius:6px}
 			.body{display:grid;grid-template-columns:minmax(260px,1fr) 2fr;gap:1.2rem;align-items:start}
 			dl{margin:0;font-size:.88em} dt{color:#5b6475} dd{margin:0 0 .35rem;word-break:break-word}
@@ -90,7 +91,7 @@ final class HtmlReport {
 	static String failureCard(ReportEntry e) {
 		LoadResult r = e.result();
 		FailureMode mode = e.failureMode();
-		double rate = mode.failuresPerSecondFor(r);
+		double rate = mode.failuresPerSecondFor(r).orElse(Double.NaN);
 		StringBuilder card = new StringBuilder("<article class=\"").append(e.passed() ? "pass" : "fail").append("\">");
 		card.append(head(e));
 		card.append("<div class=\"kpis\">")
@@ -239,6 +240,22 @@ final class HtmlReport {
 			.append("</b> — ")
 			.append(ReportWriter.escape(sweep.verdict().line()))
 			.append("</div>");
+		sweep.confirmation()
+			.ifPresent((confirmation) -> card.append("<div class=\"verdict\" style=\"background:")
+				.append(confirmation.confirmed() ? "#dafbe1" : "#ffebe9")
+				.append("\">")
+				.append(ReportWriter.escape(confirmation.line()))
+				.append(String.format(Locale.ROOT, " <small>(%d s, and %d s to put the service back)</small>",
+						confirmation.took().toSeconds(), confirmation.restore().toSeconds()))
+				.append("</div>"));
+		sweep.nextCap()
+			.ifPresent((next) -> card.append("<div class=\"meta\">next: ")
+				.append(ReportWriter.escape(next.toString()))
+				.append("</div>"));
+		sweep.scalability()
+			.ifPresent((fit) -> card.append("<div class=\"meta\">")
+				.append(ReportWriter.escape(fit.toString()))
+				.append("</div>"));
 		card.append("<div class=\"kpis\">")
 			.append(kpi("steps", sweep.steps().size() + " (" + MarkdownSummary.usersRange(sweep) + " users)"))
 			.append(kpi("W₁ (one user)", sweep.oneUserLatency().toMillis() + " ms"))

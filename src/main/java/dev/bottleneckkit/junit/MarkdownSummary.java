@@ -27,7 +27,10 @@ final class MarkdownSummary {
 						md(e.caseName()), usersRange(sweep), md(sweep.verdict().headline()),
 						sweep.verdict().ceilingModel().map((m) -> ReportWriter.rps(m.rps())).orElse("—"),
 						sweep.saturated() ? ReportWriter.rps(sweep.ceiling()) : "—", r.errorCount(),
-						md("verdict: " + sweep.verdict().line()), md(e.outcome())));
+						md("verdict: " + sweep.verdict().line()
+								+ sweep.confirmation().map((c) -> "; " + c.line()).orElse("")
+								+ sweep.nextCap().map((next) -> "; next: " + next).orElse("")),
+						md(e.outcome())));
 				continue;
 			}
 			if (e.failureMode() != null) {

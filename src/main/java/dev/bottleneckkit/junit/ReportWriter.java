@@ -89,7 +89,8 @@ final class ReportWriter {
 
 	/** "40 users" for a closed loop, "20 rps offered" for an open one. */
 	static String load(LoadResult r) {
-		return r.openLoop() ? String.format(Locale.ROOT, "%.0f rps offered", r.offeredRps()) : r.users() + " users";
+		return r.offeredRps().isPresent() ? String.format(Locale.ROOT, "%.0f rps offered", r.offeredRps().getAsDouble())
+				: r.users() + " users";
 	}
 
 	/** A latency percentile of the successes, or "—" when nothing succeeded. */
@@ -109,7 +110,7 @@ final class ReportWriter {
 
 	/** "4.0 failures/s of http-504 read-timeout, each after 500 ms" */
 	static String expectedFailures(FailureMode mode, LoadResult r) {
-		double rate = mode.failuresPerSecondFor(r);
+		double rate = mode.failuresPerSecondFor(r).orElse(Double.NaN);
 		String when = mode.timeToFail().isZero() ? "" : ", each after " + mode.timeToFail().toMillis() + " ms";
 		return (Double.isNaN(rate) ? "every request fails" : String.format(Locale.ROOT, "%.1f failures/s", rate))
 				+ " of " + mode.kind() + when;

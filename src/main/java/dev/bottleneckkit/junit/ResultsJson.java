@@ -13,6 +13,8 @@ import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.model.FailureMode;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.MachineCpu;
+import dev.bottleneckkit.sweep.Confirmation;
+import dev.bottleneckkit.sweep.Scalability;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.SweepResult;
 import dev.bottleneckkit.sweep.Verdict;
@@ -86,7 +88,7 @@ final class ResultsJson {
 		LoadResult result = entry.result();
 		Map<String, Object> load = new LinkedHashMap<>();
 		load.put("users", result.users());
-		load.put("offeredRps", result.openLoop() ? result.offeredRps() : null);
+		load.put("offeredRps", result.offeredRps().isPresent() ? result.offeredRps().getAsDouble() : null);
 		load.put("warmUp_s", seconds(result.warmUp()));
 		load.put("window_s", seconds(result.window()));
 		run.put("load", load);
@@ -117,7 +119,8 @@ final class ResultsJson {
 		if (failure != null) {
 			model.put("failureKind", failure.kind());
 			model.put("timeToFail_ms", millis(failure.timeToFail()));
-			model.put("failuresPerSecond", failure.failuresPerSecondFor(entry.result()));
+			model.put("failuresPerSecond", failure.failuresPerSecondFor(entry.result()).isPresent()
+					? failure.failuresPerSecondFor(entry.result()).getAsDouble() : null);
 			model.put("why", failure.why());
 			return model;
 		}
@@ -182,7 +185,41 @@ final class ResultsJson {
 		verdict.put("modelRps", sweep.verdict().ceilingModel().map(Verdict.Model::rps).orElse(null));
 		verdict.put("ceilingRps", sweep.saturated() ? sweep.ceiling() : null);
 		result.put("verdict", verdict);
+		result.put("nextCap",
+				sweep.nextCap()
+					.map((next) -> Map.<String, Object>of("resource", next.resource().name(), "what", next.what(),
+							"modelRps", next.model().rps()))
+					.orElse(null));
+		result.put("fit", sweep.scalability().map(ResultsJson::fit).orElse(null));
+		result.put("confirmation", sweep.confirmation().map(ResultsJson::confirmation).orElse(null));
 		return result;
+	}
+
+	private static Map<String, Object> fit(Scalability fit) {
+		Map<String, Object> usl = new LinkedHashMap<>();
+		usl.put("law", "usl");
+		usl.put("lambda", fit.lambda());
+		usl.put("sigma", fit.sigma());
+		usl.put("kappa", fit.kappa());
+		usl.put("capacityRps", fit.capacity().isPresent() ? fit.capacity().getAsDouble() : null);
+		usl.put("capacityLowRps", fit.capacityLow().isPresent() ? fit.capacityLow().getAsDouble() : null);
+		usl.put("capacityHighRps", fit.capacityHigh().isPresent() ? fit.capacityHigh().getAsDouble() : null);
+		usl.put("peakUsers", fit.peakUsers().isPresent() ? fit.peakUsers().getAsDouble() : null);
+		return usl;
+	}
+
+	private static Map<String, Object> confirmation(Confirmation confirmation) {
+		Map<String, Object> tested = new LinkedHashMap<>();
+		tested.put("knob", confirmation.knob());
+		tested.put("confirmed", confirmation.confirmed());
+		tested.put("ceilingBeforeRps", confirmation.ceilingBefore());
+		tested.put("ceilingAfterRps", confirmation.ceilingAfter());
+		tested.put("predictedRps", confirmation.predicted());
+		tested.put("predictedBy", confirmation.predictedBy());
+		tested.put("line", confirmation.line());
+		tested.put("took_s", seconds(confirmation.took()));
+		tested.put("restore_s", seconds(confirmation.restore()));
+		return tested;
 	}
 
 	private static double millis(Duration duration) {

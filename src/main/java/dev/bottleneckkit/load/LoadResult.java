@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
 
 import org.HdrHistogram.Histogram;
 
@@ -147,9 +148,9 @@ public final class LoadResult {
 		return this.warmUp;
 	}
 
-	/** The open loop's arrival rate, requests per second; NaN for a closed loop. */
-	public double offeredRps() {
-		return this.offeredRps;
+	/** The open loop's arrival rate, requests per second; empty for a closed loop. */
+	public OptionalDouble offeredRps() {
+		return openLoop() ? OptionalDouble.of(this.offeredRps) : OptionalDouble.empty();
 	}
 
 	/**
@@ -253,7 +254,7 @@ public final class LoadResult {
 	/** "40 users: 9.9 rps, p50 4012 ms, p99 4504 ms, 0 errors" */
 	public String summary() {
 		String load = openLoop() ? String.format(Locale.ROOT, "%.1f rps offered", this.offeredRps)
-				: this.users + " users";
+				: (this.users == 1) ? "1 user" : this.users + " users";
 		return String.format(Locale.ROOT, "%s, %s: %.1f rps, p50 %d ms, p90 %d ms, p99 %d ms, %d errors%s", this.name,
 				load, throughput(), median().toMillis(), latencyAt(90).toMillis(), p99().toMillis(), errorCount(),
 				this.errors.isEmpty() ? "" : " " + this.errors);

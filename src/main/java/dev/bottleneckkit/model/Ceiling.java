@@ -56,7 +56,8 @@ public record Ceiling(int limit, String resource, Duration latency) {
 	 * offered rate or the ceiling, whichever is lower.
 	 */
 	public double throughputFor(LoadResult result) {
-		return result.openLoop() ? Math.min(result.offeredRps(), throughputFor(result.users()))
+		return result.offeredRps().isPresent()
+				? Math.min(result.offeredRps().getAsDouble(), throughputFor(result.users()))
 				: throughputFor(result.users());
 	}
 

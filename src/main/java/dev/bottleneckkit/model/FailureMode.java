@@ -2,6 +2,7 @@ package dev.bottleneckkit.model;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.OptionalDouble;
 
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.load.LoadResult;
@@ -42,14 +43,15 @@ public record FailureMode(String kind, Duration timeToFail, String why) {
 
 	/**
 	 * Failures per second the load that produced {@code result} should see: users / time
-	 * to fail for a closed loop (at most what the users can send when the time to fail is
-	 * near 0: then NaN, no bound), the offered rate for an open loop.
+	 * to fail for a closed loop, the offered rate for an open loop; empty when no timer
+	 * sets the time to fail (a reset: then the model bounds the kind, not the rate).
 	 */
-	public double failuresPerSecondFor(LoadResult result) {
+	public OptionalDouble failuresPerSecondFor(LoadResult result) {
 		if (result.openLoop()) {
 			return result.offeredRps();
 		}
-		return this.timeToFail.isZero() ? Double.NaN : result.users() / (this.timeToFail.toNanos() / 1e9);
+		return this.timeToFail.isZero() ? OptionalDouble.empty()
+				: OptionalDouble.of(result.users() / (this.timeToFail.toNanos() / 1e9));
 	}
 
 	/**

@@ -98,6 +98,15 @@ public record ThreadDump(Path file, List<DumpedThread> threads) {
 				"reactor.core.publisher.BlockingIterable", "org.apache.hc.core5.concurrent.BasicFuture.get",
 				"java.util.concurrent.SynchronousQueue", "java.util.concurrent.Exchanger.exchange");
 
+		/**
+		 * Whether it is a virtual thread: its stack begins in {@code VirtualThread.run}.
+		 * (Tomcat names its virtual request threads {@code tomcat-handler-N}, as if they
+		 * were a pool's.)
+		 */
+		public boolean virtual() {
+			return this.frames.stream().anyMatch((frame) -> frame.startsWith("java.lang.VirtualThread.run"));
+		}
+
 		/** Whether a frame is {@code classOrMethod} or a method of it. */
 		public boolean hasFrame(String classOrMethod) {
 			return this.frames.stream().anyMatch((frame) -> isOf(frame, classOrMethod));

@@ -134,6 +134,63 @@ final class Attribution {
 		return of(sweep, List.of());
 	}
 
+	/**
+	 * Each resource's own ceiling, read from the sweep whether or not it was full, lowest
+	 * first: pools and threads by their configured limit over W₁ (a use, for Hikari),
+	 * carriers over the pinned time of a request, the CPU over the CPU of a request, the
+	 * stand-in downstream's threads over its hold. What caps next is the lowest after the
+	 * verdict's own.
+	 */
+	static List<Verdict.Bound> bounds(SweepResult sweep) {
+		return new Attribution(sweep, List.of()).bounds();
+	}
+
+	private List<Verdict.Bound> bounds() {
+		List<Verdict.Bound> bounds = new ArrayList<>();
+		GaugeTimeline gauges = this.step.service();
+		gauges.max(Gauge.TOMCAT_MAX)
+			.ifPresent((max) -> bounds.add(new Verdict.Bound(Resource.TOMCAT_THREADS,
+					String.format(Locale.ROOT, "Tomcat threads (%.0f configured)", max),
+					new Model(max, "threads", this.w1, "W₁"))));
+		gauges.max(Gauge.HIKARI_MAX).ifPresent((max) -> {
+			Optional<Duration> use = gauges.meanTime(Gauge.HIKARI_USAGE_SECONDS, Gauge.HIKARI_USES);
+			bounds.add(new Verdict.Bound(Resource.HIKARI_POOL,
+					String.format(Locale.ROOT, "Hikari pool (%.0f connections)", max),
+					new Model(max, "connections", use.orElse(this.w1), use.isPresent() ? "a use" : "W₁")));
+		});
+		gauges.max(Gauge.HTTP_POOL_MAX_PER_ROUTE)
+			.ifPresent((max) -> bounds.add(new Verdict.Bound(Resource.HTTP_CLIENT_POOL,
+					String.format(Locale.ROOT, "HttpClient pool (%.0f per route)", max),
+					new Model(max, "connections", this.w1, "W₁"))));
+		gauges.max(Gauge.REACTOR_MAX)
+			.ifPresent((max) -> bounds.add(new Verdict.Bound(Resource.REACTOR_NETTY_POOL,
+					String.format(Locale.ROOT, "Reactor Netty pool (%.0f connections)", max),
+					new Model(max, "connections", this.w1, "W₁"))));
+		long requests = requests(this.step);
+		if (!this.step.pinned().isEmpty() && requests > 0 && this.step.carriers().isPresent()) {
+			bounds.add(new Verdict.Bound(Resource.CARRIER_THREADS,
+					this.step.carriers().getAsInt() + " carriers, pinned", new Model(this.step.carriers().getAsInt(),
+							"carriers", this.step.pinnedTime().dividedBy(requests), "pinned per request")));
+		}
+		this.step.cpu().filter((use) -> requests > 0).ifPresent((use) -> {
+			double cores = use.serviceLimited() ? use.service() : use.machineUsed();
+			double limit = use.serviceLimited() ? use.serviceLimit() : use.machineCores();
+			if (cores > 0.01) {
+				bounds.add(new Verdict.Bound(Resource.CPU,
+						use.serviceLimited() ? "CPU (" + Verdict.count(limit) + " of the container's)"
+								: "CPU (the machine's " + Verdict.count(limit) + " cores)",
+						new Model(limit, "cores", perRequest(cores, this.step), "CPU per request")));
+			}
+		});
+		this.step.standIn()
+			.filter((held) -> held.threads().isPresent() && held.meanServiceTime().toNanos() > 0)
+			.ifPresent((held) -> bounds.add(new Verdict.Bound(Resource.DOWNSTREAM,
+					"the downstream's " + held.threads().getAsInt() + " threads", new Model(held.threads().getAsInt(),
+							"downstream threads", held.meanServiceTime(), "the downstream's hold"))));
+		bounds.sort(Comparator.comparingDouble((Verdict.Bound bound) -> bound.model().rps()));
+		return bounds;
+	}
+
 	private Verdict verdict() {
 		if (this.step.result().generatorSaturated()) {
 			return new Verdict.GeneratorBound(this.step.throughput(), this.step.users(),
@@ -395,7 +452,7 @@ final class Attribution {
 	 */
 	static String poolOf(DumpedThread thread) {
 		String name = thread.name();
-		if (name.isEmpty() || !Character.isDigit(name.charAt(name.length() - 1))) {
+		if (thread.virtual() || name.isEmpty() || !Character.isDigit(name.charAt(name.length() - 1))) {
 			return "";
 		}
 		int end = name.length();

@@ -107,8 +107,22 @@ public final class Sweep {
 
 	private final WarmUp.Rule warmUp;
 
+	/** Whether the verdict is put to the test by turning its resource's knob. */
+	private final boolean confirming;
+
+	/** The knob to turn, when not the resource's own. */
+	private final Optional<Knob> knob;
+
 	private Sweep(List<Request> mix, String name, int maxUsers, Duration requestTimeout,
 			AbstractServiceContainer<?> service, GenericContainer<?> downstream, WarmUp.Rule warmUp) {
+		this(mix, name, maxUsers, requestTimeout, service, downstream, warmUp, false, Optional.empty());
+	}
+
+	private Sweep(List<Request> mix, String name, int maxUsers, Duration requestTimeout,
+			AbstractServiceContainer<?> service, GenericContainer<?> downstream, WarmUp.Rule warmUp, boolean confirming,
+			Optional<Knob> knob) {
+		this.confirming = confirming;
+		this.knob = knob;
 		this.mix = List.copyOf(mix);
 		this.target = mix.get(0).uri();
 		this.name = name;
@@ -165,14 +179,14 @@ public final class Sweep {
 
 	/** A name for logs and reports. */
 	public Sweep named(String name) {
-		return new Sweep(this.mix, name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
-				this.warmUp);
+		return new Sweep(this.mix, name, this.maxUsers, this.requestTimeout, this.service, this.downstream, this.warmUp,
+				this.confirming, this.knob);
 	}
 
 	/** The users of the last step, 2 to 4096 (steps double from one). */
 	public Sweep upToUsers(int users) {
 		return new Sweep(this.mix, this.name, Knobs.between("users", users, 2, 4096), this.requestTimeout, this.service,
-				this.downstream, this.warmUp);
+				this.downstream, this.warmUp, this.confirming, this.knob);
 	}
 
 	/**
@@ -182,7 +196,7 @@ public final class Sweep {
 	public Sweep requestTimeout(Duration timeout) {
 		return new Sweep(this.mix, this.name, this.maxUsers,
 				Knobs.between("requestTimeout", timeout, Duration.ofMillis(1), Duration.ofMinutes(10)), this.service,
-				this.downstream, this.warmUp);
+				this.downstream, this.warmUp, this.confirming, this.knob);
 	}
 
 	/**
@@ -191,7 +205,35 @@ public final class Sweep {
 	 */
 	public Sweep warmUpAtMost(Duration atMost) {
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
-				this.warmUp.atMost(Knobs.between("warmUpAtMost", atMost, Duration.ZERO, Duration.ofMinutes(5))));
+				this.warmUp.atMost(Knobs.between("warmUpAtMost", atMost, Duration.ZERO, Duration.ofMinutes(5))),
+				this.confirming, this.knob);
+	}
+
+	/**
+	 * Puts the verdict to the test: when it names a resource whose knob the kit knows
+	 * (Hikari's and Tomcat's and Jetty's sizes, the carriers, the default Reactor Netty
+	 * pool, a container's CPU limit), the service starts again with that limit doubled,
+	 * the knee's step and the next doubling are measured, and the service is put back as
+	 * it was. {@link SweepResult#confirmation()} says whether the ceiling rose as the
+	 * model predicts; an assertion that the sweep is capped by the resource fails when it
+	 * did not.
+	 */
+	public Sweep confirming() {
+		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
+				this.warmUp, true, Optional.empty());
+	}
+
+	/**
+	 * Puts the verdict to the test with {@code knob}: for a resource whose knob only the
+	 * service knows (an HttpClient pool, a lock, a client's pool), or to show that
+	 * another resource's knob does not move the ceiling.
+	 */
+	public Sweep confirming(Knob knob) {
+		if (knob == null) {
+			throw new IllegalArgumentException("confirming needs a knob; confirming() turns the resource's own");
+		}
+		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
+				this.warmUp, true, Optional.of(knob));
 	}
 
 	/**
@@ -201,7 +243,7 @@ public final class Sweep {
 	 */
 	Sweep watching(AbstractServiceContainer<?> container) {
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, container, this.downstream,
-				this.warmUp);
+				this.warmUp, this.confirming, this.knob);
 	}
 
 	/**
@@ -212,8 +254,34 @@ public final class Sweep {
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, container, this.warmUp);
 	}
 
-	/** Warms the service up, runs the steps and names the cap. */
+	/**
+	 * Warms the service up, runs the steps and names the cap; when asked, puts the
+	 * verdict to the test ({@link #confirming()}).
+	 */
 	public SweepResult run() {
+		SweepResult result = measure();
+		if (!this.confirming) {
+			return result;
+		}
+		if (!(result.verdict() instanceof Verdict.Capped capped) || this.service == null) {
+			Console.line(this.name + ": not put to the test: the verdict names no resource of a service the kit"
+					+ " can start again");
+			return result;
+		}
+		Optional<Knob> turned = this.knob.or(() -> Knob.doubling(capped, this.service));
+		if (turned.isEmpty()) {
+			Console.line(this.name + ": not put to the test: the kit knows no knob of the "
+					+ capped.resource().description() + "; pass the service's own with confirming(Knob)");
+			return result;
+		}
+		Confirmation confirmation = confirm(result, capped, turned.get());
+		Console.line(this.name + ": " + confirmation.line());
+		result.nextCap().ifPresent((next) -> Console.line(this.name + ": next: " + next));
+		return result.confirmedBy(confirmation);
+	}
+
+	/** The steps and the verdict. */
+	private SweepResult measure() {
 		long started = System.nanoTime();
 		List<Step> steps = new ArrayList<>();
 		boolean saturated = false;
@@ -247,8 +315,87 @@ public final class Sweep {
 					probes.blind(), Duration.ofNanos(System.nanoTime() - started));
 			Console.line(this.name + ": " + verdict.line());
 			probes.blind().forEach((line) -> Console.line(this.name + ": blind: " + line));
+			if (!this.confirming) {
+				result.nextCap().ifPresent((next) -> Console.line(this.name + ": next: " + next));
+			}
 			return result;
 		}
+	}
+
+	/**
+	 * Starts the service again with {@code knob} turned, measures the knee's step and the
+	 * next doubling, and puts the service back as it was.
+	 */
+	private Confirmation confirm(SweepResult result, Verdict.Capped capped, Knob knob) {
+		long started = System.nanoTime();
+		Console.line(this.name + ": putting the verdict to the test: starting the service again with " + knob.name());
+		Settings settings = Settings.of(this.service);
+		List<Step> steps = new ArrayList<>();
+		Duration took;
+		long restoring;
+		try {
+			this.service.stop();
+			knob.turn().accept(this.service);
+			this.service.start();
+			steps.addAll(confirmationSteps(result, knob));
+		}
+		finally {
+			took = Duration.ofNanos(System.nanoTime() - started);
+			restoring = System.nanoTime();
+			this.service.stop();
+			settings.restore(this.service);
+			this.service.start();
+		}
+		Duration restore = Duration.ofNanos(System.nanoTime() - restoring);
+		double after = steps.stream().mapToDouble(Step::throughput).max().orElse(0);
+		double raised = capped.model().rps() * knob.factor();
+		Optional<Verdict.Bound> next = result.nextCap().filter((bound) -> bound.model().rps() < raised);
+		double predicted = next.map((bound) -> bound.model().rps()).orElse(raised);
+		String by = next.map((bound) -> "the next cap, " + bound)
+			.orElse(String.format(Locale.ROOT, "%s × %s", knob.factor() == 2 ? "twice the model" : "the model",
+					capped.model().explain()));
+		boolean rose = after >= (1 + Confirmation.ROSE_PERCENT / 100.0) * result.ceiling();
+		return new Confirmation(knob.name(), rose, result.ceiling(), after, predicted, by, steps, took, restore);
+	}
+
+	/** The knee's step and the next doubling, on the service with the knob turned. */
+	private List<Step> confirmationSteps(SweepResult result, Knob knob) {
+		int knee = result.knee().map(Step::users).orElse(result.steps().get(result.steps().size() - 1).users());
+		List<Step> steps = new ArrayList<>();
+		try (Probes probes = new Probes(this.service, this.downstream);
+				Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, this.name + ", confirmation", 2);
+				ExecutorService background = Executors.newVirtualThreadPerTaskExecutor()) {
+			this.warmUp.run(this.mix, this.requestTimeout, this.name + ", confirmation")
+				.ifPresent((w) -> Console.line(this.name + ", confirmation: " + w));
+			List<Step> context = new ArrayList<>(List.of(result.steps().get(0)));
+			for (int users : List.of(knee, 2 * knee)) {
+				Step step = step(users, context, probes, background);
+				context.add(step);
+				steps.add(step);
+				Console.line(String.format(Locale.ROOT, "%s, %s: %4d users %8.1f rps  mean %5d ms", this.name,
+						knob.name(), users, step.throughput(), step.meanLatency().toMillis()));
+			}
+		}
+		return steps;
+	}
+
+	/**
+	 * A container's environment and create-command modifiers before a knob was turned, to
+	 * put it back as it was.
+	 */
+	private record Settings(List<String> env,
+			java.util.Set<org.testcontainers.core.CreateContainerCmdModifier> modifiers) {
+
+		static Settings of(AbstractServiceContainer<?> service) {
+			return new Settings(List.copyOf(service.getEnv()),
+					new java.util.LinkedHashSet<>(service.getCreateContainerCmdModifiers()));
+		}
+
+		void restore(AbstractServiceContainer<?> service) {
+			service.setEnv(new ArrayList<>(this.env));
+			service.getCreateContainerCmdModifiers().retainAll(this.modifiers);
+		}
+
 	}
 
 	/**

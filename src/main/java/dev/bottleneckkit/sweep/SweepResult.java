@@ -32,6 +32,8 @@ public final class SweepResult {
 
 	private final Duration took;
 
+	private Optional<Confirmation> confirmation = Optional.empty();
+
 	/** A result whose {@code verdict} is null only while the verdict is being reached. */
 	SweepResult(String name, URI target, List<Step> steps, boolean saturated, Verdict verdict, Optional<WarmUp> warmUp,
 			List<String> blind, Duration took) {
@@ -43,6 +45,47 @@ public final class SweepResult {
 		this.warmUp = warmUp;
 		this.blind = List.copyOf(blind);
 		this.took = took;
+	}
+
+	/** The same result with the verdict put to the test. */
+	SweepResult confirmedBy(Confirmation confirmation) {
+		SweepResult confirmed = new SweepResult(this.name, this.target, this.steps, this.saturated, this.verdict,
+				this.warmUp, this.blind, this.took.plus(confirmation.took()));
+		confirmed.confirmation = Optional.of(confirmation);
+		return confirmed;
+	}
+
+	/**
+	 * The verdict put to the test, when the sweep was asked to
+	 * ({@link Sweep#confirming()}) and the verdict named a resource with a knob.
+	 */
+	public Optional<Confirmation> confirmation() {
+		return this.confirmation;
+	}
+
+	/**
+	 * Each resource's own ceiling as the steps read it, lowest first, the one that caps
+	 * included: what raising the cap would leave.
+	 */
+	public List<Verdict.Bound> bounds() {
+		return Attribution.bounds(this);
+	}
+
+	/**
+	 * What caps next: the lowest resource's ceiling other than the verdict's, when the
+	 * verdict names one and the steps read another.
+	 */
+	public Optional<Verdict.Bound> nextCap() {
+		Optional<Resource> cap = this.verdict.cap();
+		return bounds().stream().filter((bound) -> cap.isPresent() && bound.resource() != cap.get()).findFirst();
+	}
+
+	/**
+	 * The Universal Scalability Law fitted to the steps: the curve, its capacity and the
+	 * users at its peak; empty with fewer than three steps.
+	 */
+	public Optional<Scalability> scalability() {
+		return Scalability.fit(this.steps);
 	}
 
 	/** How the service was warmed up before the first step, when it was. */
@@ -140,6 +183,9 @@ public final class SweepResult {
 	@Override
 	public String toString() {
 		return this.name + ": " + this.verdict.line() + System.lineSeparator()
+				+ this.confirmation.map((c) -> "  " + c.line() + System.lineSeparator()).orElse("")
+				+ nextCap().map((next) -> "  next: " + next + System.lineSeparator()).orElse("")
+				+ scalability().map((fit) -> "  " + fit + System.lineSeparator()).orElse("")
 				+ this.warmUp.map((w) -> "  " + w + System.lineSeparator()).orElse("") + table();
 	}
 

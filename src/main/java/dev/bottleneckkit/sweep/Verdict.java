@@ -211,6 +211,25 @@ public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.U
 	}
 
 	/**
+	 * One resource's own ceiling, whether or not it was at its limit: its model from the
+	 * sweep's steps, to rank what caps next.
+	 *
+	 * @param resource the resource
+	 * @param what what was read of it, e.g. {@code Tomcat threads, 200 configured}
+	 * @param model its model: limit / hold
+	 */
+	record Bound(Resource resource, String what, Model model) {
+
+		/** "Tomcat request threads at 392.2 rps (200 threads / 0.510 s)" */
+		@Override
+		public String toString() {
+			return String.format(Locale.ROOT, "%s at %.1f rps (%s)", this.what, this.model.rps(),
+					this.model.explain().substring(0, this.model.explain().lastIndexOf(" = ")));
+		}
+
+	}
+
+	/**
 	 * Little's law (or the utilization law) for one resource: at most {@code limit} units
 	 * serve at once, each request holds one for {@code hold}, so the resource completes
 	 * at most limit / hold requests a second.

@@ -131,8 +131,8 @@ class SlowDependencyTimeoutsIT {
 			.containsOnlyKeys("http-504 read-timeout");
 		assertThat(failuresPerSecond)
 			.as("each call ends at the timeout: %d users fail %s times a second (L / W)", USERS,
-					timeout.failuresPerSecondFor(result))
-			.isCloseTo(timeout.failuresPerSecondFor(result), withinPercentage(20));
+					timeout.failuresPerSecondFor(result).orElseThrow())
+			.isCloseTo(timeout.failuresPerSecondFor(result).orElseThrow(), withinPercentage(20));
 	}
 
 	@Test

@@ -181,8 +181,8 @@ class StructuredFanOutIT {
 			.isLessThan(SIBLING_LATENCY.dividedBy(4));
 		assertThat(result.errorsPerSecond())
 			.as("each user fails every %d ms: %s per second (L / W)", BRANCH_FAILS_AFTER.toMillis(),
-					failFast.failuresPerSecondFor(result))
-			.isCloseTo(failFast.failuresPerSecondFor(result), withinPercentage(25));
+					failFast.failuresPerSecondFor(result).orElseThrow())
+			.isCloseTo(failFast.failuresPerSecondFor(result).orElseThrow(), withinPercentage(25));
 		assertThat(seen.abandoned()).as("the downstream saw the sibling abandoned, once per failed fan-out")
 			.isGreaterThanOrEqualTo(Math.round(result.errorCount() * 0.9));
 		assertThat(seen.completed() - seen.abandoned()).as("no sibling ran to its end").isZero();
@@ -212,8 +212,9 @@ class StructuredFanOutIT {
 			.isGreaterThanOrEqualTo(SIBLING_LATENCY)
 			.isLessThan(SIBLING_LATENCY.multipliedBy(5).dividedBy(4));
 		assertThat(result.errorsPerSecond())
-			.as("each user fails every 2 s: %s per second (L / W)", waitsForSibling.failuresPerSecondFor(result))
-			.isCloseTo(waitsForSibling.failuresPerSecondFor(result), withinPercentage(25));
+			.as("each user fails every 2 s: %s per second (L / W)",
+					waitsForSibling.failuresPerSecondFor(result).orElseThrow())
+			.isCloseTo(waitsForSibling.failuresPerSecondFor(result).orElseThrow(), withinPercentage(25));
 		assertThat(seen.abandoned()).as("nothing cancels the sibling").isZero();
 		assertThat(seen.completed()).as("every failed fan-out's sibling ran to its end")
 			.isGreaterThanOrEqualTo(result.errorCount());

@@ -279,6 +279,24 @@ class AttributionTest {
 				+ " dump) 6 of 6 qtp1510067370-* threads serving, none idle — 6 threads / 0.300 s = 20.0 rps");
 	}
 
+	/**
+	 * Tomcat names its virtual request threads {@code tomcat-handler-N}: two of them
+	 * serving while pinned carriers hold the rest back are no pool of two (S3 read so).
+	 */
+	@Test
+	void virtualThreadsNamedLikeAPoolAreNoPool() {
+		List<DumpedThread> threads = new ArrayList<>();
+		for (int i = 1; i <= 2; i++) {
+			threads.add(new DumpedThread("tomcat-handler-" + i, List.of("sun.nio.ch.Net.poll",
+					"com.mysql.cj.protocol.ReadAheadInputStream.fill", REQUEST, "java.lang.VirtualThread.run")));
+		}
+
+		SweepResult sweep = capped(2.0, empty(), List.of(new ThreadDump(Path.of("t.json"), threads)), List.of(),
+				Duration.ofMillis(1000));
+
+		assertThat(sweep).isUnexplained().isNotCappedBy(Resource.TOMCAT_THREADS);
+	}
+
 	@Test
 	void aPoolWithAnIdleWorkerIsNotTheCap() {
 		List<DumpedThread> threads = new ArrayList<>();

@@ -14,7 +14,9 @@ public final class ConfiguredSubstitutors {
 	private ConfiguredSubstitutors() {
 	}
 
-	/** The substitutor Testcontainers builds for {@code hub.image.name.prefix = prefix}. */
+	/**
+	 * The substitutor Testcontainers builds for {@code hub.image.name.prefix = prefix}.
+	 */
 	public static ImageNameSubstitutor hubPrefix(String prefix) {
 		return new PrefixingImageNameSubstitutor(new TestcontainersConfiguration(new Properties(), new Properties(),
 				Map.of("TESTCONTAINERS_HUB_IMAGE_NAME_PREFIX", prefix)));

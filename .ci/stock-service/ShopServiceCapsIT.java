@@ -1,0 +1,95 @@
+package com.example.guards;
+
+import java.time.Duration;
+
+import dev.bottleneckkit.containers.DownstreamContainer;
+import dev.bottleneckkit.containers.KitContainers;
+import dev.bottleneckkit.containers.ServiceContainer;
+import dev.bottleneckkit.junit.Scenario;
+import dev.bottleneckkit.junit.ScenarioReport;
+import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Sweep;
+import dev.bottleneckkit.sweep.SweepResult;
+import org.junit.jupiter.api.Test;
+import org.testcontainers.containers.Network;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.mysql.MySQLContainer;
+
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+
+/**
+ * A team's service at real speed (Spring Boot 3.5, Java 21, virtual threads, stock starters, no kit code inside),
+ * its database and two services it calls, on one small machine without CPU limits, started cold: the sweep of each
+ * route names what caps it, with the model that explains the ceiling.
+ */
+@Scenario(id = "T2", title = "A service at real speed: what caps each route")
+class ShopServiceCapsIT {
+
+	static final Network network = KitContainers.newNetwork();
+
+	@Container
+	static final MySQLContainer mysql = KitContainers.mysql(network);
+
+	/** The pricing service: 400 ms a price. */
+	@Container
+	static final DownstreamContainer pricing = new DownstreamContainer()
+		.withRoute(DownstreamContainer.route("/price").latency(Duration.ofMillis(400)).bodyBytes(128))
+		.withNetwork(network)
+		.withNetworkAliases("pricing")
+		.withName("pricing");
+
+	/** The quote service: 200 ms a quote, on 8 threads. */
+	@Container
+	static final DownstreamContainer quotes = new DownstreamContainer()
+		.withRoute(DownstreamContainer.route("/quote").latency(Duration.ofMillis(200)).bodyBytes(64))
+		.withThreads(8)
+		.withNetwork(network)
+		.withNetworkAliases("quotes")
+		.withName("quotes");
+
+	@Container
+	static final ServiceContainer shop = new ServiceContainer(System.getenv().getOrDefault("SHOP_IMAGE", "example/shop:1.0.0"))
+		.withNetwork(network)
+		.withSpringProperty("spring.datasource.url",
+				"jdbc:mysql://mysql:3306/" + mysql.getDatabaseName() + "?useSSL=false&allowPublicKeyRetrieval=true")
+		.withSpringProperty("spring.datasource.username", mysql.getUsername())
+		.withSpringProperty("spring.datasource.password", mysql.getPassword())
+		.dependsOn(mysql);
+
+	/** Three 8 ms queries a request on Connector/J 8.3, each pinning its carrier: the carriers, not the pool, cap it. */
+	@Test
+	void theOrderRouteIsCappedByPinnedCarriers(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(shop, "/order").named("shop /order").upToUsers(32).run();
+
+		report.record("sweep: /order (three 8 ms queries, Connector/J 8.3, virtual threads)", sweep);
+		assertThat(sweep).isCappedBy(Resource.CARRIER_THREADS).hasCeilingNearItsModel(0.25);
+	}
+
+	/** A WebClient pool of 16 without meters, seen in the service's TCP connections. */
+	@Test
+	void thePriceRouteIsCappedByItsConnectionPool(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(shop, "/price").named("shop /price").upToUsers(32).run();
+
+		report.record("sweep: /price (WebClient, a pool of 16, no meters)", sweep);
+		assertThat(sweep).isCappedBy(Resource.CONNECTION_POOL).hasCeilingNearItsModel(0.15);
+	}
+
+	/** The JDK's HttpClient has no pool limit: the quote service's 8 threads cap the route, and no pool is named. */
+	@Test
+	void theQuoteRouteIsCappedByTheQuoteService(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(shop, "/quote").named("shop /quote").watchingDownstream(quotes).upToUsers(32).run();
+
+		report.record("sweep: /quote (the JDK's HttpClient, a quote service on 8 threads)", sweep);
+		assertThat(sweep).isCappedBy(Resource.DOWNSTREAM).hasCeilingNearItsModel(0.15);
+	}
+
+	/** A receipt signed on the CPU: the machine's two cores, shared with the database and the load generator. */
+	@Test
+	void theReceiptRouteIsCappedByTheMachinesCpu(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(shop, "/receipt").named("shop /receipt").upToUsers(16).run();
+
+		report.record("sweep: /receipt (SHA-256 rounds on the CPU)", sweep);
+		assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(0.25);
+	}
+
+}

@@ -1,0 +1,94 @@
+package com.example.shop;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Map;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.http.client.reactive.ReactorClientHttpConnector;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.reactive.function.client.WebClient;
+import reactor.netty.resources.ConnectionProvider;
+
+/**
+ * A shop as a team writes it on virtual threads: an order reads the database three times (milliseconds each),
+ * a price comes from the pricing service through a WebClient whose connection pool the team sized to 16, a quote
+ * from the quote service through the JDK's HttpClient, and a receipt is signed on the CPU. Every limit is the
+ * libraries' default unless the environment sets it.
+ */
+@SpringBootApplication
+@RestController
+public class ShopApplication {
+
+	private final JdbcClient jdbc;
+
+	private final WebClient pricing;
+
+	private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+	private final URI quotes;
+
+	ShopApplication(JdbcClient jdbc, WebClient.Builder builder, @Value("${shop.pricing-url}") String pricingUrl,
+			@Value("${shop.quotes-url}") String quotesUrl) {
+		this.jdbc = jdbc;
+		// One pool for the pricing service, sized by the team; no .metrics(true), as most teams leave it.
+		ConnectionProvider pool = ConnectionProvider.builder("pricing").maxConnections(16).build();
+		this.pricing = builder.baseUrl(pricingUrl)
+			.clientConnector(new ReactorClientHttpConnector(reactor.netty.http.client.HttpClient.create(pool)))
+			.build();
+		this.quotes = URI.create(quotesUrl + "/quote");
+	}
+
+	public static void main(String[] args) {
+		SpringApplication.run(ShopApplication.class, args);
+	}
+
+	/** Three short queries: the order, its lines, its customer (8 ms each in the database). */
+	@GetMapping("/order")
+	Map<String, Object> order() {
+		Integer order = this.jdbc.sql("SELECT SLEEP(0.008)").query(Integer.class).single();
+		Integer lines = this.jdbc.sql("SELECT SLEEP(0.008)").query(Integer.class).single();
+		Integer customer = this.jdbc.sql("SELECT SLEEP(0.008)").query(Integer.class).single();
+		return Map.of("order", order, "lines", lines, "customer", customer);
+	}
+
+	/** A price from the pricing service, waited for on the request's (virtual) thread. */
+	@GetMapping("/price")
+	Map<String, Object> price() {
+		String price = this.pricing.get().uri("/price").retrieve().bodyToMono(String.class).block();
+		return Map.of("priceBytes", (price != null) ? price.length() : 0);
+	}
+
+	/** A quote from the quote service through the JDK's HttpClient. */
+	@GetMapping("/quote")
+	Map<String, Object> quote() throws IOException, InterruptedException {
+		HttpResponse<String> quote = this.http.send(
+				HttpRequest.newBuilder(this.quotes).timeout(Duration.ofSeconds(30)).build(),
+				HttpResponse.BodyHandlers.ofString());
+		return Map.of("status", quote.statusCode(), "quoteBytes", quote.body().length());
+	}
+
+	/** A receipt signed on the CPU: a few thousand rounds of SHA-256. */
+	@GetMapping("/receipt")
+	Map<String, Object> receipt() throws NoSuchAlgorithmException {
+		MessageDigest sha = MessageDigest.getInstance("SHA-256");
+		byte[] digest = new byte[32];
+		for (int i = 0; i < 20_000; i++) {
+			sha.update(digest);
+			digest = sha.digest();
+		}
+		return Map.of("signature", HexFormat.of().formatHex(digest));
+	}
+
+}
