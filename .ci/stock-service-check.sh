@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Proof on a service the kit did not build: containers/stock-service is a stock Spring Boot 4.1 service (webmvc,
-# restclient + httpclient5, jdbc + MySQL driver, actuator; no kit code inside). This script
-#   1. builds its jar and its image, as the team's pipeline would;
+# Proof on services the kit did not build (stock starters, no kit code inside, no probe set up by hand):
+#   containers/stock-service        Spring Boot 4.1: webmvc, restclient + httpclient5, jdbc + MySQL driver, actuator
+#   containers/stock-service-vt     Spring Boot 3.5 at real speed: virtual threads, Connector/J 8.3 with millisecond
+#                                   queries, a WebClient pool of 16 without meters, the JDK HttpClient, a CPU route
+#   containers/stock-service-jetty  Spring Boot 4.1 on Jetty, platform threads
+# This script
+#   1. builds their jars and images, as a team's pipeline would;
 #   2. generates a consumer project outside the tree, as a team on Spring Boot 3.5 has it (Boot 3.5's parent, the one
-#      kit dependency, Testcontainers set to 2.0.5), with the sweep test .ci/stock-service/StockServiceCapsIT.java
-#      (MySQL, a DownstreamContainer behind Toxiproxy);
-#   3. runs `mvn verify` there and fails unless the three sweeps named the HttpClient pool, Hikari and Tomcat's
-#      threads; prints each verdict;
+#      kit dependency, Testcontainers set to 2.0.5), with the sweep tests of .ci/stock-service/ (MySQL, stand-in
+#      downstreams, Toxiproxy);
+#   3. runs `mvn verify` there and fails unless every sweep named its cap with its model: the HttpClient pool, Hikari
+#      and Tomcat's threads; pinned carriers, a meterless connection pool, the downstream's threads and the machine's
+#      CPU; Jetty's worker pool; prints each verdict;
 #   4. holds that run against a baseline run of the same service with a bigger Hikari pool (6 instead of 4) with the
 #      kit's comparison (dev.bottleneckkit.baseline.Baseline): it must fail with the before / after lines, and the
 #      run held against itself must pass.
@@ -18,8 +23,10 @@ say() { printf '[stock] %s\n' "$*"; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/bottleneck-kit-stock.XXXXXX")
 image="example/stock-service:ci-$$"
+shop_image="example/shop-service:ci-$$"
+reports_image="example/reports-service:ci-$$"
 cleanup() {
-  docker image rm -f "$image" >/dev/null 2>&1 || true
+  docker image rm -f "$image" "$shop_image" "$reports_image" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -30,14 +37,20 @@ case "${BOTTLENECK_IMAGES:-official}" in
   *) java_image=eclipse-temurin:21-jre ;;
 esac
 
-say "building the stock service (containers/stock-service) and its image $image on $java_image"
-cp -r containers/stock-service "$work/service"
-"$root/mvnw" -B -ntp -q -f "$work/service/pom.xml" package -DskipTests
-docker build -q --build-arg "JAVA_IMAGE=$java_image" -t "$image" -f "$work/service/Dockerfile" "$work/service/target" >/dev/null
+build_image() { # directory image
+  say "building $1 and its image $2 on $java_image"
+  cp -r "$1" "$work/$(basename "$1")"
+  "$root/mvnw" -B -ntp -q -f "$work/$(basename "$1")/pom.xml" package -DskipTests
+  docker build -q --build-arg "JAVA_IMAGE=$java_image" -t "$2" -f "$work/$(basename "$1")/Dockerfile" \
+    "$work/$(basename "$1")/target" >/dev/null
+}
+build_image containers/stock-service "$image"
+build_image containers/stock-service-vt "$shop_image"
+build_image containers/stock-service-jetty "$reports_image"
 
 project="$work/guards"
 mkdir -p "$project/src/test/java/com/example/guards"
-cp .ci/stock-service/StockServiceCapsIT.java "$project/src/test/java/com/example/guards/"
+cp .ci/stock-service/*IT.java "$project/src/test/java/com/example/guards/"
 cat >"$project/pom.xml" <<POM
 <?xml version="1.0" encoding="UTF-8"?>
 <project xmlns="http://maven.apache.org/POM/4.0.0"
@@ -92,11 +105,17 @@ STOCK_IMAGE="$image" STOCK_HIKARI_POOL=6 "$root/mvnw" -B -ntp -q -f "$project/po
   || { tail -n 40 "$work/baseline.log"; say "error: the baseline run failed"; exit 1; }
 cp "$project/target/bottleneck-report/results.json" "$work/baseline.json"
 
-say "mvn verify in the consumer project (STOCK_IMAGE=$image), the pool of 4 of the change"
-STOCK_IMAGE="$image" "$root/mvnw" -B -ntp -f "$project/pom.xml" verify | tee "$work/verify.log"
-grep -q 'Tests run: 3, Failures: 0, Errors: 0, Skipped: 0, .* in com.example.guards.StockServiceCapsIT' "$work/verify.log" \
-  || { say "error: the stock service's sweeps did not all pass"; exit 1; }
-say "the three sweeps named their caps (target/bottleneck-report/summary.md):"
+say "mvn verify in the consumer project (STOCK_IMAGE=$image SHOP_IMAGE=$shop_image REPORTS_IMAGE=$reports_image)"
+STOCK_IMAGE="$image" SHOP_IMAGE="$shop_image" REPORTS_IMAGE="$reports_image" "$root/mvnw" -B -ntp -f "$project/pom.xml" \
+  verify | tee "$work/verify.log"
+for guards in 'Tests run: 4, .* StockServiceCapsIT' 'Tests run: 4, .* ShopServiceCapsIT' 'Tests run: 1, .* ReportsServiceCapsIT'; do
+  grep -qE "${guards/, .*/, Failures: 0, Errors: 0, Skipped: 0, .* in com.example.guards.}${guards##* }" "$work/verify.log" \
+    || { say "error: not every sweep of ${guards##* } passed"; exit 1; }
+done
+# The console a team reads: each sweep's steps and verdict in mvn verify's own output, no SLF4J set-up.
+grep -qE '^\[bottleneck-kit\] stock /price: +8 users' "$work/verify.log" && grep -qE '^\[bottleneck-kit\] shop /order: capped at' "$work/verify.log" \
+  || { say "error: the sweeps' progress and verdict lines are not in mvn verify's output"; exit 1; }
+say "every sweep named its cap (target/bottleneck-report/summary.md):"
 sed 's/^/[stock]   /' "$project/target/bottleneck-report/summary.md"
 
 # The pull-request guard on real figures: the change (pool 4) against the baseline (pool 6) must fail with the

@@ -7,6 +7,7 @@ import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.containers.ServiceContainer;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
+import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Sweep;
 import dev.bottleneckkit.sweep.SweepResult;
@@ -59,19 +60,23 @@ class ShopServiceCapsIT {
 	/** Three 8 ms queries a request on Connector/J 8.3, each pinning its carrier: the carriers, not the pool, cap it. */
 	@Test
 	void theOrderRouteIsCappedByPinnedCarriers(ScenarioReport report) {
-		SweepResult sweep = Sweep.of(shop, "/order").named("shop /order").upToUsers(32).run();
+		SweepResult sweep = Sweep.of(shop, "/order").named("shop /order").upToUsers(32).confirming().run();
 
 		report.record("sweep: /order (three 8 ms queries, Connector/J 8.3, virtual threads)", sweep);
-		assertThat(sweep).isCappedBy(Resource.CARRIER_THREADS).hasCeilingNearItsModel(0.25);
+		assertThat(sweep).isCappedBy(Resource.CARRIER_THREADS).hasCeilingNearItsModel(0.25).isConfirmedWithin(0.10);
 	}
 
 	/** A WebClient pool of 16 without meters, seen in the service's TCP connections. */
 	@Test
 	void thePriceRouteIsCappedByItsConnectionPool(ScenarioReport report) {
-		SweepResult sweep = Sweep.of(shop, "/price").named("shop /price").upToUsers(32).run();
+		SweepResult sweep = Sweep.of(shop, "/price")
+			.named("shop /price")
+			.upToUsers(32)
+			.confirming(Knob.springProperty("pricing pool 32", "shop.pricing.max-connections", 32, 2))
+			.run();
 
 		report.record("sweep: /price (WebClient, a pool of 16, no meters)", sweep);
-		assertThat(sweep).isCappedBy(Resource.CONNECTION_POOL).hasCeilingNearItsModel(0.15);
+		assertThat(sweep).isCappedBy(Resource.CONNECTION_POOL).hasCeilingNearItsModel(0.15).isConfirmedWithin(0.10);
 	}
 
 	/** The JDK's HttpClient has no pool limit: the quote service's 8 threads cap the route, and no pool is named. */

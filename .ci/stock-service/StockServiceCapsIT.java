@@ -7,6 +7,7 @@ import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.containers.ServiceContainer;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
+import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Sweep;
 import dev.bottleneckkit.sweep.SweepResult;
@@ -74,18 +75,33 @@ class StockServiceCapsIT {
 
 	@Test
 	void theStockRouteIsCappedByHikari(ScenarioReport report) {
-		SweepResult sweep = Sweep.of(stock, "/stock").named("stock /stock").upToUsers(16).run();
+		SweepResult sweep = Sweep.of(stock, "/stock").named("stock /stock").upToUsers(16).confirming().run();
 
 		report.record("sweep: /stock (a 250 ms query per request)", sweep);
-		assertThat(sweep).isCappedBy(Resource.HIKARI_POOL).hasCeilingNearItsModel(0.15);
+		assertThat(sweep).isCappedBy(Resource.HIKARI_POOL).hasCeilingNearItsModel(0.15).isConfirmedWithin(0.10);
 	}
 
 	@Test
 	void theReportRouteIsCappedByTomcatsThreads(ScenarioReport report) {
-		SweepResult sweep = Sweep.of(stock, "/report").named("stock /report").upToUsers(32).run();
+		SweepResult sweep = Sweep.of(stock, "/report").named("stock /report").upToUsers(32).confirming().run();
 
 		report.record("sweep: /report (300 ms on the request thread)", sweep);
-		assertThat(sweep).isCappedBy(Resource.TOMCAT_THREADS).hasCeilingNearItsModel(0.15);
+		assertThat(sweep).isCappedBy(Resource.TOMCAT_THREADS).hasCeilingNearItsModel(0.15).isConfirmedWithin(0.10);
+	}
+
+	/** A knob of a resource that is not the cap leaves the ceiling where it was: raising Hikari where Tomcat caps. */
+	@Test
+	void raisingHikariWhereTomcatCapsDoesNotMoveTheCeiling(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(stock, "/report")
+			.named("stock /report, Hikari raised")
+			.upToUsers(32)
+			.confirming(Knob.springProperty("Hikari 16", "spring.datasource.hikari.maximum-pool-size", 16, 2))
+			.run();
+
+		report.record("sweep: /report with Hikari raised instead of Tomcat", sweep);
+		assertThat(sweep).isNotConfirmed();
+		assertThat(sweep.verdict().cap()).as("the sweep alone still names Tomcat's threads")
+			.hasValue(Resource.TOMCAT_THREADS);
 	}
 
 }

@@ -3,12 +3,9 @@ package dev.bottleneckkit.containers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,8 +15,8 @@ import java.util.regex.Pattern;
 
 import dev.bottleneckkit.images.KitImages;
 import dev.bottleneckkit.images.KitImages.JavaRuntime;
+import dev.bottleneckkit.internal.KitClasses;
 import dev.bottleneckkit.internal.Knobs;
-import org.testcontainers.utility.MountableFile;
 
 /**
  * A stand-in for your service's downstream: an HTTP service whose routes answer after a
@@ -49,9 +46,6 @@ public class DownstreamContainer extends AbstractServiceContainer<DownstreamCont
 	/** The port the stand-in listens on. */
 	public static final int PORT = 8080;
 
-	/** Where the kit's classes go in the container. */
-	private static final String KIT_PATH = "/opt/bottleneck-kit";
-
 	private final List<Route> routes = new ArrayList<>();
 
 	/** A stand-in on the kit's Java 21 image. */
@@ -63,10 +57,7 @@ public class DownstreamContainer extends AbstractServiceContainer<DownstreamCont
 		withHealthPath(DownstreamServer.HEALTH_PATH);
 		withName("downstream");
 		withCreateContainerCmdModifier((cmd) -> cmd.withUser("10001:10001"));
-		Path classes = kitClasses();
-		String classPath = Files.isDirectory(classes) ? KIT_PATH + "/classes" : KIT_PATH + "/kit.jar";
-		withCopyFileToContainer(MountableFile.forHostPath(classes, 0755),
-				Files.isDirectory(classes) ? KIT_PATH + "/classes" : KIT_PATH + "/kit.jar");
+		String classPath = KitClasses.copyInto(this);
 		withCommand("java", "-XX:TieredStopAtLevel=1", "-Xss256k", "-cp", classPath, DownstreamServer.class.getName());
 		withEnv("DOWNSTREAM_PORT", Integer.toString(PORT));
 	}
@@ -143,16 +134,6 @@ public class DownstreamContainer extends AbstractServiceContainer<DownstreamCont
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("interrupted while reading " + name(), ex);
-		}
-	}
-
-	/** The kit's classes: a jar in a consumer's build, a directory in the kit's own. */
-	private static Path kitClasses() {
-		try {
-			return Path.of(DownstreamServer.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-		}
-		catch (URISyntaxException | RuntimeException ex) {
-			throw new IllegalStateException("cannot find the kit's classes to run the downstream stand-in from", ex);
 		}
 	}
 

@@ -51,6 +51,12 @@ public final class LoadResult {
 	private final double livesThroughput;
 
 	/**
+	 * Mean latency by Little's law over the window; NaN when the answers' mean is the
+	 * figure.
+	 */
+	private final double livesMeanNanos;
+
+	/**
 	 * Each route's own figures when the load sent a mix, in the mix's order; empty for
 	 * one route.
 	 */
@@ -71,12 +77,20 @@ public final class LoadResult {
 			Histogram failureLatencies, List<Second> timeline, Duration warmUp, double offeredRps, double generatorBusy,
 			double livesThroughput) {
 		this(name, users, window, succeeded, errors, latencies, failureLatencies, timeline, warmUp, offeredRps,
-				generatorBusy, livesThroughput, Map.of());
+				generatorBusy, livesThroughput, Double.NaN, Map.of());
+	}
+
+	LoadResult(String name, int users, Duration window, long succeeded, Map<String, Long> errors, Histogram latencies,
+			Histogram failureLatencies, List<Second> timeline, Duration warmUp, double offeredRps, double generatorBusy,
+			double livesThroughput, double livesMeanNanos) {
+		this(name, users, window, succeeded, errors, latencies, failureLatencies, timeline, warmUp, offeredRps,
+				generatorBusy, livesThroughput, livesMeanNanos, Map.of());
 	}
 
 	private LoadResult(String name, int users, Duration window, long succeeded, Map<String, Long> errors,
 			Histogram latencies, Histogram failureLatencies, List<Second> timeline, Duration warmUp, double offeredRps,
-			double generatorBusy, double livesThroughput, Map<String, LoadResult> byRoute) {
+			double generatorBusy, double livesThroughput, double livesMeanNanos, Map<String, LoadResult> byRoute) {
+		this.livesMeanNanos = livesMeanNanos;
 		this.byRoute = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(byRoute));
 		this.livesThroughput = livesThroughput;
 		this.name = name;
@@ -97,7 +111,7 @@ public final class LoadResult {
 		return routes.isEmpty() ? this
 				: new LoadResult(this.name, this.users, this.window, this.succeeded, this.errors, this.latencies,
 						this.failureLatencies, this.timeline, this.warmUp, this.offeredRps, this.generatorBusy,
-						this.livesThroughput, routes);
+						this.livesThroughput, this.livesMeanNanos, routes);
 	}
 
 	/**
@@ -176,10 +190,25 @@ public final class LoadResult {
 	}
 
 	/**
-	 * Mean latency of the requests that succeeded inside the window: the W of Little's
-	 * law.
+	 * Mean latency of the requests that succeeded: the W of Little's law. For a closed
+	 * loop it is Little's law over the window, the time users spent in requests over the
+	 * requests' shares of life in it, so a request still in flight at the window's end
+	 * counts with its whole latency (a mean of the answers that ended inside the window
+	 * leaves out the longest); for an open loop, the mean of the answers.
 	 */
 	public Duration meanLatency() {
+		if (!Double.isNaN(this.livesMeanNanos)) {
+			return Duration.ofNanos(Math.round(this.livesMeanNanos));
+		}
+		return Duration.ofNanos(Math.round(this.latencies.getMean() * 1000));
+	}
+
+	/**
+	 * Mean latency of the answers that ended inside the window, those still in flight at
+	 * its end left out: lower than {@link #meanLatency()} when a queue holds some
+	 * requests past the window's end.
+	 */
+	public Duration meanOfAnswers() {
 		return Duration.ofNanos(Math.round(this.latencies.getMean() * 1000));
 	}
 

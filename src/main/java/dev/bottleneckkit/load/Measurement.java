@@ -213,6 +213,32 @@ final class Measurement {
 	 * inside the window has no such guarantee: users that come back in waves make it read
 	 * a whole wave more or less depending on where the edges fall.
 	 */
+	/**
+	 * Mean latency of the successful requests by Little's law over the window, W = L / X:
+	 * the time users spent in them inside the window over their shares of life inside it.
+	 * A request still in flight when the window ends counts with its whole latency (the
+	 * run waits for it), where a mean of the answers that ended inside the window leaves
+	 * out the longest, those a starved queue holds past the window's end. NaN without a
+	 * successful request.
+	 */
+	synchronized double meanLatencyNanosByLives(long windowEndNanos) {
+		double inFlight = 0;
+		double shares = 0;
+		for (int i = 0; i < this.livesRecorded; i++) {
+			long start = this.lives[i * 2];
+			long end = this.lives[i * 2 + 1];
+			if (end < 0) {
+				continue;
+			}
+			long overlap = Math.min(end, windowEndNanos) - Math.max(start, this.windowStartNanos);
+			if (overlap > 0 && end > start) {
+				inFlight += overlap;
+				shares += overlap / (double) (end - start);
+			}
+		}
+		return (shares == 0) ? Double.NaN : inFlight / shares;
+	}
+
 	synchronized double throughputByLives(long windowEndNanos) {
 		double succeeded = 0;
 		for (int i = 0; i < this.livesRecorded; i++) {
@@ -300,9 +326,10 @@ final class Measurement {
 		this.errors.forEach((kind, count) -> errorCounts.put(kind, count.sum()));
 		long succeeded = this.succeededInWindow.sum();
 		double throughput = Double.isNaN(offeredRps) ? throughputByLives(windowEnd) : Double.NaN;
+		double meanNanos = Double.isNaN(offeredRps) ? meanLatencyNanosByLives(windowEnd) : Double.NaN;
 		return new LoadResult(name, users, window, succeeded, Map.copyOf(errorCounts),
 				this.recorder.getIntervalHistogram(), this.failureRecorder.getIntervalHistogram(), timeline(windowEnd),
-				warmUp, offeredRps, generatorBusy(), throughput);
+				warmUp, offeredRps, generatorBusy(), throughput, meanNanos);
 	}
 
 	private int secondOf(long nanos) {

@@ -17,6 +17,7 @@ import com.github.dockerjava.api.model.ContainerNetwork;
 import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.images.KitImages;
 import dev.bottleneckkit.images.KitImages.JavaRuntime;
+import dev.bottleneckkit.internal.KitClasses;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
@@ -47,8 +48,6 @@ public final class OutboundConnections implements AutoCloseable {
 	/** Between two readings of the service's sockets. */
 	static final Duration INTERVAL = Duration.ofMillis(250);
 
-	private static final String MARK = "@@bottleneck-kit";
-
 	private static final String ESTABLISHED = "01";
 
 	private static final String LISTEN = "0A";
@@ -59,8 +58,6 @@ public final class OutboundConnections implements AutoCloseable {
 
 	/** Readings by the nanoTime they arrived: destination address to count. */
 	private final TreeMap<Long, Map<String, Integer>> readings = new TreeMap<>();
-
-	private final List<String> lines = new ArrayList<>();
 
 	private final Map<String, String> names = new ConcurrentHashMap<>();
 
@@ -78,13 +75,16 @@ public final class OutboundConnections implements AutoCloseable {
 	 * image, as an unprivileged user, labelled like every container of the kit).
 	 */
 	public OutboundConnections start() {
-		String script = "while :; do echo " + MARK + "; cat /proc/net/tcp /proc/net/tcp6 2>/dev/null; sleep "
-				+ INTERVAL.toMillis() / 1000.0 + "; done";
-		this.reader = KitContainers.labelled(new GenericContainer<>(KitImages.java(JavaRuntime.JAVA_21)))
+		GenericContainer<?> reader = KitContainers.labelled(new GenericContainer<>(KitImages.java(JavaRuntime.JAVA_21)))
 			.withLabel(MachineCpu.NAME_LABEL, "socket reader")
 			.withNetworkMode("container:" + this.service.getContainerId())
-			.withCreateContainerCmdModifier((cmd) -> cmd.withUser("65534:65534").withEntrypoint("sh", "-c", script))
 			.withLogConsumer(this::onLine);
+		String classPath = KitClasses.copyInto(reader);
+		reader.withCreateContainerCmdModifier((cmd) -> cmd.withUser("65534:65534")
+			.withEntrypoint("java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx24m", "-Xss256k",
+					"-XX:-UsePerfData", "-cp", classPath, SocketCounter.class.getName(),
+					Long.toString(INTERVAL.toMillis())));
+		this.reader = reader;
 		this.reader.start();
 		return this;
 	}
@@ -133,17 +133,18 @@ public final class OutboundConnections implements AutoCloseable {
 			return;
 		}
 		for (String line : text.split("\n")) {
-			if (line.startsWith(MARK)) {
-				if (!this.lines.isEmpty()) {
-					Map<String, Integer> reading = count(this.lines);
-					synchronized (this.readings) {
-						this.readings.put(System.nanoTime(), reading);
-					}
-				}
-				this.lines.clear();
+			if (!line.startsWith(SocketCounter.MARK)) {
+				continue;
 			}
-			else {
-				this.lines.add(line);
+			Map<String, Integer> reading = new TreeMap<>();
+			for (String pair : line.substring(SocketCounter.MARK.length()).trim().split(" ")) {
+				int equals = pair.lastIndexOf('=');
+				if (equals > 0) {
+					reading.put(pair.substring(0, equals), Integer.parseInt(pair.substring(equals + 1)));
+				}
+			}
+			synchronized (this.readings) {
+				this.readings.put(System.nanoTime(), reading);
 			}
 		}
 	}

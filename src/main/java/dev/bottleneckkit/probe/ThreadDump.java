@@ -162,15 +162,17 @@ public record ThreadDump(Path file, List<DumpedThread> threads) {
 			if (this.state.filter("BLOCKED"::equals).isPresent() && !this.frames.isEmpty()) {
 				return Optional.of(this.frames.get(0));
 			}
-			boolean acquiring = false;
-			for (String frame : this.frames) {
-				if (frame.startsWith(LOCKS) || frame.startsWith("java.lang.VirtualThread.park")
-						|| frame.startsWith("java.lang.System$")) {
-					acquiring = true;
+			// The first frame past the lock code: whatever parks the thread below it (a
+			// virtual thread's scheduler frames on JDK 21) lies under the last lock
+			// frame.
+			int last = -1;
+			for (int i = 0; i < this.frames.size(); i++) {
+				if (this.frames.get(i).startsWith(LOCKS)) {
+					last = i;
 				}
-				else if (acquiring) {
-					return Optional.of(frame);
-				}
+			}
+			if (last >= 0 && last + 1 < this.frames.size()) {
+				return Optional.of(this.frames.get(last + 1));
 			}
 			return Optional.empty();
 		}

@@ -148,24 +148,34 @@ final class Attribution {
 	private List<Verdict.Bound> bounds() {
 		List<Verdict.Bound> bounds = new ArrayList<>();
 		GaugeTimeline gauges = this.step.service();
-		gauges.max(Gauge.TOMCAT_MAX)
-			.ifPresent((max) -> bounds.add(new Verdict.Bound(Resource.TOMCAT_THREADS,
-					String.format(Locale.ROOT, "Tomcat threads (%.0f configured)", max),
-					new Model(max, "threads", this.w1, "W₁"))));
-		gauges.max(Gauge.HIKARI_MAX).ifPresent((max) -> {
-			Optional<Duration> use = gauges.meanTime(Gauge.HIKARI_USAGE_SECONDS, Gauge.HIKARI_USES);
-			bounds.add(new Verdict.Bound(Resource.HIKARI_POOL,
-					String.format(Locale.ROOT, "Hikari pool (%.0f connections)", max),
-					new Model(max, "connections", use.orElse(this.w1), use.isPresent() ? "a use" : "W₁")));
-		});
-		gauges.max(Gauge.HTTP_POOL_MAX_PER_ROUTE)
-			.ifPresent((max) -> bounds.add(new Verdict.Bound(Resource.HTTP_CLIENT_POOL,
-					String.format(Locale.ROOT, "HttpClient pool (%.0f per route)", max),
-					new Model(max, "connections", this.w1, "W₁"))));
-		gauges.max(Gauge.REACTOR_MAX)
-			.ifPresent((max) -> bounds.add(new Verdict.Bound(Resource.REACTOR_NETTY_POOL,
-					String.format(Locale.ROOT, "Reactor Netty pool (%.0f connections)", max),
-					new Model(max, "connections", this.w1, "W₁"))));
+		// A resource the route does not use has no ceiling on it: pools and threads count
+		// only when the steps saw them in use.
+		if (inUse(gauges, Gauge.TOMCAT_BUSY)) {
+			gauges.max(Gauge.TOMCAT_MAX)
+				.ifPresent((max) -> bounds.add(new Verdict.Bound(Resource.TOMCAT_THREADS,
+						String.format(Locale.ROOT, "Tomcat threads (%.0f configured)", max),
+						new Model(max, "threads", this.w1, "W₁"))));
+		}
+		if (inUse(gauges, Gauge.HIKARI_ACTIVE)) {
+			gauges.max(Gauge.HIKARI_MAX).ifPresent((max) -> {
+				Optional<Duration> use = gauges.meanTime(Gauge.HIKARI_USAGE_SECONDS, Gauge.HIKARI_USES);
+				bounds.add(new Verdict.Bound(Resource.HIKARI_POOL,
+						String.format(Locale.ROOT, "Hikari pool (%.0f connections)", max),
+						new Model(max, "connections", use.orElse(this.w1), use.isPresent() ? "a use" : "W₁")));
+			});
+		}
+		if (inUse(gauges, Gauge.HTTP_POOL_LEASED)) {
+			gauges.max(Gauge.HTTP_POOL_MAX_PER_ROUTE)
+				.ifPresent((max) -> bounds.add(new Verdict.Bound(Resource.HTTP_CLIENT_POOL,
+						String.format(Locale.ROOT, "HttpClient pool (%.0f per route)", max),
+						new Model(max, "connections", this.w1, "W₁"))));
+		}
+		if (inUse(gauges, Gauge.REACTOR_ACTIVE)) {
+			gauges.max(Gauge.REACTOR_MAX)
+				.ifPresent((max) -> bounds.add(new Verdict.Bound(Resource.REACTOR_NETTY_POOL,
+						String.format(Locale.ROOT, "Reactor Netty pool (%.0f connections)", max),
+						new Model(max, "connections", this.w1, "W₁"))));
+		}
 		long requests = requests(this.step);
 		if (!this.step.pinned().isEmpty() && requests > 0 && this.step.carriers().isPresent()) {
 			bounds.add(new Verdict.Bound(Resource.CARRIER_THREADS,
@@ -189,6 +199,12 @@ final class Attribution {
 							"downstream threads", held.meanServiceTime(), "the downstream's hold"))));
 		bounds.sort(Comparator.comparingDouble((Verdict.Bound bound) -> bound.model().rps()));
 		return bounds;
+	}
+
+	/** Whether the steps saw {@code inUse} above zero: the route uses that resource. */
+	private boolean inUse(GaugeTimeline gauges, Gauge inUse) {
+		return this.atCap.stream().anyMatch((s) -> s.service().max(inUse).orElse(0) >= 1)
+				|| gauges.max(inUse).orElse(0) >= 1;
 	}
 
 	private Verdict verdict() {

@@ -77,7 +77,12 @@ public final class SweepResult {
 	 */
 	public Optional<Verdict.Bound> nextCap() {
 		Optional<Resource> cap = this.verdict.cap();
-		return bounds().stream().filter((bound) -> cap.isPresent() && bound.resource() != cap.get()).findFirst();
+		// A ceiling below the one measured is no resource's: its model read the route
+		// wrong.
+		return bounds().stream()
+			.filter((bound) -> cap.isPresent() && bound.resource() != cap.get())
+			.filter((bound) -> bound.model().rps() >= ceiling())
+			.findFirst();
 	}
 
 	/**

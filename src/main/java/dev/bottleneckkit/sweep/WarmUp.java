@@ -14,8 +14,9 @@ import dev.bottleneckkit.load.Request;
  * How a sweep warmed the service up before its first step, so that W₁, on which every
  * model rests, is the service's latency and not its JIT's. Rounds of {@value #USERS}
  * users, each until every user went through a cycle (at least 1 s), until the mean
- * latency of a round lies within {@value #SETTLED_PERCENT} % of the round before, or the
- * warm-up's time runs out.
+ * latency stops falling: a round no more than {@value #SETTLED_PERCENT} % below the round
+ * before (a cold JVM's rounds fall 1235 → 400 → 158 → 150 ms; noise that rises is no
+ * warming up), or the warm-up's time runs out.
  *
  * @param users the users of each round
  * @param took how long the warm-up lasted
@@ -27,7 +28,7 @@ public record WarmUp(int users, Duration took, List<Duration> means, boolean set
 	/** Users of a warm-up round. */
 	static final int USERS = 2;
 
-	/** Two rounds whose means lie this close (in percent) have settled. */
+	/** A round whose mean fell less than this (in percent) below the last has settled. */
 	static final int SETTLED_PERCENT = 15;
 
 	public WarmUp {
@@ -78,7 +79,7 @@ public record WarmUp(int users, Duration took, List<Duration> means, boolean set
 				Duration mean = round.meanLatency();
 				if (!means.isEmpty()) {
 					Duration before = means.get(means.size() - 1);
-					settled = Math.abs(mean.toNanos() - before.toNanos()) <= SETTLED_PERCENT / 100.0 * before.toNanos();
+					settled = mean.toNanos() >= (1 - SETTLED_PERCENT / 100.0) * before.toNanos();
 				}
 				means.add(mean);
 				if (settled) {

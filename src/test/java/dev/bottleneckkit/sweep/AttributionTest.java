@@ -595,8 +595,10 @@ class AttributionTest {
 	private static ThreadDump lockDump(int waiting, int holding, int elsewhere) {
 		List<DumpedThread> threads = new ArrayList<>();
 		for (int i = 0; i < waiting; i++) {
+			// As JDK 21 dumps a virtual thread parked on a ReentrantLock.
 			threads.add(new DumpedThread("",
-					List.of("jdk.internal.misc.Unsafe.park",
+					List.of("java.lang.VirtualThread.park", "java.lang.System$2.parkVirtualThread",
+							"jdk.internal.misc.VirtualThreads.park", "java.util.concurrent.locks.LockSupport.park",
 							"java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire",
 							"java.util.concurrent.locks.ReentrantLock$Sync.lock",
 							"java.util.concurrent.locks.ReentrantLock.lock",

@@ -40,10 +40,11 @@ public class ShopApplication {
 	private final URI quotes;
 
 	ShopApplication(JdbcClient jdbc, WebClient.Builder builder, @Value("${shop.pricing-url}") String pricingUrl,
+			@Value("${shop.pricing.max-connections:16}") int pricingConnections,
 			@Value("${shop.quotes-url}") String quotesUrl) {
 		this.jdbc = jdbc;
 		// One pool for the pricing service, sized by the team; no .metrics(true), as most teams leave it.
-		ConnectionProvider pool = ConnectionProvider.builder("pricing").maxConnections(16).build();
+		ConnectionProvider pool = ConnectionProvider.builder("pricing").maxConnections(pricingConnections).build();
 		this.pricing = builder.baseUrl(pricingUrl)
 			.clientConnector(new ReactorClientHttpConnector(reactor.netty.http.client.HttpClient.create(pool)))
 			.build();
