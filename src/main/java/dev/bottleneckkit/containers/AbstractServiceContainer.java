@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.bottleneckkit.images.KitImages;
+import dev.bottleneckkit.internal.Budget;
 import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.internal.JvmOptions;
 import dev.bottleneckkit.internal.Knobs;
@@ -322,6 +323,12 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 		if (!getEnvMap().containsKey(TOMCAT_MBEANS)) {
 			withEnv(TOMCAT_MBEANS, "true");
 		}
+	}
+
+	/** Stops the service, its time counted in the run's budget. */
+	@Override
+	public void stop() {
+		Budget.time(Budget.Category.STOPS, super::stop);
 	}
 
 	@Override

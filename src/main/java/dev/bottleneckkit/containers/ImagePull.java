@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.PullImageResultCallback;
 import com.github.dockerjava.api.exception.NotFoundException;
+import dev.bottleneckkit.internal.Budget;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.ContainerFetchException;
 import org.testcontainers.images.PullPolicy;
@@ -47,7 +48,7 @@ final class ImagePull {
 		if (present && !PullPolicy.defaultPolicy().shouldPull(resolved)) {
 			return;
 		}
-		pull(docker, resolved, timeout);
+		Budget.time(Budget.Category.IMAGES, () -> pull(docker, resolved, timeout));
 	}
 
 	/**

@@ -153,6 +153,9 @@ public final class Phases {
 			log.debug("enter {} {} active={} current={} thread={}", phase, what, active, current,
 					Thread.currentThread().getName());
 		}
+		if (phase == Phase.LOADING) {
+			Budget.add(Budget.Category.WAITING, System.nanoTime() - arrived);
+		}
 		long waited = (System.nanoTime() - arrived) / 1_000_000;
 		if (waited >= 1000) {
 			log.info("{} waited {} while {} ran", what, Knobs.human(Duration.ofMillis(waited)),

@@ -52,8 +52,9 @@ final class ReportWriter {
 				.map((baseline) -> baseline.against(dir.resolve("results.json")))
 				.orElse(null);
 			Files.writeString(dir.resolve("index.html"), html(entries, comparison));
-			Files.writeString(dir.resolve("summary.md"),
-					markdown(entries) + ((comparison != null) ? "\n" + comparison.markdown() : ""));
+			Files.writeString(dir.resolve("summary.md"), markdown(entries)
+					+ ((comparison != null) ? "\n" + comparison.markdown() : "") + BudgetReport.markdown());
+			Files.writeString(dir.resolve("budget.json"), BudgetReport.json());
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("cannot write the scenario report to " + dir, ex);

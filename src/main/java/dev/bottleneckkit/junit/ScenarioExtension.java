@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 
+import dev.bottleneckkit.internal.Budget;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -25,6 +26,10 @@ class ScenarioExtension implements BeforeAllCallback, AfterTestExecutionCallback
 
 	@Override
 	public void beforeAll(ExtensionContext context) {
+		Budget.owner(outermost(context.getRequiredTestClass()).getSimpleName());
+		if (context.getRequiredTestClass().getEnclosingClass() == null) {
+			context.getStore(NAMESPACE).put(Began.class, new Began(System.nanoTime()));
+		}
 		DockerCheck.requireDocker();
 		Leftovers.reapOnce();
 		// Stored before @Testcontainers stores its containers, so JUnit closes it after
@@ -32,14 +37,26 @@ class ScenarioExtension implements BeforeAllCallback, AfterTestExecutionCallback
 		// (a store closes its values in reverse order): a network cannot be removed while
 		// containers use it.
 		context.getStore(NAMESPACE).put(Networks.class, new Networks(context.getRequiredTestClass()));
-		startContainersTogether(context.getRequiredTestClass());
+		Budget.time(Budget.Category.STARTS, () -> startContainersTogether(context.getRequiredTestClass()));
+	}
+
+	private static Class<?> outermost(Class<?> testClass) {
+		Class<?> outer = testClass;
+		while (outer.getEnclosingClass() != null) {
+			outer = outer.getEnclosingClass();
+		}
+		return outer;
+	}
+
+	/** When the class began, for its wall time in the budget. */
+	record Began(long nanos) {
 	}
 
 	/**
 	 * Starts the class's static {@code @Container} fields at once rather than one after
 	 * another, as Testcontainers would (it then finds them running, and stops them after
 	 * the class as usual): a downstream, a database and a proxy start in the time of the
-	 * slowest.
+	 * slowest, which the run's budget counts once.
 	 */
 	private static void startContainersTogether(Class<?> testClass) {
 		List<Startable> containers = new ArrayList<>();
@@ -58,7 +75,7 @@ class ScenarioExtension implements BeforeAllCallback, AfterTestExecutionCallback
 				}
 			}
 		}
-		if (containers.size() > 1) {
+		if (!containers.isEmpty()) {
 			try {
 				Startables.deepStart(containers).join();
 			}
@@ -101,6 +118,10 @@ class ScenarioExtension implements BeforeAllCallback, AfterTestExecutionCallback
 
 	@Override
 	public void afterAll(ExtensionContext context) {
+		Began began = context.getStore(NAMESPACE).get(Began.class, Began.class);
+		if (began != null && context.getRequiredTestClass().getEnclosingClass() == null) {
+			Budget.wall(context.getRequiredTestClass().getSimpleName(), System.nanoTime() - began.nanos());
+		}
 		ReportWriter.writeAll(ScenarioReport.entries());
 	}
 

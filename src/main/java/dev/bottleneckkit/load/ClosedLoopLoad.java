@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.bottleneckkit.internal.Budget;
 import dev.bottleneckkit.internal.Console;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.internal.Phases;
@@ -250,6 +251,15 @@ public final class ClosedLoopLoad {
 		}
 	}
 
+	/** The answers of each whole second of the window, for the budget's precision. */
+	static double[] perSecond(LoadResult result) {
+		return result.timeline()
+			.stream()
+			.filter(LoadResult.Second::inWindow)
+			.mapToDouble((second) -> second.succeeded() + second.failed())
+			.toArray();
+	}
+
 	/**
 	 * Load slots for {@code users}: two above {@value Phases#USERS_PER_SLOT}, else one.
 	 */
@@ -302,6 +312,7 @@ public final class ClosedLoopLoad {
 			throw failure.get();
 		}
 		LoadResult result = measurement.result(this.name, this.users, Double.NaN, this.warmUp, Mix.shares(mix));
+		Budget.load(this.name, this.warmUp, result.window(), result.completed(), perSecond(result));
 		if (this.printed) {
 			Console.line(result.summary());
 		}

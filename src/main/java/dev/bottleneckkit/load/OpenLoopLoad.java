@@ -4,6 +4,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 
+import dev.bottleneckkit.internal.Budget;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.internal.Phases;
 import org.slf4j.Logger;
@@ -132,6 +133,7 @@ public final class OpenLoopLoad {
 			loop.openLoop((i) -> measurement.startNanos + (long) (i * intervalNanos), this.maxOutstanding);
 		}
 		LoadResult result = measurement.result(this.name, this.maxOutstanding, this.rate, this.warmUp, Mix.shares(mix));
+		Budget.load(this.name, this.warmUp, result.window(), result.completed(), ClosedLoopLoad.perSecond(result));
 		log.info("{}", result.summary());
 		return result;
 	}

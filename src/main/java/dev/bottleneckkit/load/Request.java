@@ -101,6 +101,18 @@ public record Request(String name, String method, URI uri, Map<String, String> h
 		return new Request(name, this.method, this.uri, this.headers, this.body, this.weight);
 	}
 
+	/**
+	 * The same request to another host and port ({@code base}'s), path and query kept:
+	 * for a service that came back on a new port.
+	 */
+	public Request at(URI base) {
+		URI moved = URI
+			.create(base.getScheme() + "://" + base.getHost() + ((base.getPort() > 0) ? ":" + base.getPort() : "")
+					+ ((this.uri.getRawPath() == null || this.uri.getRawPath().isEmpty()) ? "/" : this.uri.getRawPath())
+					+ ((this.uri.getRawQuery() != null) ? "?" + this.uri.getRawQuery() : ""));
+		return new Request(this.name, this.method, moved, this.headers, this.body, this.weight);
+	}
+
 	/** The request as it goes on the wire. */
 	byte[] bytes() {
 		String path = (this.uri.getRawPath() == null || this.uri.getRawPath().isEmpty()) ? "/" : this.uri.getRawPath();

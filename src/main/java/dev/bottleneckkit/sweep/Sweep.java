@@ -19,6 +19,7 @@ import java.util.concurrent.TimeoutException;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.containers.DownstreamContainer;
+import dev.bottleneckkit.internal.Budget;
 import dev.bottleneckkit.internal.Console;
 import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.internal.Knobs;
@@ -291,7 +292,8 @@ public final class Sweep {
 				ExecutorService background = Executors.newVirtualThreadPerTaskExecutor()) {
 			Console.line(String.format(Locale.ROOT, "%s: sweeping %s from 1 user, doubling up to %d", this.name,
 					this.target, this.maxUsers));
-			warmedUp = this.warmUp.run(this.mix, this.requestTimeout, this.name);
+			warmedUp = Budget.windowsAs(Budget.Category.WARM_UPS,
+					() -> this.warmUp.run(this.mix, this.requestTimeout, this.name));
 			warmedUp.ifPresent((w) -> Console.line(this.name + ": " + w));
 			for (int users = 1; users <= this.maxUsers; users *= 2) {
 				Step step = step(users, steps, probes, background);
@@ -336,7 +338,7 @@ public final class Sweep {
 		try {
 			this.service.stop();
 			knob.turn().accept(this.service);
-			this.service.start();
+			Budget.time(Budget.Category.STARTS, this.service::start);
 			steps.addAll(confirmationSteps(result, knob));
 		}
 		finally {
@@ -344,7 +346,7 @@ public final class Sweep {
 			restoring = System.nanoTime();
 			this.service.stop();
 			settings.restore(this.service);
-			this.service.start();
+			Budget.time(Budget.Category.STARTS, this.service::start);
 		}
 		Duration restore = Duration.ofNanos(System.nanoTime() - restoring);
 		double after = steps.stream().mapToDouble(Step::throughput).max().orElse(0);
@@ -360,12 +362,22 @@ public final class Sweep {
 
 	/** The knee's step and the next doubling, on the service with the knob turned. */
 	private List<Step> confirmationSteps(SweepResult result, Knob knob) {
+		// The service came back on a new port: the requests go there.
+		Sweep moved = new Sweep(this.mix.stream().map((request) -> request.at(this.service.uri(""))).toList(),
+				this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream, this.warmUp,
+				this.confirming, this.knob);
+		return moved.stepsWithKnob(result, knob);
+	}
+
+	private List<Step> stepsWithKnob(SweepResult result, Knob knob) {
 		int knee = result.knee().map(Step::users).orElse(result.steps().get(result.steps().size() - 1).users());
 		List<Step> steps = new ArrayList<>();
 		try (Probes probes = new Probes(this.service, this.downstream);
 				Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, this.name + ", confirmation", 2);
 				ExecutorService background = Executors.newVirtualThreadPerTaskExecutor()) {
-			this.warmUp.run(this.mix, this.requestTimeout, this.name + ", confirmation")
+			Budget
+				.windowsAs(Budget.Category.WARM_UPS,
+						() -> this.warmUp.run(this.mix, this.requestTimeout, this.name + ", confirmation"))
 				.ifPresent((w) -> Console.line(this.name + ", confirmation: " + w));
 			List<Step> context = new ArrayList<>(List.of(result.steps().get(0)));
 			for (int users : List.of(knee, 2 * knee)) {
@@ -515,9 +527,14 @@ public final class Sweep {
 		Probes(AbstractServiceContainer<?> service, GenericContainer<?> downstream) {
 			this.service = service;
 			this.downstream = downstream;
-			if (service == null) {
-				return;
+			if (service != null) {
+				Budget.time(Budget.Category.PROBES, this::open);
 			}
+		}
+
+		private void open() {
+			AbstractServiceContainer<?> service = this.service;
+			GenericContainer<?> downstream = this.downstream;
 			Optional<JmxAgent> jmx = JmxAgent.of(service);
 			if (jmx.isEmpty()) {
 				this.blind.add("thread dumps, pinned threads and carriers: the service's JMX agent is off"
@@ -555,6 +572,10 @@ public final class Sweep {
 		}
 
 		void beginStep() {
+			Budget.time(Budget.Category.PROBES, this::beginReadings);
+		}
+
+		private void beginReadings() {
 			if (this.service != null) {
 				this.serviceGauges = ServiceGauges.at(this.service.uri("")).start();
 			}
@@ -592,6 +613,12 @@ public final class Sweep {
 		}
 
 		Step endStep(int users, LoadResult result, long wallStart, long windowStart, long wallEnd,
+				List<ThreadDump> dumps) {
+			return Budget.time(Budget.Category.PROBES,
+					() -> readStep(users, result, wallStart, windowStart, wallEnd, dumps));
+		}
+
+		private Step readStep(int users, LoadResult result, long wallStart, long windowStart, long wallEnd,
 				List<ThreadDump> dumps) {
 			MachineCpu.Reading cpuAfter = read(this.cpu);
 			GaugeTimeline service = (this.serviceGauges != null) ? this.serviceGauges.stop()

@@ -41,7 +41,8 @@ public record WarmUp(int users, Duration took, List<Duration> means, boolean set
 		return String.format(java.util.Locale.ROOT, "warmed up in %.1f s (%d users): mean %s ms, %s",
 				this.took.toMillis() / 1000.0, this.users,
 				this.means.stream().map((mean) -> Long.toString(mean.toMillis())).collect(Collectors.joining(" → ")),
-				this.settled ? "settled" : "not settled when the warm-up's time ran out");
+				this.settled ? "settled" : this.means.get(this.means.size() - 1).isZero()
+						? "the route answered no request" : "not settled when the warm-up's time ran out");
 	}
 
 	/** When a warm-up ends: its longest time. */

@@ -1,0 +1,227 @@
+package dev.bottleneckkit.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * Where a test run's seconds went, per scenario class and in all: the measured windows
+ * (the part the statistics need) against everything around them, container starts, image
+ * builds, warm-ups, waiting for a turn, probes. The kit's code records each span as it
+ * happens, on the thread of the class that caused it; the report writes the sums.
+ */
+public final class Budget {
+
+	/** What a span of time was spent on. */
+	public enum Category {
+
+		/** Loads' measurement windows: what the figures are counted over. */
+		WINDOWS("measured windows"),
+
+		/** Loads' warm-ups before their windows, sweeps' warm-up rounds included. */
+		WARM_UPS("warm-ups"),
+
+		/** Containers from start to healthy (several at once count once). */
+		STARTS("container starts"),
+
+		/** Images built or pulled during the run. */
+		IMAGES("image builds and pulls"),
+
+		/**
+		 * Waiting for a turn: loads for starts to end, starts for loads, loads for a
+		 * slot.
+		 */
+		WAITING("waiting for a turn"),
+
+		/**
+		 * Reading probes outside a load: thread dumps, JFR snapshots, CPU, starting
+		 * readers.
+		 */
+		PROBES("probes"),
+
+		/** Containers stopped. */
+		STOPS("container stops");
+
+		private final String label;
+
+		Category(String label) {
+			this.label = label;
+		}
+
+		/** How the report names it. */
+		public String label() {
+			return this.label;
+		}
+
+	}
+
+	private static final InheritableThreadLocal<String> owner = new InheritableThreadLocal<>();
+
+	/**
+	 * A category this thread's load windows count as instead (a sweep's warm-up rounds).
+	 */
+	private static final ThreadLocal<Category> windowsAs = new ThreadLocal<>();
+
+	private static final Map<String, Map<Category, Long>> spent = new ConcurrentHashMap<>();
+
+	private static final Map<String, Long> walls = new ConcurrentHashMap<>();
+
+	private static final Map<String, List<Window>> windows = new ConcurrentHashMap<>();
+
+	private Budget() {
+	}
+
+	/** From now on, this thread's spans count for {@code className}. */
+	public static void owner(String className) {
+		owner.set(className);
+	}
+
+	/** The class this thread's spans count for. */
+	public static String owner() {
+		String name = owner.get();
+		return (name != null) ? name : "(outside a scenario class)";
+	}
+
+	/** Adds {@code nanos} spent on {@code category} to this thread's class. */
+	public static void add(Category category, long nanos) {
+		if (nanos > 0) {
+			spent.computeIfAbsent(owner(), (name) -> new ConcurrentHashMap<>()).merge(category, nanos, Long::sum);
+		}
+	}
+
+	/**
+	 * Runs {@code work}, the windows of its loads counting as {@code category} (a sweep's
+	 * warm-up rounds are loads whose windows are warm-up).
+	 */
+	public static <T> T windowsAs(Category category, Supplier<T> work) {
+		Category before = windowsAs.get();
+		windowsAs.set(category);
+		try {
+			return work.get();
+		}
+		finally {
+			windowsAs.set(before);
+		}
+	}
+
+	/** Adds a load's warm-up and window, and the window's precision. */
+	public static void load(String name, Duration warmUp, Duration window, long answers, double[] perSecond) {
+		add(Category.WARM_UPS, warmUp.toNanos());
+		Category as = windowsAs.get();
+		if (as != null) {
+			add(as, window.toNanos());
+			return;
+		}
+		add(Category.WINDOWS, window.toNanos());
+		window(name, window, answers, perSecond);
+	}
+
+	/** Runs {@code work}, counting its time as {@code category}. */
+	public static <T> T time(Category category, Supplier<T> work) {
+		long started = System.nanoTime();
+		try {
+			return work.get();
+		}
+		finally {
+			add(category, System.nanoTime() - started);
+		}
+	}
+
+	/** Runs {@code work}, counting its time as {@code category}. */
+	public static void time(Category category, Runnable work) {
+		long started = System.nanoTime();
+		try {
+			work.run();
+		}
+		finally {
+			add(category, System.nanoTime() - started);
+		}
+	}
+
+	/** The whole of a class's run, from its first container to its last test's end. */
+	public static void wall(String className, long nanos) {
+		walls.merge(className, nanos, Long::sum);
+	}
+
+	/**
+	 * A measured window and what its figure's precision asked of it: {@code perSecond}
+	 * the answers of each whole second in it.
+	 */
+	public static void window(String name, Duration length, long answers, double[] perSecond) {
+		windows.computeIfAbsent(owner(), (k) -> java.util.Collections.synchronizedList(new ArrayList<>()))
+			.add(new Window(name, length, answers, perSecond));
+	}
+
+	/** Every class's spans, by category, in seconds, with its wall time. */
+	public static Map<String, Map<String, Double>> byClass() {
+		Map<String, Map<String, Double>> classes = new LinkedHashMap<>();
+		spent.keySet().stream().sorted().forEach((name) -> {
+			Map<String, Double> seconds = new LinkedHashMap<>();
+			Map<Category, Long> nanos = new EnumMap<>(Category.class);
+			nanos.putAll(spent.get(name));
+			for (Category category : Category.values()) {
+				seconds.put(category.name().toLowerCase(Locale.ROOT), nanos.getOrDefault(category, 0L) / 1e9);
+			}
+			seconds.put("wall", walls.getOrDefault(name, 0L) / 1e9);
+			classes.put(name, seconds);
+		});
+		return classes;
+	}
+
+	/** The windows each class measured, with their precision. */
+	public static Map<String, List<Window>> windows() {
+		Map<String, List<Window>> copy = new LinkedHashMap<>();
+		windows.keySet().stream().sorted().forEach((name) -> copy.put(name, List.copyOf(windows.get(name))));
+		return copy;
+	}
+
+	/**
+	 * One measured window.
+	 *
+	 * @param name the load's name
+	 * @param length how long it lasted
+	 * @param answers the answers counted in it
+	 * @param perSecond the answers of each whole second of it
+	 */
+	public record Window(String name, Duration length, long answers, double[] perSecond) {
+
+		/**
+		 * The precision the budget holds a window to: three standard errors within 5 %.
+		 */
+		public static final double TARGET = 0.05;
+
+		/**
+		 * The spread of the answers between its seconds over their mean (the coefficient
+		 * of variation); 0 with fewer than two whole seconds.
+		 */
+		public double spread() {
+			if (this.perSecond.length < 2) {
+				return 0;
+			}
+			double mean = java.util.Arrays.stream(this.perSecond).average().orElse(0);
+			if (mean <= 0) {
+				return 0;
+			}
+			double variance = java.util.Arrays.stream(this.perSecond).map((x) -> (x - mean) * (x - mean)).sum()
+					/ (this.perSecond.length - 1);
+			return Math.sqrt(variance) / mean;
+		}
+
+		/**
+		 * The window its throughput needs for three standard errors within
+		 * {@value #TARGET}: (3 × spread / 0.05)² seconds, at least 1 s.
+		 */
+		public Duration needed() {
+			double seconds = Math.pow(3 * spread() / TARGET, 2);
+			return Duration.ofMillis(Math.max(1000, Math.round(seconds * 1000)));
+		}
+
+	}
+
+}

@@ -1,0 +1,87 @@
+package dev.bottleneckkit.junit;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import dev.bottleneckkit.internal.Budget;
+import dev.bottleneckkit.internal.Json;
+
+/**
+ * Where the run's seconds went, for {@code budget.json} and the summary: per scenario
+ * class its wall time, the measured windows (what the statistics need) and everything
+ * around them, and the windows that were longer than their figure's precision needs.
+ */
+final class BudgetReport {
+
+	private BudgetReport() {
+	}
+
+	/**
+	 * {@code budget.json}: classes by category in seconds, and every window's precision.
+	 */
+	static String json() {
+		Map<String, Object> root = new LinkedHashMap<>();
+		root.put("schema", "bottleneck-kit/budget/v1");
+		root.put("classes", Budget.byClass());
+		Map<String, Object> windows = new LinkedHashMap<>();
+		Budget.windows().forEach((owner, list) -> windows.put(owner, list.stream().map((window) -> {
+			Map<String, Object> each = new LinkedHashMap<>();
+			each.put("name", window.name());
+			each.put("seconds", window.length().toMillis() / 1000.0);
+			each.put("answers", window.answers());
+			each.put("spreadBetweenSeconds", window.spread());
+			each.put("neededSeconds", window.needed().toMillis() / 1000.0);
+			return each;
+		}).toList()));
+		root.put("windows", windows);
+		return Json.write(root);
+	}
+
+	/** The summary's table: a row per class and the totals, the overhead's share said. */
+	static String markdown() {
+		Map<String, Map<String, Double>> classes = Budget.byClass();
+		if (classes.isEmpty()) {
+			return "";
+		}
+		StringBuilder md = new StringBuilder("\n## Where the time went\n\n");
+		md.append("Seconds per scenario class. *Windows* are the measured windows the figures are counted over;"
+				+ " the rest is overhead. Classes run side by side, so their walls overlap.\n\n");
+		md.append("| class | wall | windows | warm-ups | starts | images | waiting | probes | stops | overhead |\n");
+		md.append("|---|---|---|---|---|---|---|---|---|---|\n");
+		double[] totals = new double[9];
+		classes.forEach((name, seconds) -> {
+			List<String> keys = List.of("wall", "windows", "warm_ups", "starts", "images", "waiting", "probes",
+					"stops");
+			StringBuilder row = new StringBuilder("| ").append(name);
+			for (int i = 0; i < keys.size(); i++) {
+				double value = seconds.getOrDefault(keys.get(i), 0.0);
+				totals[i] += value;
+				row.append(String.format(Locale.ROOT, " | %.0f", value));
+			}
+			double wall = seconds.getOrDefault("wall", 0.0);
+			row.append((wall > 0)
+					? String.format(Locale.ROOT, " | %.0f %%", 100 * (1 - seconds.getOrDefault("windows", 0.0) / wall))
+					: " | —");
+			md.append(row).append(" |\n");
+		});
+		md.append(String.format(Locale.ROOT,
+				"| **all** | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %s |%n", totals[0], totals[1],
+				totals[2], totals[3], totals[4], totals[5], totals[6], totals[7],
+				(totals[0] > 0) ? String.format(Locale.ROOT, "%.0f %%", 100 * (1 - totals[1] / totals[0])) : "—"));
+		long longer = Budget.windows()
+			.values()
+			.stream()
+			.flatMap(List::stream)
+			.filter((window) -> window.length().compareTo(window.needed().multipliedBy(2)) > 0)
+			.count();
+		long all = Budget.windows().values().stream().mapToLong(List::size).sum();
+		md.append(String.format(Locale.ROOT,
+				"%n%d of %d windows lasted more than twice what three standard errors within %.0f %% need, by the"
+						+ " spread of their seconds (`budget.json` has each).%n",
+				longer, all, Budget.Window.TARGET * 100));
+		return md.toString();
+	}
+
+}
