@@ -53,7 +53,10 @@ final class OwnedFiles {
 		return header;
 	}
 
-	/** {@code value} in octal, zero-padded, NUL-terminated, in {@code length} bytes at {@code offset}. */
+	/**
+	 * {@code value} in octal, zero-padded, NUL-terminated, in {@code length} bytes at
+	 * {@code offset}.
+	 */
 	private static void octal(byte[] header, int offset, int length, long value) {
 		String digits = String.format("%0" + (length - 1) + "o", value);
 		byte[] ascii = digits.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
@@ -74,7 +77,8 @@ final class OwnedFiles {
 		ByteArrayOutputStream archive = new ByteArrayOutputStream();
 		for (Map.Entry<String, Transferable> file : files.entrySet()) {
 			byte[] bytes = file.getValue().getBytes();
-			archive.writeBytes(header(file.getKey().substring(1), file.getValue().getFileMode(), uid, gid, bytes.length));
+			archive
+				.writeBytes(header(file.getKey().substring(1), file.getValue().getFileMode(), uid, gid, bytes.length));
 			archive.writeBytes(bytes);
 			archive.writeBytes(new byte[(512 - bytes.length % 512) % 512]);
 		}

@@ -610,12 +610,20 @@ final class Attribution {
 			return Optional.empty();
 		}
 		MachineCpu.Use use = machine.get().cpu().orElseThrow();
-		Duration perRequest = perRequest(use.machineUsed(), machine.get());
+		// The utilization law on the test's own CPU: the cores other processes left it,
+		// over what the service, its neighbours and the load generator spent a request.
+		// Another process's load bends no model: it lowers the cores, not the demand.
+		double available = use.machineCores() - use.others();
+		Duration perRequest = perRequest(use.machineUsed() - use.others(), machine.get());
+		if (!(available > 0) || perRequest.isZero()) {
+			return Optional.empty();
+		}
 		Map<String, String> readings = new LinkedHashMap<>();
 		readings.put("machine cores used",
 				String.format(Locale.ROOT, "%.2f of %s", use.machineUsed(), Verdict.count(use.machineCores())));
 		readings.put("split", split(use));
-		readings.put("CPU per request", cpuPerRequest(perRequest, machine.get()));
+		readings.put("CPU per request",
+				cpuPerRequest(perRequest, machine.get()) + " (service, its neighbours and the load generator)");
 		String generatorNote = (use.generator() >= GENERATOR_NOTE * use.machineCores())
 				? String.format(Locale.ROOT,
 						"; the load generator took %.0f %% of the machine, so the service alone"
@@ -628,8 +636,7 @@ final class Attribution {
 		return Optional.of(capped(Resource.CPU,
 				String.format(Locale.ROOT, "the machine's %s cores were busy with %d users: %s%s",
 						Verdict.count(use.machineCores()), machine.get().users(), split(use), generatorNote),
-				new Model(use.machineCores(), "cores", perRequest, "CPU per request"), Optional.of("machine"),
-				readings));
+				new Model(available, "cores", perRequest, "CPU per request"), Optional.of("machine"), readings));
 	}
 
 	/**
@@ -752,12 +759,34 @@ final class Attribution {
 		OptionalDouble used = gauges.max(inUse);
 		OptionalDouble max = gauges.max(limit);
 		OptionalDouble waiting = gauges.max(pending);
-		if (used.isEmpty() || max.isEmpty() || waiting.isEmpty() || max.getAsDouble() < 1
-				|| used.getAsDouble() < max.getAsDouble() || waiting.getAsDouble() < 1) {
+		if (used.isEmpty() || max.isEmpty() || max.getAsDouble() < 1 || used.getAsDouble() < max.getAsDouble()) {
+			return Optional.empty();
+		}
+		// Work waits when a reading saw it pending, or when the pool was full in nearly
+		// every reading: with few requests beyond the pool (a thread pool in front of it
+		// lets two more in) a quarter-second sampler can miss the pending ones.
+		boolean pendingSeen = waiting.isPresent() && waiting.getAsDouble() >= 1;
+		if (!pendingSeen && fullShare(gauges, inUse, max.getAsDouble()) < ALWAYS_FULL) {
 			return Optional.empty();
 		}
 		return Optional.of(new Pool(inUse.label(), (int) Math.round(used.getAsDouble()),
-				(int) Math.round(max.getAsDouble()), (int) Math.round(waiting.getAsDouble())));
+				(int) Math.round(max.getAsDouble()), (int) Math.round(waiting.orElse(0))));
+	}
+
+	/** A pool full in at least this share of the step's readings is full all the time. */
+	static final double ALWAYS_FULL = 0.8;
+
+	/**
+	 * The share of {@code gauge}'s readings at {@code limit} or above, after the first.
+	 */
+	private static double fullShare(GaugeTimeline gauges, Gauge gauge, double limit) {
+		List<GaugeTimeline.Sample> samples = gauges.series().getOrDefault(gauge.label(), List.of());
+		if (samples.size() < 4) {
+			return 0;
+		}
+		// The first reading falls in the step's warm-up, before the users are all in.
+		List<GaugeTimeline.Sample> after = samples.subList(1, samples.size());
+		return after.stream().filter((sample) -> sample.value() >= limit).count() / (double) after.size();
 	}
 
 	/** Tomcat's platform threads all busy, from its meters. */

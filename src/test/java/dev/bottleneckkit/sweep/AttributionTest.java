@@ -363,7 +363,7 @@ class AttributionTest {
 		assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(0.25);
 		assertThat(sweep.verdict().line()).startsWith("capped at 82.0 rps from 8 users: the machine's 2 cores were"
 				+ " busy with 8 users: service 1.62, mysql 0.21, load generator 0.14, toxiproxy 0.05, other processes"
-				+ " 0.02 — 2 cores / 0.0");
+				+ " 0.02 — 1.98 cores / 0.025 s = 80.4 rps");
 		assertThat(((Verdict.Capped) sweep.verdict()).where()).hasValue("machine");
 	}
 
@@ -379,6 +379,43 @@ class AttributionTest {
 		assertThat(sweep.verdict().line()).contains(
 				"; the load generator took 38 % of the machine, so the service alone would go further on a machine of"
 						+ " its own");
+	}
+
+	/**
+	 * The stock service's /stock route on a machine busy with a build beside the test
+	 * (1.43 cores of other processes): its Hikari pool of 6 was full in every reading but
+	 * the first, and no reading caught the two requests Tomcat's 8 threads let wait for
+	 * it. The pool, full all the time, is named before the busy machine; the machine's
+	 * CPU is a bound all the same, from the cores the other processes left.
+	 */
+	@Test
+	void aPoolFullInEveryReadingIsNamedBeforeABusyMachine() {
+		GaugeTimeline hikari = new GaugeTimeline(Map.of(Gauge.HIKARI_ACTIVE.label(),
+				List.of(new GaugeTimeline.Sample(Duration.ZERO, 3), new GaugeTimeline.Sample(Duration.ofSeconds(1), 6),
+						new GaugeTimeline.Sample(Duration.ofSeconds(2), 6),
+						new GaugeTimeline.Sample(Duration.ofSeconds(3), 6),
+						new GaugeTimeline.Sample(Duration.ofSeconds(4), 6)),
+				Gauge.HIKARI_MAX.label(), samples(6, 6), Gauge.HIKARI_PENDING.label(), samples(0, 0)));
+		List<Step> steps = new ArrayList<>(List.of(machineStep(1, 4.0, 0.06, Map.of(), 0.03, 1.5),
+				machineStep(2, 7.9, 0.12, Map.of(), 0.06, 1.6), machineStep(4, 15.8, 0.24, Map.of(), 0.1, 1.8)));
+		Duration window = Duration.ofSeconds(10);
+		List<LoadResult.Second> timeline = new ArrayList<>();
+		for (int second = 0; second < 10; second++) {
+			timeline.add(new LoadResult.Second(second, 24, 0, 330, true));
+		}
+		steps.add(
+				new Step(8,
+						LoadResults.of("load", 8, window, 239, Duration.ofMillis(330), timeline, Duration.ZERO,
+								Double.NaN),
+						hikari, empty(),
+						Optional.of(new MachineCpu.Use(0.36, 2, false, Optional.empty(), 0, Map.of(), 0.17, 2, 1.96)),
+						List.of(), OptionalInt.empty(), List.of(), List.of(), window));
+
+		SweepResult sweep = result(steps, true);
+
+		assertThat(sweep).isCappedBy(Resource.HIKARI_POOL);
+		assertThat(Attribution.bounds(sweep))
+			.anySatisfy((bound) -> assertThat(bound.resource()).isEqualTo(Resource.CPU));
 	}
 
 	@Test
