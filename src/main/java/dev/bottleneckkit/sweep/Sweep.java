@@ -395,16 +395,21 @@ public final class Sweep {
 	 * A container's environment and create-command modifiers before a knob was turned, to
 	 * put it back as it was.
 	 */
-	private record Settings(List<String> env,
-			java.util.Set<org.testcontainers.core.CreateContainerCmdModifier> modifiers) {
+	private record Settings(Map<String, String> env, java.util.Set<?> modifiers) {
 
 		static Settings of(AbstractServiceContainer<?> service) {
-			return new Settings(List.copyOf(service.getEnv()),
+			return new Settings(new java.util.LinkedHashMap<>(service.getEnvMap()),
 					new java.util.LinkedHashSet<>(service.getCreateContainerCmdModifiers()));
 		}
 
+		/**
+		 * Puts the environment back as it was (the container's own map: values with an
+		 * {@code =} in them, a JDBC URL's query, survive as they are), and drops the
+		 * create-command modifiers the knob added.
+		 */
 		void restore(AbstractServiceContainer<?> service) {
-			service.setEnv(new ArrayList<>(this.env));
+			service.getEnvMap().clear();
+			service.getEnvMap().putAll(this.env);
 			service.getCreateContainerCmdModifiers().retainAll(this.modifiers);
 		}
 
