@@ -6,7 +6,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -47,10 +46,6 @@ public final class OutboundConnections implements AutoCloseable {
 
 	/** Between two readings of the service's sockets. */
 	static final Duration INTERVAL = Duration.ofMillis(250);
-
-	private static final String ESTABLISHED = "01";
-
-	private static final String LISTEN = "0A";
 
 	private final GenericContainer<?> service;
 
@@ -119,6 +114,13 @@ public final class OutboundConnections implements AutoCloseable {
 		return destinations;
 	}
 
+	/** How many readings have arrived since the reader started. */
+	public int readings() {
+		synchronized (this.readings) {
+			return this.readings.size();
+		}
+	}
+
 	/** Stops the reader; the service keeps running. */
 	@Override
 	public void close() {
@@ -147,63 +149,6 @@ public final class OutboundConnections implements AutoCloseable {
 				this.readings.put(System.nanoTime(), reading);
 			}
 		}
-	}
-
-	/**
-	 * Established outbound connections by remote {@code ip:port}, from the lines of
-	 * {@code /proc/net/tcp} and {@code tcp6}: outbound when the local port is none the
-	 * service listens on.
-	 */
-	static Map<String, Integer> count(List<String> lines) {
-		Set<Integer> listening = new HashSet<>();
-		List<String[]> established = new ArrayList<>();
-		for (String line : lines) {
-			String[] fields = line.trim().split("\\s+");
-			if (fields.length < 4 || !fields[0].endsWith(":")) {
-				continue;
-			}
-			if (LISTEN.equals(fields[3])) {
-				listening.add(port(fields[1]));
-			}
-			else if (ESTABLISHED.equals(fields[3])) {
-				established.add(fields);
-			}
-		}
-		Map<String, Integer> outbound = new TreeMap<>();
-		for (String[] fields : established) {
-			if (!listening.contains(port(fields[1]))) {
-				outbound.merge(address(fields[2]), 1, Integer::sum);
-			}
-		}
-		return outbound;
-	}
-
-	/** {@code 0100007F:1F90} → 8080. */
-	static int port(String hexAddress) {
-		return Integer.parseInt(hexAddress.substring(hexAddress.indexOf(':') + 1), 16);
-	}
-
-	/**
-	 * {@code 0100007F:1F90} → {@code 127.0.0.1:8080}; an IPv6 address (32 hex digits,
-	 * four little-endian words) → its IPv4 form when it maps one, else
-	 * {@code [hex]:port}.
-	 */
-	static String address(String hexAddress) {
-		String hex = hexAddress.substring(0, hexAddress.indexOf(':'));
-		int port = port(hexAddress);
-		if (hex.length() == 8) {
-			return ipv4(hex) + ":" + port;
-		}
-		if (hex.length() == 32 && hex.startsWith("0000000000000000FFFF0000")) {
-			return ipv4(hex.substring(24)) + ":" + port;
-		}
-		return "[" + hex.toLowerCase(Locale.ROOT) + "]:" + port;
-	}
-
-	/** A little-endian 32-bit word as a dotted quad: {@code 0100007F} → 127.0.0.1. */
-	private static String ipv4(String hex) {
-		long word = Long.parseLong(hex, 16);
-		return (word & 0xFF) + "." + ((word >> 8) & 0xFF) + "." + ((word >> 16) & 0xFF) + "." + ((word >> 24) & 0xFF);
 	}
 
 	/**

@@ -4,8 +4,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -19,6 +23,10 @@ import java.util.stream.Collectors;
 final class SocketCounter {
 
 	static final String MARK = "@@bottleneck-kit";
+
+	private static final String ESTABLISHED = "01";
+
+	private static final String LISTEN = "0A";
 
 	private SocketCounter() {
 	}
@@ -35,7 +43,7 @@ final class SocketCounter {
 					// no IPv6 in this namespace
 				}
 			}
-			Map<String, Integer> outbound = OutboundConnections.count(lines);
+			Map<String, Integer> outbound = count(lines);
 			System.out.println(MARK + " "
 					+ outbound.entrySet()
 						.stream()
@@ -44,6 +52,63 @@ final class SocketCounter {
 			System.out.flush();
 			Thread.sleep(interval);
 		}
+	}
+
+	/**
+	 * Established outbound connections by remote {@code ip:port}, from the lines of
+	 * {@code /proc/net/tcp} and {@code tcp6}: outbound when the local port is none the
+	 * service listens on.
+	 */
+	static Map<String, Integer> count(List<String> lines) {
+		Set<Integer> listening = new HashSet<>();
+		List<String[]> established = new ArrayList<>();
+		for (String line : lines) {
+			String[] fields = line.trim().split("\\s+");
+			if (fields.length < 4 || !fields[0].endsWith(":")) {
+				continue;
+			}
+			if (LISTEN.equals(fields[3])) {
+				listening.add(port(fields[1]));
+			}
+			else if (ESTABLISHED.equals(fields[3])) {
+				established.add(fields);
+			}
+		}
+		Map<String, Integer> outbound = new TreeMap<>();
+		for (String[] fields : established) {
+			if (!listening.contains(port(fields[1]))) {
+				outbound.merge(address(fields[2]), 1, Integer::sum);
+			}
+		}
+		return outbound;
+	}
+
+	/** {@code 0100007F:1F90} → 8080. */
+	static int port(String hexAddress) {
+		return Integer.parseInt(hexAddress.substring(hexAddress.indexOf(':') + 1), 16);
+	}
+
+	/**
+	 * {@code 0100007F:1F90} → {@code 127.0.0.1:8080}; an IPv6 address (32 hex digits,
+	 * four little-endian words) → its IPv4 form when it maps one, else
+	 * {@code [hex]:port}.
+	 */
+	static String address(String hexAddress) {
+		String hex = hexAddress.substring(0, hexAddress.indexOf(':'));
+		int port = port(hexAddress);
+		if (hex.length() == 8) {
+			return ipv4(hex) + ":" + port;
+		}
+		if (hex.length() == 32 && hex.startsWith("0000000000000000FFFF0000")) {
+			return ipv4(hex.substring(24)) + ":" + port;
+		}
+		return "[" + hex.toLowerCase(Locale.ROOT) + "]:" + port;
+	}
+
+	/** A little-endian 32-bit word as a dotted quad: {@code 0100007F} → 127.0.0.1. */
+	private static String ipv4(String hex) {
+		long word = Long.parseLong(hex, 16);
+		return (word & 0xFF) + "." + ((word >> 8) & 0xFF) + "." + ((word >> 16) & 0xFF) + "." + ((word >> 24) & 0xFF);
 	}
 
 }

@@ -183,8 +183,9 @@ final class Attribution {
 							"carriers", this.step.pinnedTime().dividedBy(requests), "pinned per request")));
 		}
 		this.step.cpu().filter((use) -> requests > 0).ifPresent((use) -> {
-			double cores = use.serviceLimited() ? use.service() : use.machineUsed();
-			double limit = use.serviceLimited() ? use.serviceLimit() : use.machineCores();
+			// As the CPU rule reads it: the test's own CPU over the cores others left it.
+			double cores = use.serviceLimited() ? use.service() : use.machineUsed() - use.others();
+			double limit = use.serviceLimited() ? use.serviceLimit() : use.machineCores() - use.others();
 			if (cores > 0.01) {
 				bounds.add(new Verdict.Bound(Resource.CPU,
 						use.serviceLimited() ? "CPU (" + Verdict.count(limit) + " of the container's)"

@@ -356,8 +356,27 @@ public final class Sweep {
 		String by = next.map((bound) -> "the next cap, " + bound)
 			.orElse(String.format(Locale.ROOT, "%s × %s", knob.factor() == 2 ? "twice the model" : "the model",
 					capped.model().explain()));
+		// The users of the last step bound it too: users / W₁ (Little's law, no queue).
+		int users = steps.isEmpty() ? 0 : steps.get(steps.size() - 1).users();
+		double byUsers = users / (result.oneUserLatency().toNanos() / 1e9);
+		if (users > 0 && byUsers < predicted) {
+			predicted = byUsers;
+			by = String.format(Locale.ROOT, "the users, %d / W₁ %.3f s", users,
+					result.oneUserLatency().toNanos() / 1e9);
+		}
 		boolean rose = after >= (1 + Confirmation.ROSE_PERCENT / 100.0) * result.ceiling();
 		return new Confirmation(knob.name(), rose, result.ceiling(), after, predicted, by, steps, took, restore);
+	}
+
+	/**
+	 * The users of the confirmation's two steps: the knee's and the next doubling, both
+	 * doubled again when the knob doubles the limit, so that the users outnumber the
+	 * raised limit (a knee at 2 users on 2 carriers, measured at 2 and 4 users on 4
+	 * carriers, would show the users' cap, not the carriers').
+	 */
+	static List<Integer> confirmationUsers(int knee, Knob knob) {
+		int first = (int) Math.min(4096, Math.round(knee * Math.max(1, Math.floor(knob.factor()))));
+		return List.of(first, Math.min(4096, 2 * first));
 	}
 
 	/** The knee's step and the next doubling, on the service with the knob turned. */
@@ -380,7 +399,7 @@ public final class Sweep {
 						() -> this.warmUp.run(this.mix, this.requestTimeout, this.name + ", confirmation"))
 				.ifPresent((w) -> Console.line(this.name + ", confirmation: " + w));
 			List<Step> context = new ArrayList<>(List.of(result.steps().get(0)));
-			for (int users : List.of(knee, 2 * knee)) {
+			for (int users : confirmationUsers(knee, knob)) {
 				Step step = step(users, context, probes, background);
 				context.add(step);
 				steps.add(step);
@@ -647,6 +666,10 @@ public final class Sweep {
 					? Optional.of(this.cpu.between(this.cpuBefore, cpuAfter)) : Optional.empty();
 			List<OutboundConnections.Destination> seen = (this.connections != null)
 					? this.connections.between(windowStart, wallEnd) : List.of();
+			if (this.connections != null && this.connections.readings() == 0) {
+				this.blind.add("outbound connections: the socket reader gave no reading; pools without meters cannot"
+						+ " be seen");
+			}
 			Optional<DownstreamContainer.InFlight> standIn = (this.downstream instanceof DownstreamContainer stub)
 					? Optional.of(stub.inFlight()) : Optional.empty();
 			return new Step(users, result, service, downstream, cpu, pinned, this.carriers, dumps, seen,

@@ -6,6 +6,8 @@ import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.load.ClosedLoopLoad;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
+import dev.bottleneckkit.sweep.Sweep;
+import dev.bottleneckkit.sweep.SweepResult;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.junit.jupiter.Container;
 
@@ -80,6 +82,27 @@ class DownstreamContainerIT {
 			.containsOnlyKeys("http-404 no-route");
 		assertThat(downstream.execInContainer("id", "-u").getStdout().trim()).as("runs as a non-root user")
 			.isEqualTo("10001");
+	}
+
+	/**
+	 * A service with no Actuator and its JMX agent off: the sweep goes on with what it
+	 * can read and its verdict says, in one line each, what it could not see and what to
+	 * change.
+	 */
+	@Test
+	void aSweepOfAServiceItCannotSeeIntoSaysWhatWasBlind() {
+		SweepResult sweep = Sweep.of(downstream, "/slow").named("K4 stand-in, blind").upToUsers(8).run();
+
+		assertThat(sweep.blind()).as("what the probes could not see")
+			.anySatisfy((line) -> org.assertj.core.api.Assertions.assertThat(line)
+				.startsWith("Actuator metrics: 404 at /actuator/metrics — expose \"metrics\" (management.endpoints.web"
+						+ ".exposure.include), or Hikari, Tomcat and pool meters cannot be read"))
+			.anySatisfy((line) -> org.assertj.core.api.Assertions.assertThat(line)
+				.isEqualTo("thread dumps, pinned threads and carriers: the service's JMX agent is off (withoutJmx());"
+						+ " leave it on to see locks, thread pools and pinning"));
+		org.assertj.core.api.Assertions.assertThat(sweep.verdict().line())
+			.as("an unexplained verdict lists what was blind beside what was seen")
+			.contains("blind: Actuator metrics: 404");
 	}
 
 }
