@@ -110,7 +110,7 @@ public final class Baseline {
 				rows.addAll(loadRows(before, run));
 			}
 		});
-		return new Comparison(this.file, head.file, rows);
+		return new Comparison(this.file, Optional.of(head.file), rows);
 	}
 
 	/**
@@ -120,7 +120,7 @@ public final class Baseline {
 	public Optional<Comparison> compare(SweepResult sweep) {
 		Object before = this.sweeps.get(sweep.name());
 		return (before == null) ? Optional.empty()
-				: Optional.of(new Comparison(this.file, null, sweepRows(before, asRun(sweep))));
+				: Optional.of(new Comparison(this.file, Optional.empty(), sweepRows(before, asRun(sweep))));
 	}
 
 	/**
@@ -296,11 +296,11 @@ public final class Baseline {
 	 * after, the change, the bound it was allowed and how that bound was derived.
 	 *
 	 * @param baseline the baseline's results.json
-	 * @param head the results.json held against it (null for one sweep held against it in
-	 * a test)
+	 * @param head the results.json held against it; empty for one sweep held against it
+	 * in a test
 	 * @param rows one per figure compared
 	 */
-	public record Comparison(Path baseline, Path head, List<Row> rows) {
+	public record Comparison(Path baseline, Optional<Path> head, List<Row> rows) {
 
 		public Comparison {
 			rows = List.copyOf(rows);

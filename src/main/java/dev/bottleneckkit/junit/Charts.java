@@ -5,9 +5,9 @@ import java.util.Locale;
 
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.probe.GaugeTimeline;
-import dev.bottleneckkit.sweep.Confirmation;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.SweepResult;
+import dev.bottleneckkit.sweep.SweepResult.Confirmation;
 import dev.bottleneckkit.sweep.Verdict;
 
 /**

@@ -13,10 +13,10 @@ import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.model.FailureMode;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.MachineCpu;
-import dev.bottleneckkit.sweep.Confirmation;
-import dev.bottleneckkit.sweep.Scalability;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.SweepResult;
+import dev.bottleneckkit.sweep.SweepResult.Confirmation;
+import dev.bottleneckkit.sweep.SweepResult.Scalability;
 import dev.bottleneckkit.sweep.Verdict;
 
 /**

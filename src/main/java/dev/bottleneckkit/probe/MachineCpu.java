@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.ContainerNetwork;
+import dev.bottleneckkit.internal.ContainerCpu;
 import dev.bottleneckkit.internal.DockerHost;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
@@ -81,6 +82,15 @@ public final class MachineCpu {
 		long generator = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
 			.getProcessCpuTime();
 		OptionalLong machine = this.local ? machineBusyNanos() : OptionalLong.empty();
+		if (this.local) {
+			// The engine's port forwarding carries every request of the load: a process
+			// on
+			// the machine, in no container, whose CPU the test's requests cost.
+			long forwarding = processNanos("docker-proxy");
+			if (forwarding > 0) {
+				containers.put(PORT_FORWARDING, forwarding);
+			}
+		}
 		return new Reading(at, containers, generator, machine);
 	}
 
@@ -106,8 +116,9 @@ public final class MachineCpu {
 				downstream = Optional.of(cores);
 			}
 			else {
-				neighbours.merge(names.getOrDefault(container.getKey(), container.getKey().substring(0, 12)), cores,
-						Double::sum);
+				String name = container.getKey().equals(PORT_FORWARDING) ? PORT_FORWARDING
+						: names.getOrDefault(container.getKey(), container.getKey().substring(0, 12));
+				neighbours.merge(name, cores, Double::sum);
 			}
 		}
 		double generator = Math.max(0, after.generatorNanos() - before.generatorNanos()) / 1e9 / seconds;
@@ -198,6 +209,40 @@ public final class MachineCpu {
 		catch (RuntimeException ex) {
 			return OptionalLong.empty();
 		}
+	}
+
+	/** The key of the engine's port forwarding among a reading's containers. */
+	private static final String PORT_FORWARDING = "port forwarding (docker-proxy)";
+
+	/**
+	 * CPU time so far of this machine's processes named {@code name}
+	 * ({@code /proc/<pid>/stat}: user and system ticks), 0 when there are none.
+	 */
+	static long processNanos(String name) {
+		long ticks = 0;
+		try (var processes = Files.newDirectoryStream(Path.of("/proc"),
+				(path) -> path.getFileName().toString().chars().allMatch(Character::isDigit))) {
+			for (Path process : processes) {
+				try {
+					String stat = Files.readString(process.resolve("stat"));
+					int open = stat.indexOf('(');
+					int close = stat.lastIndexOf(')');
+					if (open < 0 || close < open || !stat.substring(open + 1, close).equals(name)) {
+						continue;
+					}
+					String[] fields = stat.substring(close + 2).split(" ");
+					// After the name: state is field 3, utime field 14, stime field 15.
+					ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+				}
+				catch (IOException | RuntimeException ex) {
+					// a process that ended meanwhile
+				}
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			return 0;
+		}
+		return Math.round(ticks / TICKS_PER_SECOND * 1e9);
 	}
 
 	/** Busy time of every core of this machine so far, from {@code /proc/stat}. */

@@ -21,6 +21,7 @@ import javax.management.remote.JMXConnector;
 import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.internal.ReportDirectory;
+import dev.bottleneckkit.probe.PinningReport.PinnedEvent;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;

@@ -17,7 +17,7 @@ import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.MachineCpu;
 import dev.bottleneckkit.probe.OutboundConnections;
-import dev.bottleneckkit.probe.PinnedEvent;
+import dev.bottleneckkit.probe.PinningReport.PinnedEvent;
 import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
 import dev.bottleneckkit.sweep.Verdict.Capped;
@@ -219,9 +219,9 @@ final class Attribution {
 		List<Capped> candidates = new ArrayList<>();
 		for (Function<Attribution, Optional<Capped>> rule : List.<Function<Attribution, Optional<Capped>>>of(
 				Attribution::hikari, Attribution::hikariFromDump, Attribution::httpClient,
-				Attribution::httpClientFromDump, Attribution::reactorNetty, Attribution::connectionPool,
-				Attribution::tomcatThreads, Attribution::workerPoolFromDump, Attribution::carriers, Attribution::lock,
-				Attribution::cpu, Attribution::downstream)) {
+				Attribution::httpClientFromDump, Attribution::reactorNetty, Attribution::tomcatThreads,
+				Attribution::workerPoolFromDump, Attribution::carriers, Attribution::lock, Attribution::downstream,
+				Attribution::connectionPool, Attribution::cpu)) {
 			Optional<Capped> verdict = rule.apply(this);
 			if (verdict.isEmpty()) {
 				continue;
@@ -353,10 +353,10 @@ final class Attribution {
 
 	/**
 	 * A client pool of any library, from the service's TCP connections: the connections
-	 * to one destination held flat at N through the steps at the cap while their users
-	 * doubled past N, so requests waited for them. Its model is N / W₁ (a request holds a
-	 * connection at most its whole latency). Of several such destinations, the one whose
-	 * model lies nearest the ceiling.
+	 * to one destination opened as the users grew, then held flat at N through the steps
+	 * at the cap while their users doubled past N, so requests waited for them. Its model
+	 * is N / W₁ (a request holds a connection at most its whole latency). Of several such
+	 * destinations, the one whose model lies nearest the ceiling.
 	 */
 	private Optional<Capped> connectionPool() {
 		return flatDestinations().stream().map((destination) -> {
@@ -382,7 +382,16 @@ final class Attribution {
 		}
 		List<OutboundConnections.Destination> flat = new ArrayList<>();
 		for (OutboundConnections.Destination last : this.step.connections()) {
-			boolean steady = last.readings() >= 2 && last.min() == last.max() && last.max() >= 1
+			// Opened as the load grew, then flat: a pool kept full while idle (Hikari's
+			// minimumIdle) is flat from the first step and says nothing of the load.
+			boolean grew = this.sweep.steps()
+				.stream()
+				.filter((s) -> s.users() < this.kneeUsers)
+				.filter((s) -> !s.connections().isEmpty())
+				.anyMatch((s) -> s.connections()
+					.stream()
+					.noneMatch((d) -> d.address().equals(last.address()) && d.max() >= last.max()));
+			boolean steady = grew && last.readings() >= 2 && last.min() == last.max() && last.max() >= 1
 					&& last.max() < this.step.users();
 			for (Step each : this.atCap) {
 				steady &= each.connections()
@@ -496,7 +505,14 @@ final class Attribution {
 			return Optional.empty();
 		}
 		int carriers = this.step.carriers().orElse((int) Math.max(1, Math.round(heldAtOnce)));
-		Duration perRequest = total.dividedBy(requests);
+		Duration pinnedPerRequest = total.dividedBy(requests);
+		// A carrier is taken while a virtual thread is mounted: blocked while pinned, or
+		// running on the CPU. The service's CPU a request (when read) runs on carriers
+		// too.
+		Duration cpuPerRequest = this.step.cpu()
+			.map((use) -> perRequest(Math.min(use.service(), carriers), this.step))
+			.orElse(Duration.ZERO);
+		Duration perRequest = pinnedPerRequest.plus(cpuPerRequest);
 		Duration each = total.dividedBy(pinned.size());
 		Map.Entry<String, Long> culprit = pinned.stream()
 			.collect(Collectors.groupingBy(PinnedEvent::culprit, Collectors.counting()))
@@ -508,7 +524,9 @@ final class Attribution {
 		readings.put("pinned events", pinned.size() + " in the " + this.step.users() + "-user step");
 		readings.put("pinned each", String.format(Locale.ROOT, "%.1f ms on average", each.toNanos() / 1e6));
 		readings.put("pinned per request",
-				String.format(Locale.ROOT, "%.1f ms (%d requests)", perRequest.toNanos() / 1e6, requests));
+				String.format(Locale.ROOT, "%.1f ms (%d requests)", pinnedPerRequest.toNanos() / 1e6, requests));
+		readings.put("on a carrier per request", String.format(Locale.ROOT, "%.1f ms pinned + %.1f ms on the CPU",
+				pinnedPerRequest.toNanos() / 1e6, cpuPerRequest.toNanos() / 1e6));
 		readings.put("carriers held at once", String.format(Locale.ROOT, "%.2f of %d", heldAtOnce, carriers));
 		readings.put("culprit", culprit.getKey() + " ×" + culprit.getValue());
 		pinned.stream()
@@ -519,8 +537,8 @@ final class Attribution {
 		return Optional.of(capped(Resource.CARRIER_THREADS,
 				String.format(Locale.ROOT, "%d pinned events of %.1f ms, %.2f of %d carriers held at once, culprit %s",
 						pinned.size(), each.toNanos() / 1e6, heldAtOnce, carriers, culprit.getKey()),
-				new Model(carriers, "carriers", perRequest, "pinned per request"), Optional.of(culprit.getKey()),
-				readings));
+				new Model(carriers, "carriers", perRequest, "pinned or on the CPU per request"),
+				Optional.of(culprit.getKey()), readings));
 	}
 
 	/**

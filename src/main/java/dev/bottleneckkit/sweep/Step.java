@@ -10,7 +10,7 @@ import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.MachineCpu;
 import dev.bottleneckkit.probe.OutboundConnections;
-import dev.bottleneckkit.probe.PinnedEvent;
+import dev.bottleneckkit.probe.PinningReport.PinnedEvent;
 import dev.bottleneckkit.probe.ThreadDump;
 
 /**

@@ -13,10 +13,10 @@ import java.time.Duration;
 import java.util.stream.Stream;
 
 import dev.bottleneckkit.containers.KitContainers;
+import dev.bottleneckkit.internal.ContainerCpu;
 import dev.bottleneckkit.internal.Phases;
 import dev.bottleneckkit.internal.ReportDirectory;
 import dev.bottleneckkit.junit.Scenario;
-import dev.bottleneckkit.probe.ContainerCpu;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import org.junit.jupiter.api.Test;

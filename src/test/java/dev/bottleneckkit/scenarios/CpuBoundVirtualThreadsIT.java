@@ -4,12 +4,12 @@ import java.time.Duration;
 import java.util.Locale;
 
 import dev.bottleneckkit.containers.KitContainers;
+import dev.bottleneckkit.internal.ContainerCpu;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.ClosedLoopLoad;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
-import dev.bottleneckkit.probe.ContainerCpu;
 import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Sweep;

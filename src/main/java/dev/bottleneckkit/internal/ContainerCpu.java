@@ -1,4 +1,4 @@
-package dev.bottleneckkit.probe;
+package dev.bottleneckkit.internal;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,7 +11,6 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Statistics;
-import dev.bottleneckkit.internal.DockerHost;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 
@@ -56,7 +55,7 @@ public final class ContainerCpu {
 	}
 
 	/** The CPU probe of the running container {@code id}. */
-	static ContainerCpu byId(String id) {
+	public static ContainerCpu byId(String id) {
 		return new ContainerCpu(id, id.substring(0, Math.min(12, id.length())));
 	}
 
@@ -89,7 +88,7 @@ public final class ContainerCpu {
 	 * {@code cpuacct.usage} or v2 {@code cpu.stat}, cgroupfs or systemd driver): no
 	 * process started in the container, no engine round trip.
 	 */
-	static OptionalLong onHost(String id) {
+	public static OptionalLong onHost(String id) {
 		if (!LOCAL_ENGINE.get()) {
 			return OptionalLong.empty();
 		}
@@ -194,7 +193,7 @@ public final class ContainerCpu {
 	 * cgroup v2: {@code usage_usec N} in {@code cpu.stat}; v1: nanoseconds in
 	 * {@code cpuacct.usage}.
 	 */
-	static Duration parse(String output) {
+	public static Duration parse(String output) {
 		for (String line : output.split("\n")) {
 			String[] fields = line.trim().split("\\s+");
 			if (fields.length == 2 && fields[0].equals("usage_usec")) {

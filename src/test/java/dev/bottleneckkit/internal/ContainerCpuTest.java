@@ -1,4 +1,4 @@
-package dev.bottleneckkit.probe;
+package dev.bottleneckkit.internal;
 
 import java.time.Duration;
 
