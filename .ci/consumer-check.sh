@@ -115,6 +115,12 @@ for flavour in ${CONSUMERS:-plain boot-3.5 boot-4.1}; do
     grep -q "Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, .* in com.example.guards.$copied" "$work/verify-$flavour.log" \
       || { say "error: the copied $copied did not run and pass in '$flavour'"; exit 1; }
   done
+  # The console a team reads in its own mvn verify: the sweep's steps and its verdict, no SLF4J set-up needed.
+  grep -qE '^\[bottleneck-kit\] sweep /work/sleep[^:]*: +16 users' "$work/verify-$flavour.log" \
+    && grep -qE '^\[bottleneck-kit\] sweep /work/sleep[^:]*: capped at .* Tomcat threads' "$work/verify-$flavour.log" \
+    || { say "error: the sweep's progress and verdict lines are not in '$flavour''s mvn verify output"; exit 1; }
+  say "'$flavour': the console showed every step and the verdict:"
+  grep -E '^\[bottleneck-kit\] sweep /work/sleep' "$work/verify-$flavour.log" | sed 's/^/[consumer]   /'
   say "'$flavour': the copied scenarios ran and passed; their report (target/bottleneck-report/summary.md):"
   sed 's/^/[consumer]   /' "$project/target/bottleneck-report/summary.md"
 done

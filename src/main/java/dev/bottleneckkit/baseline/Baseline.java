@@ -182,12 +182,21 @@ public final class Baseline {
 		double p99Before = Json.number(before, "measured", "latency_ms", "p99");
 		double p99After = Json.number(after, "measured", "latency_ms", "p99");
 		if (p99Before > 0 && !Double.isNaN(p99After)) {
-			double error = Math.hypot(relativeError(before, 2), relativeError(after, 2));
+			java.util.OptionalDouble resampledBefore = P99Spread.of(Json.string(before, "", "measured", "latencyHistogram"));
+			java.util.OptionalDouble resampledAfter = P99Spread.of(Json.string(after, "", "measured", "latencyHistogram"));
+			boolean resampled = resampledBefore.isPresent() && resampledAfter.isPresent();
+			// A p99's own spread, by resampling the recorded latencies, where both runs kept
+			// them; else the spread of the per-second means (the wrong variance for a p99).
+			double error = resampled ? Math.hypot(resampledBefore.getAsDouble(), resampledAfter.getAsDouble())
+					: Math.hypot(relativeError(before, 2), relativeError(after, 2));
 			double bound = Math.max(LATENCY_FLOOR, STANDARD_ERRORS * error);
 			double change = (p99After - p99Before) / p99Before;
 			rows.add(new Comparison.Row(scenario, name, "p99", millis(p99Before), millis(p99After), percent(change),
-					String.format(Locale.ROOT, "+%s (3 standard errors of the per-second mean latency, at least %s)",
-							percent(bound).substring(1), percent(LATENCY_FLOOR).substring(1)),
+					String.format(Locale.ROOT, "+%s (3 standard errors of %s, at least %s)",
+							percent(bound).substring(1),
+							resampled ? "the p99, by resampling each run's latencies " + P99Spread.RESAMPLES + " times"
+									: "the per-second mean latency",
+							percent(LATENCY_FLOOR).substring(1)),
 					change > bound));
 		}
 		return rows;

@@ -34,6 +34,7 @@ import dev.bottleneckkit.sweep.Verdict;
  *                          "failuresPerSecond", "why" } | null,
  *               "measured": { "rps", "succeeded", "errors": { kind: count }, "errorsPerSecond",
  *                             "latency_ms": { "mean", "p50", "p90", "p99", "max" }, "generatorBusy",
+ *                             "latencyHistogram": HdrHistogram, compressed, Base64, microseconds,
  *                             "perSecond": [ [ succeeded, failed, meanLatency_ms ] for each second of the window ] },
  *               "routes": { name: measured }, "gauges": { whose: { gauge: max } }, "evidence": { name: text },
  *               "sweep": { "name", "steps": [ { "users", "rps", "meanLatency_ms", "errors", "serviceCores" } ],
@@ -141,6 +142,7 @@ final class ResultsJson {
 		latency.put("p99", answered ? millis(result.latencyAt(99)) : null);
 		latency.put("max", answered ? millis(result.maxLatency()) : null);
 		measured.put("latency_ms", latency);
+		measured.put("latencyHistogram", answered ? result.latencyHistogram() : null);
 		measured.put("generatorBusy", result.generatorBusy());
 		List<Object> perSecond = new ArrayList<>();
 		for (LoadResult.Second second : result.timeline()) {

@@ -265,6 +265,17 @@ public final class LoadResult {
 		return Duration.ofNanos(this.failureLatencies.getValueAtPercentile(percentile) * 1000);
 	}
 
+	/**
+	 * The latencies of the answers that succeeded inside the window, in microseconds, as
+	 * HdrHistogram's compressed encoding in Base64 ({@code Histogram.decodeFromCompressedByteBuffer}
+	 * reads it): kept beside the figures so that a later comparison can resample them.
+	 */
+	public String latencyHistogram() {
+		java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(this.latencies.getNeededByteBufferCapacity());
+		int length = this.latencies.encodeIntoCompressedByteBuffer(buffer);
+		return java.util.Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length));
+	}
+
 	/** Median latency of the requests that succeeded inside the window. */
 	public Duration median() {
 		return latencyAt(50);

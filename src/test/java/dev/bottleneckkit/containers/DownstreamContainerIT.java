@@ -102,7 +102,7 @@ class DownstreamContainerIT {
 						+ " leave it on to see locks, thread pools and pinning"));
 		org.assertj.core.api.Assertions.assertThat(sweep.verdict().line())
 			.as("an unexplained verdict lists what was blind beside what was seen")
-			.contains("blind: Actuator metrics: 404");
+			.contains("; blind: ", "Actuator metrics: 404 at /actuator/metrics", "the service's JMX agent is off");
 	}
 
 }
