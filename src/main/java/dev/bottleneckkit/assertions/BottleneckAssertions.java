@@ -54,6 +54,14 @@ public class BottleneckAssertions extends Assertions {
 	 */
 	public static class SweepResultAssert extends AbstractAssert<SweepResultAssert, SweepResult> {
 
+		/**
+		 * Fails with {@code format} filled in {@code Locale.ROOT}: a verdict reads the
+		 * same on a German laptop ("10.0 rps", never "10,0 rps").
+		 */
+		private void failRoot(String format, Object... arguments) {
+			failWithMessage("%s", String.format(java.util.Locale.ROOT, format, arguments));
+		}
+
 		public SweepResultAssert(SweepResult actual) {
 			super(actual, SweepResultAssert.class);
 		}
@@ -66,12 +74,12 @@ public class BottleneckAssertions extends Assertions {
 			isNotNull();
 			routeAnswersOneUser();
 			if (this.actual.verdict().cap().filter(resource::equals).isEmpty()) {
-				failWithMessage("expected the cap to be %s, but the sweep says: %s%n%s", resource.description(),
+				failRoot("expected the cap to be %s, but the sweep says: %s%n%s", resource.description(),
 						this.actual.verdict(), this.actual.table());
 			}
 			this.actual.confirmation()
 				.filter((confirmation) -> !confirmation.confirmed())
-				.ifPresent((confirmation) -> failWithMessage(
+				.ifPresent((confirmation) -> failRoot(
 						"the sweep names %s, but the verdict was put to the test and did not hold: %s%n%s",
 						resource.description(), confirmation.line(), this.actual.table()));
 			return this;
@@ -86,18 +94,16 @@ public class BottleneckAssertions extends Assertions {
 			isNotNull();
 			Knobs.between("tolerance", tolerance, 0.01, 1.0);
 			if (this.actual.confirmation().isEmpty()) {
-				failWithMessage(
-						"the verdict was not put to the test (Sweep.confirming(), a verdict that names a resource"
-								+ " with a knob): %s%n%s",
-						this.actual.verdict(), this.actual.table());
+				failRoot("the verdict was not put to the test (Sweep.confirming(), a verdict that names a resource"
+						+ " with a knob): %s%n%s", this.actual.verdict(), this.actual.table());
 				return this;
 			}
 			Confirmation confirmation = this.actual.confirmation().get();
 			if (!confirmation.confirmed()) {
-				failWithMessage("the verdict did not hold: %s%n%s", confirmation.line(), this.actual.table());
+				failRoot("the verdict did not hold: %s%n%s", confirmation.line(), this.actual.table());
 			}
 			if (confirmation.predictionError() > tolerance) {
-				failWithMessage(
+				failRoot(
 						"the verdict held, but the ceiling with the knob turned is %d %% from its prediction,"
 								+ " allowed %d %%: %s%n%s",
 						Math.round(confirmation.predictionError() * 100), Math.round(tolerance * 100),
@@ -113,7 +119,7 @@ public class BottleneckAssertions extends Assertions {
 		public SweepResultAssert isNotConfirmed() {
 			isNotNull();
 			if (this.actual.confirmation().isEmpty() || this.actual.confirmation().get().confirmed()) {
-				failWithMessage("expected the knob not to move the ceiling, but: %s%n%s",
+				failRoot("expected the knob not to move the ceiling, but: %s%n%s",
 						this.actual.confirmation()
 							.map(Confirmation::line)
 							.orElse("the verdict was not put to the test"),
@@ -130,7 +136,7 @@ public class BottleneckAssertions extends Assertions {
 		public SweepResultAssert isUnexplained() {
 			isNotNull();
 			if (!(this.actual.verdict() instanceof Verdict.Unexplained)) {
-				failWithMessage("expected no resource to explain the ceiling, but the sweep says: %s%n%s",
+				failRoot("expected no resource to explain the ceiling, but the sweep says: %s%n%s",
 						this.actual.verdict(), this.actual.table());
 			}
 			return this;
@@ -143,8 +149,8 @@ public class BottleneckAssertions extends Assertions {
 		public SweepResultAssert isBoundByTheGenerator() {
 			isNotNull();
 			if (!(this.actual.verdict() instanceof Verdict.GeneratorBound)) {
-				failWithMessage("expected the load generator to be the cap, but the sweep says: %s%n%s",
-						this.actual.verdict(), this.actual.table());
+				failRoot("expected the load generator to be the cap, but the sweep says: %s%n%s", this.actual.verdict(),
+						this.actual.table());
 			}
 			return this;
 		}
@@ -157,8 +163,8 @@ public class BottleneckAssertions extends Assertions {
 			isNotNull();
 			everyStepMostlyAnswered();
 			if (this.actual.verdict().cap().filter(resource::equals).isPresent()) {
-				failWithMessage("expected %s not to be the cap any more, but the sweep says: %s%n%s",
-						resource.description(), this.actual.verdict(), this.actual.table());
+				failRoot("expected %s not to be the cap any more, but the sweep says: %s%n%s", resource.description(),
+						this.actual.verdict(), this.actual.table());
 			}
 			return this;
 		}
@@ -168,7 +174,7 @@ public class BottleneckAssertions extends Assertions {
 			isNotNull();
 			everyStepMostlyAnswered();
 			if (this.actual.saturated()) {
-				failWithMessage("expected no cap up to %d users, but the sweep says: %s%n%s", lastUsers(),
+				failRoot("expected no cap up to %d users, but the sweep says: %s%n%s", lastUsers(),
 						this.actual.verdict(), this.actual.table());
 			}
 			return this;
@@ -184,13 +190,13 @@ public class BottleneckAssertions extends Assertions {
 			Knobs.between("rps", rps, 0.001, 1_000_000.0);
 			everyStepMostlyAnswered();
 			if (!this.actual.saturated() && this.actual.ceiling() < rps) {
-				failWithMessage(
+				failRoot(
 						"expected no cap below %s, but the sweep never reached it: it stopped at %d users and %s, still"
 								+ " rising; sweep up to more users (upToUsers) to reach %s%n%s",
 						rate(rps), lastUsers(), rate(this.actual.ceiling()), rate(rps), this.actual.table());
 			}
 			if (this.actual.saturated() && this.actual.ceiling() < rps) {
-				failWithMessage("expected no cap below %s, but the service stopped at %s: %s%n%s",
+				failRoot("expected no cap below %s, but the service stopped at %s: %s%n%s",
 						String.format(Locale.ROOT, "%.1f rps", rps),
 						String.format(Locale.ROOT, "%.1f rps", this.actual.ceiling()), this.actual.verdict(),
 						this.actual.table());
@@ -207,12 +213,12 @@ public class BottleneckAssertions extends Assertions {
 			isNotNull();
 			Knobs.between("tolerance", tolerance, 0.01, 1.0);
 			if (!(this.actual.verdict() instanceof Verdict.Capped capped)) {
-				failWithMessage("the verdict names no resource, so it has no model to hold the ceiling against: %s%n%s",
+				failRoot("the verdict names no resource, so it has no model to hold the ceiling against: %s%n%s",
 						this.actual.verdict(), this.actual.table());
 				return this;
 			}
 			if (capped.modelError() > tolerance) {
-				failWithMessage("the ceiling is %d %% from its model, allowed %d %%: %s%n%s",
+				failRoot("the ceiling is %d %% from its model, allowed %d %%: %s%n%s",
 						Math.round(capped.modelError() * 100), Math.round(tolerance * 100), this.actual.verdict(),
 						this.actual.table());
 			}
@@ -230,8 +236,8 @@ public class BottleneckAssertions extends Assertions {
 			isNotNull();
 			baseline.compare(this.actual)
 				.filter(Comparison::regressed)
-				.ifPresent((comparison) -> failWithMessage("%s regressed against the baseline %s:%s%n%s",
-						this.actual.name(), comparison.baseline(), comparison.regressionLines(), this.actual.table()));
+				.ifPresent((comparison) -> failRoot("%s regressed against the baseline %s:%s%n%s", this.actual.name(),
+						comparison.baseline(), comparison.regressionLines(), this.actual.table()));
 			return this;
 		}
 
@@ -248,7 +254,7 @@ public class BottleneckAssertions extends Assertions {
 		private void routeAnswersOneUser() {
 			Step first = this.actual.steps().get(0);
 			if (mostlyErrors(first)) {
-				failWithMessage(
+				failRoot(
 						"the route fails for one user, so the sweep says nothing about its cap: %s — check the route,"
 								+ " its method and headers, and the service's log%n%s",
 						errors(first), this.actual.table());
@@ -263,7 +269,7 @@ public class BottleneckAssertions extends Assertions {
 			routeAnswersOneUser();
 			for (Step step : this.actual.steps()) {
 				if (mostlyErrors(step)) {
-					failWithMessage(
+					failRoot(
 							"with %d users most answers were errors (%s), so the sweep cannot say nothing caps the"
 									+ " service: errors are how a cap that turns users away shows%n%s",
 							step.users(), errors(step), this.actual.table());
@@ -307,6 +313,14 @@ public class BottleneckAssertions extends Assertions {
 	 */
 	public static class LoadResultAssert extends AbstractAssert<LoadResultAssert, LoadResult> {
 
+		/**
+		 * Fails with {@code format} filled in {@code Locale.ROOT}: a verdict reads the
+		 * same on a German laptop ("10.0 rps", never "10,0 rps").
+		 */
+		private void failRoot(String format, Object... arguments) {
+			failWithMessage("%s", String.format(java.util.Locale.ROOT, format, arguments));
+		}
+
 		public LoadResultAssert(LoadResult actual) {
 			super(actual, LoadResultAssert.class);
 		}
@@ -322,7 +336,7 @@ public class BottleneckAssertions extends Assertions {
 			double expected = ceiling.throughputFor(this.actual);
 			double measured = this.actual.throughput();
 			if (Math.abs(measured - expected) > tolerance * expected) {
-				failWithMessage("measured %s; expected %s ±%d %% — %s%n  run: %s", rps(measured), rps(expected),
+				failRoot("measured %s; expected %s ±%d %% — %s%n  run: %s", rps(measured), rps(expected),
 						Math.round(tolerance * 100), limitStory(ceiling), this.actual.summary());
 			}
 			return this;
@@ -338,8 +352,8 @@ public class BottleneckAssertions extends Assertions {
 			Duration median = this.actual.median();
 			double off = Math.abs(median.toNanos() - expected.toNanos()) / (double) expected.toNanos();
 			if (off > tolerance) {
-				failWithMessage("median latency %s; expected %s ±%d %%%n  run: %s", Knobs.human(median),
-						Knobs.human(expected), Math.round(tolerance * 100), this.actual.summary());
+				failRoot("median latency %s; expected %s ±%d %%%n  run: %s", Knobs.human(median), Knobs.human(expected),
+						Math.round(tolerance * 100), this.actual.summary());
 			}
 			return this;
 		}
@@ -356,8 +370,8 @@ public class BottleneckAssertions extends Assertions {
 			Duration mean = this.actual.meanLatency();
 			double off = Math.abs(mean.toNanos() - expected.toNanos()) / (double) expected.toNanos();
 			if (off > tolerance) {
-				failWithMessage("mean latency %s; expected %s ±%d %%%n  run: %s", Knobs.human(mean),
-						Knobs.human(expected), Math.round(tolerance * 100), this.actual.summary());
+				failRoot("mean latency %s; expected %s ±%d %%%n  run: %s", Knobs.human(mean), Knobs.human(expected),
+						Math.round(tolerance * 100), this.actual.summary());
 			}
 			return this;
 		}
@@ -372,7 +386,7 @@ public class BottleneckAssertions extends Assertions {
 			Knobs.between("factor", factor, 1.0, 1000.0);
 			Duration mean = this.actual.meanLatency();
 			if (mean.toNanos() < factor * serviceTime.toNanos()) {
-				failWithMessage(
+				failRoot(
 						"mean latency %s is below %.1f × %s: requests did not queue for the capped resource%n  run: %s",
 						Knobs.human(mean), factor, Knobs.human(serviceTime), this.actual.summary());
 			}
@@ -389,7 +403,7 @@ public class BottleneckAssertions extends Assertions {
 			Knobs.between("factor", factor, 1.0, 1000.0);
 			Duration median = this.actual.median();
 			if (median.toNanos() < factor * serviceTime.toNanos()) {
-				failWithMessage(
+				failRoot(
 						"median latency %s is below %.1f × %s: requests did not queue for the capped resource%n  run: %s",
 						Knobs.human(median), factor, Knobs.human(serviceTime), this.actual.summary());
 			}
@@ -407,7 +421,7 @@ public class BottleneckAssertions extends Assertions {
 				return;
 			}
 			if (this.actual.errorCount() > 0) {
-				failWithMessage("every request failed: %s — check the route and the service's log%n  run: %s",
+				failRoot("every request failed: %s — check the route and the service's log%n  run: %s",
 						this.actual.errors()
 							.entrySet()
 							.stream()
@@ -416,7 +430,7 @@ public class BottleneckAssertions extends Assertions {
 							.collect(java.util.stream.Collectors.joining(", ")),
 						this.actual.summary());
 			}
-			failWithMessage(
+			failRoot(
 					"no request completed inside the %s window: the service took longer than the window to answer%n  run: %s",
 					Knobs.human(this.actual.window()), this.actual.summary());
 		}
@@ -428,9 +442,8 @@ public class BottleneckAssertions extends Assertions {
 		 */
 		private void generatorWasNotTheCap() {
 			if (this.actual.generatorSaturated()) {
-				failWithMessage(
-						"the load generator, not the service, was the cap: its busiest thread was on the CPU %d %% of"
-								+ " the run, so it could not send faster; give the test JVM more CPU or the load fewer users%n  run: %s",
+				failRoot("the load generator, not the service, was the cap: its busiest thread was on the CPU %d %% of"
+						+ " the run, so it could not send faster; give the test JVM more CPU or the load fewer users%n  run: %s",
 						Math.round(this.actual.generatorBusy() * 100), this.actual.summary());
 			}
 		}
@@ -440,7 +453,7 @@ public class BottleneckAssertions extends Assertions {
 			isNotNull();
 			hasSomeSuccesses();
 			if (this.actual.errorCount() > 0) {
-				failWithMessage("expected no errors but %d requests failed: %s%n  run: %s", this.actual.errorCount(),
+				failRoot("expected no errors but %d requests failed: %s%n  run: %s", this.actual.errorCount(),
 						this.actual.errors(), this.actual.summary());
 			}
 			return this;
@@ -472,6 +485,14 @@ public class BottleneckAssertions extends Assertions {
 	 */
 	public static class PinningReportAssert extends AbstractAssert<PinningReportAssert, PinningReport> {
 
+		/**
+		 * Fails with {@code format} filled in {@code Locale.ROOT}: a verdict reads the
+		 * same on a German laptop ("10.0 rps", never "10,0 rps").
+		 */
+		private void failRoot(String format, Object... arguments) {
+			failWithMessage("%s", String.format(java.util.Locale.ROOT, format, arguments));
+		}
+
 		private static final int FRAMES_SHOWN = 15;
 
 		public PinningReportAssert(PinningReport actual) {
@@ -482,7 +503,7 @@ public class BottleneckAssertions extends Assertions {
 		public PinningReportAssert hasNoPinnedThreads() {
 			isNotNull();
 			if (this.actual.count() > 0) {
-				failWithMessage("expected no pinned virtual threads, but found %s", this.actual.describe(FRAMES_SHOWN));
+				failRoot("expected no pinned virtual threads, but found %s", this.actual.describe(FRAMES_SHOWN));
 			}
 			return this;
 		}
@@ -498,7 +519,7 @@ public class BottleneckAssertions extends Assertions {
 			isNotNull();
 			long there = this.actual.events().stream().filter((event) -> event.culprit().startsWith(prefix)).count();
 			if (there > 0) {
-				failWithMessage("expected no pinned virtual thread blocked in %s, but %d of %d were: %s", prefix, there,
+				failRoot("expected no pinned virtual thread blocked in %s, but %d of %d were: %s", prefix, there,
 						this.actual.count(), this.actual.describe(FRAMES_SHOWN));
 			}
 			return this;
@@ -509,7 +530,7 @@ public class BottleneckAssertions extends Assertions {
 			isNotNull();
 			Knobs.between("events", events, 1, 1_000_000_000);
 			if (this.actual.count() < events) {
-				failWithMessage("expected at least %d pinned events, but found %s", events,
+				failRoot("expected at least %d pinned events, but found %s", events,
 						this.actual.describe(FRAMES_SHOWN));
 			}
 			return this;
@@ -526,7 +547,7 @@ public class BottleneckAssertions extends Assertions {
 				.filter((event) -> event.frames().stream().noneMatch((frame) -> frame.startsWith(prefix)))
 				.count();
 			if (this.actual.count() == 0 || elsewhere > 0) {
-				failWithMessage("expected every pinned stack to hold a frame of %s, but %d of %d do not: %s", prefix,
+				failRoot("expected every pinned stack to hold a frame of %s, but %d of %d do not: %s", prefix,
 						elsewhere, this.actual.count(), this.actual.describe(FRAMES_SHOWN));
 			}
 			return this;

@@ -182,11 +182,15 @@ public final class Baseline {
 		double p99Before = Json.number(before, "measured", "latency_ms", "p99");
 		double p99After = Json.number(after, "measured", "latency_ms", "p99");
 		if (p99Before > 0 && !Double.isNaN(p99After)) {
-			java.util.OptionalDouble resampledBefore = P99Spread.of(Json.string(before, "", "measured", "latencyHistogram"));
-			java.util.OptionalDouble resampledAfter = P99Spread.of(Json.string(after, "", "measured", "latencyHistogram"));
+			java.util.OptionalDouble resampledBefore = P99Spread
+				.of(Json.string(before, "", "measured", "latencyHistogram"));
+			java.util.OptionalDouble resampledAfter = P99Spread
+				.of(Json.string(after, "", "measured", "latencyHistogram"));
 			boolean resampled = resampledBefore.isPresent() && resampledAfter.isPresent();
-			// A p99's own spread, by resampling the recorded latencies, where both runs kept
-			// them; else the spread of the per-second means (the wrong variance for a p99).
+			// A p99's own spread, by resampling the recorded latencies, where both runs
+			// kept
+			// them; else the spread of the per-second means (the wrong variance for a
+			// p99).
 			double error = resampled ? Math.hypot(resampledBefore.getAsDouble(), resampledAfter.getAsDouble())
 					: Math.hypot(relativeError(before, 2), relativeError(after, 2));
 			double bound = Math.max(LATENCY_FLOOR, STANDARD_ERRORS * error);

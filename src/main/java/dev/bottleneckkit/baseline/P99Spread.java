@@ -23,8 +23,8 @@ final class P99Spread {
 	}
 
 	/**
-	 * The relative standard error of the p99 of the latencies encoded in
-	 * {@code encoded}; empty without them, or with fewer than 20.
+	 * The relative standard error of the p99 of the latencies encoded in {@code encoded};
+	 * empty without them, or with fewer than 20.
 	 */
 	static OptionalDouble of(String encoded) {
 		if (encoded == null || encoded.isEmpty()) {

@@ -281,6 +281,7 @@ public final class ClosedLoopLoad {
 		// answers do not queue behind
 		// one busy thread; more would take cores from the service being measured.
 		int loops = Math.min(this.users, EVENT_LOOPS);
+		measurement.loops(loops);
 		List<HttpEventLoop> eventLoops = new ArrayList<>();
 		for (int l = 0; l < loops; l++) {
 			eventLoops.add(new HttpEventLoop(this.name, mix, this.requestTimeout, measurement, l == 0));

@@ -267,8 +267,9 @@ public final class LoadResult {
 
 	/**
 	 * The latencies of the answers that succeeded inside the window, in microseconds, as
-	 * HdrHistogram's compressed encoding in Base64 ({@code Histogram.decodeFromCompressedByteBuffer}
-	 * reads it): kept beside the figures so that a later comparison can resample them.
+	 * HdrHistogram's compressed encoding in Base64
+	 * ({@code Histogram.decodeFromCompressedByteBuffer} reads it): kept beside the
+	 * figures so that a later comparison can resample them.
 	 */
 	public String latencyHistogram() {
 		java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(this.latencies.getNeededByteBufferCapacity());

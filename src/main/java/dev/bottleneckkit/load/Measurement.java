@@ -62,6 +62,36 @@ final class Measurement {
 
 	private int livesRecorded;
 
+	/**
+	 * The event loops that still have a request in flight that began inside the window.
+	 */
+	private final java.util.Set<Object> loopsInWindow = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+	/** Event loops that ever said whether they have such a request. */
+	private final java.util.Set<Object> loopsSeen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+	private volatile int loops = 1;
+
+	/** How many event loops send this run's requests. */
+	void loops(int count) {
+		this.loops = count;
+	}
+
+	/**
+	 * {@code loop} says whether it still has a request in flight that began inside the
+	 * window; true while any loop of the run has one (or has not said yet).
+	 */
+	boolean windowRequestsInFlight(Object loop, boolean mine) {
+		this.loopsSeen.add(loop);
+		if (mine) {
+			this.loopsInWindow.add(loop);
+		}
+		else {
+			this.loopsInWindow.remove(loop);
+		}
+		return !this.loopsInWindow.isEmpty() || this.loopsSeen.size() < this.loops;
+	}
+
 	/** The busiest load thread's share of its wall time on the CPU, 0 to 1. */
 	private double generatorBusy;
 
