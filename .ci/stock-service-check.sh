@@ -115,6 +115,8 @@ done
 # The console a team reads: each sweep's steps and verdict in mvn verify's own output, no SLF4J set-up.
 grep -qE '^\[bottleneck-kit\] stock /price: +8 users' "$work/verify.log" && grep -qE '^\[bottleneck-kit\] shop /order: capped at' "$work/verify.log" \
   || { say "error: the sweeps' progress and verdict lines are not in mvn verify's output"; exit 1; }
+python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install -q jsonschema
+python3 .ci/results-schema-check.py "$project/target/bottleneck-report/results.json" | sed 's/^/[stock] /'
 say "every sweep named its cap (target/bottleneck-report/summary.md):"
 sed 's/^/[stock]   /' "$project/target/bottleneck-report/summary.md"
 
