@@ -124,11 +124,11 @@ sed 's/^/[stock]   /' "$project/target/bottleneck-report/summary.md"
 # before / after lines; the change against itself must pass.
 kit_jar="$HOME/.m2/repository/dev/bottleneckkit/bottleneck-kit/$version/bottleneck-kit-$version.jar"
 head_json="$project/target/bottleneck-report/results.json"
-say "the change against the baseline (java -cp bottleneck-kit.jar dev.bottleneckkit.baseline.Baseline BASE HEAD)"
+say "the change against the baseline (java -cp bottleneck-kit.jar dev.bottleneckkit.baseline.BaselineCommand BASE HEAD)"
 set +e
-java -cp "$kit_jar" dev.bottleneckkit.baseline.Baseline "$work/baseline.json" "$head_json" >"$work/compare.md"
+java -cp "$kit_jar" dev.bottleneckkit.baseline.BaselineCommand "$work/baseline.json" "$head_json" >"$work/compare.md"
 regressed=$?
-java -cp "$kit_jar" dev.bottleneckkit.baseline.Baseline "$head_json" "$head_json" >"$work/self.md"
+java -cp "$kit_jar" dev.bottleneckkit.baseline.BaselineCommand "$head_json" "$head_json" >"$work/self.md"
 itself=$?
 set -e
 sed 's/^/[stock]   /' "$work/compare.md"

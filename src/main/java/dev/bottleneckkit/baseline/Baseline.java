@@ -28,7 +28,7 @@ import dev.bottleneckkit.sweep.SweepResult;
  * }</pre>
  *
  * From a shell (a CI job):
- * {@code java -cp bottleneck-kit.jar dev.bottleneckkit.baseline.Baseline BASE.json
+ * {@code java -cp bottleneck-kit.jar dev.bottleneckkit.baseline.BaselineCommand BASE.json
  * HEAD.json} prints the comparison in Markdown and exits 1 when anything regressed.
  */
 public final class Baseline {
@@ -273,35 +273,6 @@ public final class Baseline {
 
 	private static String percent(double share) {
 		return String.format(Locale.ROOT, "%+.0f %%", share * 100);
-	}
-
-	/**
-	 * {@code Baseline BASE.json HEAD.json [SUMMARY.md]}: prints the comparison in
-	 * Markdown (and appends it to {@code SUMMARY.md}, e.g. {@code $GITHUB_STEP_SUMMARY}),
-	 * exit 1 when anything regressed, 2 on bad input.
-	 */
-	public static void main(String[] args) throws IOException {
-		if (args.length < 2 || args.length > 3) {
-			System.err
-				.println("usage: Baseline BASE.json HEAD.json [SUMMARY.md]: BASE and HEAD are results.json files");
-			System.exit(2);
-		}
-		Comparison comparison;
-		try {
-			comparison = from(Path.of(args[0])).against(Path.of(args[1]));
-		}
-		catch (RuntimeException ex) {
-			System.err.println(ex.getMessage());
-			System.exit(2);
-			return;
-		}
-		String markdown = comparison.markdown();
-		System.out.print(markdown);
-		if (args.length == 3) {
-			Files.writeString(Path.of(args[2]), markdown, java.nio.file.StandardOpenOption.CREATE,
-					java.nio.file.StandardOpenOption.APPEND);
-		}
-		System.exit(comparison.regressed() ? 1 : 0);
 	}
 
 	/**

@@ -319,8 +319,9 @@ final class HtmlReport {
 		html.append(
 				"<div class=\"legend\">Throughput charts: successful requests per second (grey: warm-up, not measured);"
 						+ " red dashed line: what Little's law allows (λ = L / W). Gauge charts: each gauge the probes sampled during"
-						+ " the run. Sweep charts: throughput (bars) and mean latency (orange) against users, the knee and the"
-						+ " model.</div>");
+						+ " the run. Sweep charts: throughput (bars) and mean latency (orange) against users, the knee, the"
+						+ " model, the Universal Scalability Law fitted to the steps (green dashed) and, when the verdict was"
+						+ " put to the test, the steps with its knob turned (purple rings).</div>");
 		if (comparison != null) {
 			html.append(baselineSection(comparison));
 		}
@@ -347,8 +348,36 @@ final class HtmlReport {
 				html.append((e.sweep() != null) ? sweepCard(e) : runCard(e));
 			}
 		});
+		html.append(budgetSection());
 		html.append("</main></body></html>\n");
 		return html.toString();
+	}
+
+	/**
+	 * Where the run's seconds went, per scenario class: the measured windows against
+	 * everything around them (the same figures as {@code budget.json}).
+	 */
+	static String budgetSection() {
+		Map<String, Map<String, Double>> classes = dev.bottleneckkit.internal.Budget.byClass();
+		if (classes.isEmpty()) {
+			return "";
+		}
+		StringBuilder html = new StringBuilder("<section class=\"baseline\"><h2>Where the time went</h2><p>Seconds per"
+				+ " scenario class. <b>windows</b> are the measured windows the figures are counted over; the rest is"
+				+ " overhead. Classes run side by side, so their walls overlap.</p><table class=\"steps\"><tr>"
+				+ "<th>class</th><th>wall</th><th>windows</th><th>warm-ups</th><th>starts</th><th>images</th>"
+				+ "<th>waiting</th><th>probes</th><th>stops</th><th>overhead</th></tr>");
+		classes.forEach((name, seconds) -> {
+			html.append("<tr><td>").append(ReportWriter.escape(name)).append("</td>");
+			for (String key : List.of("wall", "windows", "warm_ups", "starts", "images", "waiting", "probes", "stops")) {
+				html.append(String.format(Locale.ROOT, "<td>%.0f</td>", seconds.getOrDefault(key, 0.0)));
+			}
+			double wall = seconds.getOrDefault("wall", 0.0);
+			html.append((wall > 0) ? String.format(Locale.ROOT, "<td>%.0f %%</td>",
+					100 * (1 - seconds.getOrDefault("windows", 0.0) / wall)) : "<td>—</td>");
+			html.append("</tr>");
+		});
+		return html.append("</table></section>").toString();
 	}
 
 }
