@@ -369,7 +369,8 @@ final class HtmlReport {
 				+ "<th>waiting</th><th>probes</th><th>stops</th><th>overhead</th></tr>");
 		classes.forEach((name, seconds) -> {
 			html.append("<tr><td>").append(ReportWriter.escape(name)).append("</td>");
-			for (String key : List.of("wall", "windows", "warm_ups", "starts", "images", "waiting", "probes", "stops")) {
+			for (String key : List.of("wall", "windows", "warm_ups", "starts", "images", "waiting", "probes",
+					"stops")) {
 				html.append(String.format(Locale.ROOT, "<td>%.0f</td>", seconds.getOrDefault(key, 0.0)));
 			}
 			double wall = seconds.getOrDefault("wall", 0.0);

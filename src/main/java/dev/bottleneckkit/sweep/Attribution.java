@@ -235,7 +235,6 @@ final class Attribution {
 			return agreeing(verdict.get());
 		}
 		Map<String, String> readings = seen(this.step);
-		lockWithoutHolder().ifPresent((line) -> readings.put("lock", line));
 		return new Verdict.Unexplained(this.ceiling, this.kneeUsers, candidates, this.blind, readings);
 	}
 
@@ -544,33 +543,28 @@ final class Attribution {
 	/**
 	 * A crowd at one lock: most request threads of a dump of the last step wait for a
 	 * lock taken in one place (threads waiting for their own answers, in {@code block()}
-	 * or {@code Future.get}, do not count). One holder at a time: the utilization law
-	 * gives its hold time S = L / X, L the holders seen per dump (request threads inside
-	 * that place and not waiting) and X the step's throughput, and the model 1 / S. A
-	 * lock held by no request thread in any dump has no model and is not named.
+	 * or {@code Future.get}, do not count). One holder at a time, so the utilization law
+	 * gives its hold S = U / X: U the share of the dumps at the cap in which the lock was
+	 * busy (someone waiting for it, or holding it), X the step's throughput; and the
+	 * model 1 / S. A dump is taken thread by thread, not at one instant, so a holder is
+	 * often missed while a hand-off is under way; a queue is seen whole, and a lock with
+	 * a queue is busy.
 	 */
 	private Optional<Capped> lock() {
-		return crowdedLock().filter((crowd) -> crowd.holders > 0).map((crowd) -> {
-			double holdersPerDump = crowd.holders / (double) crowd.dumps;
-			Duration hold = Duration.ofNanos(Math.round(holdersPerDump / this.step.throughput() * 1e9));
+		return crowdedLock().map((crowd) -> {
+			double busy = crowd.busyDumps / (double) crowd.dumps;
+			Duration hold = Duration.ofNanos(Math.round(busy / this.step.throughput() * 1e9));
 			Map<String, String> readings = new LinkedHashMap<>();
 			readings.put("request threads waiting for the lock",
 					crowd.waiting + " of " + crowd.serving + " (thread dump " + crowd.file + ")");
-			readings.put("holders per dump",
-					String.format(Locale.ROOT, "%.2f over %d dumps", holdersPerDump, crowd.dumps));
+			readings.put("lock busy",
+					String.format(Locale.ROOT, "in %d of %d dumps at the cap", crowd.busyDumps, crowd.dumps));
 			readings.put("lock taken in", crowd.site);
 			return capped(Resource.LOCK,
 					String.format(Locale.ROOT, "%d of %d request threads wait for a lock taken in %s", crowd.waiting,
 							crowd.serving, crowd.site),
-					new Model(1, "holder", hold, "holders per dump / throughput"), Optional.of(crowd.site), readings);
+					new Model(1, "holder", hold, "busy share / throughput"), Optional.of(crowd.site), readings);
 		});
-	}
-
-	/** "30 of 32 request threads wait for a lock taken in X, no holder seen" when so. */
-	private Optional<String> lockWithoutHolder() {
-		return crowdedLock().filter((crowd) -> crowd.holders == 0)
-			.map((crowd) -> crowd.waiting + " of " + crowd.serving + " request threads wait for a lock taken in "
-					+ crowd.site + "; its holder is no request thread, so its hold time is not known");
 	}
 
 	private Optional<Crowd> crowdedLock() {
@@ -591,15 +585,22 @@ final class Attribution {
 			return Optional.empty();
 		}
 		String site = crowd.get().getKey();
-		int holders = 0;
-		for (ThreadDump each : this.step.threads()) {
-			holders += each
-				.matching((thread) -> servesARequest(thread) && !thread.waitsForLock()
-						&& thread.frames().stream().anyMatch((frame) -> frame.equals(site)))
-				.size();
+		int dumps = 0;
+		int busy = 0;
+		for (Step each : this.atCap) {
+			for (ThreadDump taken : each.threads()) {
+				dumps++;
+				boolean waited = !taken.matching((thread) -> thread.lockTakenIn().filter(site::equals).isPresent())
+					.isEmpty();
+				boolean held = !taken
+					.matching((thread) -> !thread.waitsForLock()
+							&& thread.frames().stream().anyMatch((frame) -> frame.equals(site)))
+					.isEmpty();
+				busy += (waited || held) ? 1 : 0;
+			}
 		}
-		return Optional.of(new Crowd(site, crowd.get().getValue().intValue(), serving.size(), holders,
-				this.step.threads().size(), String.valueOf(dump.get().file().getFileName())));
+		return Optional.of(new Crowd(site, crowd.get().getValue().intValue(), serving.size(), busy, dumps,
+				String.valueOf(dump.get().file().getFileName())));
 	}
 
 	/**
@@ -852,9 +853,10 @@ final class Attribution {
 	}
 
 	/**
-	 * A lock with a crowd of request threads waiting for it in a dump of the last step.
+	 * A lock with a crowd of request threads waiting for it in a dump of the last step,
+	 * and in how many of the dumps at the cap it was busy.
 	 */
-	private record Crowd(String site, int waiting, int serving, int holders, int dumps, String file) {
+	private record Crowd(String site, int waiting, int serving, int busyDumps, int dumps, String file) {
 	}
 
 	/**

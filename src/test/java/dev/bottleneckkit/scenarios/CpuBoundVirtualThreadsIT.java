@@ -13,6 +13,7 @@ import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Sweep;
+import dev.bottleneckkit.sweep.Sweep.Knob;
 import dev.bottleneckkit.sweep.SweepResult;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -113,13 +114,17 @@ class CpuBoundVirtualThreadsIT {
 
 		@Test
 		void aSweepOfTheCpuBoundRouteNamesTheCpu(ScenarioReport report) {
+			// Half a CPU more, not twice: on two cores shared with the load generator a
+			// second
+			// whole CPU is not there to give.
 			SweepResult sweep = Sweep.of(virtual, "/work/cpu?iterations=" + ITERATIONS)
 				.named("S9 CPU-bound route, 1 CPU")
 				.upToUsers(16)
+				.confirming(Knob.of("1.5 CPUs", 1.5, (service) -> service.withCpuLimit(1.5)))
 				.run();
 
 			report.record("sweep: CPU-bound route on 1 CPU", sweep);
-			assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(0.15);
+			assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(0.15).isConfirmedWithin(0.10);
 		}
 
 		@Test
