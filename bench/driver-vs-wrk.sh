@@ -4,6 +4,9 @@
 # same closed loop on java.net.http.HttpClient (jdk: what the driver used before), with the ratios to wrk.
 # Goals for the kit: requests/s >= 0.8 x wrk's, p50/p90/p99 <= 2 x wrk's.
 #   bench/driver-vs-wrk.sh [connections=40] [seconds=10] [rounds=1]
+# BEFORE=<commit> adds the kit's driver as it was at that commit (client kit-before, built in a git worktree under
+# target/), so that a change to the driver is measured against what it replaced in the same run:
+#   BEFORE=e12fd57 CLIENTS="kit kit-before" bench/driver-vs-wrk.sh 40 10 3
 # Rounds alternate wrk and the driver, so that both see the same machine. Needs: wrk (Debian: apt-get install
 # wrk), a JDK 21+ as JAVA_HOME. No Docker: the lab service runs locally, on loopback.
 set -euo pipefail
@@ -23,11 +26,17 @@ echo "[bench] building the lab service and the kit"
 ./mvnw -B -q -DskipTests -f containers/lab-service/pom.xml package
 ./mvnw -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench-classpath.txt >/dev/null
 
+if [ -n "${BEFORE:-}" ]; then
+  echo "[bench] building the driver as it was at $BEFORE (target/kit-before)"
+  rm -rf target/kit-before && git worktree prune && git worktree add -q --detach target/kit-before "$BEFORE"
+  ./mvnw -B -q -DskipTests -Dinvoker.skip=true -Dspring-javaformat.skip=true -f target/kit-before/pom.xml test-compile
+fi
+
 echo "[bench] starting the downstream on 127.0.0.1:$PORT (platform threads, Tomcat 200)"
 java -XX:+UseSerialGC -jar containers/lab-service/target/lab-service.jar --spring.profiles.active=downstream \
   --server.port="$PORT" --server.address=127.0.0.1 --logging.level.root=WARN >target/bench-server.log 2>&1 &
 server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true; [ -z "${BEFORE:-}" ] || git worktree remove --force target/kit-before 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do curl -fs "$URL" >/dev/null 2>&1 && break; sleep 0.2; done
 curl -fs "$URL" >/dev/null || { echo "server did not start; see target/bench-server.log" >&2; exit 1; }
 
@@ -51,13 +60,15 @@ run_wrk() {
   row "$round" wrk "$wrk_rps" "$(ms "$wrk_p50")" "$(ms "$wrk_p90")" "$(ms "$wrk_p99")" 0
 }
 run_client() {
-  local client=$1
-  out=$(java -cp "target/test-classes:target/classes:$(cat target/bench-classpath.txt)" ${BENCH_JAVA_OPTS:-} \
-    -Dlogback.configurationFile=none dev.bottleneckkit.bench.DriverBenchmark "$client" "$URL" "$CONNECTIONS" "$SECONDS_PER_RUN" \
+  local client=$1 classes="target/test-classes:target/classes" as=$1
+  if [ "$client" = kit-before ]; then classes="target/kit-before/target/test-classes:target/kit-before/target/classes"; as=kit; fi
+  out=$(java -cp "$classes:$(cat target/bench-classpath.txt)" ${BENCH_JAVA_OPTS:-} \
+    -Dlogback.configurationFile=none dev.bottleneckkit.bench.DriverBenchmark "$as" "$URL" "$CONNECTIONS" "$SECONDS_PER_RUN" \
     2>/dev/null | grep '^RESULT')
   kit() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" <<<"$out"; }
   row "$round" "$client" "$(kit rps)" "$(ms "$(kit p50_us)")" "$(ms "$(kit p90_us)")" "$(ms "$(kit p99_us)")" "$(kit errors)"
-  declare -g "rps_$client=$(kit rps)" "p50_$client=$(kit p50_us)" "p90_$client=$(kit p90_us)" "p99_$client=$(kit p99_us)"
+  local v=${client//-/_}
+  declare -g "rps_$v=$(kit rps)" "p50_$v=$(kit p50_us)" "p90_$v=$(kit p90_us)" "p99_$v=$(kit p99_us)"
 }
 for round in $(seq 1 "$ROUNDS"); do
   # wrk first in odd rounds, last in even ones: a server still getting faster favours neither.
@@ -65,7 +76,8 @@ for round in $(seq 1 "$ROUNDS"); do
   for client in $CLIENTS; do run_client "$client"; done
   [ $((round % 2)) -eq 0 ] && run_wrk
   for client in $CLIENTS; do
-    rps_var="rps_$client"; p50_var="p50_$client"; p90_var="p90_$client"; p99_var="p99_$client"
+    v=${client//-/_}
+    rps_var="rps_$v"; p50_var="p50_$v"; p90_var="p90_$v"; p99_var="p99_$v"
     ratio=$(awk -v k="${!rps_var}" -v w="$wrk_rps" 'BEGIN { printf "%.2f", k / w }')
     lat=$(awk -v a="${!p50_var}" -v b="$wrk_p50" -v c="${!p90_var}" -v d="$wrk_p90" -v e="${!p99_var}" -v f="$wrk_p99" \
       'BEGIN { printf "p50 %.1fx, p90 %.1fx, p99 %.1fx", a / b, c / d, e / f }')
