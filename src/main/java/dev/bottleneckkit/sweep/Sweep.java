@@ -379,7 +379,7 @@ public final class Sweep {
 	 * carriers, would show the users' cap, not the carriers').
 	 */
 	static List<Integer> confirmationUsers(int knee, Knob knob) {
-		int first = (int) Math.min(4096, Math.round(knee * Math.max(1, Math.floor(knob.factor()))));
+		int first = (int) Math.min(4096, Math.round(knee * Math.max(1, Math.ceil(knob.factor()))));
 		return List.of(first, Math.min(4096, 2 * first));
 	}
 
