@@ -202,6 +202,10 @@ final class Attribution {
 		return bounds;
 	}
 
+	private static String usersText(int users) {
+		return (users == 1) ? "1 user" : users + " users";
+	}
+
 	/** Whether the steps saw {@code inUse} above zero: the route uses that resource. */
 	private boolean inUse(GaugeTimeline gauges, Gauge inUse) {
 		return this.atCap.stream().anyMatch((s) -> s.service().max(inUse).orElse(0) >= 1)
@@ -419,45 +423,45 @@ final class Attribution {
 	 * Its size is the most threads of the pool seen serving at once.
 	 */
 	private Optional<Capped> workerPoolFromDump() {
-		Optional<ThreadDump> last = this.step.threads()
-			.stream()
-			.filter((dump) -> !dump.matching(Attribution::servesARequest).isEmpty())
-			.reduce((a, b) -> b);
-		if (last.isEmpty()) {
-			return Optional.empty();
+		// Every dump of the steps at the cap, the last first: a dump is taken thread by
+		// thread, and a worker between two requests can read idle in one of them.
+		List<ThreadDump> dumps = new ArrayList<>();
+		for (int i = this.atCap.size() - 1; i >= 0; i--) {
+			dumps.addAll(this.atCap.get(i).threads().reversed());
 		}
-		Map<String, List<DumpedThread>> serving = last.get()
-			.matching(Attribution::servesARequest)
-			.stream()
-			.filter((thread) -> !poolOf(thread).isEmpty())
-			.collect(Collectors.groupingBy(Attribution::poolOf));
-		for (Map.Entry<String, List<DumpedThread>> pool : serving.entrySet()) {
-			long idle = last.get()
-				.matching((thread) -> poolOf(thread).equals(pool.getKey())
-						&& IDLE_WORKER_FRAMES.stream().anyMatch(thread::hasFrame))
-				.size();
-			int busy = pool.getValue().size();
-			int mostSeen = this.sweep.steps()
+		for (ThreadDump dump : dumps) {
+			Map<String, List<DumpedThread>> serving = dump.matching(Attribution::servesARequest)
 				.stream()
-				.flatMap((s) -> s.threads().stream())
-				.mapToInt((dump) -> dump
-					.matching((thread) -> servesARequest(thread) && poolOf(thread).equals(pool.getKey()))
-					.size())
-				.max()
-				.orElse(busy);
-			if (idle > 0 || busy < mostSeen || busy < 1 || busy >= this.step.users()) {
-				continue;
+				.filter((thread) -> !poolOf(thread).isEmpty())
+				.collect(Collectors.groupingBy(Attribution::poolOf));
+			for (Map.Entry<String, List<DumpedThread>> pool : serving.entrySet()) {
+				long idle = dump
+					.matching((thread) -> poolOf(thread).equals(pool.getKey())
+							&& IDLE_WORKER_FRAMES.stream().anyMatch(thread::hasFrame))
+					.size();
+				int busy = pool.getValue().size();
+				int mostSeen = this.sweep.steps()
+					.stream()
+					.flatMap((s) -> s.threads().stream())
+					.mapToInt((other) -> other
+						.matching((thread) -> servesARequest(thread) && poolOf(thread).equals(pool.getKey()))
+						.size())
+					.max()
+					.orElse(busy);
+				if (idle > 0 || busy < mostSeen || busy < 1 || busy >= this.step.users()) {
+					continue;
+				}
+				Resource resource = pool.getValue().get(0).hasFrame("org.eclipse.jetty") ? Resource.JETTY_THREADS
+						: pool.getValue().get(0).hasFrame("io.undertow") ? Resource.UNDERTOW_THREADS
+								: Resource.TOMCAT_THREADS;
+				Map<String, String> readings = new LinkedHashMap<>();
+				readings.put("pool " + pool.getKey() + "*",
+						busy + " serving, 0 idle (thread dump " + dump.file().getFileName() + ")");
+				return Optional.of(capped(resource,
+						String.format(Locale.ROOT, "%s (from a thread dump) %d of %d %s* threads serving, none idle",
+								serverName(resource), busy, busy, pool.getKey()),
+						new Model(busy, "threads", this.w1, "W₁"), Optional.empty(), readings));
 			}
-			Resource resource = pool.getValue().get(0).hasFrame("org.eclipse.jetty") ? Resource.JETTY_THREADS
-					: pool.getValue().get(0).hasFrame("io.undertow") ? Resource.UNDERTOW_THREADS
-							: Resource.TOMCAT_THREADS;
-			Map<String, String> readings = new LinkedHashMap<>();
-			readings.put("pool " + pool.getKey() + "*",
-					busy + " serving, 0 idle (thread dump " + last.get().file().getFileName() + ")");
-			return Optional.of(capped(resource,
-					String.format(Locale.ROOT, "%s (from a thread dump) %d of %d %s* threads serving, none idle",
-							serverName(resource), busy, busy, pool.getKey()),
-					new Model(busy, "threads", this.w1, "W₁"), Optional.empty(), readings));
 		}
 		return Optional.empty();
 	}
@@ -620,8 +624,8 @@ final class Attribution {
 					String.format(Locale.ROOT, "%.2f of %s", use.service(), Verdict.count(use.serviceLimit())));
 			readings.put("CPU per request", cpuPerRequest(perRequest, limited.get()));
 			return Optional.of(capped(Resource.CPU,
-					String.format(Locale.ROOT, "the service used %.2f of its %s CPU with %d users", use.service(),
-							Verdict.count(use.serviceLimit()), limited.get().users()),
+					String.format(Locale.ROOT, "the service used %.2f of its %s CPU with %s", use.service(),
+							Verdict.count(use.serviceLimit()), usersText(limited.get().users())),
 					new Model(use.serviceLimit(), "cores", perRequest, "CPU per request"), Optional.of("service"),
 					readings));
 		}
@@ -654,8 +658,8 @@ final class Attribution {
 			readings.put("load generator", generatorNote.substring(2));
 		}
 		return Optional.of(capped(Resource.CPU,
-				String.format(Locale.ROOT, "the machine's %s cores were busy with %d users: %s%s",
-						Verdict.count(use.machineCores()), machine.get().users(), split(use), generatorNote),
+				String.format(Locale.ROOT, "the machine's %s cores were busy with %s: %s%s",
+						Verdict.count(use.machineCores()), usersText(machine.get().users()), split(use), generatorNote),
 				new Model(available, "cores", perRequest, "CPU per request"), Optional.of("machine"), readings));
 	}
 

@@ -354,12 +354,15 @@ public final class Sweep {
 		}
 		Duration restore = Duration.ofNanos(System.nanoTime() - restoring);
 		double after = steps.stream().mapToDouble(Step::throughput).max().orElse(0);
-		double raised = capped.model().rps() * knob.factor();
+		// The ceiling scales with the limit the knob raises: what the resource delivered,
+		// times the knob's factor (its model may lie a few per cent off the ceiling).
+		double raised = result.ceiling() * knob.factor();
 		Optional<Verdict.Bound> next = result.nextCap().filter((bound) -> bound.model().rps() < raised);
 		double predicted = next.map((bound) -> bound.model().rps()).orElse(raised);
 		String by = next.map((bound) -> "the next cap, " + bound)
-			.orElse(String.format(Locale.ROOT, "%s × %s", knob.factor() == 2 ? "twice the model" : "the model",
-					capped.model().explain()));
+			.orElse(String.format(Locale.ROOT, "%s the ceiling of %.1f rps, the limit %s",
+					(knob.factor() == 2) ? "twice" : Verdict.count(knob.factor()) + " ×", result.ceiling(),
+					(knob.factor() == 2) ? "doubled" : "raised"));
 		// The users of the last step bound it too: users / W₁ (Little's law, no queue).
 		int users = steps.isEmpty() ? 0 : steps.get(steps.size() - 1).users();
 		double byUsers = users / (result.oneUserLatency().toNanos() / 1e9);
