@@ -207,6 +207,8 @@ final class ResultsJson {
 		usl.put("capacityLowRps", fit.capacityLow().isPresent() ? fit.capacityLow().getAsDouble() : null);
 		usl.put("capacityHighRps", fit.capacityHigh().isPresent() ? fit.capacityHigh().getAsDouble() : null);
 		usl.put("peakUsers", fit.peakUsers().isPresent() ? fit.peakUsers().getAsDouble() : null);
+		usl.put("measuredUpToUsers", fit.measuredUpToUsers());
+		usl.put("capacityWithinReach", fit.capacityWithinReach());
 		return usl;
 	}
 

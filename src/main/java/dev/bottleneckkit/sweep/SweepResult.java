@@ -371,10 +371,28 @@ public final class SweepResult {
 	 * @param capacityHigh the highest capacity of the fits without one step
 	 */
 	public record Scalability(double lambda, double sigma, double kappa, OptionalDouble peakUsers,
-			OptionalDouble capacity, OptionalDouble capacityLow, OptionalDouble capacityHigh) {
+			OptionalDouble capacity, OptionalDouble capacityLow, OptionalDouble capacityHigh, int measuredUpToUsers) {
 
 		/** Steps a fit needs: three parameters. */
 		static final int MIN_STEPS = 3;
+
+		/**
+		 * How far past the most users measured a peak may lie and still be read as the
+		 * curve's: one more doubling of the sweep. Beyond it the peak is the fit's
+		 * extrapolation, not something the steps showed.
+		 */
+		static final double REACH = 2;
+
+		/**
+		 * Whether the capacity lies within the sweep's reach: the curve peaks at most one
+		 * doubling past the most users measured, or levels off (κ 0) below them.
+		 */
+		public boolean capacityWithinReach() {
+			if (this.capacity.isEmpty()) {
+				return false;
+			}
+			return this.peakUsers.isEmpty() || this.peakUsers.getAsDouble() <= REACH * this.measuredUpToUsers;
+		}
 
 		/** The curve at {@code users}: requests per second. */
 		public double throughputAt(double users) {
@@ -408,7 +426,8 @@ public final class SweepResult {
 			}
 			OptionalDouble peak = (best[2] > 0 && best[1] < 1) ? OptionalDouble.of(Math.sqrt((1 - best[1]) / best[2]))
 					: OptionalDouble.empty();
-			return Optional.of(new Scalability(best[0], best[1], best[2], peak, capacity, low, high));
+			int measured = steps.stream().mapToInt(Step::users).max().orElseThrow();
+			return Optional.of(new Scalability(best[0], best[1], best[2], peak, capacity, low, high, measured));
 		}
 
 		/**
@@ -437,9 +456,8 @@ public final class SweepResult {
 					else {
 						kappa = kappaFrom + (kappaTo - kappaFrom) * j / kappas;
 					}
-					// Relative errors: f = N / D, X̂ = λ f; minimise Σ (λ f / X − 1)², λ
-					// = Σ
-					// (f/X) / Σ (f/X)².
+					// Relative errors: f = N / D, X̂ = λ f; minimise Σ (λ f / X − 1)²,
+					// so λ = Σ (f/X) / Σ (f/X)².
 					double sum = 0;
 					double squares = 0;
 					for (int k = 0; k < users.length; k++) {
@@ -496,6 +514,11 @@ public final class SweepResult {
 					this.kappa);
 			if (this.capacity.isEmpty()) {
 				return head + " — no capacity within reach: throughput rises without a bound";
+			}
+			if (!capacityWithinReach()) {
+				return head + String.format(Locale.ROOT,
+						" — no capacity within the sweep's reach: the curve would peak at %.0f users (%.1f rps), the steps went up to %d",
+						this.peakUsers.getAsDouble(), this.capacity.getAsDouble(), this.measuredUpToUsers);
 			}
 			String spread = (this.capacityLow.isPresent())
 					? String.format(Locale.ROOT, " (%.1f–%.1f leaving out each step)", this.capacityLow.getAsDouble(),

@@ -53,6 +53,7 @@ class ScalabilityTest {
 		assertThat(fit.capacity().getAsDouble()).isCloseTo(10.0, within(1.5));
 		assertThat(fit.capacityLow().getAsDouble()).isLessThanOrEqualTo(fit.capacity().getAsDouble() + 1e-9);
 		assertThat(fit.capacityHigh().getAsDouble()).isGreaterThanOrEqualTo(fit.capacity().getAsDouble() - 1e-9);
+		assertThat(fit.capacityWithinReach()).isTrue();
 		assertThat(fit.toString()).startsWith("USL: λ ").contains("capacity ", "leaving out each step");
 	}
 
@@ -61,6 +62,21 @@ class ScalabilityTest {
 		Scalability fit = Scalability.fit(List.of(step(1, 2.0), step(2, 4.0), step(4, 8.0))).orElseThrow();
 
 		assertThat(fit.throughputAt(8)).isCloseTo(16.0, within(0.5));
+	}
+
+	/**
+	 * A curve that bends a little by 8 users (S4's pool of 12, 0.1 s: 9.8, 19, 36, 62
+	 * rps) peaks far beyond the steps; its capacity is the fit's guess, and the line says
+	 * so.
+	 */
+	@Test
+	void aPeakFarBeyondTheStepsIsNotACapacityWithinReach() {
+		Scalability fit = Scalability.fit(List.of(step(1, 9.8), step(2, 19.0), step(4, 36.0), step(8, 62.0)))
+			.orElseThrow();
+
+		assertThat(fit.measuredUpToUsers()).isEqualTo(8);
+		assertThat(fit.capacityWithinReach()).isFalse();
+		assertThat(fit.toString()).contains("no capacity within the sweep's reach", "the steps went up to 8");
 	}
 
 	@Test
