@@ -40,7 +40,7 @@ import org.testcontainers.containers.GenericContainer;
  * {@code jdk.management.jfr} and {@code java.management.rmi}, both in every Temurin JRE.
  *
  * <pre>{@code
- * PinningProbe pinning = PinningProbe.on(caller);      // before caller.start()
+ * PinningProbe pinning = PinningProbe.on(caller);      // any container: before caller.start()
  * caller.start();
  * pinning.start();
  * ... load ...
@@ -91,9 +91,11 @@ public final class PinningProbe implements AutoCloseable {
 	}
 
 	/**
-	 * A probe on the JVM in {@code container}; call before the container starts. It
-	 * enables the JVM's JMX agent through {@code JAVA_TOOL_OPTIONS} and publishes its
-	 * port (see {@link JmxAgent} for the flags).
+	 * A probe on the JVM in {@code container}: on a {@code ServiceContainer}, before or
+	 * after it starts (it runs its JMX agent unless told not to); on any other container,
+	 * before it starts: the probe enables the JVM's JMX agent through
+	 * {@code JAVA_TOOL_OPTIONS} and publishes its port (see {@link JmxAgent} for the
+	 * flags).
 	 */
 	public static PinningProbe on(GenericContainer<?> container) {
 		JmxAgent agent = JmxAgent.on(container);

@@ -68,8 +68,9 @@ public final class ThreadDumpProbe implements AutoCloseable {
 	}
 
 	/**
-	 * A probe on the JVM in {@code container}; call before the container starts (it
-	 * enables JMX).
+	 * A probe on the JVM in {@code container}: on a {@code ServiceContainer}, before or
+	 * after it starts (it runs its JMX agent unless told not to); on any other container,
+	 * before it starts (the probe enables JMX).
 	 */
 	public static ThreadDumpProbe on(GenericContainer<?> container) {
 		JmxAgent agent = JmxAgent.on(container);
