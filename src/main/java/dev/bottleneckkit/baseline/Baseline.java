@@ -5,13 +5,17 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.function.ToDoubleFunction;
 
 import dev.bottleneckkit.internal.Json;
+import dev.bottleneckkit.internal.Results;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.SweepResult;
 
@@ -30,6 +34,10 @@ import dev.bottleneckkit.sweep.SweepResult;
  * From a shell (a CI job):
  * {@code java -cp bottleneck-kit.jar dev.bottleneckkit.baseline.BaselineCommand BASE.json
  * HEAD.json} prints the comparison in Markdown and exits 1 when anything regressed.
+ * <p>
+ * The file's schema, {@code bottleneck-kit/results/v1}, is published in the jar as the
+ * JSON Schema {@code dev/bottleneckkit/results.schema.json}; the baseline reads the same
+ * records of it that the report writes.
  */
 public final class Baseline {
 
@@ -47,9 +55,11 @@ public final class Baseline {
 
 	private final Path file;
 
-	private final Map<String, Object> loads = new LinkedHashMap<>();
+	/** Each sweep by its name. */
+	private final Map<String, Recorded<Results.Sweep>> sweeps = new LinkedHashMap<>();
 
-	private final Map<String, Object> sweeps = new LinkedHashMap<>();
+	/** Each load by its scenario and case. */
+	private final Map<String, Recorded<Results.Measured>> loads = new LinkedHashMap<>();
 
 	private Baseline(Path file, Object results) {
 		this.file = file;
@@ -59,13 +69,44 @@ public final class Baseline {
 					+ "'): pass the results.json of target/bottleneck-report");
 		}
 		for (Object run : Json.array(results, "runs")) {
-			if ("sweep".equals(Json.string(run, "", "kind")) && Json.path(run, "sweep") != null) {
-				this.sweeps.put(Json.string(run, "", "sweep", "name"), run);
+			String scenario = Json.string(run, "", "scenario");
+			String kind = Json.string(run, "", "kind");
+			if ("sweep".equals(kind) && Json.path(run, "sweep") != null) {
+				Results.Sweep sweep = Results.Sweep.read(Json.path(run, "sweep"));
+				this.sweeps.put(sweep.name(), new Recorded<>(scenario, sweep.name(), sweep));
 			}
-			else if ("load".equals(Json.string(run, "", "kind"))) {
-				this.loads.put(key(run), run);
+			else if ("load".equals(kind)) {
+				String name = Json.string(run, "", "case");
+				this.loads.put(scenario + " | " + name,
+						new Recorded<>(scenario, name, Results.Measured.read(Json.path(run, "measured"))));
 			}
 		}
+	}
+
+	/**
+	 * A run of results.json: its scenario, its name and its figures.
+	 */
+	private record Recorded<T>(String scenario, String name, T figures) {
+	}
+
+	/**
+	 * What a sweep's comparison reads: the resource that capped it, its ceiling (empty
+	 * when it found none) and each step's throughput.
+	 */
+	record SweepFigures(String resource, OptionalDouble ceiling, List<Double> stepRps) {
+
+		static SweepFigures of(Results.Sweep sweep) {
+			return new SweepFigures(sweep.verdict().resource(),
+					sweep.saturated() ? sweep.ceilingRps() : OptionalDouble.empty(),
+					sweep.steps().stream().map(Results.Step::rps).toList());
+		}
+
+		static SweepFigures of(SweepResult sweep) {
+			return new SweepFigures(sweep.verdict().code(),
+					sweep.saturated() ? OptionalDouble.of(sweep.ceiling()) : OptionalDouble.empty(),
+					sweep.steps().stream().map(Step::throughput).toList());
+		}
+
 	}
 
 	/**
@@ -98,16 +139,17 @@ public final class Baseline {
 	/** Every run and sweep of {@code head} held against this baseline. */
 	public Comparison against(Baseline head) {
 		List<Comparison.Row> rows = new ArrayList<>();
-		head.sweeps.forEach((name, run) -> {
-			Object before = this.sweeps.get(name);
+		head.sweeps.forEach((name, after) -> {
+			Recorded<Results.Sweep> before = this.sweeps.get(name);
 			if (before != null) {
-				rows.addAll(sweepRows(before, run));
+				rows.addAll(sweepRows(after.scenario(), name, SweepFigures.of(before.figures()),
+						SweepFigures.of(after.figures())));
 			}
 		});
-		head.loads.forEach((key, run) -> {
-			Object before = this.loads.get(key);
+		head.loads.forEach((key, after) -> {
+			Recorded<Results.Measured> before = this.loads.get(key);
 			if (before != null) {
-				rows.addAll(loadRows(before, run));
+				rows.addAll(loadRows(after.scenario(), after.name(), before.figures(), after.figures()));
 			}
 		});
 		return new Comparison(this.file, Optional.of(head.file), rows);
@@ -118,40 +160,20 @@ public final class Baseline {
 	 * baseline has one.
 	 */
 	public Optional<Comparison> compare(SweepResult sweep) {
-		Object before = this.sweeps.get(sweep.name());
-		return (before == null) ? Optional.empty()
-				: Optional.of(new Comparison(this.file, Optional.empty(), sweepRows(before, asRun(sweep))));
+		Recorded<Results.Sweep> before = this.sweeps.get(sweep.name());
+		return (before == null) ? Optional.empty() : Optional.of(new Comparison(this.file, Optional.empty(),
+				sweepRows("", sweep.name(), SweepFigures.of(before.figures()), SweepFigures.of(sweep))));
 	}
 
-	/**
-	 * The figures of {@code sweep} that a comparison reads, as results.json holds them.
-	 */
-	private static Map<String, Object> asRun(SweepResult sweep) {
-		List<Object> steps = new ArrayList<>();
-		for (Step step : sweep.steps()) {
-			steps.add(Map.of("users", (double) step.users(), "rps", step.throughput()));
-		}
-		Map<String, Object> verdict = Map.of("resource", sweep.verdict().code());
-		Map<String, Object> figures = new LinkedHashMap<>();
-		figures.put("name", sweep.name());
-		figures.put("steps", steps);
-		figures.put("saturated", sweep.saturated());
-		figures.put("ceilingRps", sweep.ceiling());
-		figures.put("verdict", verdict);
-		return Map.of("scenario", "", "kind", "sweep", "sweep", figures);
-	}
-
-	static List<Comparison.Row> sweepRows(Object before, Object after) {
-		String scenario = Json.string(after, "", "scenario");
-		String name = Json.string(after, "", "sweep", "name");
+	static List<Comparison.Row> sweepRows(String scenario, String name, SweepFigures before, SweepFigures after) {
 		List<Comparison.Row> rows = new ArrayList<>();
-		String was = Json.string(before, "NONE", "sweep", "verdict", "resource");
-		String now = Json.string(after, "NONE", "sweep", "verdict", "resource");
+		String was = before.resource();
+		String now = after.resource();
 		rows.add(new Comparison.Row(scenario, name, "capped by", words(was), words(now),
 				was.equals(now) ? "same" : "changed", "the same resource", !was.equals(now)));
-		double ceilingBefore = ceiling(before);
-		double ceilingAfter = ceiling(after);
-		if (!Double.isNaN(ceilingBefore) && !Double.isNaN(ceilingAfter)) {
+		if (before.ceiling().isPresent() && after.ceiling().isPresent()) {
+			double ceilingBefore = before.ceiling().getAsDouble();
+			double ceilingAfter = after.ceiling().getAsDouble();
 			double spread = Math.max(plateauSpread(before), plateauSpread(after));
 			double bound = Math.max(FLOOR, STANDARD_ERRORS * spread);
 			double change = (ceilingAfter - ceilingBefore) / ceilingBefore;
@@ -164,14 +186,14 @@ public final class Baseline {
 		return rows;
 	}
 
-	static List<Comparison.Row> loadRows(Object before, Object after) {
-		String scenario = Json.string(after, "", "scenario");
-		String name = Json.string(after, "", "case");
+	static List<Comparison.Row> loadRows(String scenario, String name, Results.Measured before,
+			Results.Measured after) {
 		List<Comparison.Row> rows = new ArrayList<>();
-		double rpsBefore = Json.number(before, "measured", "rps");
-		double rpsAfter = Json.number(after, "measured", "rps");
+		double rpsBefore = before.rps();
+		double rpsAfter = after.rps();
 		if (rpsBefore > 0 && !Double.isNaN(rpsAfter)) {
-			double error = Math.hypot(relativeError(before, 0), relativeError(after, 0));
+			double error = Math.hypot(relativeError(before, Results.Second::succeeded),
+					relativeError(after, Results.Second::succeeded));
 			double bound = Math.max(FLOOR, STANDARD_ERRORS * error);
 			double change = (rpsAfter - rpsBefore) / rpsBefore;
 			rows.add(new Comparison.Row(scenario, name, "throughput", rps(rpsBefore), rps(rpsAfter), percent(change),
@@ -179,20 +201,18 @@ public final class Baseline {
 							percent(bound).substring(1), percent(FLOOR).substring(1)),
 					change < -bound));
 		}
-		double p99Before = Json.number(before, "measured", "latency_ms", "p99");
-		double p99After = Json.number(after, "measured", "latency_ms", "p99");
-		if (p99Before > 0 && !Double.isNaN(p99After)) {
-			java.util.OptionalDouble resampledBefore = P99Spread
-				.of(Json.string(before, "", "measured", "latencyHistogram"));
-			java.util.OptionalDouble resampledAfter = P99Spread
-				.of(Json.string(after, "", "measured", "latencyHistogram"));
+		if (before.latency().isPresent() && after.latency().isPresent() && before.latency().get().p99() > 0) {
+			double p99Before = before.latency().get().p99();
+			double p99After = after.latency().get().p99();
+			OptionalDouble resampledBefore = P99Spread.of(before.latencyHistogram().orElse(""));
+			OptionalDouble resampledAfter = P99Spread.of(after.latencyHistogram().orElse(""));
 			boolean resampled = resampledBefore.isPresent() && resampledAfter.isPresent();
 			// A p99's own spread, by resampling the recorded latencies, where both runs
-			// kept
-			// them; else the spread of the per-second means (the wrong variance for a
-			// p99).
+			// kept them; else the spread of the per-second means (the wrong variance for
+			// a p99).
 			double error = resampled ? Math.hypot(resampledBefore.getAsDouble(), resampledAfter.getAsDouble())
-					: Math.hypot(relativeError(before, 2), relativeError(after, 2));
+					: Math.hypot(relativeError(before, Results.Second::meanLatencyMs),
+							relativeError(after, Results.Second::meanLatencyMs));
 			double bound = Math.max(LATENCY_FLOOR, STANDARD_ERRORS * error);
 			double change = (p99After - p99Before) / p99Before;
 			rows.add(new Comparison.Row(scenario, name, "p99", millis(p99Before), millis(p99After), percent(change),
@@ -206,24 +226,17 @@ public final class Baseline {
 		return rows;
 	}
 
-	/** The sweep's ceiling, NaN when it found none. */
-	private static double ceiling(Object run) {
-		return Boolean.TRUE.equals(Json.path(run, "sweep", "saturated")) ? Json.number(run, "sweep", "ceilingRps")
-				: Double.NaN;
-	}
-
 	/**
 	 * How far the steps at the ceiling (95 % of it or more) lie from it, relative: the
 	 * noise of a ceiling that the same cap measured several times. 2 % when only one step
 	 * reached it.
 	 */
-	static double plateauSpread(Object run) {
-		double ceiling = ceiling(run);
+	static double plateauSpread(SweepFigures sweep) {
+		double ceiling = sweep.ceiling().orElse(0);
 		double spread = 0;
 		int plateau = 0;
-		for (Object step : Json.array(run, "sweep", "steps")) {
-			double rps = Json.number(step, "rps");
-			if (rps >= 0.95 * ceiling) {
+		for (double rps : sweep.stepRps()) {
+			if (ceiling > 0 && rps >= 0.95 * ceiling) {
 				plateau++;
 				spread = Math.max(spread, Math.abs(ceiling - rps) / ceiling);
 			}
@@ -232,31 +245,21 @@ public final class Baseline {
 	}
 
 	/**
-	 * The relative standard error of a run's figure from its per-second values
-	 * ({@code column} 0: answers a second, 2: mean latency a second): the standard
-	 * deviation over the seconds of the window, over the square root of their number,
-	 * over their mean.
+	 * The relative standard error of a run's figure from its per-second values (answers a
+	 * second, or mean latency a second): the standard deviation over the seconds of the
+	 * window, over the square root of their number, over their mean.
 	 */
-	static double relativeError(Object run, int column) {
-		List<Double> values = new ArrayList<>();
-		for (Object second : Json.array(run, "measured", "perSecond")) {
-			if (second instanceof List<?> row && row.size() > column && row.get(column) instanceof Double value) {
-				values.add(value);
-			}
-		}
-		if (values.size() < 2) {
+	static double relativeError(Results.Measured run, ToDoubleFunction<Results.Second> column) {
+		double[] values = run.perSecond().stream().mapToDouble(column).filter((v) -> !Double.isNaN(v)).toArray();
+		if (values.length < 2) {
 			return 0.05;
 		}
-		double mean = values.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+		double mean = Arrays.stream(values).average().orElse(0);
 		if (mean <= 0) {
 			return 0.05;
 		}
-		double variance = values.stream().mapToDouble((v) -> (v - mean) * (v - mean)).sum() / (values.size() - 1);
-		return Math.sqrt(variance) / Math.sqrt(values.size()) / mean;
-	}
-
-	private static String key(Object run) {
-		return Json.string(run, "", "scenario") + " | " + Json.string(run, "", "case");
+		double variance = Arrays.stream(values).map((v) -> (v - mean) * (v - mean)).sum() / (values.length - 1);
+		return Math.sqrt(variance) / Math.sqrt(values.length) / mean;
 	}
 
 	private static String words(String resource) {

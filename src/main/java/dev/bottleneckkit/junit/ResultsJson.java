@@ -5,9 +5,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.function.ToDoubleFunction;
 
 import dev.bottleneckkit.images.KitImages;
 import dev.bottleneckkit.internal.Json;
+import dev.bottleneckkit.internal.Results;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.model.FailureMode;
@@ -23,7 +28,10 @@ import dev.bottleneckkit.sweep.Verdict;
  * {@code results.json}: every run and sweep of the report as data a pipeline reads. The
  * schema is versioned ({@value #SCHEMA}); fields are only ever added within a version.
  * Times are in milliseconds ({@code _ms}) or seconds ({@code _s}), throughputs in
- * requests per second; a figure that was not measured is {@code null}.
+ * requests per second; a figure that was not measured is {@code null}. The JSON Schema is
+ * {@code dev/bottleneckkit/results.schema.json} in the jar; a load's {@code measured} block
+ * and a {@code sweep} block are written from the records of {@code internal.Results},
+ * which {@code Baseline} reads back.
  *
  * <pre>
  * { "schema": "bottleneck-kit/results/v1",
@@ -45,7 +53,7 @@ import dev.bottleneckkit.sweep.Verdict;
 final class ResultsJson {
 
 	/** The schema's name and version. */
-	static final String SCHEMA = "bottleneck-kit/results/v1";
+	static final String SCHEMA = Results.SCHEMA;
 
 	private ResultsJson() {
 	}
@@ -102,7 +110,7 @@ final class ResultsJson {
 		entry.gauges().forEach((whose, timeline) -> gauges.put(whose, maxima(timeline)));
 		run.put("gauges", gauges);
 		run.put("evidence", new LinkedHashMap<>(entry.evidence()));
-		run.put("sweep", (entry.sweep() != null) ? sweep(entry.sweep()) : null);
+		run.put("sweep", (entry.sweep() != null) ? record(entry.sweep()).json() : null);
 		return run;
 	}
 
@@ -129,29 +137,23 @@ final class ResultsJson {
 	}
 
 	static Map<String, Object> measured(LoadResult result) {
-		Map<String, Object> measured = new LinkedHashMap<>();
-		measured.put("rps", result.throughput());
-		measured.put("succeeded", result.succeeded());
-		measured.put("errors", new LinkedHashMap<>(result.errors()));
-		measured.put("errorsPerSecond", result.errorsPerSecond());
-		Map<String, Object> latency = new LinkedHashMap<>();
-		boolean answered = result.succeeded() > 0;
-		latency.put("mean", answered ? millis(result.meanLatency()) : null);
-		latency.put("p50", answered ? millis(result.latencyAt(50)) : null);
-		latency.put("p90", answered ? millis(result.latencyAt(90)) : null);
-		latency.put("p99", answered ? millis(result.latencyAt(99)) : null);
-		latency.put("max", answered ? millis(result.maxLatency()) : null);
-		measured.put("latency_ms", latency);
-		measured.put("latencyHistogram", answered ? result.latencyHistogram() : null);
-		measured.put("generatorBusy", result.generatorBusy());
-		List<Object> perSecond = new ArrayList<>();
-		for (LoadResult.Second second : result.timeline()) {
-			if (second.inWindow()) {
-				perSecond.add(List.of(second.succeeded(), second.failed(), second.meanLatencyMs()));
-			}
-		}
-		measured.put("perSecond", perSecond);
-		return measured;
+		return record(result).json();
+	}
+
+	/** What {@code result} measured, as results.json holds it and a baseline reads it. */
+	static Results.Measured record(LoadResult result) {
+		Optional<Results.Latency> latency = (result.succeeded() > 0)
+				? Optional.of(new Results.Latency(millis(result.meanLatency()), millis(result.latencyAt(50)),
+						millis(result.latencyAt(90)), millis(result.latencyAt(99)), millis(result.maxLatency())))
+				: Optional.empty();
+		List<Results.Second> perSecond = result.timeline()
+			.stream()
+			.filter(LoadResult.Second::inWindow)
+			.map((second) -> new Results.Second(second.succeeded(), second.failed(), second.meanLatencyMs()))
+			.toList();
+		return new Results.Measured(result.throughput(), result.succeeded(), result.errors(), result.errorsPerSecond(),
+				latency, (result.succeeded() > 0) ? Optional.of(result.latencyHistogram()) : Optional.empty(),
+				result.generatorBusy(), perSecond);
 	}
 
 	private static Map<String, Object> maxima(GaugeTimeline timeline) {
@@ -162,68 +164,44 @@ final class ResultsJson {
 		return maxima;
 	}
 
-	private static Map<String, Object> sweep(SweepResult sweep) {
-		Map<String, Object> result = new LinkedHashMap<>();
-		result.put("name", sweep.name());
-		List<Object> steps = new ArrayList<>();
-		for (Step step : sweep.steps()) {
-			Map<String, Object> each = new LinkedHashMap<>();
-			each.put("users", step.users());
-			each.put("rps", step.throughput());
-			each.put("meanLatency_ms", (step.result().succeeded() > 0) ? millis(step.meanLatency()) : null);
-			each.put("errors", step.result().errorCount());
-			each.put("serviceCores", step.cpu().map(MachineCpu.Use::service).orElse(null));
-			each.put("machineCores", step.cpu().map(MachineCpu.Use::machineUsed).orElse(null));
-			steps.add(each);
-		}
-		result.put("steps", steps);
-		result.put("saturated", sweep.saturated());
-		result.put("ceilingRps", sweep.saturated() ? sweep.ceiling() : null);
-		result.put("kneeUsers", sweep.knee().map(Step::users).orElse(null));
-		result.put("oneUserLatency_ms", millis(sweep.oneUserLatency()));
-		Map<String, Object> verdict = new LinkedHashMap<>();
-		verdict.put("resource", sweep.verdict().code());
-		verdict.put("line", sweep.verdict().line());
-		verdict.put("modelRps", sweep.verdict().ceilingModel().map(Verdict.Model::rps).orElse(null));
-		verdict.put("ceilingRps", sweep.saturated() ? sweep.ceiling() : null);
-		result.put("verdict", verdict);
-		result.put("nextCap",
+	/** {@code sweep} as results.json holds it and a baseline reads it. */
+	static Results.Sweep record(SweepResult sweep) {
+		List<Results.Step> steps = sweep.steps()
+			.stream()
+			.map((step) -> new Results.Step(step.users(), step.throughput(),
+					(step.result().succeeded() > 0) ? OptionalDouble.of(millis(step.meanLatency()))
+							: OptionalDouble.empty(),
+					step.result().errorCount(), cores(step, MachineCpu.Use::service),
+					cores(step, MachineCpu.Use::machineUsed)))
+			.toList();
+		OptionalDouble ceiling = sweep.saturated() ? OptionalDouble.of(sweep.ceiling()) : OptionalDouble.empty();
+		Verdict verdict = sweep.verdict();
+		return new Results.Sweep(sweep.name(), steps, sweep.saturated(), ceiling,
+				sweep.knee().map((knee) -> OptionalInt.of(knee.users())).orElse(OptionalInt.empty()),
+				millis(sweep.oneUserLatency()),
+				new Results.Verdict(verdict.code(), verdict.line(),
+						verdict.ceilingModel()
+							.map((model) -> OptionalDouble.of(model.rps()))
+							.orElse(OptionalDouble.empty()),
+						ceiling),
 				sweep.nextCap()
-					.map((next) -> Map.<String, Object>of("resource", next.resource().name(), "what", next.what(),
-							"modelRps", next.model().rps()))
-					.orElse(null));
-		result.put("fit", sweep.scalability().map(ResultsJson::fit).orElse(null));
-		result.put("confirmation", sweep.confirmation().map(ResultsJson::confirmation).orElse(null));
-		return result;
+					.map((next) -> new Results.NextCap(next.resource().name(), next.what(), next.model().rps())),
+				sweep.scalability().map(ResultsJson::fit), sweep.confirmation().map(ResultsJson::confirmation));
 	}
 
-	private static Map<String, Object> fit(Scalability fit) {
-		Map<String, Object> usl = new LinkedHashMap<>();
-		usl.put("law", "usl");
-		usl.put("lambda", fit.lambda());
-		usl.put("sigma", fit.sigma());
-		usl.put("kappa", fit.kappa());
-		usl.put("capacityRps", fit.capacity().isPresent() ? fit.capacity().getAsDouble() : null);
-		usl.put("capacityLowRps", fit.capacityLow().isPresent() ? fit.capacityLow().getAsDouble() : null);
-		usl.put("capacityHighRps", fit.capacityHigh().isPresent() ? fit.capacityHigh().getAsDouble() : null);
-		usl.put("peakUsers", fit.peakUsers().isPresent() ? fit.peakUsers().getAsDouble() : null);
-		usl.put("measuredUpToUsers", fit.measuredUpToUsers());
-		usl.put("capacityWithinReach", fit.capacityWithinReach());
-		return usl;
+	private static OptionalDouble cores(Step step, ToDoubleFunction<MachineCpu.Use> which) {
+		return step.cpu().map((use) -> OptionalDouble.of(which.applyAsDouble(use))).orElse(OptionalDouble.empty());
 	}
 
-	private static Map<String, Object> confirmation(Confirmation confirmation) {
-		Map<String, Object> tested = new LinkedHashMap<>();
-		tested.put("knob", confirmation.knob());
-		tested.put("confirmed", confirmation.confirmed());
-		tested.put("ceilingBeforeRps", confirmation.ceilingBefore());
-		tested.put("ceilingAfterRps", confirmation.ceilingAfter());
-		tested.put("predictedRps", confirmation.predicted());
-		tested.put("predictedBy", confirmation.predictedBy());
-		tested.put("line", confirmation.line());
-		tested.put("took_s", seconds(confirmation.took()));
-		tested.put("restore_s", seconds(confirmation.restore()));
-		return tested;
+	private static Results.Fit fit(Scalability fit) {
+		return new Results.Fit(fit.lambda(), fit.sigma(), fit.kappa(), fit.capacity(), fit.capacityLow(),
+				fit.capacityHigh(), fit.peakUsers(), fit.measuredUpToUsers(), fit.capacityWithinReach());
+	}
+
+	private static Results.Confirmation confirmation(Confirmation confirmation) {
+		return new Results.Confirmation(confirmation.knob(), confirmation.confirmed(), confirmation.ceilingBefore(),
+				confirmation.ceilingAfter(), confirmation.predicted(), confirmation.predictedBy(), confirmation.line(),
+				seconds(confirmation.took()), seconds(confirmation.restore()));
 	}
 
 	private static double millis(Duration duration) {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.bottleneckkit.internal.Json;
+import dev.bottleneckkit.internal.Results;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.model.Ceiling;
@@ -59,6 +60,33 @@ class ResultsJsonTest {
 		assertThat(Json.string(runs.get(2), "", "sweep", "verdict", "resource")).isEqualTo("HTTP_CLIENT_POOL");
 		assertThat(Json.number(runs.get(2), "sweep", "kneeUsers")).isEqualTo(8.0);
 		assertThat(Json.array(runs.get(2), "sweep", "steps")).hasSize(5);
+	}
+
+	@Test
+	void theRecordsABaselineReadsAreTheOnesTheReportWrote() {
+		LoadResult pooled = LoadResults.closedLoop("default pool", 40, Duration.ofSeconds(8), 79,
+				Duration.ofMillis(4000));
+		LoadResult timedOut = LoadResults.closedLoop("read timeout", 4, Duration.ofSeconds(8), 0, Duration.ZERO,
+				Map.of("http-504 read-timeout", 63L), Duration.ofMillis(503));
+		SweepResult sweep = SweepResults.cappedByAPoolOfFive();
+
+		for (LoadResult load : List.of(pooled, timedOut)) {
+			Map<String, Object> written = ResultsJson.measured(load);
+			Results.Measured read = Results.Measured.read(Json.parse(Json.write(written)));
+
+			assertThat(Json.write(read.json())).as(load.name()).isEqualTo(Json.write(written));
+		}
+		Map<String, Object> written = ResultsJson.record(sweep).json();
+		Results.Sweep read = Results.Sweep.read(Json.parse(Json.write(written)));
+
+		assertThat(Json.write(read.json())).isEqualTo(Json.write(written));
+		assertThat(read.verdict().resource()).isEqualTo("HTTP_CLIENT_POOL");
+		assertThat(read.kneeUsers()).hasValue(8);
+		assertThat(read.steps()).hasSize(5);
+		assertThat(timedOut.succeeded()).isZero();
+		assertThat(Results.Measured.read(Json.parse(Json.write(ResultsJson.measured(timedOut)))).latency())
+			.as("no answer, no latency")
+			.isEmpty();
 	}
 
 	private static List<String> keys(Object object) {
