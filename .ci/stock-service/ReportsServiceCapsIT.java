@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.testcontainers.junit.jupiter.Container;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
 
 /** A team's service on Jetty (Spring Boot 4.1, platform threads): its worker pool caps the slow route. */
 @Scenario(id = "T3", title = "A stock service on Jetty: its worker pool")
@@ -24,7 +25,7 @@ class ReportsServiceCapsIT {
 		SweepResult sweep = Sweep.of(reports, "/report").named("reports /report").upToUsers(32).run();
 
 		report.record("sweep: /report (300 ms on a Jetty worker)", sweep);
-		assertThat(sweep).isCappedBy(Resource.JETTY_THREADS).hasCeilingNearItsModel(0.15);
+		assertThat(sweep).isCappedBy(Resource.JETTY_THREADS).hasCeilingNearItsModel(withPercentage(15));
 	}
 
 }

@@ -17,6 +17,7 @@ import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.mysql.MySQLContainer;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
 
 /**
  * A team's service at real speed (Spring Boot 3.5, Java 21, virtual threads, stock starters, no kit code inside),
@@ -63,7 +64,7 @@ class ShopServiceCapsIT {
 		SweepResult sweep = Sweep.of(shop, "/order").named("shop /order").upToUsers(32).confirming().run();
 
 		report.record("sweep: /order (three 8 ms queries, Connector/J 8.3, virtual threads)", sweep);
-		assertThat(sweep).isCappedBy(Resource.CARRIER_THREADS).hasCeilingNearItsModel(0.25).isConfirmedWithin(0.10);
+		assertThat(sweep).isCappedBy(Resource.CARRIER_THREADS).hasCeilingNearItsModel(withPercentage(25)).isConfirmedWithin(withPercentage(10));
 	}
 
 	/** A WebClient pool of 16 without meters, seen in the service's TCP connections. */
@@ -76,7 +77,7 @@ class ShopServiceCapsIT {
 			.run();
 
 		report.record("sweep: /price (WebClient, a pool of 16, no meters)", sweep);
-		assertThat(sweep).isCappedBy(Resource.CONNECTION_POOL).hasCeilingNearItsModel(0.15).isConfirmedWithin(0.10);
+		assertThat(sweep).isCappedBy(Resource.CONNECTION_POOL).hasCeilingNearItsModel(withPercentage(15)).isConfirmedWithin(withPercentage(10));
 	}
 
 	/** The JDK's HttpClient has no pool limit: the quote service's 8 threads cap the route, and no pool is named. */
@@ -85,7 +86,7 @@ class ShopServiceCapsIT {
 		SweepResult sweep = Sweep.of(shop, "/quote").named("shop /quote").watchingDownstream(quotes).upToUsers(32).run();
 
 		report.record("sweep: /quote (the JDK's HttpClient, a quote service on 8 threads)", sweep);
-		assertThat(sweep).isCappedBy(Resource.DOWNSTREAM).hasCeilingNearItsModel(0.15);
+		assertThat(sweep).isCappedBy(Resource.DOWNSTREAM).hasCeilingNearItsModel(withPercentage(15));
 	}
 
 	/** A receipt signed on the CPU: the machine's two cores, shared with the database and the load generator. */
@@ -94,7 +95,7 @@ class ShopServiceCapsIT {
 		SweepResult sweep = Sweep.of(shop, "/receipt").named("shop /receipt").upToUsers(16).run();
 
 		report.record("sweep: /receipt (SHA-256 rounds on the CPU)", sweep);
-		assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(0.25);
+		assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(withPercentage(25));
 	}
 
 }

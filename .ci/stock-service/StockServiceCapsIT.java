@@ -20,6 +20,7 @@ import org.testcontainers.mysql.MySQLContainer;
 import org.testcontainers.toxiproxy.ToxiproxyContainer;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
 
 /**
  * A team's stock Spring Boot service (plain starters, no kit code inside), its database, its quote service behind
@@ -70,7 +71,7 @@ class StockServiceCapsIT {
 		SweepResult sweep = Sweep.of(stock, "/price").named("stock /price").upToUsers(16).run();
 
 		report.record("sweep: /price (a quote per request)", sweep);
-		assertThat(sweep).isCappedBy(Resource.HTTP_CLIENT_POOL).hasCeilingNearItsModel(0.15);
+		assertThat(sweep).isCappedBy(Resource.HTTP_CLIENT_POOL).hasCeilingNearItsModel(withPercentage(15));
 	}
 
 	@Test
@@ -78,7 +79,7 @@ class StockServiceCapsIT {
 		SweepResult sweep = Sweep.of(stock, "/stock").named("stock /stock").upToUsers(16).confirming().run();
 
 		report.record("sweep: /stock (a 250 ms query per request)", sweep);
-		assertThat(sweep).isCappedBy(Resource.HIKARI_POOL).hasCeilingNearItsModel(0.15).isConfirmedWithin(0.10);
+		assertThat(sweep).isCappedBy(Resource.HIKARI_POOL).hasCeilingNearItsModel(withPercentage(15)).isConfirmedWithin(withPercentage(10));
 	}
 
 	@Test
@@ -86,7 +87,7 @@ class StockServiceCapsIT {
 		SweepResult sweep = Sweep.of(stock, "/report").named("stock /report").upToUsers(32).confirming().run();
 
 		report.record("sweep: /report (300 ms on the request thread)", sweep);
-		assertThat(sweep).isCappedBy(Resource.TOMCAT_THREADS).hasCeilingNearItsModel(0.15).isConfirmedWithin(0.10);
+		assertThat(sweep).isCappedBy(Resource.TOMCAT_THREADS).hasCeilingNearItsModel(withPercentage(15)).isConfirmedWithin(withPercentage(10));
 	}
 
 	/** A knob of a resource that is not the cap leaves the ceiling where it was: raising Hikari where Tomcat caps. */

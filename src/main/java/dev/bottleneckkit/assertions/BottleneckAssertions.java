@@ -18,6 +18,7 @@ import dev.bottleneckkit.sweep.SweepResult.Confirmation;
 import dev.bottleneckkit.sweep.Verdict;
 import org.assertj.core.api.AbstractAssert;
 import org.assertj.core.api.Assertions;
+import org.assertj.core.data.Percentage;
 
 /**
  * Entry point for the kit's assertions, in the style of AssertJ's {@code Assertions}: a
@@ -87,12 +88,12 @@ public class BottleneckAssertions extends Assertions {
 
 		/**
 		 * The verdict was put to the test ({@code Sweep.confirming()}) and held: with the
-		 * knob turned the ceiling rose, to within {@code tolerance} (0.01 to 1) of what
-		 * the models predicted.
+		 * knob turned the ceiling rose, to within {@code tolerance} (1 % to 100 %,
+		 * {@code withPercentage(10)}) of what the models predicted.
 		 */
-		public SweepResultAssert isConfirmedWithin(double tolerance) {
+		public SweepResultAssert isConfirmedWithin(Percentage tolerance) {
 			isNotNull();
-			Knobs.between("tolerance", tolerance, 0.01, 1.0);
+			double share = share(tolerance, 100);
 			if (this.actual.confirmation().isEmpty()) {
 				failRoot("the verdict was not put to the test (Sweep.confirming(), a verdict that names a resource"
 						+ " with a knob): %s%n%s", this.actual.verdict(), this.actual.table());
@@ -102,12 +103,12 @@ public class BottleneckAssertions extends Assertions {
 			if (!confirmation.confirmed()) {
 				failRoot("the verdict did not hold: %s%n%s", confirmation.line(), this.actual.table());
 			}
-			if (confirmation.predictionError() > tolerance) {
+			if (confirmation.predictionError() > share) {
 				failRoot(
 						"the verdict held, but the ceiling with the knob turned is %d %% from its prediction,"
 								+ " allowed %d %%: %s%n%s",
-						Math.round(confirmation.predictionError() * 100), Math.round(tolerance * 100),
-						confirmation.line(), this.actual.table());
+						Math.round(confirmation.predictionError() * 100), Math.round(share * 100), confirmation.line(),
+						this.actual.table());
 			}
 			return this;
 		}
@@ -205,21 +206,21 @@ public class BottleneckAssertions extends Assertions {
 		}
 
 		/**
-		 * The measured ceiling lies within {@code tolerance} (0.01 to 1) of what Little's
-		 * law allows the named resource ({@code limit / W}): the resource explains the
-		 * number, not only the shape.
+		 * The measured ceiling lies within {@code tolerance} (1 % to 100 %) of what
+		 * Little's law allows the named resource ({@code limit / W}): the resource
+		 * explains the number, not only the shape.
 		 */
-		public SweepResultAssert hasCeilingNearItsModel(double tolerance) {
+		public SweepResultAssert hasCeilingNearItsModel(Percentage tolerance) {
 			isNotNull();
-			Knobs.between("tolerance", tolerance, 0.01, 1.0);
+			double share = share(tolerance, 100);
 			if (!(this.actual.verdict() instanceof Verdict.Capped capped)) {
 				failRoot("the verdict names no resource, so it has no model to hold the ceiling against: %s%n%s",
 						this.actual.verdict(), this.actual.table());
 				return this;
 			}
-			if (capped.modelError() > tolerance) {
+			if (capped.modelError() > share) {
 				failRoot("the ceiling is %d %% from its model, allowed %d %%: %s%n%s",
-						Math.round(capped.modelError() * 100), Math.round(tolerance * 100), this.actual.verdict(),
+						Math.round(capped.modelError() * 100), Math.round(share * 100), this.actual.verdict(),
 						this.actual.table());
 			}
 			return this;
@@ -326,52 +327,54 @@ public class BottleneckAssertions extends Assertions {
 		}
 
 		/**
-		 * Throughput lies within {@code tolerance} (0.01 to 1, e.g. 0.15 for ±15 %) of
-		 * what the ceiling allows this many users: min(users, limit) / latency.
+		 * Throughput lies within {@code tolerance} (1 % to 100 %, e.g.
+		 * {@code withPercentage(15)} for ±15 %) of what the ceiling allows this many
+		 * users: min(users, limit) / latency.
 		 */
-		public LoadResultAssert hasThroughputNear(Ceiling ceiling, double tolerance) {
+		public LoadResultAssert hasThroughputNear(Ceiling ceiling, Percentage tolerance) {
 			isNotNull();
 			hasSomeSuccesses();
-			Knobs.between("tolerance", tolerance, 0.01, 1.0);
+			double share = share(tolerance, 100);
 			double expected = ceiling.throughputFor(this.actual);
 			double measured = this.actual.throughput();
-			if (Math.abs(measured - expected) > tolerance * expected) {
+			if (Math.abs(measured - expected) > share * expected) {
 				failRoot("measured %s; expected %s ±%d %% — %s%n  run: %s", rps(measured), rps(expected),
-						Math.round(tolerance * 100), limitStory(ceiling), this.actual.summary());
+						Math.round(share * 100), limitStory(ceiling), this.actual.summary());
 			}
 			return this;
 		}
 
 		/**
-		 * Median latency lies within {@code tolerance} (0.01 to 10) of {@code expected}.
+		 * Median latency lies within {@code tolerance} (1 % to 1000 %) of
+		 * {@code expected}.
 		 */
-		public LoadResultAssert hasMedianLatencyNear(Duration expected, double tolerance) {
+		public LoadResultAssert hasMedianLatencyNear(Duration expected, Percentage tolerance) {
 			isNotNull();
 			hasSomeSuccesses();
-			Knobs.between("tolerance", tolerance, 0.01, 10.0);
+			double share = share(tolerance, 1000);
 			Duration median = this.actual.median();
 			double off = Math.abs(median.toNanos() - expected.toNanos()) / (double) expected.toNanos();
-			if (off > tolerance) {
+			if (off > share) {
 				failRoot("median latency %s; expected %s ±%d %%%n  run: %s", Knobs.human(median), Knobs.human(expected),
-						Math.round(tolerance * 100), this.actual.summary());
+						Math.round(share * 100), this.actual.summary());
 			}
 			return this;
 		}
 
 		/**
-		 * Mean latency lies within {@code tolerance} (0.01 to 10) of {@code expected}.
+		 * Mean latency lies within {@code tolerance} (1 % to 1000 %) of {@code expected}.
 		 * Little's law is a statement about the mean: W = L / λ holds for it whatever
 		 * order the queue serves in, the median only for a fair one.
 		 */
-		public LoadResultAssert hasMeanLatencyNear(Duration expected, double tolerance) {
+		public LoadResultAssert hasMeanLatencyNear(Duration expected, Percentage tolerance) {
 			isNotNull();
 			hasSomeSuccesses();
-			Knobs.between("tolerance", tolerance, 0.01, 10.0);
+			double share = share(tolerance, 1000);
 			Duration mean = this.actual.meanLatency();
 			double off = Math.abs(mean.toNanos() - expected.toNanos()) / (double) expected.toNanos();
-			if (off > tolerance) {
+			if (off > share) {
 				failRoot("mean latency %s; expected %s ±%d %%%n  run: %s", Knobs.human(mean), Knobs.human(expected),
-						Math.round(tolerance * 100), this.actual.summary());
+						Math.round(share * 100), this.actual.summary());
 			}
 			return this;
 		}
@@ -553,6 +556,20 @@ public class BottleneckAssertions extends Assertions {
 			return this;
 		}
 
+	}
+
+	/**
+	 * A tolerance as a share (15 % → 0.15), between 1 % and {@code most} %: AssertJ's
+	 * {@code Percentage} already refuses a negative one.
+	 */
+	private static double share(Percentage tolerance, double most) {
+		if (tolerance.value < 1) {
+			throw new IllegalArgumentException(String.format(Locale.ROOT,
+					"a tolerance of %s %% is below the noise of any run: withPercentage(15) is ±15 %%",
+					tolerance.value));
+		}
+		Knobs.between("tolerance (%)", tolerance.value, 1, most);
+		return tolerance.value / 100;
 	}
 
 }

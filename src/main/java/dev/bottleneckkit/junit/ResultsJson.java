@@ -29,9 +29,9 @@ import dev.bottleneckkit.sweep.Verdict;
  * schema is versioned ({@value #SCHEMA}); fields are only ever added within a version.
  * Times are in milliseconds ({@code _ms}) or seconds ({@code _s}), throughputs in
  * requests per second; a figure that was not measured is {@code null}. The JSON Schema is
- * {@code dev/bottleneckkit/results.schema.json} in the jar; a load's {@code measured} block
- * and a {@code sweep} block are written from the records of {@code internal.Results},
- * which {@code Baseline} reads back.
+ * {@code dev/bottleneckkit/results.schema.json} in the jar; a load's {@code measured}
+ * block and a {@code sweep} block are written from the records of
+ * {@code internal.Results}, which {@code Baseline} reads back.
  *
  * <pre>
  * { "schema": "bottleneck-kit/results/v1",

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.testcontainers.junit.jupiter.Container;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
 
 /**
  * The downstream stand-in, as a team would use it: slowed, thread-capped, failing, and
@@ -46,7 +47,9 @@ class DownstreamContainerIT {
 		DownstreamContainer.InFlight seen = downstream.inFlight();
 		assertThat(seen.peak()).as("never more requests held than its threads").isEqualTo(THREADS);
 		assertThat(seen.meanServiceTime()).as("each held for its latency").isBetween(LATENCY, LATENCY.plusMillis(30));
-		assertThat(result).as("threads / latency, the users queueing").hasNoErrors().hasThroughputNear(threads, 0.15);
+		assertThat(result).as("threads / latency, the users queueing")
+			.hasNoErrors()
+			.hasThroughputNear(threads, withPercentage(15));
 	}
 
 	@Test

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThatExceptionOfType;
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThatIllegalArgumentException;
+import static org.assertj.core.data.Percentage.withPercentage;
 
 /**
  * What a user sees for input that cannot work: each message in one line that names what
@@ -33,8 +34,8 @@ class BadInputMessagesTest {
 			assertThat(result.succeeded()).isZero();
 			assertThat(result.errors()).containsOnlyKeys("http-404");
 			assertThatExceptionOfType(AssertionError.class)
-				.isThrownBy(() -> assertThat(result)
-					.hasThroughputNear(dev.bottleneckkit.model.Ceiling.of(5, "threads", Duration.ofMillis(500)), 0.15))
+				.isThrownBy(() -> assertThat(result).hasThroughputNear(
+						dev.bottleneckkit.model.Ceiling.of(5, "threads", Duration.ofMillis(500)), withPercentage(15)))
 				.withMessageStartingWith("every request failed: " + result.errorCount()
 						+ " × http-404 — check the route and the service's log");
 			assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> assertThat(result).hasNoErrors())

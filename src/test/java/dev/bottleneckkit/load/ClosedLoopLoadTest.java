@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.data.Percentage.withPercentage;
 
 @Execution(ExecutionMode.CONCURRENT)
 class ClosedLoopLoadTest {
@@ -37,8 +38,8 @@ class ClosedLoopLoadTest {
 				.isEqualTo(SERVER_THREADS);
 			assertThat(result).as("closed loop against a 4-thread, 200 ms server")
 				.hasNoErrors()
-				.hasThroughputNear(serverThreads, 0.15)
-				.hasMedianLatencyNear(serverThreads.latencyFor(users), 0.25);
+				.hasThroughputNear(serverThreads, withPercentage(15))
+				.hasMedianLatencyNear(serverThreads.latencyFor(users), withPercentage(25));
 		}
 	}
 
@@ -52,8 +53,8 @@ class ClosedLoopLoadTest {
 
 			assertThat(result).as("3 users, 4 threads: nobody queues")
 				.hasNoErrors()
-				.hasThroughputNear(serverThreads, 0.15)
-				.hasMedianLatencyNear(LATENCY, 0.25);
+				.hasThroughputNear(serverThreads, withPercentage(15))
+				.hasMedianLatencyNear(LATENCY, withPercentage(25));
 		}
 	}
 
@@ -81,7 +82,7 @@ class ClosedLoopLoadTest {
 				.as("waves read by the requests' lives (a count over the window read %.1f rps)",
 						result.countedThroughput())
 				.hasNoErrors()
-				.hasThroughputNear(waves, 0.03);
+				.hasThroughputNear(waves, withPercentage(3));
 			assertThat(result.throughput()).as("never above what the ticks allow, beyond the clock's jitter")
 				.isLessThanOrEqualTo(waves.throughputFor(users) * 1.03);
 		}
@@ -108,7 +109,7 @@ class ClosedLoopLoadTest {
 
 			assertThat(result).as("users / mean latency, by the requests' lives (3.6 spreads of a simulation)")
 				.hasNoErrors()
-				.hasThroughputNear(users, 0.15);
+				.hasThroughputNear(users, withPercentage(15));
 		}
 	}
 
@@ -125,7 +126,7 @@ class ClosedLoopLoadTest {
 
 			assertThat(result.window()).as("4 answers of every user at 400 ms: about 1.2 to 1.6 s, far from 20 s")
 				.isBetween(Duration.ofMillis(1100), Duration.ofMillis(2500));
-			assertThat(result).hasNoErrors().hasThroughputNear(waves, 0.03);
+			assertThat(result).hasNoErrors().hasThroughputNear(waves, withPercentage(3));
 		}
 	}
 

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.data.Percentage.withPercentage;
 
 @Execution(ExecutionMode.CONCURRENT)
 class OpenLoopLoadTest {
@@ -27,8 +28,8 @@ class OpenLoopLoadTest {
 
 			assertThat(result).as("20 rps offered, 40 rps possible")
 				.hasNoErrors()
-				.hasThroughputNear(fourThreads, 0.15)
-				.hasMedianLatencyNear(LATENCY, 0.3);
+				.hasThroughputNear(fourThreads, withPercentage(15))
+				.hasMedianLatencyNear(LATENCY, withPercentage(30));
 		}
 	}
 
@@ -43,7 +44,7 @@ class OpenLoopLoadTest {
 				.run(server.uri());
 
 			assertThat(result).as("20 rps offered to a 10 rps server: it completes 10 rps")
-				.hasThroughputNear(oneThread, 0.15);
+				.hasThroughputNear(oneThread, withPercentage(15));
 			assertThat(result).as("the backlog grows 10 requests a second; latency counts from each intended start")
 				.hasMedianLatencyAtLeast(5, LATENCY);
 		}

@@ -22,6 +22,7 @@ import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
 
 /**
  * S9 (seed 003's {@code /compute}): a CPU-bound route on a service limited to one CPU. A
@@ -66,8 +67,8 @@ class CpuBoundVirtualThreadsIT {
 			assertThat(run.load)
 				.as("%s: throughput is one core / CPU per request; users queue for the core", run.threads)
 				.hasNoErrors()
-				.hasThroughputNear(run.cpu, 0.15)
-				.hasMeanLatencyNear(run.cpu.latencyFor(USERS), 0.25);
+				.hasThroughputNear(run.cpu, withPercentage(15))
+				.hasMeanLatencyNear(run.cpu.latencyFor(USERS), withPercentage(25));
 		}
 	}
 
@@ -124,7 +125,9 @@ class CpuBoundVirtualThreadsIT {
 				.run();
 
 			report.record("sweep: CPU-bound route on 1 CPU", sweep);
-			assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(0.15).isConfirmedWithin(0.20);
+			assertThat(sweep).isCappedBy(Resource.CPU)
+				.hasCeilingNearItsModel(withPercentage(15))
+				.isConfirmedWithin(withPercentage(20));
 		}
 
 		@Test

@@ -15,6 +15,7 @@ import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.scenarios.lab.InFlightProbe.InFlight;
 import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
+import org.assertj.core.data.Percentage;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -94,7 +95,7 @@ class FirstSuccessFanOutIT {
 	 * How far throughput may lie from users / mean latency, the same run's Little's law:
 	 * only counting noise.
 	 */
-	static final double TOLERANCE = 0.15;
+	static final Percentage TOLERANCE = Percentage.withPercentage(15);
 
 	static final Network network = KitContainers.newNetwork();
 

@@ -28,6 +28,7 @@ import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.mysql.MySQLContainer;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -86,8 +87,8 @@ class HikariPoolCapIT {
 			.isGreaterThanOrEqualTo(0.75 * (USERS - POOL));
 		assertThat(run.result).as("the pool is the cap: connections / query time")
 			.hasNoErrors()
-			.hasThroughputNear(pool, 0.15)
-			.hasMeanLatencyNear(pool.latencyFor(USERS), 0.25);
+			.hasThroughputNear(pool, withPercentage(15))
+			.hasMeanLatencyNear(pool.latencyFor(USERS), withPercentage(25));
 	}
 
 	@Test
@@ -102,7 +103,8 @@ class HikariPoolCapIT {
 			.containsOnlyKeys("http-503 db-pool-timeout");
 		assertThat(run.result.failureLatencyAt(50)).as("and ends at the 500 ms timeout")
 			.isBetween(CONNECTION_TIMEOUT.multipliedBy(9).dividedBy(10), CONNECTION_TIMEOUT.multipliedBy(2));
-		assertThat(run.result).as("the connections keep serving their 4 per W").hasThroughputNear(pool, 0.15);
+		assertThat(run.result).as("the connections keep serving their 4 per W")
+			.hasThroughputNear(pool, withPercentage(15));
 	}
 
 	@Test
@@ -116,8 +118,8 @@ class HikariPoolCapIT {
 		assertThat(run.hikari.max(Gauge.HIKARI_PENDING)).as("nobody waits for a connection").hasValue(0);
 		assertThat(run.result).as("users / query time")
 			.hasNoErrors()
-			.hasThroughputNear(users, 0.15)
-			.hasMeanLatencyNear(run.held(), 0.25);
+			.hasThroughputNear(users, withPercentage(15))
+			.hasMeanLatencyNear(run.held(), withPercentage(25));
 	}
 
 	private static LabServiceContainer virtualThreadCaller(int poolSize) {
@@ -173,7 +175,7 @@ class HikariPoolCapIT {
 			SweepResult sweep = Sweep.of(smallPool, ROUTE).named("S4 pool of 4").upToUsers(16).run();
 
 			report.record("sweep: Hikari pool of 4", sweep);
-			assertThat(sweep).isCappedBy(Resource.HIKARI_POOL).hasCeilingNearItsModel(0.15);
+			assertThat(sweep).isCappedBy(Resource.HIKARI_POOL).hasCeilingNearItsModel(withPercentage(15));
 		}
 
 		@Test

@@ -32,6 +32,7 @@ import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.mysql.MySQLContainer;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
 
 /**
  * S3 (seed 001: {@code select sleep(1)} throttled at the carrier count): a caller on
@@ -125,7 +126,7 @@ class JdbcPinningMatrixIT {
 			}
 			assertThat(result).as("%s on %s: %s", driver, java, ceiling.explain())
 				.hasNoErrors()
-				.hasThroughputNear(ceiling, 0.15);
+				.hasThroughputNear(ceiling, withPercentage(15));
 		}
 	}
 
@@ -163,7 +164,7 @@ class JdbcPinningMatrixIT {
 				.run();
 
 			report.record("sweep: Java 21 + Connector/J 8.0.33", sweep);
-			assertThat(sweep).isCappedBy(Resource.CARRIER_THREADS).hasCeilingNearItsModel(0.2);
+			assertThat(sweep).isCappedBy(Resource.CARRIER_THREADS).hasCeilingNearItsModel(withPercentage(20));
 			assertThat(((Verdict.Capped) sweep.verdict()).where()).as("the pinned frame is the driver's")
 				.hasValueSatisfying((frame) -> assertThat(frame).startsWith("com.mysql.cj."));
 		}

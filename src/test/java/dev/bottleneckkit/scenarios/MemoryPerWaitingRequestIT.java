@@ -32,6 +32,7 @@ import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.lifecycle.Startables;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -193,7 +194,7 @@ class MemoryPerWaitingRequestIT {
 			assertThat(run.result)
 				.as("%s: every user held %d s, none queued for a thread", run.threads, HOLD.toSeconds())
 				.hasNoErrors()
-				.hasMeanLatencyNear(HOLD, 0.15);
+				.hasMeanLatencyNear(HOLD, withPercentage(15));
 		}
 		Cost platformCost = platformRun.cost;
 		Cost virtualCost = virtualRun.cost;
@@ -277,7 +278,7 @@ class MemoryPerWaitingRequestIT {
 			assertThat(virtualRun.result)
 				.as("virtual threads under %d MiB: every user held %d s", limitMiB, HOLD.toSeconds())
 				.hasNoErrors()
-				.hasMeanLatencyNear(HOLD, 0.15);
+				.hasMeanLatencyNear(HOLD, withPercentage(15));
 			assertThat(virtualRun.result.succeeded()).as("every user answered within the window")
 				.isGreaterThanOrEqualTo(USERS * 9 / 10);
 		}

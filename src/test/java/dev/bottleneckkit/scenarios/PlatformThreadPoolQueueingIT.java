@@ -26,6 +26,7 @@ import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
 
 /**
  * S2 (seeds 001–003): a service whose route blocks for 300 ms (a slow dependency, a
@@ -91,10 +92,10 @@ class PlatformThreadPoolQueueingIT {
 			.hasValue(TOMCAT_THREADS);
 		assertThat(result).as("platform threads: throughput is threads / latency")
 			.hasNoErrors()
-			.hasThroughputNear(threads, 0.15);
+			.hasThroughputNear(threads, withPercentage(15));
 		assertThat(result).as("platform threads: users queue for a thread, W = L / λ")
 			.hasMeanLatencyAtLeast(2, BLOCKING_LATENCY)
-			.hasMeanLatencyNear(threads.latencyFor(USERS), 0.25);
+			.hasMeanLatencyNear(threads.latencyFor(USERS), withPercentage(25));
 	}
 
 	@Test
@@ -113,8 +114,9 @@ class PlatformThreadPoolQueueingIT {
 			.isEqualTo(USERS);
 		assertThat(result).as("virtual threads: throughput is users / latency")
 			.hasNoErrors()
-			.hasThroughputNear(users, 0.15);
-		assertThat(result).as("virtual threads: nobody queues").hasMeanLatencyNear(served.meanServiceTime(), 0.25);
+			.hasThroughputNear(users, withPercentage(15));
+		assertThat(result).as("virtual threads: nobody queues")
+			.hasMeanLatencyNear(served.meanServiceTime(), withPercentage(25));
 	}
 
 	private static Map<String, Object> evidence(InFlight served, GaugeTimeline tomcat) {
@@ -136,7 +138,7 @@ class PlatformThreadPoolQueueingIT {
 			SweepResult sweep = Sweep.of(platform, "/work/sleep").named("S2 platform threads").upToUsers(32).run();
 
 			report.record("sweep: platform threads", sweep);
-			assertThat(sweep).isCappedBy(Resource.TOMCAT_THREADS).hasCeilingNearItsModel(0.15);
+			assertThat(sweep).isCappedBy(Resource.TOMCAT_THREADS).hasCeilingNearItsModel(withPercentage(15));
 		}
 
 		@Test

@@ -26,6 +26,7 @@ import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
 
 /**
  * S6 (seed 000's WebClient): a caller on WebClient with a small Reactor Netty
@@ -111,7 +112,8 @@ class ReactorNettyPendingAcquireIT {
 			.containsOnlyKeys("http-503 pool-pending-limit");
 		assertThat(result.failureLatencyAt(99)).as("and fails at once, not after the 30 s pending timeout")
 			.isLessThan(DOWNSTREAM_LATENCY);
-		assertThat(result).as("the connections still carry connections / latency").hasThroughputNear(connections, 0.15);
+		assertThat(result).as("the connections still carry connections / latency")
+			.hasThroughputNear(connections, withPercentage(15));
 	}
 
 	@Test
@@ -133,7 +135,8 @@ class ReactorNettyPendingAcquireIT {
 			.containsOnlyKeys("http-503 pool-acquire-timeout");
 		assertThat(result.failureLatencyAt(50)).as("time-to-fail follows the configured 1 s timeout")
 			.isBetween(PENDING_TIMEOUT.multipliedBy(9).dividedBy(10), PENDING_TIMEOUT.multipliedBy(3).dividedBy(2));
-		assertThat(result).as("the connections still carry connections / latency").hasThroughputNear(connections, 0.15);
+		assertThat(result).as("the connections still carry connections / latency")
+			.hasThroughputNear(connections, withPercentage(15));
 	}
 
 	private static Map<String, Object> evidence(Duration held, LoadResult result, GaugeTimeline gauges) {
@@ -165,8 +168,8 @@ class ReactorNettyPendingAcquireIT {
 
 			report.record("sweep: WebClient pool of 5", sweep);
 			assertThat(sweep).isCappedBy(Resource.REACTOR_NETTY_POOL)
-				.hasCeilingNearItsModel(0.15)
-				.isConfirmedWithin(0.10);
+				.hasCeilingNearItsModel(withPercentage(15))
+				.isConfirmedWithin(withPercentage(10));
 		}
 
 		@Test

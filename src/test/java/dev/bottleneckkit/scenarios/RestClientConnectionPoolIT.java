@@ -28,6 +28,7 @@ import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
 
 /**
  * S1 (seed 004, "Rest Template &amp; Connection Pool"): a caller whose RestClient runs on
@@ -108,10 +109,10 @@ class RestClientConnectionPoolIT {
 			.isGreaterThanOrEqualTo(0.9 * (USERS - HTTPCLIENT5_DEFAULT_MAX_PER_ROUTE));
 		assertThat(result).as("default pool: throughput is the pool's Little's-law ceiling")
 			.hasNoErrors()
-			.hasThroughputNear(pool, 0.15);
+			.hasThroughputNear(pool, withPercentage(15));
 		assertThat(result).as("default pool: users wait for a connection, W = L / λ")
 			.hasMeanLatencyAtLeast(2, DOWNSTREAM_LATENCY)
-			.hasMeanLatencyNear(pool.latencyFor(USERS), 0.25);
+			.hasMeanLatencyNear(pool.latencyFor(USERS), withPercentage(25));
 	}
 
 	@Test
@@ -131,9 +132,11 @@ class RestClientConnectionPoolIT {
 		assertThat(downstreamSaw.peak()).as("with a connection per user, every user reaches the downstream at once")
 			.isEqualTo(USERS);
 		assertThat(callerSaw.max(Gauge.HTTP_POOL_PENDING)).as("nobody waits for a connection").hasValue(0);
-		assertThat(result).as("sized pool: throughput is users / latency").hasNoErrors().hasThroughputNear(pool, 0.15);
+		assertThat(result).as("sized pool: throughput is users / latency")
+			.hasNoErrors()
+			.hasThroughputNear(pool, withPercentage(15));
 		assertThat(result).as("sized pool: nobody queues, latency is the downstream's own")
-			.hasMeanLatencyNear(downstreamSaw.meanServiceTime(), 0.25);
+			.hasMeanLatencyNear(downstreamSaw.meanServiceTime(), withPercentage(25));
 	}
 
 	private static Map<String, Object> evidence(InFlight downstreamSaw, GaugeTimeline callerSaw) {
@@ -163,7 +166,7 @@ class RestClientConnectionPoolIT {
 				.run();
 
 			report.record("sweep: Spring Boot's default pool", sweep);
-			assertThat(sweep).isCappedBy(Resource.HTTP_CLIENT_POOL).hasCeilingNearItsModel(0.15);
+			assertThat(sweep).isCappedBy(Resource.HTTP_CLIENT_POOL).hasCeilingNearItsModel(withPercentage(15));
 			assertThat(sweep.verdict().readings().get("TCP connections"))
 				.as("the caller's TCP connections to the downstream, read from its network namespace, agree: 5")
 				.isEqualTo("downstream:8080 flat at " + HTTPCLIENT5_DEFAULT_MAX_PER_ROUTE + ": agrees");

@@ -24,6 +24,7 @@ import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.toxiproxy.ToxiproxyContainer;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
 
 /**
  * S7 (seed 000's "shared pool exhaustion"): one caller, one HTTP client pool, two routes.
@@ -118,15 +119,15 @@ class SharedPoolStarvationIT {
 				Map.of());
 		assertThat(alone).as("the healthy route alone: the downstream's 100 ms plus the caller's hop")
 			.hasNoErrors()
-			.hasMedianLatencyNear(HEALTHY_LATENCY, 0.5);
+			.hasMedianLatencyNear(HEALTHY_LATENCY, withPercentage(50));
 		assertThat(runs.healthy).as("beside the slow route, the healthy route keeps the latency it has alone")
 			.hasNoErrors()
-			.hasThroughputNear(healthy, 0.15)
-			.hasMedianLatencyNear(alone.median(), 0.25);
+			.hasThroughputNear(healthy, withPercentage(15))
+			.hasMedianLatencyNear(alone.median(), withPercentage(25));
 		// Its answers come five at a time every 2.1 s, so an 8 s window holds 3 or 4 such
 		// waves: ±20 %.
 		assertThat(runs.slow).as("the slow route gets only its share of the pool: 5 / (W₁ + 2 s)")
-			.hasThroughputNear(slowShare, 0.2);
+			.hasThroughputNear(slowShare, withPercentage(20));
 	}
 
 	private static LabServiceContainer callerWithTwoRoutes() {

@@ -27,6 +27,7 @@ import org.testcontainers.toxiproxy.ToxiproxyContainer;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.withinPercentage;
+import static org.assertj.core.data.Percentage.withPercentage;
 
 /**
  * S8 (seed 004's "know your dependency latency"): Toxiproxy between the caller and its
@@ -110,8 +111,8 @@ class SlowDependencyTimeoutsIT {
 			.evidence("W₁ (one user, healthy network)", alone.toMillis() + " ms", "toxic", "latency +2 s"));
 		assertThat(result).as("no read timeout by default: every call waits the full W₁ + 2 s")
 			.hasNoErrors()
-			.hasMeanLatencyNear(slow, 0.25)
-			.hasThroughputNear(users, 0.15);
+			.hasMeanLatencyNear(slow, withPercentage(25))
+			.hasThroughputNear(users, withPercentage(15));
 	}
 
 	@Test
@@ -156,8 +157,8 @@ class SlowDependencyTimeoutsIT {
 			.containsOnlyKeys("http-502 connection-reset");
 		assertThat(recovered).as("the caller is healthy again once the network is")
 			.hasNoErrors()
-			.hasThroughputNear(healthy, 0.15)
-			.hasMedianLatencyNear(DOWNSTREAM_LATENCY, 0.5);
+			.hasThroughputNear(healthy, withPercentage(15))
+			.hasMedianLatencyNear(DOWNSTREAM_LATENCY, withPercentage(50));
 	}
 
 	private static LabServiceContainer callerThroughProxy() {

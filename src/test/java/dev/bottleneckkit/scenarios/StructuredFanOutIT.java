@@ -26,6 +26,7 @@ import org.testcontainers.toxiproxy.ToxiproxyContainer;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.withinPercentage;
+import static org.assertj.core.data.Percentage.withPercentage;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -150,8 +151,8 @@ class StructuredFanOutIT {
 				.isBetween(slowest, slowest.plus(DIRECT_LATENCY.dividedBy(2)));
 			assertThat(result).as("%s: with %d users too, the fan-out waits for its slowest branch alone", join, USERS)
 				.hasNoErrors()
-				.hasMeanLatencyNear(alone, 0.25)
-				.hasThroughputNear(users, 0.15);
+				.hasMeanLatencyNear(alone, withPercentage(25))
+				.hasThroughputNear(users, withPercentage(15));
 			assertThat(seen.peak())
 				.as("%s: both branches of all %d users in flight at the downstream together", join, USERS)
 				.isEqualTo(2 * USERS);

@@ -34,6 +34,7 @@ import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -102,7 +103,7 @@ class SynchronousLoggingIT {
 		report.record("synchronous appender, sink 20 ms per write", run.result, sink, evidence(run, log));
 		assertThat(run.result).as("one line written at a time caps the service at 1 / 20 ms")
 			.hasNoErrors()
-			.hasThroughputNear(sink, 0.15);
+			.hasThroughputNear(sink, withPercentage(15));
 		assertThat(run.medianWaiting())
 			.as("most of the %d request threads are parked on the appender's lock (thread dumps: %s)", USERS,
 					run.waiting())
@@ -127,7 +128,7 @@ class SynchronousLoggingIT {
 		report.record("AsyncAppender, sink 20 ms per write", run.result, users, evidence);
 		assertThat(run.result).as("the request threads only queue their line: users / work time")
 			.hasNoErrors()
-			.hasThroughputNear(users, 0.15);
+			.hasThroughputNear(users, withPercentage(15));
 		assertThat(run.waiting()).as("no request thread waits for the appender's lock").containsOnly(0);
 		long notYetWritten = log.getLong("logged") - log.getLong("written");
 		assertThat(notYetWritten)
@@ -224,7 +225,7 @@ class SynchronousLoggingIT {
 				.run();
 
 			report.record("sweep: synchronous appender", sweep);
-			assertThat(sweep).isCappedBy(Resource.LOCK).hasCeilingNearItsModel(0.25);
+			assertThat(sweep).isCappedBy(Resource.LOCK).hasCeilingNearItsModel(withPercentage(25));
 			assertThat(((Verdict.Capped) sweep.verdict()).where()).as("the lock is the appender's")
 				.hasValueSatisfying((frame) -> assertThat(frame).startsWith(APPENDER));
 		}

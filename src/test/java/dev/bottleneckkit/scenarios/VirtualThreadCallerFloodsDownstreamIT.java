@@ -31,6 +31,7 @@ import org.testcontainers.junit.jupiter.Container;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.withinPercentage;
+import static org.assertj.core.data.Percentage.withPercentage;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -138,7 +139,8 @@ class VirtualThreadCallerFloodsDownstreamIT {
 			.isLessThanOrEqualTo(CALLER_THREADS);
 		assertThat(run.result.errors()).as("the downstream's queue stays short of the read timeout")
 			.doesNotContainKey("http-504 read-timeout");
-		assertThat(run.result).as("the downstream serves at its ceiling").hasThroughputNear(downstreamThreads, 0.15);
+		assertThat(run.result).as("the downstream serves at its ceiling")
+			.hasThroughputNear(downstreamThreads, withPercentage(15));
 	}
 
 	@Test
@@ -176,8 +178,8 @@ class VirtualThreadCallerFloodsDownstreamIT {
 		report.record("fix (a): downstream on virtual threads", run.result, unbounded, run.evidence(), run.gauges());
 		assertThat(run.result).as("the downstream's waiting no longer holds a thread: every arrival is served")
 			.hasNoErrors()
-			.hasThroughputNear(unbounded, 0.15)
-			.hasMedianLatencyNear(DOWNSTREAM_LATENCY, 0.25);
+			.hasThroughputNear(unbounded, withPercentage(15))
+			.hasMedianLatencyNear(DOWNSTREAM_LATENCY, withPercentage(25));
 	}
 
 	@Test
@@ -193,8 +195,8 @@ class VirtualThreadCallerFloodsDownstreamIT {
 		assertThat(run.result.errors()).as("the excess is rejected with 429 bulkhead-full, nothing times out")
 			.containsOnlyKeys("http-429 bulkhead-full");
 		assertThat(run.result).as("admitted calls pass at the downstream's own latency")
-			.hasThroughputNear(bulkhead, 0.15)
-			.hasMedianLatencyNear(DOWNSTREAM_LATENCY, 0.25);
+			.hasThroughputNear(bulkhead, withPercentage(15))
+			.hasMedianLatencyNear(DOWNSTREAM_LATENCY, withPercentage(25));
 	}
 
 	private static LabServiceContainer caller() {
@@ -269,7 +271,7 @@ class VirtualThreadCallerFloodsDownstreamIT {
 				.run();
 
 			report.record("sweep: virtual caller, platform downstream", sweep);
-			assertThat(sweep).isCappedBy(Resource.DOWNSTREAM).hasCeilingNearItsModel(0.15);
+			assertThat(sweep).isCappedBy(Resource.DOWNSTREAM).hasCeilingNearItsModel(withPercentage(15));
 		}
 
 		@Test

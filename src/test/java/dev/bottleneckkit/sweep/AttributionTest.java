@@ -26,6 +26,7 @@ import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.within;
+import static org.assertj.core.data.Percentage.withPercentage;
 
 /**
  * The verdicts a sweep gives, rule by rule, on readings made by hand: each names its
@@ -45,7 +46,7 @@ class AttributionTest {
 
 		SweepResult sweep = capped(10.0, gauges, List.of(), List.of());
 
-		assertThat(sweep).isCappedBy(Resource.HTTP_CLIENT_POOL).hasCeilingNearItsModel(0.05);
+		assertThat(sweep).isCappedBy(Resource.HTTP_CLIENT_POOL).hasCeilingNearItsModel(withPercentage(5));
 		assertThat(sweep.verdict().line()).isEqualTo(
 				"capped at 10.0 rps from 8 users: HttpClient pool 5/5 leased (per route), 27 pending — 5 connections /"
 						+ " 0.500 s = 10.0 rps");
@@ -93,7 +94,7 @@ class AttributionTest {
 
 		SweepResult sweep = result(steps(25.0, last), true);
 
-		assertThat(sweep).isCappedBy(Resource.CARRIER_THREADS).hasCeilingNearItsModel(0.05);
+		assertThat(sweep).isCappedBy(Resource.CARRIER_THREADS).hasCeilingNearItsModel(withPercentage(5));
 		assertThat(sweep.verdict().line())
 			.isEqualTo("capped at 25.0 rps from 8 users: 400 pinned events of 20.0 ms, 2.00 of 2 carriers held at once,"
 					+ " culprit com.mysql.cj.protocol.ReadAheadInputStream.fill:107 — 2 carriers / 0.080 s = 25.0 rps");
@@ -121,7 +122,7 @@ class AttributionTest {
 
 		SweepResult sweep = result(steps(45.0, last), true);
 
-		assertThat(sweep).isCappedBy(Resource.CARRIER_THREADS).hasCeilingNearItsModel(0.05);
+		assertThat(sweep).isCappedBy(Resource.CARRIER_THREADS).hasCeilingNearItsModel(withPercentage(5));
 		assertThat(sweep.verdict().readings()).containsEntry("on a carrier per request",
 				"27.3 ms pinned + 17.1 ms on the CPU");
 	}
@@ -144,7 +145,7 @@ class AttributionTest {
 
 		SweepResult sweep = result(steps, true);
 
-		assertThat(sweep).isCappedBy(Resource.HTTP_CLIENT_POOL).hasCeilingNearItsModel(0.05);
+		assertThat(sweep).isCappedBy(Resource.HTTP_CLIENT_POOL).hasCeilingNearItsModel(withPercentage(5));
 		assertThat(sweep.verdict().line()).isEqualTo("capped at 10.0 rps from 8 users: HttpClient pool (from a thread"
 				+ " dump) 5 request threads hold a connection, 11 wait in its lease — 5 connections / 0.500 s = 10.0 rps");
 	}
@@ -172,8 +173,8 @@ class AttributionTest {
 		SweepResult seenHolding = capped(48.5, empty(), List.of(lockDump(14, 1, 5)), List.of());
 		SweepResult holderMissed = capped(48.5, empty(), List.of(lockDump(14, 0, 6)), List.of());
 
-		assertThat(seenHolding).isCappedBy(Resource.LOCK).hasCeilingNearItsModel(0.05);
-		assertThat(holderMissed).isCappedBy(Resource.LOCK).hasCeilingNearItsModel(0.05);
+		assertThat(seenHolding).isCappedBy(Resource.LOCK).hasCeilingNearItsModel(withPercentage(5));
+		assertThat(holderMissed).isCappedBy(Resource.LOCK).hasCeilingNearItsModel(withPercentage(5));
 		assertThat(seenHolding.verdict().line())
 			.isEqualTo("capped at 48.5 rps from 8 users: 14 of 20 request threads wait for a lock taken in"
 					+ " ch.qos.logback.core.OutputStreamAppender.writeBytes — 1 holder / 0.021 s = 48.5 rps");
@@ -259,7 +260,7 @@ class AttributionTest {
 
 		SweepResult sweep = result(steps, true);
 
-		assertThat(sweep).isCappedBy(Resource.CONNECTION_POOL).hasCeilingNearItsModel(0.15);
+		assertThat(sweep).isCappedBy(Resource.CONNECTION_POOL).hasCeilingNearItsModel(withPercentage(15));
 		assertThat(sweep.verdict().line()).isEqualTo("capped at 39.2 rps from 16 users: connection pool to"
 				+ " pricing:8080: 16 connections (TCP), flat while users doubled — 16 connections / 0.410 s = 39.0 rps");
 		assertThat(((Verdict.Capped) sweep.verdict()).where()).hasValue("pricing:8080");
@@ -310,7 +311,7 @@ class AttributionTest {
 
 		SweepResult sweep = capped(20.0, empty(), List.of(busy), List.of(), Duration.ofMillis(300));
 
-		assertThat(sweep).isCappedBy(Resource.JETTY_THREADS).hasCeilingNearItsModel(0.05);
+		assertThat(sweep).isCappedBy(Resource.JETTY_THREADS).hasCeilingNearItsModel(withPercentage(5));
 		assertThat(sweep.verdict().line()).isEqualTo("capped at 20.0 rps from 8 users: Jetty worker pool (from a thread"
 				+ " dump) 6 of 6 qtp1510067370-* threads serving, none idle — 6 threads / 0.300 s = 20.0 rps");
 	}
@@ -356,7 +357,7 @@ class AttributionTest {
 
 		SweepResult sweep = result(steps, true);
 
-		assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(0.05);
+		assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(withPercentage(5));
 		assertThat(sweep.verdict().line()).isEqualTo("capped at 14.0 rps from 4 users: the service used 0.98 of its 1"
 				+ " CPU with 4 users — 1 core / 0.070 s = 14.3 rps");
 	}
@@ -373,7 +374,7 @@ class AttributionTest {
 
 		SweepResult sweep = result(steps, true);
 
-		assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(0.05);
+		assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(withPercentage(5));
 		assertThat(sweep.verdict().line()).isEqualTo("capped at 14.3 rps from 2 users: the service used 1.02 of its 1"
 				+ " CPU with 4 users — 1 core / 0.073 s = 13.7 rps");
 	}
@@ -396,7 +397,7 @@ class AttributionTest {
 
 		SweepResult sweep = result(steps, true);
 
-		assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(0.25);
+		assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(withPercentage(25));
 		assertThat(sweep.verdict().line()).startsWith("capped at 82.0 rps from 8 users: the machine's 2 cores were"
 				+ " busy with 8 users: service 1.62, mysql 0.21, load generator 0.14, toxiproxy 0.05, other processes"
 				+ " 0.02 — 1.98 cores / 0.025 s = 80.4 rps");
