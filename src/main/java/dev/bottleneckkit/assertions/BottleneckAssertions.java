@@ -288,13 +288,7 @@ public class BottleneckAssertions extends Assertions {
 				return "no answer at all in " + Knobs.human(step.result().window());
 			}
 			return step.result().errorCount() + " of " + step.result().completed() + " answers failed: "
-					+ step.result()
-						.errors()
-						.entrySet()
-						.stream()
-						.sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-						.map((kind) -> kind.getValue() + " × " + kind.getKey())
-						.collect(Collectors.joining(", "));
+					+ byKind(step.result().errors());
 		}
 
 		private static String rate(double rps) {
@@ -425,13 +419,7 @@ public class BottleneckAssertions extends Assertions {
 			}
 			if (this.actual.errorCount() > 0) {
 				failRoot("every request failed: %s — check the route and the service's log%n  run: %s",
-						this.actual.errors()
-							.entrySet()
-							.stream()
-							.sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
-							.map((kind) -> kind.getValue() + " × " + kind.getKey())
-							.collect(java.util.stream.Collectors.joining(", ")),
-						this.actual.summary());
+						byKind(this.actual.errors()), this.actual.summary());
 			}
 			failRoot(
 					"no request completed inside the %s window: the service took longer than the window to answer%n  run: %s",
@@ -457,7 +445,7 @@ public class BottleneckAssertions extends Assertions {
 			hasSomeSuccesses();
 			if (this.actual.errorCount() > 0) {
 				failRoot("expected no errors but %d requests failed: %s%n  run: %s", this.actual.errorCount(),
-						this.actual.errors(), this.actual.summary());
+						byKind(this.actual.errors()), this.actual.summary());
 			}
 			return this;
 		}
@@ -556,6 +544,18 @@ public class BottleneckAssertions extends Assertions {
 			return this;
 		}
 
+	}
+
+	/**
+	 * Failures by kind, the most frequent first, as every message prints them: "412 ×
+	 * http-404, 3 × read-timeout".
+	 */
+	static String byKind(Map<String, Long> errors) {
+		return errors.entrySet()
+			.stream()
+			.sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+			.map((kind) -> kind.getValue() + " × " + kind.getKey())
+			.collect(Collectors.joining(", "));
 	}
 
 	/**
