@@ -308,10 +308,9 @@ public final class Results {
 	 * @param predictedBy how
 	 * @param line the confirmation as the console printed it
 	 * @param tookSeconds the restart and the two steps
-	 * @param restoreSeconds putting the service back
 	 */
 	public record Confirmation(String knob, boolean confirmed, double ceilingBeforeRps, double ceilingAfterRps,
-			double predictedRps, String predictedBy, String line, double tookSeconds, double restoreSeconds) {
+			double predictedRps, String predictedBy, String line, double tookSeconds) {
 
 		Map<String, Object> json() {
 			Map<String, Object> tested = new LinkedHashMap<>();
@@ -323,7 +322,6 @@ public final class Results {
 			tested.put("predictedBy", this.predictedBy);
 			tested.put("line", this.line);
 			tested.put("took_s", this.tookSeconds);
-			tested.put("restore_s", this.restoreSeconds);
 			return tested;
 		}
 
@@ -331,7 +329,7 @@ public final class Results {
 			return new Confirmation(Json.string(json, "", "knob"), Boolean.TRUE.equals(Json.path(json, "confirmed")),
 					Json.number(json, "ceilingBeforeRps"), Json.number(json, "ceilingAfterRps"),
 					Json.number(json, "predictedRps"), Json.string(json, "", "predictedBy"),
-					Json.string(json, "", "line"), Json.number(json, "took_s"), Json.number(json, "restore_s"));
+					Json.string(json, "", "line"), Json.number(json, "took_s"));
 		}
 
 	}

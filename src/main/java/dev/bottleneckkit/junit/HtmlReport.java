@@ -245,8 +245,8 @@ final class HtmlReport {
 				.append(confirmation.confirmed() ? "#dafbe1" : "#ffebe9")
 				.append("\">")
 				.append(ReportWriter.escape(confirmation.line()))
-				.append(String.format(Locale.ROOT, " <small>(%d s, and %d s to put the service back)</small>",
-						confirmation.took().toSeconds(), confirmation.restore().toSeconds()))
+				.append(String.format(Locale.ROOT, " <small>(one start and two steps: %d s)</small>",
+						confirmation.took().toSeconds()))
 				.append("</div>"));
 		sweep.nextCap()
 			.ifPresent((next) -> card.append("<div class=\"meta\">next: ")

@@ -201,7 +201,7 @@ final class ResultsJson {
 	private static Results.Confirmation confirmation(Confirmation confirmation) {
 		return new Results.Confirmation(confirmation.knob(), confirmation.confirmed(), confirmation.ceilingBefore(),
 				confirmation.ceilingAfter(), confirmation.predicted(), confirmation.predictedBy(), confirmation.line(),
-				seconds(confirmation.took()), seconds(confirmation.restore()));
+				seconds(confirmation.took()));
 	}
 
 	private static double millis(Duration duration) {

@@ -25,6 +25,7 @@ import dev.bottleneckkit.internal.Console;
 import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.internal.Phases;
+import dev.bottleneckkit.internal.PutBack;
 import dev.bottleneckkit.load.ClosedLoopLoad;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.Request;
@@ -218,10 +219,11 @@ public final class Sweep {
 	 * Puts the verdict to the test: when it names a resource whose knob the kit knows
 	 * (Hikari's and Tomcat's and Jetty's sizes, the carriers, the default Reactor Netty
 	 * pool, a container's CPU limit), the service starts again with that limit doubled,
-	 * the knee's step and the next doubling are measured, and the service is put back as
-	 * it was. {@link SweepResult#confirmation()} says whether the ceiling rose as the
-	 * model predicts; an assertion that the sweep is capped by the resource fails when it
-	 * did not.
+	 * and the knee's step and the next doubling are measured: one start and two steps.
+	 * The service goes back as the test configured it before anything uses it again (a
+	 * second start only then). {@link SweepResult#confirmation()} says whether the
+	 * ceiling rose as the model predicts; an assertion that the sweep is capped by the
+	 * resource fails when it did not.
 	 */
 	public Sweep confirming() {
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
@@ -287,6 +289,9 @@ public final class Sweep {
 
 	/** The steps and the verdict. */
 	private SweepResult measure() {
+		if (this.service != null) {
+			PutBack.ifPending(this.service);
+		}
 		long started = System.nanoTime();
 		List<Step> steps = new ArrayList<>();
 		boolean saturated = false;
@@ -329,16 +334,16 @@ public final class Sweep {
 	}
 
 	/**
-	 * Starts the service again with {@code knob} turned, measures the knee's step and the
-	 * next doubling, and puts the service back as it was.
+	 * Starts the service again with {@code knob} turned and measures the knee's step and
+	 * the next doubling; the service goes back as it was before its next use.
 	 */
 	private Confirmation confirm(SweepResult result, Verdict.Capped capped, Knob knob) {
 		long started = System.nanoTime();
 		Console.line(this.name + ": putting the verdict to the test: starting the service again with " + knob.name());
 		Settings settings = Settings.of(this.service);
+		AbstractServiceContainer<?> service = this.service;
 		List<Step> steps = new ArrayList<>();
 		Duration took;
-		long restoring;
 		try {
 			this.service.stop();
 			knob.turn().accept(this.service);
@@ -347,12 +352,16 @@ public final class Sweep {
 		}
 		finally {
 			took = Duration.ofNanos(System.nanoTime() - started);
-			restoring = System.nanoTime();
-			this.service.stop();
-			settings.restore(this.service);
-			Budget.time(Budget.Category.STARTS, this.service::start);
+			// Put back as it was before its next use, not now: a confirmation that is the
+			// service's last use costs one start, not two.
+			PutBack.beforeNextUse(service, () -> {
+				Console.line(this.name + ": putting the service back as the test configured it (" + knob.name()
+						+ " undone)");
+				service.stop();
+				settings.restore(service);
+				Budget.time(Budget.Category.STARTS, service::start);
+			});
 		}
-		Duration restore = Duration.ofNanos(System.nanoTime() - restoring);
 		double after = steps.stream().mapToDouble(Step::throughput).max().orElse(0);
 		// The ceiling scales with the limit the knob raises: what the resource delivered,
 		// times the knob's factor (its model may lie a few per cent off the ceiling).
@@ -372,7 +381,7 @@ public final class Sweep {
 					result.oneUserLatency().toNanos() / 1e9);
 		}
 		boolean rose = after >= (1 + Confirmation.ROSE_PERCENT / 100.0) * result.ceiling();
-		return new Confirmation(knob.name(), rose, result.ceiling(), after, predicted, by, steps, took, restore);
+		return new Confirmation(knob.name(), rose, result.ceiling(), after, predicted, by, steps, took);
 	}
 
 	/**

@@ -305,11 +305,11 @@ public final class SweepResult {
 	 * @param predicted the throughput the models predict with the knob turned
 	 * @param predictedBy what sets the prediction: the raised model, or the next cap
 	 * @param steps the confirmation's steps
-	 * @param took how long the confirmation took, the service's start included
-	 * @param restore how long putting the service back as it was took (a start)
+	 * @param took how long the confirmation took, the service's start included (putting
+	 * it back waits for its next use)
 	 */
 	public record Confirmation(String knob, boolean confirmed, double ceilingBefore, double ceilingAfter,
-			double predicted, String predictedBy, List<Step> steps, Duration took, Duration restore) {
+			double predicted, String predictedBy, List<Step> steps, Duration took) {
 
 		/** A ceiling that rose by less than this share did not move. */
 		static final int ROSE_PERCENT = 15;

@@ -15,8 +15,11 @@ import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Sweep;
 import dev.bottleneckkit.sweep.Sweep.Knob;
 import dev.bottleneckkit.sweep.SweepResult;
+import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.parallel.Isolated;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
@@ -111,13 +114,14 @@ class CpuBoundVirtualThreadsIT {
 	 * same one-CPU service.
 	 */
 	@Nested
+	@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 	class Attribution {
 
 		@Test
+		@Order(1)
 		void aSweepOfTheCpuBoundRouteNamesTheCpu(ScenarioReport report) {
 			// Half a CPU more, not twice: on two cores shared with the load generator a
-			// second
-			// whole CPU is not there to give.
+			// second whole CPU is not there to give.
 			SweepResult sweep = Sweep.of(virtual, "/work/cpu?iterations=" + ITERATIONS)
 				.named("S9 CPU-bound route, 1 CPU")
 				.upToUsers(16)
@@ -130,12 +134,21 @@ class CpuBoundVirtualThreadsIT {
 				.isConfirmedWithin(withPercentage(20));
 		}
 
+		/**
+		 * Runs after the confirmation, which left the service on 1.5 CPUs: the sweep's
+		 * first use puts it back on 1 CPU before any request.
+		 */
 		@Test
+		@Order(2)
 		void aSweepOfARouteThatOnlyWaitsFindsNoCpuCap(ScenarioReport report) {
 			SweepResult sweep = Sweep.of(virtual, "/work/sleep?latency=200ms")
 				.named("S9 waiting route, 1 CPU")
 				.upToUsers(16)
 				.run();
+
+			assertThat(virtual.getContainerInfo().getHostConfig().getNanoCPUs())
+				.as("the service the sweep measured is on 1 CPU again, the confirmation's 1.5 CPUs undone")
+				.isEqualTo(1_000_000_000L);
 
 			report.record("sweep: waiting route on 1 CPU", sweep);
 			assertThat(sweep).isNotCappedBy(Resource.CPU).hasNoCap();
