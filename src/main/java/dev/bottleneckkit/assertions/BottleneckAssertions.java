@@ -15,6 +15,7 @@ import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.SweepResult;
 import dev.bottleneckkit.sweep.SweepResult.Confirmation;
+import dev.bottleneckkit.sweep.SweepResult.Search;
 import dev.bottleneckkit.sweep.Verdict;
 import org.assertj.core.api.AbstractAssert;
 import org.assertj.core.api.Assertions;
@@ -124,6 +125,30 @@ public class BottleneckAssertions extends Assertions {
 						this.actual.confirmation()
 							.map(Confirmation::line)
 							.orElse("the verdict was not put to the test"),
+						this.actual.table());
+			}
+			return this;
+		}
+
+		/**
+		 * The search ({@code Sweep.reaching(rps)}) found a limit of the capped resource
+		 * that reaches its target, in at most {@code starts} (1 to 10) starts of the
+		 * service.
+		 */
+		public SweepResultAssert reachedItsTargetWithin(int starts) {
+			isNotNull();
+			Knobs.between("starts", starts, 1, 10);
+			if (this.actual.search().isEmpty()) {
+				failRoot("no limit was searched for (Sweep.reaching(rps), a verdict that names a resource): %s%n%s",
+						this.actual.verdict(), this.actual.table());
+				return this;
+			}
+			Search search = this.actual.search().get();
+			if (search.found().isEmpty()) {
+				failRoot("no limit reached the target: %s%n%s", search.line(), this.actual.table());
+			}
+			if (search.starts() > starts) {
+				failRoot("the search took %d starts, allowed %d: %s%n%s", search.starts(), starts, search.line(),
 						this.actual.table());
 			}
 			return this;

@@ -130,10 +130,11 @@ public final class Results {
 	 * @param nextCap the resource whose ceiling comes next
 	 * @param fit the Universal Scalability Law fitted to the steps
 	 * @param confirmation the verdict put to the test by its knob
+	 * @param search the smallest limit searched for a throughput
 	 */
 	public record Sweep(String name, List<Step> steps, boolean saturated, OptionalDouble ceilingRps,
 			OptionalInt kneeUsers, double oneUserLatencyMs, Verdict verdict, Optional<NextCap> nextCap,
-			Optional<Fit> fit, Optional<Confirmation> confirmation) {
+			Optional<Fit> fit, Optional<Confirmation> confirmation, Optional<Search> search) {
 
 		public Sweep {
 			steps = List.copyOf(steps);
@@ -152,6 +153,7 @@ public final class Results {
 			sweep.put("nextCap", this.nextCap.map(NextCap::json).orElse(null));
 			sweep.put("fit", this.fit.map(Fit::json).orElse(null));
 			sweep.put("confirmation", this.confirmation.map(Confirmation::json).orElse(null));
+			sweep.put("search", this.search.map(Search::json).orElse(null));
 			return sweep;
 		}
 
@@ -168,7 +170,8 @@ public final class Results {
 					Json.number(json, "oneUserLatency_ms"), Verdict.read(Json.path(json, "verdict")),
 					Optional.ofNullable(Json.path(json, "nextCap")).map(NextCap::read),
 					Optional.ofNullable(Json.path(json, "fit")).map(Fit::read),
-					Optional.ofNullable(Json.path(json, "confirmation")).map(Confirmation::read));
+					Optional.ofNullable(Json.path(json, "confirmation")).map(Confirmation::read),
+					Optional.ofNullable(Json.path(json, "search")).map(Search::read));
 		}
 
 	}
@@ -330,6 +333,72 @@ public final class Results {
 					Json.number(json, "ceilingBeforeRps"), Json.number(json, "ceilingAfterRps"),
 					Json.number(json, "predictedRps"), Json.string(json, "", "predictedBy"),
 					Json.string(json, "", "line"), Json.number(json, "took_s"));
+		}
+
+	}
+
+	/**
+	 * The search for the smallest limit that reaches a throughput.
+	 *
+	 * @param targetRps the throughput sought
+	 * @param found the knob at the limit that reached it
+	 * @param starts the service's starts the search spent
+	 * @param tries each limit started and measured
+	 * @param unreachable why no limit was tried, when none was
+	 * @param line the search as the console printed it
+	 * @param tookSeconds its starts and steps
+	 */
+	public record Search(double targetRps, Optional<String> found, int starts, List<Try> tries,
+			Optional<String> unreachable, String line, double tookSeconds) {
+
+		public Search {
+			tries = List.copyOf(tries);
+		}
+
+		Map<String, Object> json() {
+			Map<String, Object> search = new LinkedHashMap<>();
+			search.put("targetRps", this.targetRps);
+			search.put("found", this.found.orElse(null));
+			search.put("starts", this.starts);
+			search.put("tries", this.tries.stream().map((attempt) -> (Object) attempt.json()).toList());
+			search.put("unreachable", this.unreachable.orElse(null));
+			search.put("line", this.line);
+			search.put("took_s", this.tookSeconds);
+			return search;
+		}
+
+		static Search read(Object json) {
+			List<Try> tries = new ArrayList<>();
+			for (Object attempt : Json.array(json, "tries")) {
+				tries.add(new Try(Json.string(attempt, "", "knob"), Json.number(attempt, "limit"),
+						Json.number(attempt, "predictedRps"), Json.number(attempt, "measuredRps")));
+			}
+			return new Search(Json.number(json, "targetRps"),
+					Optional.ofNullable(Json.path(json, "found")).map(String::valueOf),
+					(int) Json.number(json, "starts"), tries,
+					Optional.ofNullable(Json.path(json, "unreachable")).map(String::valueOf),
+					Json.string(json, "", "line"), Json.number(json, "took_s"));
+		}
+
+		/**
+		 * One limit started and measured.
+		 *
+		 * @param knob the knob at that limit
+		 * @param limit the limit
+		 * @param predictedRps what the model predicted for it
+		 * @param measuredRps the highest throughput of its two steps
+		 */
+		public record Try(String knob, double limit, double predictedRps, double measuredRps) {
+
+			Map<String, Object> json() {
+				Map<String, Object> attempt = new LinkedHashMap<>();
+				attempt.put("knob", this.knob);
+				attempt.put("limit", this.limit);
+				attempt.put("predictedRps", this.predictedRps);
+				attempt.put("measuredRps", this.measuredRps);
+				return attempt;
+			}
+
 		}
 
 	}

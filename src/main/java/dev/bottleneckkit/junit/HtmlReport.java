@@ -248,6 +248,13 @@ final class HtmlReport {
 				.append(String.format(Locale.ROOT, " <small>(one start and two steps: %d s)</small>",
 						confirmation.took().toSeconds()))
 				.append("</div>"));
+		sweep.search()
+			.ifPresent((search) -> card.append("<div class=\"verdict\" style=\"background:")
+				.append(search.found().isPresent() ? "#dafbe1" : "#fff8c5")
+				.append("\">")
+				.append(ReportWriter.escape(search.line()))
+				.append(String.format(Locale.ROOT, " <small>(%d s)</small>", search.took().toSeconds()))
+				.append("</div>"));
 		sweep.nextCap()
 			.ifPresent((next) -> card.append("<div class=\"meta\">next: ")
 				.append(ReportWriter.escape(next.toString()))

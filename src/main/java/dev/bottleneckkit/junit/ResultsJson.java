@@ -22,6 +22,7 @@ import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.SweepResult;
 import dev.bottleneckkit.sweep.SweepResult.Confirmation;
 import dev.bottleneckkit.sweep.SweepResult.Scalability;
+import dev.bottleneckkit.sweep.SweepResult.Search;
 import dev.bottleneckkit.sweep.Verdict;
 
 /**
@@ -186,7 +187,8 @@ final class ResultsJson {
 						ceiling),
 				sweep.nextCap()
 					.map((next) -> new Results.NextCap(next.resource().name(), next.what(), next.model().rps())),
-				sweep.scalability().map(ResultsJson::fit), sweep.confirmation().map(ResultsJson::confirmation));
+				sweep.scalability().map(ResultsJson::fit), sweep.confirmation().map(ResultsJson::confirmation),
+				sweep.search().map(ResultsJson::search));
 	}
 
 	private static OptionalDouble cores(Step step, ToDoubleFunction<MachineCpu.Use> which) {
@@ -202,6 +204,16 @@ final class ResultsJson {
 		return new Results.Confirmation(confirmation.knob(), confirmation.confirmed(), confirmation.ceilingBefore(),
 				confirmation.ceilingAfter(), confirmation.predicted(), confirmation.predictedBy(), confirmation.line(),
 				seconds(confirmation.took()));
+	}
+
+	private static Results.Search search(Search search) {
+		return new Results.Search(search.target(), search.found().map(Search.Try::knob), search.starts(),
+				search.tries()
+					.stream()
+					.map((attempt) -> new Results.Search.Try(attempt.knob(), attempt.limit(), attempt.predicted(),
+							attempt.measured()))
+					.toList(),
+				search.unreachable(), search.line(), seconds(search.took()));
 	}
 
 	private static double millis(Duration duration) {

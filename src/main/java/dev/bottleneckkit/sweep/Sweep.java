@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -17,6 +18,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.DoubleFunction;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.containers.DownstreamContainer;
@@ -38,6 +40,7 @@ import dev.bottleneckkit.probe.ServiceGauges;
 import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.probe.ThreadDumpProbe;
 import dev.bottleneckkit.sweep.SweepResult.Confirmation;
+import dev.bottleneckkit.sweep.SweepResult.Search;
 import dev.bottleneckkit.sweep.SweepResult.WarmUp;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import org.testcontainers.containers.GenericContainer;
@@ -113,22 +116,45 @@ public final class Sweep {
 
 	private final WarmUp.Rule warmUp;
 
-	/** Whether the verdict is put to the test by turning its resource's knob. */
-	private final boolean confirming;
+	/**
+	 * What is done after the steps: the verdict put to the test, a limit searched for.
+	 */
+	private final Checks checks;
 
-	/** The knob to turn, when not the resource's own. */
-	private final Optional<Knob> knob;
+	/**
+	 * What a sweep does after its steps with the service's knobs.
+	 *
+	 * @param confirming whether the verdict is put to the test by turning its resource's
+	 * knob
+	 * @param knob the knob to turn, when not the resource's own
+	 * @param reaching the throughput whose smallest limit is searched for
+	 */
+	private record Checks(boolean confirming, Optional<Knob> knob, OptionalDouble reaching) {
 
-	private Sweep(List<Request> mix, String name, int maxUsers, Duration requestTimeout,
-			AbstractServiceContainer<?> service, GenericContainer<?> downstream, WarmUp.Rule warmUp) {
-		this(mix, name, maxUsers, requestTimeout, service, downstream, warmUp, false, Optional.empty());
+		static final Checks NONE = new Checks(false, Optional.empty(), OptionalDouble.empty());
+
+		Checks confirming(Optional<Knob> knob) {
+			return new Checks(true, knob, this.reaching);
+		}
+
+		Checks reaching(double rps) {
+			return new Checks(this.confirming, this.knob, OptionalDouble.of(rps));
+		}
+
+		boolean any() {
+			return this.confirming || this.reaching.isPresent();
+		}
+
 	}
 
 	private Sweep(List<Request> mix, String name, int maxUsers, Duration requestTimeout,
-			AbstractServiceContainer<?> service, GenericContainer<?> downstream, WarmUp.Rule warmUp, boolean confirming,
-			Optional<Knob> knob) {
-		this.confirming = confirming;
-		this.knob = knob;
+			AbstractServiceContainer<?> service, GenericContainer<?> downstream, WarmUp.Rule warmUp) {
+		this(mix, name, maxUsers, requestTimeout, service, downstream, warmUp, Checks.NONE);
+	}
+
+	private Sweep(List<Request> mix, String name, int maxUsers, Duration requestTimeout,
+			AbstractServiceContainer<?> service, GenericContainer<?> downstream, WarmUp.Rule warmUp, Checks checks) {
+		this.checks = checks;
 		this.mix = List.copyOf(mix);
 		this.target = mix.get(0).uri();
 		this.name = name;
@@ -186,13 +212,13 @@ public final class Sweep {
 	/** A name for logs and reports. */
 	public Sweep named(String name) {
 		return new Sweep(this.mix, name, this.maxUsers, this.requestTimeout, this.service, this.downstream, this.warmUp,
-				this.confirming, this.knob);
+				this.checks);
 	}
 
 	/** The users of the last step, 2 to 4096 (steps double from one). */
 	public Sweep upToUsers(int users) {
 		return new Sweep(this.mix, this.name, Knobs.between("users", users, 2, 4096), this.requestTimeout, this.service,
-				this.downstream, this.warmUp, this.confirming, this.knob);
+				this.downstream, this.warmUp, this.checks);
 	}
 
 	/**
@@ -202,7 +228,7 @@ public final class Sweep {
 	public Sweep requestTimeout(Duration timeout) {
 		return new Sweep(this.mix, this.name, this.maxUsers,
 				Knobs.between("requestTimeout", timeout, Duration.ofMillis(1), Duration.ofMinutes(10)), this.service,
-				this.downstream, this.warmUp, this.confirming, this.knob);
+				this.downstream, this.warmUp, this.checks);
 	}
 
 	/**
@@ -212,7 +238,7 @@ public final class Sweep {
 	public Sweep warmUpAtMost(Duration atMost) {
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
 				this.warmUp.atMost(Knobs.between("warmUpAtMost", atMost, Duration.ZERO, Duration.ofMinutes(5))),
-				this.confirming, this.knob);
+				this.checks);
 	}
 
 	/**
@@ -227,7 +253,7 @@ public final class Sweep {
 	 */
 	public Sweep confirming() {
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
-				this.warmUp, true, Optional.empty());
+				this.warmUp, this.checks.confirming(Optional.empty()));
 	}
 
 	/**
@@ -240,7 +266,21 @@ public final class Sweep {
 			throw new IllegalArgumentException("confirming needs a knob; confirming() turns the resource's own");
 		}
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
-				this.warmUp, true, Optional.of(knob));
+				this.warmUp, this.checks.confirming(Optional.of(knob)));
+	}
+
+	/**
+	 * Searches, after the steps, for the smallest limit of the resource the verdict names
+	 * that lets the route reach {@code rps}: the model (the ceiling scales with the
+	 * limit) picks the limit, the service starts with it and the two steps of a
+	 * confirmation measure it; a limit that falls short is raised by what it missed and
+	 * tried again, at most {@value #SEARCH_STARTS} starts. No start is spent when the
+	 * next cap lies below {@code rps}. {@link SweepResult#search()} says what was found
+	 * and in how many starts.
+	 */
+	public Sweep reaching(double rps) {
+		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
+				this.warmUp, this.checks.reaching(Knobs.between("rps", rps, 0.1, 1_000_000)));
 	}
 
 	/**
@@ -250,7 +290,7 @@ public final class Sweep {
 	 */
 	Sweep watching(AbstractServiceContainer<?> container) {
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, container, this.downstream,
-				this.warmUp, this.confirming, this.knob);
+				this.warmUp, this.checks);
 	}
 
 	/**
@@ -258,7 +298,8 @@ public final class Sweep {
 	 * verdict can name the downstream's own cap.
 	 */
 	public Sweep watchingDownstream(GenericContainer<?> container) {
-		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, container, this.warmUp);
+		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, container, this.warmUp,
+				this.checks);
 	}
 
 	/**
@@ -267,7 +308,7 @@ public final class Sweep {
 	 */
 	public SweepResult run() {
 		SweepResult result = measure();
-		if (!this.confirming) {
+		if (!this.checks.any()) {
 			return result;
 		}
 		if (!(result.verdict() instanceof Verdict.Capped capped) || this.service == null) {
@@ -275,16 +316,90 @@ public final class Sweep {
 					+ " can start again");
 			return result;
 		}
-		Optional<Knob> turned = this.knob.or(() -> Knob.doubling(capped, this.service));
-		if (turned.isEmpty()) {
-			Console.line(this.name + ": not put to the test: the kit knows no knob of the "
-					+ capped.resource().description() + "; pass the service's own with confirming(Knob)");
-			return result;
+		// The service as the test configured it: every start with a knob begins from it.
+		Settings configured = Settings.of(this.service);
+		if (this.checks.confirming()) {
+			Optional<Knob> turned = this.checks.knob().or(() -> Knob.doubling(capped, this.service));
+			if (turned.isEmpty()) {
+				Console.line(this.name + ": not put to the test: the kit knows no knob of the "
+						+ capped.resource().description() + "; pass the service's own with confirming(Knob)");
+			}
+			else {
+				Confirmation confirmation = confirm(result, turned.get(), configured);
+				Console.line(this.name + ": " + confirmation.line());
+				result.nextCap().ifPresent((next) -> Console.line(this.name + ": next: " + next));
+				result = result.confirmedBy(confirmation);
+			}
 		}
-		Confirmation confirmation = confirm(result, capped, turned.get());
-		Console.line(this.name + ": " + confirmation.line());
-		result.nextCap().ifPresent((next) -> Console.line(this.name + ": next: " + next));
-		return result.confirmedBy(confirmation);
+		if (this.checks.reaching().isPresent()) {
+			Search search = search(result, capped, this.checks.reaching().getAsDouble(), configured);
+			Console.line(this.name + ": " + search.line());
+			result = result.searchedBy(search);
+		}
+		return result;
+	}
+
+	/** Starts with a limit the search may spend. */
+	static final int SEARCH_STARTS = 3;
+
+	/**
+	 * The smallest limit of the resource {@code capped} names that reaches {@code target}
+	 * rps, by the model first and by measurement after.
+	 */
+	private Search search(SweepResult result, Verdict.Capped capped, double target, Settings configured) {
+		long started = System.nanoTime();
+		Optional<Verdict.Bound> next = result.nextCap().filter((bound) -> bound.model().rps() < target);
+		if (next.isPresent()) {
+			return Search.unreachable(target, "the next cap, " + next.get() + ", lies below it");
+		}
+		Optional<Knob.Family> family = Knob.family(capped, this.service);
+		if (family.isEmpty()) {
+			return Search.unreachable(target,
+					"the kit knows no knob of the " + capped.resource().description() + " to search");
+		}
+		double limit = capped.model().limit();
+		double perUnit = result.ceiling() / limit;
+		double value = firstLimit(target, perUnit, family.get().step());
+		List<Search.Try> tries = new ArrayList<>();
+		while (tries.size() < SEARCH_STARTS) {
+			Knob knob = family.get().at(value, limit);
+			Console.line(String.format(Locale.ROOT, "%s: searching for %.1f rps: %s (predicted %.1f rps)", this.name,
+					target, knob.name(), value * perUnit));
+			Confirmation measured = confirm(result, knob, configured);
+			// The knob's factor does not go below 1: a smaller limit is predicted by the
+			// ceiling a unit.
+			Search.Try attempt = new Search.Try(knob.name(), value, Math.min(value * perUnit, measured.predicted()),
+					measured.ceilingAfter());
+			tries.add(attempt);
+			if (attempt.reached(target)) {
+				break;
+			}
+			value = nextLimit(value, target, measured.ceilingAfter(), family.get().step());
+		}
+		return new Search(target, perUnit, family.get().step(), tries, Optional.empty(),
+				Duration.ofNanos(System.nanoTime() - started));
+	}
+
+	/**
+	 * The limit the model gives for {@code target}: the ceiling scales with the limit,
+	 * {@code perUnit} rps a unit, rounded up to {@code step}.
+	 */
+	static double firstLimit(double target, double perUnit, double step) {
+		return roundUp(target / perUnit, step);
+	}
+
+	/**
+	 * The limit after one that measured {@code measured} rps short of {@code target}:
+	 * raised by the share it missed, and by one step at least.
+	 */
+	static double nextLimit(double tried, double target, double measured, double step) {
+		double scaled = (measured > 0) ? tried * target / measured : 2 * tried;
+		return Math.max(tried + step, roundUp(scaled, step));
+	}
+
+	private static double roundUp(double value, double step) {
+		// A hair under a whole step is that step: 6.0000001 is 6, not 7.
+		return Math.max(step, Math.ceil(value / step - 1e-9) * step);
 	}
 
 	/** The steps and the verdict. */
@@ -326,7 +441,7 @@ public final class Sweep {
 					probes.blind(), Duration.ofNanos(System.nanoTime() - started));
 			Console.line(this.name + ": " + verdict.line());
 			probes.blind().forEach((line) -> Console.line(this.name + ": blind: " + line));
-			if (!this.confirming) {
+			if (!this.checks.confirming()) {
 				result.nextCap().ifPresent((next) -> Console.line(this.name + ": next: " + next));
 			}
 			return result;
@@ -337,15 +452,16 @@ public final class Sweep {
 	 * Starts the service again with {@code knob} turned and measures the knee's step and
 	 * the next doubling; the service goes back as it was before its next use.
 	 */
-	private Confirmation confirm(SweepResult result, Verdict.Capped capped, Knob knob) {
+	private Confirmation confirm(SweepResult result, Knob knob, Settings settings) {
 		long started = System.nanoTime();
-		Console.line(this.name + ": putting the verdict to the test: starting the service again with " + knob.name());
-		Settings settings = Settings.of(this.service);
+		Console.line(this.name + ": starting the service again with " + knob.name());
 		AbstractServiceContainer<?> service = this.service;
 		List<Step> steps = new ArrayList<>();
 		Duration took;
 		try {
 			this.service.stop();
+			// From the test's own settings: a search's second limit replaces its first.
+			settings.restore(this.service);
 			knob.turn().accept(this.service);
 			Budget.time(Budget.Category.STARTS, this.service::start);
 			steps.addAll(confirmationSteps(result, knob));
@@ -399,8 +515,7 @@ public final class Sweep {
 	private List<Step> confirmationSteps(SweepResult result, Knob knob) {
 		// The service came back on a new port: the requests go there.
 		Sweep moved = new Sweep(this.mix.stream().map((request) -> request.at(this.service.uri(""))).toList(),
-				this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream, this.warmUp,
-				this.confirming, this.knob);
+				this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream, this.warmUp, this.checks);
 		return moved.stepsWithKnob(result, knob);
 	}
 
@@ -813,6 +928,57 @@ public final class Sweep {
 				});
 				default -> Optional.empty();
 			};
+		}
+
+		/**
+		 * The knob of the resource {@code verdict} names, at any limit: what a search
+		 * turns; empty for a resource with no such knob.
+		 */
+		static Optional<Family> family(Capped verdict, AbstractServiceContainer<?> service) {
+			int limit = (int) Math.round(verdict.model().limit());
+			return switch (verdict.resource()) {
+				case HIKARI_POOL ->
+					Optional.of(new Family(1, (value) -> springProperty("Hikari " + Verdict.count(value),
+							"spring.datasource.hikari.maximum-pool-size", (int) Math.round(value), 1)));
+				case TOMCAT_THREADS ->
+					Optional.of(new Family(1, (value) -> springProperty("Tomcat threads " + Verdict.count(value),
+							"server.tomcat.threads.max", (int) Math.round(value), 1)));
+				case JETTY_THREADS -> {
+					// Jetty's acceptor, selector and reserved threads come out of the
+					// same pool: the serving threads are raised, the others kept.
+					int others = configured(service, "SERVER_JETTY_THREADS_MAX").orElse(limit) - limit;
+					yield Optional.of(new Family(1, (value) -> springProperty("Jetty threads " + Verdict.count(value),
+							"server.jetty.threads.max", (int) Math.round(value) + others, 1)));
+				}
+				case CARRIER_THREADS -> Optional
+					.of(new Family(1, (value) -> of("carriers " + Verdict.count(value), 1, (container) -> container
+						.withJvmOptions("-Djdk.virtualThreadScheduler.parallelism=" + Math.round(value)))));
+				case REACTOR_NETTY_POOL -> Optional.of(new Family(1,
+						(value) -> of("Reactor Netty pool " + Verdict.count(value), 1, (container) -> container
+							.withJvmOptions("-Dreactor.netty.pool.maxConnections=" + Math.round(value)))));
+				case CPU -> verdict.where()
+					.filter("service"::equals)
+					.map((where) -> new Family(0.1, (value) -> of(Verdict.count(value) + " CPUs", 1,
+							(container) -> container.withCpuLimit(value))));
+				default -> Optional.empty();
+			};
+		}
+
+		/**
+		 * A resource's knob at any limit.
+		 *
+		 * @param step the smallest change of the limit: 1 for a pool or threads, 0.1 for
+		 * CPUs
+		 * @param knob the knob at a limit, its factor 1 (the search sets it)
+		 */
+		record Family(double step, DoubleFunction<Knob> knob) {
+
+			/** The knob at {@code value}, raising {@code limit} by their ratio. */
+			Knob at(double value, double limit) {
+				Knob at = this.knob.apply(value);
+				return new Knob(at.name(), Math.max(1, value / limit), at.turn());
+			}
+
 		}
 
 		private static Optional<Integer> configured(AbstractServiceContainer<?> service, String variable) {
