@@ -245,10 +245,8 @@ final class HttpEventLoop implements AutoCloseable {
 		long end = this.measurement.windowEndNanos();
 		// At most twice the window's length past its end (30 s at most): a queue that
 		// always serves the newest could hold its oldest for as long as new requests
-		// come.
-		// One still waiting then has waited that long, and counts at most window /
-		// (window
-		// + that) of a request: the counting error CONTINUATION bounds.
+		// come. One still waiting then has waited that long, and counts at most window /
+		// (window + that) of a request: the counting error CONTINUATION bounds.
 		if (System.nanoTime() - end > Math.min(CONTINUATION * (end - this.measurement.windowStartNanos),
 				MAX_CONTINUATION_NANOS)) {
 			return false;
@@ -594,8 +592,7 @@ final class HttpEventLoop implements AutoCloseable {
 				buffer.flip();
 				if (this.parser.feed(buffer)) {
 					// Bytes after a whole answer were asked for by nobody: the connection
-					// is
-					// not to be trusted with the next request.
+					// is not to be trusted with the next request.
 					answered(this.parser.keepAlive() && !buffer.hasRemaining());
 					return;
 				}

@@ -84,8 +84,7 @@ public final class MachineCpu {
 		OptionalLong machine = this.local ? machineBusyNanos() : OptionalLong.empty();
 		if (this.local) {
 			// The engine's port forwarding carries every request of the load: a process
-			// on
-			// the machine, in no container, whose CPU the test's requests cost.
+			// on the machine, in no container, whose CPU the test's requests cost.
 			long forwarding = processNanos("docker-proxy");
 			if (forwarding > 0) {
 				containers.put(PORT_FORWARDING, forwarding);

@@ -576,11 +576,9 @@ public final class Sweep {
 			return false;
 		}
 		// Queued: the mean latency grew, or, by Little's law, the time each user's
-		// request
-		// took (users / throughput) did. Under CPU pressure a queue stops being fair: the
-		// answers that come back are the quick ones, and only users / throughput shows
-		// the
-		// wait.
+		// request took (users / throughput) did. Under CPU pressure a queue stops being
+		// fair: the answers that come back are the quick ones, and only users /
+		// throughput shows the wait.
 		boolean queued = after.meanLatency().toNanos() >= QUEUED_LATENCY * before.meanLatency().toNanos()
 				|| cycle(after) >= QUEUED_LATENCY * cycle(before);
 		return queued || (errorShare(after) >= REJECTED_SHARE && errorShare(after) > errorShare(before));
@@ -605,8 +603,7 @@ public final class Sweep {
 		Duration warmUp = (w1 == null) ? Duration.ofSeconds(1)
 				: clamp(max(w1.multipliedBy(2), lastLatency), Duration.ofMillis(500), Duration.ofSeconds(3));
 		// A thread dump halfway through the window this step is likely to have: its
-		// users'
-		// cycles, twice the last step's latency once the users queue.
+		// users' cycles, twice the last step's latency once the users queue.
 		Duration likelyWindow = clamp(lastLatency.multipliedBy(2L * (CYCLES + 1)), Duration.ofSeconds(1),
 				Duration.ofSeconds(MAX_WINDOW_SECONDS));
 		probes.beginStep();
@@ -912,8 +909,8 @@ public final class Sweep {
 					.of(springProperty("Tomcat threads " + 2 * limit, "server.tomcat.threads.max", 2 * limit, 2));
 				case JETTY_THREADS -> {
 					// Jetty's acceptor, selector and reserved threads come out of the
-					// same
-					// pool: twice the serving threads need the threads beside them too.
+					// same pool: twice the serving threads need the threads beside them
+					// too.
 					int configured = configured(service, "SERVER_JETTY_THREADS_MAX").orElse(limit);
 					int raised = configured + limit;
 					yield Optional.of(springProperty("Jetty threads " + raised, "server.jetty.threads.max", raised, 2));

@@ -383,8 +383,7 @@ public final class SweepResult {
 						.run(mix.toArray(Request[]::new));
 					if (round.succeeded() == 0) {
 						// A route that fails is not warming up: the steps will say what
-						// it
-						// answers.
+						// it answers.
 						means.add(round.meanLatency());
 						break;
 					}

@@ -108,8 +108,8 @@ class PinningProbeIT {
 				.connect(agent, Map.of(JMXConnector.CREDENTIALS, new String[] { "bottleneck-kit", "guessed" }))
 				.close()).as("a client with a guessed password is refused").isInstanceOf(SecurityException.class);
 			// A batch that ends while recorded, then the probe's own read: the fixture
-			// pins only
-			// in batches, and one read right after start can come before any has ended.
+			// pins only in batches, and one read right after start can come before any
+			// has ended.
 			long first = lastBatch(fixture) + 1;
 			await("fixture runs a batch while recorded").atMost(Duration.ofSeconds(30))
 				.until(() -> lastBatch(fixture) >= first + 1);
