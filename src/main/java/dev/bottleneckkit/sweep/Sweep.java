@@ -901,30 +901,8 @@ public final class Sweep {
 		 * lock, the machine's cores, the downstream): pass one of your own.
 		 */
 		static Optional<Knob> doubling(Capped verdict, AbstractServiceContainer<?> service) {
-			int limit = (int) Math.round(verdict.model().limit());
-			return switch (verdict.resource()) {
-				case HIKARI_POOL -> Optional.of(springProperty("Hikari " + 2 * limit,
-						"spring.datasource.hikari.maximum-pool-size", 2 * limit, 2));
-				case TOMCAT_THREADS -> Optional
-					.of(springProperty("Tomcat threads " + 2 * limit, "server.tomcat.threads.max", 2 * limit, 2));
-				case JETTY_THREADS -> {
-					// Jetty's acceptor, selector and reserved threads come out of the
-					// same pool: twice the serving threads need the threads beside them
-					// too.
-					int configured = configured(service, "SERVER_JETTY_THREADS_MAX").orElse(limit);
-					int raised = configured + limit;
-					yield Optional.of(springProperty("Jetty threads " + raised, "server.jetty.threads.max", raised, 2));
-				}
-				case CARRIER_THREADS -> Optional.of(of("carriers " + 2 * limit, 2, (container) -> container
-					.withJvmOptions("-Djdk.virtualThreadScheduler.parallelism=" + 2 * limit)));
-				case REACTOR_NETTY_POOL -> Optional.of(of("Reactor Netty pool " + 2 * limit, 2,
-						(container) -> container.withJvmOptions("-Dreactor.netty.pool.maxConnections=" + 2 * limit)));
-				case CPU -> verdict.where().filter("service"::equals).map((where) -> {
-					double cpus = verdict.model().limit() * 2;
-					return of(Verdict.count(cpus) + " CPUs", 2, (container) -> container.withCpuLimit(cpus));
-				});
-				default -> Optional.empty();
-			};
+			double limit = verdict.model().limit();
+			return family(verdict, service).map((family) -> family.at(2 * limit, limit));
 		}
 
 		/**
