@@ -85,6 +85,18 @@ final class Attribution {
 	static final List<String> HTTP_CLIENT_HOLDING = List.of("org.apache.hc.client5.http.impl.classic.MainClientExec",
 			"org.apache.hc.client5.http.impl.classic.ConnectExec");
 
+	/**
+	 * Frames of a request thread between holding and not holding an HttpClient 5
+	 * connection (any of them): leasing one (in the pool's lock, not yet parked in its
+	 * future) or handing one back, which a waiter may already have taken. A dump catches
+	 * such a thread at an instant; counted as a holder it would be one too many.
+	 */
+	static final List<String> HTTP_CLIENT_PASSING = List.of(
+			"org.apache.hc.client5.http.impl.classic.InternalExecRuntime.acquireEndpoint",
+			"org.apache.hc.client5.http.impl.classic.InternalExecRuntime.releaseEndpoint",
+			"org.apache.hc.client5.http.impl.classic.InternalExecRuntime.discardEndpoint",
+			"org.apache.hc.core5.pool.StrictConnPool.release", "org.apache.hc.core5.pool.LaxConnPool.release");
+
 	/** Frames of a request thread waiting for a Hikari connection (all of them). */
 	static final List<String> HIKARI_WAITING = List.of("com.zaxxer.hikari.util.ConcurrentBag.borrow",
 			"com.zaxxer.hikari.pool.HikariPool.getConnection");
@@ -96,6 +108,13 @@ final class Attribution {
 	static final List<String> HIKARI_HOLDING = List.of("com.zaxxer.hikari.pool.HikariProxyPreparedStatement",
 			"com.zaxxer.hikari.pool.HikariProxyStatement", "com.zaxxer.hikari.pool.HikariProxyConnection",
 			"com.zaxxer.hikari.pool.HikariProxyCallableStatement", "com.zaxxer.hikari.pool.HikariProxyResultSet");
+
+	/**
+	 * Frames of a request thread borrowing a Hikari connection or handing one back (any
+	 * of them): not a holder at that instant.
+	 */
+	static final List<String> HIKARI_PASSING = List.of("com.zaxxer.hikari.pool.HikariPool.getConnection",
+			"com.zaxxer.hikari.pool.ProxyConnection.close", "com.zaxxer.hikari.pool.HikariPool.recycle");
 
 	private final SweepResult sweep;
 
@@ -288,7 +307,7 @@ final class Attribution {
 	 * wait for a connection, while those inside {@code MainClientExec} hold one.
 	 */
 	private Optional<Capped> httpClientFromDump() {
-		return pooledFromDump(HTTP_CLIENT_WAITING, HTTP_CLIENT_HOLDING)
+		return pooledFromDump(HTTP_CLIENT_WAITING, HTTP_CLIENT_HOLDING, HTTP_CLIENT_PASSING)
 			.map((pool) -> capped(Resource.HTTP_CLIENT_POOL, String.format(Locale.ROOT,
 					"HttpClient pool (from a thread dump) %d request threads hold a connection, %d wait in its lease",
 					pool.inUse, pool.pending), new Model(pool.limit, "connections", this.w1, "W₁"), Optional.empty(),
@@ -301,7 +320,7 @@ final class Attribution {
 	 * connection; those using a Hikari proxy hold one.
 	 */
 	private Optional<Capped> hikariFromDump() {
-		return pooledFromDump(HIKARI_WAITING, HIKARI_HOLDING).map((pool) -> capped(Resource.HIKARI_POOL,
+		return pooledFromDump(HIKARI_WAITING, HIKARI_HOLDING, HIKARI_PASSING).map((pool) -> capped(Resource.HIKARI_POOL,
 				String.format(Locale.ROOT,
 						"Hikari pool (from a thread dump) %d request threads hold a connection, %d wait in its borrow",
 						pool.inUse, pool.pending),
@@ -312,9 +331,12 @@ final class Attribution {
 	 * A pool read from the steps' thread dumps: its limit is the most request threads
 	 * seen holding a connection in a dump where others waited for one (a dump is one
 	 * instant: a connection being handed on is held by nobody), and the last step's dumps
-	 * must show some waiting. Empty when no dump shows the pool full.
+	 * must show some waiting. A thread taking or handing back a connection is no holder:
+	 * the most of several dumps would otherwise count one too many. Empty when no dump
+	 * shows the pool full.
 	 */
-	private Optional<Pool> pooledFromDump(List<String> waitingFrames, List<String> holdingFrames) {
+	private Optional<Pool> pooledFromDump(List<String> waitingFrames, List<String> holdingFrames,
+			List<String> passingFrames) {
 		int limit = 0;
 		int pending = 0;
 		String file = null;
@@ -326,7 +348,7 @@ final class Attribution {
 					.filter((thread) -> waitingFrames.stream().allMatch(thread::hasFrame))
 					.count();
 				int holding = (int) serving.stream()
-					.filter((thread) -> !waitingFrames.stream().allMatch(thread::hasFrame))
+					.filter((thread) -> passingFrames.stream().noneMatch(thread::hasFrame))
 					.filter((thread) -> holdingFrames.stream().anyMatch(thread::hasFrame))
 					.count();
 				if (each == this.step && waiting >= 1 && holding >= 1) {

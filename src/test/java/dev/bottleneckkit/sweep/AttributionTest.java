@@ -150,6 +150,35 @@ class AttributionTest {
 				+ " dump) 5 request threads hold a connection, 11 wait in its lease — 5 connections / 0.500 s = 10.0 rps");
 	}
 
+	/**
+	 * A dump is one instant, and the most of several dumps favours a thread caught
+	 * between holding and not: one in the pool's lock on its way to a connection, one
+	 * handing its connection back. Neither is a holder (the stock service's /price read
+	 * "6 request threads hold a connection" of a pool of 5).
+	 */
+	@Test
+	void threadsTakingOrHandingBackAConnectionAreNoHolders() {
+		ThreadDump dump = poolDump("threads-4.json", 5, 1, Attribution.HTTP_CLIENT_WAITING,
+				"org.apache.hc.client5.http.impl.classic.MainClientExec.execute");
+		List<DumpedThread> threads = new ArrayList<>(dump.threads());
+		threads.add(new DumpedThread("", List.of("java.util.concurrent.locks.ReentrantLock.lock",
+				"org.apache.hc.core5.pool.StrictConnPool.lease",
+				"org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager.lease",
+				"org.apache.hc.client5.http.impl.classic.InternalExecRuntime.acquireEndpoint",
+				"org.apache.hc.client5.http.impl.classic.ConnectExec.execute", "dev.example.Orders.get", REQUEST)));
+		threads.add(new DumpedThread("", List.of("org.apache.hc.core5.pool.StrictConnPool.release",
+				"org.apache.hc.client5.http.impl.classic.InternalExecRuntime.releaseEndpoint",
+				"org.apache.hc.client5.http.impl.classic.MainClientExec.execute", "dev.example.Orders.get", REQUEST)));
+		List<Step> steps = List.of(step(1, 2.0, 500, empty(), List.of()), step(2, 4.0, 500, empty(), List.of()),
+				step(4, 7.9, 505, empty(), List.of()), step(8, 9.9, 800, empty(), List.of(dump)),
+				step(16, 9.9, 1600, empty(), List.of(new ThreadDump(Path.of("threads-5.json"), threads))));
+
+		SweepResult sweep = result(steps, true);
+
+		assertThat(sweep).isCappedBy(Resource.HTTP_CLIENT_POOL).hasCeilingNearItsModel(withPercentage(5));
+		assertThat(sweep.verdict().line()).contains("5 request threads hold a connection");
+	}
+
 	@Test
 	void aHikariPoolWithoutMetersIsReadFromThreadDumps() {
 		ThreadDump dump = poolDump("threads-2.json", 4, 4, Attribution.HIKARI_WAITING,
