@@ -44,9 +44,4 @@ public final class PutBack {
 		PENDING.remove(container);
 	}
 
-	/** Whether a put-back is pending for {@code container}. */
-	public static boolean pending(Object container) {
-		return PENDING.containsKey(container);
-	}
-
 }
