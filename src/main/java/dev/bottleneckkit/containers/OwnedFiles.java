@@ -68,9 +68,8 @@ final class OwnedFiles {
 		String user = String.valueOf(docker.inspectContainerCmd(containerId).exec().getConfig().getUser());
 		Matcher numeric = NUMERIC_USER.matcher(user);
 		// A numeric user needs no passwd entry: the archive carries its ids. A named one
-		// Docker resolves in
-		// the container's own /etc/passwd (copyUIDGID). No user at all is root, the
-		// archive's default.
+		// Docker resolves in the container's own /etc/passwd (copyUIDGID). No user at all
+		// is root, the archive's default.
 		boolean named = !user.isBlank() && !numeric.matches() && !"null".equals(user);
 		int uid = numeric.matches() ? Integer.parseInt(numeric.group(1)) : 0;
 		int gid = (numeric.matches() && numeric.group(2) != null) ? Integer.parseInt(numeric.group(2)) : uid;

@@ -278,8 +278,8 @@ public final class ClosedLoopLoad {
 		};
 		measurement.withRoutes(Mix.names(mix));
 		// Like wrk's default -t2: two event loops, each with half the users, so that
-		// answers do not queue behind
-		// one busy thread; more would take cores from the service being measured.
+		// answers do not queue behind one busy thread; more would take cores from the
+		// service being measured.
 		int loops = Math.min(this.users, EVENT_LOOPS);
 		measurement.loops(loops);
 		List<HttpEventLoop> eventLoops = new ArrayList<>();

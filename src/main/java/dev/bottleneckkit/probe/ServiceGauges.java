@@ -114,9 +114,8 @@ public final class ServiceGauges {
 					// not one per gauge.
 					Duration at = Duration.ofNanos(System.nanoTime() - started);
 					// Gauges of one meter (a timer's count and total time) come from one
-					// answer, so that a use that
-					// ends between two reads cannot count in one statistic and not in the
-					// other.
+					// answer, so that a use that ends between two reads cannot count in
+					// one statistic and not in the other.
 					Map<String, List<Gauge>> byMeter = new LinkedHashMap<>();
 					for (Gauge gauge : this.gauges) {
 						Long missing = this.missingSince.get(gauge.label());

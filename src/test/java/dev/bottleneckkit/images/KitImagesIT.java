@@ -64,8 +64,8 @@ class KitImagesIT {
 			.as("SELECT SLEEP(1) on the %s image, less a round trip (%s)", KitImages.mysql(), direct)
 			.isBetween(SLEEP.minusMillis(20), SLEEP.plusMillis(250));
 		// A toxic can only add time: the proxied query takes at least the sleep and the
-		// toxic's latency beyond a
-		// direct round trip, and not much more than the direct query plus the toxic.
+		// toxic's latency beyond a direct round trip, and not much more than the direct
+		// query plus the toxic.
 		assertThat(proxied.query())
 			.as("a %d ms latency toxic adds its latency to the query (direct: %s, proxied: %s)",
 					TOXIC_LATENCY.toMillis(), direct, proxied)

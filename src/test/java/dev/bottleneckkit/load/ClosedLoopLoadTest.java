@@ -218,8 +218,7 @@ class ClosedLoopLoadTest {
 	void opensAKeptAliveConnectionAgainWhenTheServiceClosedItWhileIdle() throws Exception {
 		try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
 			// Answers one request per connection as HTTP/1.1 keep-alive, then closes it:
-			// what a server's idle timeout
-			// does to a connection between two requests.
+			// what a server's idle timeout does to a connection between two requests.
 			Thread.ofVirtual().start(() -> {
 				while (!server.isClosed()) {
 					try (Socket socket = server.accept()) {

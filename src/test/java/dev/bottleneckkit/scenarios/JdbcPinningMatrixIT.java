@@ -103,8 +103,7 @@ class JdbcPinningMatrixIT {
 
 			PinningReport pinned = probe.read();
 			// W at the capping resource: pinned, how long a pinned event held its carrier
-			// (JFR); else how long a query
-			// held its connection (Hikari's usage timer).
+			// (JFR); else how long a query held its connection (Hikari's usage timer).
 			Duration held = hikari.stop().meanTime(Gauge.HIKARI_USAGE_SECONDS, Gauge.HIKARI_USES).orElseThrow();
 			Ceiling ceiling = pins
 					? Ceiling.of(CARRIERS, "carrier threads (pinned for the whole query)",
@@ -118,9 +117,8 @@ class JdbcPinningMatrixIT {
 			}
 			else {
 				// JDK 25 still pins a virtual thread that waits for another thread to
-				// load a class (a 20 ms
-				// event under a class loader on a first query); the claim is about the
-				// driver.
+				// load a class (a 20 ms event under a class loader on a first query); the
+				// claim is about the driver.
 				assertThat(pinned).as("%s on %s: the driver never blocks while pinned", driver, java)
 					.hasNoPinsCausedBy("com.mysql.cj.");
 			}

@@ -344,9 +344,8 @@ class MemoryPerWaitingRequestIT {
 
 	private static LabServiceContainer downstream(Threads threads) {
 		// Room in the accept queue for every user: the load opens its 1000 connections at
-		// once, and Tomcat's default
-		// backlog of 100 would have the kernel drop SYNs, retried a second later, which
-		// the latencies would carry.
+		// once, and Tomcat's default backlog of 100 would have the kernel drop SYNs,
+		// retried a second later, which the latencies would carry.
 		LabServiceContainer service = LabServiceContainer.downstream(network)
 			.withJvmOptions(HEAP)
 			.withSpringProperty("server.tomcat.accept-count", USERS);

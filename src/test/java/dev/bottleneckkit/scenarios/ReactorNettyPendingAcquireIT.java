@@ -101,11 +101,10 @@ class ReactorNettyPendingAcquireIT {
 				evidence(held, result, gauges), Map.of("caller", gauges));
 		assertThat(gauges.max(Gauge.REACTOR_ACTIVE)).as("the pool's connections all in use").hasValue(MAX_CONNECTIONS);
 		// reactor-pool queues a borrower first and culls those beyond
-		// pendingAcquireMaxCount after (SimpleDequePool's
-		// pendingOffer, "best effort"): a sample taken between the two reads more, 9 for
-		// 5 under a CPU hog. What
-		// holds is that acquisitions waited up to the limit, and that the ones beyond it
-		// failed at once (below).
+		// pendingAcquireMaxCount after (SimpleDequePool's pendingOffer, "best effort"): a
+		// sample taken between the two reads more, 9 for 5 under a CPU hog. What holds is
+		// that acquisitions waited up to the limit, and that the ones beyond it failed at
+		// once (below).
 		assertThat(gauges.max(Gauge.REACTOR_PENDING).orElse(0)).as("acquisitions wait up to pendingAcquireMaxCount")
 			.isGreaterThanOrEqualTo(MAX_CONNECTIONS);
 		assertThat(result.errors()).as("one more acquisition fails with PoolAcquirePendingLimitException")

@@ -87,10 +87,9 @@ class SharedPoolStarvationIT {
 		LoadResult alone = ClosedLoopLoad.oneUser().run(sharedPool.uri("/call/sleep"));
 
 		// The healthy route's users wait behind the slow route's 2 s calls for a
-		// connection: its throughput is its
-		// users over the latency they got (Little's law on this run), far from the users
-		// over the latency it has
-		// alone; the assertion below holds that latency against alone.
+		// connection: its throughput is its users over the latency they got (Little's law
+		// on this run), far from the users over the latency it has alone; the assertion
+		// below holds that latency against alone.
 		Ceiling healthy = Ceiling.of(HEALTHY_USERS, "users of the healthy route, each queueing behind the slow route ("
 				+ alone.median().toMillis() + " ms alone)", runs.healthy.meanLatency());
 		report.record("shared pool (per route = total = " + POOL_TOTAL + "): healthy route", runs.healthy, healthy,
@@ -106,8 +105,8 @@ class SharedPoolStarvationIT {
 		Runs runs = loadBothRoutes(perRouteLimit);
 
 		// The healthy route's own latency, caller hop included, measured alone on this
-		// caller once the loads have
-		// warmed it: the W that "keeps its own latency" is judged against.
+		// caller once the loads have warmed it: the W that "keeps its own latency" is
+		// judged against.
 		LoadResult alone = ClosedLoopLoad.oneUser().run(perRouteLimit.uri("/call/sleep"));
 
 		Ceiling healthy = Ceiling.of(HEALTHY_USERS, "users of the healthy route", alone.median());

@@ -138,8 +138,7 @@ class StructuredFanOutIT {
 				.run(caller.uri(fanOut(join, DIRECT_LATENCY)));
 			InFlight seen = downstream.inFlight().read();
 			// The fan-out as one user sees it on the warmed caller: the slowest branch
-			// plus the caller's hops, the W
-			// of the model.
+			// plus the caller's hops, the W of the model.
 			Duration alone = ClosedLoopLoad.oneUser().run(caller.uri(fanOut(join, DIRECT_LATENCY))).median();
 			Ceiling users = Ceiling.of(USERS, "users, each waiting for the slowest branch", alone);
 

@@ -155,8 +155,7 @@ class SynchronousLoggingIT {
 				.supplyAsync(() -> LOAD.named(name).run(service.uri("/work/sleep")), background);
 			List<ThreadDump> dumps = new ArrayList<>();
 			// The load may wait for its turn (scenarios side by side): the dumps begin
-			// once its users are all in,
-			// past its 2 s warm-up.
+			// once its users are all in, past its 2 s warm-up.
 			await(name + " under way").atMost(Duration.ofMinutes(5))
 				.pollInterval(Duration.ofMillis(100))
 				.until(() -> service.inFlight().read().current() >= USERS - 2);

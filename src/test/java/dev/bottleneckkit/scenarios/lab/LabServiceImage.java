@@ -75,8 +75,7 @@ final class LabServiceImage {
 			.withBuildArg("CDS", Boolean.toString(runtime == JavaRuntime.JAVA_21))
 			.withBuildImageCmdModifier((cmd) -> {
 				// Added to Testcontainers' own labels, not instead of them: its clean-up
-				// at JVM exit finds
-				// the image by them.
+				// at JVM exit finds the image by them.
 				Map<String, String> labels = new HashMap<>((cmd.getLabels() != null) ? cmd.getLabels() : Map.of());
 				labels.putAll(KitContainers.ownerLabels());
 				cmd.withLabels(labels);
