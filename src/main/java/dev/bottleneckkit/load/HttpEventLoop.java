@@ -38,12 +38,13 @@ import org.slf4j.LoggerFactory;
  * connection; each failure named by its kind: {@code http-503} (with the error a JSON
  * body names: {@code http-504 read-timeout}), {@code timeout}, {@code connect-timeout},
  * {@code connect-refused}, {@code connection-reset}, {@code connection-closed},
- * {@code stale-connection}. Before a kept-alive connection carries the next request it is
- * checked: one the service closed while it sat idle, or that received bytes nobody asked
- * for (an idle-timeout 408), is replaced by a new one. A request is never sent twice
- * unless its method is idempotent (RFC 9110 9.2.2): a {@code GET} that meets a close
- * before any byte of its answer is sent once more on a new connection, as HTTP clients
- * do; a {@code POST} counts as {@code stale-connection}.
+ * {@code stale-connection}. The selector watches a kept-alive connection while it sits
+ * idle: one the service closes, or that receives bytes nobody asked for (an idle-timeout
+ * 408), is closed there, and the next request goes on a new one; reusing a connection
+ * costs no check of its own. A request is never sent twice unless its method is
+ * idempotent (RFC 9110 9.2.2): a {@code GET} that meets a close before any byte of its
+ * answer is sent once more on a new connection, as HTTP clients do; a {@code POST} counts
+ * as {@code stale-connection}.
  */
 final class HttpEventLoop implements AutoCloseable {
 
@@ -194,16 +195,14 @@ final class HttpEventLoop implements AutoCloseable {
 		while (!Thread.currentThread().isInterrupted()) {
 			now = System.nanoTime();
 			// A user whose connection failed (refused, timed out) tries again after a
-			// pause that doubles with each
-			// failure, as a client's back-off would: without it a closed loop spins on a
-			// service that is down, taking
-			// the CPU others need.
+			// pause that doubles with each failure, as a client's back-off would: without
+			// it a closed loop spins on a service that is down, taking the CPU others
+			// need.
 			while (!this.backingOff.isEmpty() && this.backingOff.peek().notBefore - now <= 0) {
 				this.ended.add(this.backingOff.poll());
 			}
 			// Each user sends its next request once its last one ended; those that ended
-			// since the last round only,
-			// so that the loop gets back to its timeouts.
+			// since the last round only, so that the loop gets back to its timeouts.
 			for (int i = this.ended.size(); i > 0; i--) {
 				Connection user = this.ended.poll();
 				now = System.nanoTime();
@@ -484,30 +483,11 @@ final class HttpEventLoop implements AutoCloseable {
 			this.connectFailed = false;
 			this.deadline = System.nanoTime() + HttpEventLoop.this.timeoutNanos;
 			this.retried = false;
-			if (this.channel != null && !stillOpen()) {
-				closeChannel();
-			}
 			if (this.channel == null) {
 				open();
 			}
 			else {
 				write();
-			}
-		}
-
-		/**
-		 * Whether the idle kept-alive connection may carry the next request: the service
-		 * has not closed it, and sent nothing since the last answer (an idle-timeout 408
-		 * read as the next request's answer would count against it).
-		 */
-		private boolean stillOpen() {
-			ByteBuffer probe = HttpEventLoop.this.readBuffer;
-			probe.clear();
-			try {
-				return this.channel.read(probe) == 0;
-			}
-			catch (IOException ex) {
-				return false;
 			}
 		}
 
@@ -553,6 +533,12 @@ final class HttpEventLoop implements AutoCloseable {
 		}
 
 		void ready(SelectionKey ready) {
+			if (this.deadline == 0) {
+				// Readable while idle: the service closed the connection (an idle
+				// timeout) or sent bytes nobody asked for. Neither carries a request.
+				closeChannel();
+				return;
+			}
 			try {
 				if (this.connecting && ready.isConnectable()) {
 					this.channel.finishConnect();
@@ -634,7 +620,8 @@ final class HttpEventLoop implements AutoCloseable {
 			this.backOff = 0;
 			String failure = this.parser.failure();
 			if (keepAlive) {
-				this.key.interestOps(0);
+				// Still read-ready in the selector: a close or a byte while idle shows
+				// there (see ready).
 				this.reused = true;
 			}
 			else {
