@@ -2,8 +2,6 @@ package dev.bottleneckkit.assertions;
 
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Map;
-import java.util.stream.Collectors;
 
 import dev.bottleneckkit.baseline.Baseline;
 import dev.bottleneckkit.baseline.Baseline.Comparison;
@@ -56,14 +54,6 @@ public class BottleneckAssertions extends Assertions {
 	 */
 	public static class SweepResultAssert extends AbstractAssert<SweepResultAssert, SweepResult> {
 
-		/**
-		 * Fails with {@code format} filled in {@code Locale.ROOT}: a verdict reads the
-		 * same on a German laptop ("10.0 rps", never "10,0 rps").
-		 */
-		private void failRoot(String format, Object... arguments) {
-			failWithMessage("%s", String.format(java.util.Locale.ROOT, format, arguments));
-		}
-
 		public SweepResultAssert(SweepResult actual) {
 			super(actual, SweepResultAssert.class);
 		}
@@ -76,14 +66,12 @@ public class BottleneckAssertions extends Assertions {
 			isNotNull();
 			routeAnswersOneUser();
 			if (this.actual.verdict().cap().filter(resource::equals).isEmpty()) {
-				failRoot("expected the cap to be %s, but the sweep says: %s%n%s", resource.description(),
-						this.actual.verdict(), this.actual.table());
+				throwAssertionError(ShouldBeCappedBy.shouldBeCappedBy(this.actual, resource));
 			}
 			this.actual.confirmation()
 				.filter((confirmation) -> !confirmation.confirmed())
-				.ifPresent((confirmation) -> failRoot(
-						"the sweep names %s, but the verdict was put to the test and did not hold: %s%n%s",
-						resource.description(), confirmation.line(), this.actual.table()));
+				.ifPresent((confirmation) -> throwAssertionError(
+						ShouldBeCappedBy.shouldHoldWhenPutToTheTest(this.actual, resource, confirmation)));
 			return this;
 		}
 
@@ -96,20 +84,14 @@ public class BottleneckAssertions extends Assertions {
 			isNotNull();
 			double share = share(tolerance, 100);
 			if (this.actual.confirmation().isEmpty()) {
-				failRoot("the verdict was not put to the test (Sweep.confirming(), a verdict that names a resource"
-						+ " with a knob): %s%n%s", this.actual.verdict(), this.actual.table());
-				return this;
+				throwAssertionError(ShouldBeConfirmed.shouldBePutToTheTest(this.actual));
 			}
 			Confirmation confirmation = this.actual.confirmation().get();
 			if (!confirmation.confirmed()) {
-				failRoot("the verdict did not hold: %s%n%s", confirmation.line(), this.actual.table());
+				throwAssertionError(ShouldBeConfirmed.shouldHold(this.actual, confirmation));
 			}
 			if (confirmation.predictionError() > share) {
-				failRoot(
-						"the verdict held, but the ceiling with the knob turned is %d %% from its prediction,"
-								+ " allowed %d %%: %s%n%s",
-						Math.round(confirmation.predictionError() * 100), Math.round(share * 100), confirmation.line(),
-						this.actual.table());
+				throwAssertionError(ShouldBeConfirmed.shouldBeNearItsPrediction(this.actual, confirmation, share));
 			}
 			return this;
 		}
@@ -121,11 +103,7 @@ public class BottleneckAssertions extends Assertions {
 		public SweepResultAssert isNotConfirmed() {
 			isNotNull();
 			if (this.actual.confirmation().isEmpty() || this.actual.confirmation().get().confirmed()) {
-				failRoot("expected the knob not to move the ceiling, but: %s%n%s",
-						this.actual.confirmation()
-							.map(Confirmation::line)
-							.orElse("the verdict was not put to the test"),
-						this.actual.table());
+				throwAssertionError(ShouldNotBeConfirmed.shouldNotBeConfirmed(this.actual));
 			}
 			return this;
 		}
@@ -139,17 +117,14 @@ public class BottleneckAssertions extends Assertions {
 			isNotNull();
 			Knobs.between("starts", starts, 1, 10);
 			if (this.actual.search().isEmpty()) {
-				failRoot("no limit was searched for (Sweep.reaching(rps), a verdict that names a resource): %s%n%s",
-						this.actual.verdict(), this.actual.table());
-				return this;
+				throwAssertionError(ShouldReachItsTarget.shouldHaveSearched(this.actual));
 			}
 			Search search = this.actual.search().get();
 			if (search.found().isEmpty()) {
-				failRoot("no limit reached the target: %s%n%s", search.line(), this.actual.table());
+				throwAssertionError(ShouldReachItsTarget.shouldFindALimit(this.actual, search));
 			}
 			if (search.starts() > starts) {
-				failRoot("the search took %d starts, allowed %d: %s%n%s", search.starts(), starts, search.line(),
-						this.actual.table());
+				throwAssertionError(ShouldReachItsTarget.shouldTakeAtMost(this.actual, search, starts));
 			}
 			return this;
 		}
@@ -162,8 +137,7 @@ public class BottleneckAssertions extends Assertions {
 		public SweepResultAssert isUnexplained() {
 			isNotNull();
 			if (!(this.actual.verdict() instanceof Verdict.Unexplained)) {
-				failRoot("expected no resource to explain the ceiling, but the sweep says: %s%n%s",
-						this.actual.verdict(), this.actual.table());
+				throwAssertionError(ShouldBeUnexplained.shouldBeUnexplained(this.actual));
 			}
 			return this;
 		}
@@ -175,8 +149,7 @@ public class BottleneckAssertions extends Assertions {
 		public SweepResultAssert isBoundByTheGenerator() {
 			isNotNull();
 			if (!(this.actual.verdict() instanceof Verdict.GeneratorBound)) {
-				failRoot("expected the load generator to be the cap, but the sweep says: %s%n%s", this.actual.verdict(),
-						this.actual.table());
+				throwAssertionError(ShouldBeBoundByTheGenerator.shouldBeBoundByTheGenerator(this.actual));
 			}
 			return this;
 		}
@@ -189,8 +162,7 @@ public class BottleneckAssertions extends Assertions {
 			isNotNull();
 			everyStepMostlyAnswered();
 			if (this.actual.verdict().cap().filter(resource::equals).isPresent()) {
-				failRoot("expected %s not to be the cap any more, but the sweep says: %s%n%s", resource.description(),
-						this.actual.verdict(), this.actual.table());
+				throwAssertionError(ShouldNotBeCappedBy.shouldNotBeCappedBy(this.actual, resource));
 			}
 			return this;
 		}
@@ -200,8 +172,7 @@ public class BottleneckAssertions extends Assertions {
 			isNotNull();
 			everyStepMostlyAnswered();
 			if (this.actual.saturated()) {
-				failRoot("expected no cap up to %d users, but the sweep says: %s%n%s", lastUsers(),
-						this.actual.verdict(), this.actual.table());
+				throwAssertionError(ShouldHaveNoCap.shouldHaveNoCap(this.actual));
 			}
 			return this;
 		}
@@ -216,16 +187,10 @@ public class BottleneckAssertions extends Assertions {
 			Knobs.between("rps", rps, 0.001, 1_000_000.0);
 			everyStepMostlyAnswered();
 			if (!this.actual.saturated() && this.actual.ceiling() < rps) {
-				failRoot(
-						"expected no cap below %s, but the sweep never reached it: it stopped at %d users and %s, still"
-								+ " rising; sweep up to more users (upToUsers) to reach %s%n%s",
-						rate(rps), lastUsers(), rate(this.actual.ceiling()), rate(rps), this.actual.table());
+				throwAssertionError(ShouldHaveNoCap.shouldReach(this.actual, rps));
 			}
 			if (this.actual.saturated() && this.actual.ceiling() < rps) {
-				failRoot("expected no cap below %s, but the service stopped at %s: %s%n%s",
-						String.format(Locale.ROOT, "%.1f rps", rps),
-						String.format(Locale.ROOT, "%.1f rps", this.actual.ceiling()), this.actual.verdict(),
-						this.actual.table());
+				throwAssertionError(ShouldHaveNoCap.shouldHaveNoCapBelow(this.actual, rps));
 			}
 			return this;
 		}
@@ -239,14 +204,12 @@ public class BottleneckAssertions extends Assertions {
 			isNotNull();
 			double share = share(tolerance, 100);
 			if (!(this.actual.verdict() instanceof Verdict.Capped capped)) {
-				failRoot("the verdict names no resource, so it has no model to hold the ceiling against: %s%n%s",
-						this.actual.verdict(), this.actual.table());
+				throwAssertionError(ShouldHaveCeilingNearItsModel.shouldHaveAModel(this.actual));
 				return this;
 			}
 			if (capped.modelError() > share) {
-				failRoot("the ceiling is %d %% from its model, allowed %d %%: %s%n%s",
-						Math.round(capped.modelError() * 100), Math.round(share * 100), this.actual.verdict(),
-						this.actual.table());
+				throwAssertionError(
+						ShouldHaveCeilingNearItsModel.shouldHaveCeilingNearItsModel(this.actual, capped, share));
 			}
 			return this;
 		}
@@ -262,8 +225,8 @@ public class BottleneckAssertions extends Assertions {
 			isNotNull();
 			baseline.compare(this.actual)
 				.filter(Comparison::regressed)
-				.ifPresent((comparison) -> failRoot("%s regressed against the baseline %s:%s%n%s", this.actual.name(),
-						comparison.baseline(), comparison.regressionLines(), this.actual.table()));
+				.ifPresent((comparison) -> throwAssertionError(
+						ShouldNotRegress.shouldNotRegress(this.actual, comparison)));
 			return this;
 		}
 
@@ -280,10 +243,7 @@ public class BottleneckAssertions extends Assertions {
 		private void routeAnswersOneUser() {
 			Step first = this.actual.steps().get(0);
 			if (mostlyErrors(first)) {
-				failRoot(
-						"the route fails for one user, so the sweep says nothing about its cap: %s — check the route,"
-								+ " its method and headers, and the service's log%n%s",
-						errors(first), this.actual.table());
+				throwAssertionError(ShouldBeAnswered.shouldAnswerOneUser(this.actual, first));
 			}
 		}
 
@@ -295,10 +255,7 @@ public class BottleneckAssertions extends Assertions {
 			routeAnswersOneUser();
 			for (Step step : this.actual.steps()) {
 				if (mostlyErrors(step)) {
-					failRoot(
-							"with %d users most answers were errors (%s), so the sweep cannot say nothing caps the"
-									+ " service: errors are how a cap that turns users away shows%n%s",
-							step.users(), errors(step), this.actual.table());
+					throwAssertionError(ShouldBeAnswered.shouldBeMostlyAnswered(this.actual, step));
 				}
 			}
 		}
@@ -306,22 +263,6 @@ public class BottleneckAssertions extends Assertions {
 		private static boolean mostlyErrors(Step step) {
 			long completed = step.result().completed();
 			return completed == 0 || step.result().errorCount() >= MOSTLY_ERRORS * completed;
-		}
-
-		private static String errors(Step step) {
-			if (step.result().completed() == 0) {
-				return "no answer at all in " + Knobs.human(step.result().window());
-			}
-			return step.result().errorCount() + " of " + step.result().completed() + " answers failed: "
-					+ byKind(step.result().errors());
-		}
-
-		private static String rate(double rps) {
-			return String.format(Locale.ROOT, "%.1f rps", rps);
-		}
-
-		private int lastUsers() {
-			return this.actual.steps().stream().mapToInt(Step::users).max().orElse(0);
 		}
 
 	}
@@ -332,14 +273,6 @@ public class BottleneckAssertions extends Assertions {
 	 * them.
 	 */
 	public static class LoadResultAssert extends AbstractAssert<LoadResultAssert, LoadResult> {
-
-		/**
-		 * Fails with {@code format} filled in {@code Locale.ROOT}: a verdict reads the
-		 * same on a German laptop ("10.0 rps", never "10,0 rps").
-		 */
-		private void failRoot(String format, Object... arguments) {
-			failWithMessage("%s", String.format(java.util.Locale.ROOT, format, arguments));
-		}
 
 		public LoadResultAssert(LoadResult actual) {
 			super(actual, LoadResultAssert.class);
@@ -357,8 +290,8 @@ public class BottleneckAssertions extends Assertions {
 			double expected = ceiling.throughputFor(this.actual);
 			double measured = this.actual.throughput();
 			if (Math.abs(measured - expected) > share * expected) {
-				failRoot("measured %s; expected %s ±%d %% — %s%n  run: %s", rps(measured), rps(expected),
-						Math.round(share * 100), limitStory(ceiling), this.actual.summary());
+				throwAssertionError(
+						ShouldHaveThroughputNear.shouldHaveThroughputNear(this.actual, ceiling, expected, share));
 			}
 			return this;
 		}
@@ -374,8 +307,7 @@ public class BottleneckAssertions extends Assertions {
 			Duration median = this.actual.median();
 			double off = Math.abs(median.toNanos() - expected.toNanos()) / (double) expected.toNanos();
 			if (off > share) {
-				failRoot("median latency %s; expected %s ±%d %%%n  run: %s", Knobs.human(median), Knobs.human(expected),
-						Math.round(share * 100), this.actual.summary());
+				throwAssertionError(ShouldHaveLatencyNear.shouldHaveMedianLatencyNear(this.actual, expected, share));
 			}
 			return this;
 		}
@@ -392,8 +324,7 @@ public class BottleneckAssertions extends Assertions {
 			Duration mean = this.actual.meanLatency();
 			double off = Math.abs(mean.toNanos() - expected.toNanos()) / (double) expected.toNanos();
 			if (off > share) {
-				failRoot("mean latency %s; expected %s ±%d %%%n  run: %s", Knobs.human(mean), Knobs.human(expected),
-						Math.round(share * 100), this.actual.summary());
+				throwAssertionError(ShouldHaveLatencyNear.shouldHaveMeanLatencyNear(this.actual, expected, share));
 			}
 			return this;
 		}
@@ -408,9 +339,7 @@ public class BottleneckAssertions extends Assertions {
 			Knobs.between("factor", factor, 1.0, 1000.0);
 			Duration mean = this.actual.meanLatency();
 			if (mean.toNanos() < factor * serviceTime.toNanos()) {
-				failRoot(
-						"mean latency %s is below %.1f × %s: requests did not queue for the capped resource%n  run: %s",
-						Knobs.human(mean), factor, Knobs.human(serviceTime), this.actual.summary());
+				throwAssertionError(ShouldHaveQueued.shouldHaveMeanLatencyAtLeast(this.actual, factor, serviceTime));
 			}
 			return this;
 		}
@@ -425,9 +354,7 @@ public class BottleneckAssertions extends Assertions {
 			Knobs.between("factor", factor, 1.0, 1000.0);
 			Duration median = this.actual.median();
 			if (median.toNanos() < factor * serviceTime.toNanos()) {
-				failRoot(
-						"median latency %s is below %.1f × %s: requests did not queue for the capped resource%n  run: %s",
-						Knobs.human(median), factor, Knobs.human(serviceTime), this.actual.summary());
+				throwAssertionError(ShouldHaveQueued.shouldHaveMedianLatencyAtLeast(this.actual, factor, serviceTime));
 			}
 			return this;
 		}
@@ -442,13 +369,7 @@ public class BottleneckAssertions extends Assertions {
 			if (this.actual.succeeded() > 0) {
 				return;
 			}
-			if (this.actual.errorCount() > 0) {
-				failRoot("every request failed: %s — check the route and the service's log%n  run: %s",
-						byKind(this.actual.errors()), this.actual.summary());
-			}
-			failRoot(
-					"no request completed inside the %s window: the service took longer than the window to answer%n  run: %s",
-					Knobs.human(this.actual.window()), this.actual.summary());
+			throwAssertionError(ShouldHaveSucceeded.shouldHaveSucceeded(this.actual));
 		}
 
 		/**
@@ -458,9 +379,7 @@ public class BottleneckAssertions extends Assertions {
 		 */
 		private void generatorWasNotTheCap() {
 			if (this.actual.generatorSaturated()) {
-				failRoot("the load generator, not the service, was the cap: its busiest thread was on the CPU %d %% of"
-						+ " the run, so it could not send faster; give the test JVM more CPU or the load fewer users%n  run: %s",
-						Math.round(this.actual.generatorBusy() * 100), this.actual.summary());
+				throwAssertionError(ShouldNotBeBoundByTheGenerator.shouldNotBeBoundByTheGenerator(this.actual));
 			}
 		}
 
@@ -469,28 +388,9 @@ public class BottleneckAssertions extends Assertions {
 			isNotNull();
 			hasSomeSuccesses();
 			if (this.actual.errorCount() > 0) {
-				failRoot("expected no errors but %d requests failed: %s%n  run: %s", this.actual.errorCount(),
-						byKind(this.actual.errors()), this.actual.summary());
+				throwAssertionError(ShouldHaveNoErrors.shouldHaveNoErrors(this.actual));
 			}
 			return this;
-		}
-
-		private String limitStory(Ceiling ceiling) {
-			if (this.actual.offeredRps().isPresent()) {
-				return String.format(Locale.ROOT, "%s offered against %s (λ = L / W)",
-						rps(this.actual.offeredRps().getAsDouble()), ceiling.explain());
-			}
-			int users = this.actual.users();
-			if (ceiling.saturatedBy(users)) {
-				return String.format(Locale.ROOT, "%d users share %s, so %s is the cap (λ = L / W)", users,
-						ceiling.resource(), ceiling.explain());
-			}
-			return String.format(Locale.ROOT, "%d users fit in %d %s, so throughput should be users / latency = %s",
-					users, ceiling.limit(), ceiling.resource(), rps(ceiling.throughputFor(users)));
-		}
-
-		private static String rps(double rps) {
-			return String.format(Locale.ROOT, "%.1f rps", rps);
 		}
 
 	}
@@ -500,14 +400,6 @@ public class BottleneckAssertions extends Assertions {
 	 * longest pinned stack.
 	 */
 	public static class PinningReportAssert extends AbstractAssert<PinningReportAssert, PinningReport> {
-
-		/**
-		 * Fails with {@code format} filled in {@code Locale.ROOT}: a verdict reads the
-		 * same on a German laptop ("10.0 rps", never "10,0 rps").
-		 */
-		private void failRoot(String format, Object... arguments) {
-			failWithMessage("%s", String.format(java.util.Locale.ROOT, format, arguments));
-		}
 
 		private static final int FRAMES_SHOWN = 15;
 
@@ -519,7 +411,7 @@ public class BottleneckAssertions extends Assertions {
 		public PinningReportAssert hasNoPinnedThreads() {
 			isNotNull();
 			if (this.actual.count() > 0) {
-				failRoot("expected no pinned virtual threads, but found %s", this.actual.describe(FRAMES_SHOWN));
+				throwAssertionError(ShouldHaveNoPinnedThreads.shouldHaveNoPinnedThreads(this.actual, FRAMES_SHOWN));
 			}
 			return this;
 		}
@@ -535,8 +427,8 @@ public class BottleneckAssertions extends Assertions {
 			isNotNull();
 			long there = this.actual.events().stream().filter((event) -> event.culprit().startsWith(prefix)).count();
 			if (there > 0) {
-				failRoot("expected no pinned virtual thread blocked in %s, but %d of %d were: %s", prefix, there,
-						this.actual.count(), this.actual.describe(FRAMES_SHOWN));
+				throwAssertionError(
+						ShouldHaveNoPinsCausedBy.shouldHaveNoPinsCausedBy(this.actual, prefix, there, FRAMES_SHOWN));
 			}
 			return this;
 		}
@@ -546,8 +438,7 @@ public class BottleneckAssertions extends Assertions {
 			isNotNull();
 			Knobs.between("events", events, 1, 1_000_000_000);
 			if (this.actual.count() < events) {
-				failRoot("expected at least %d pinned events, but found %s", events,
-						this.actual.describe(FRAMES_SHOWN));
+				throwAssertionError(ShouldHavePinnedAtLeast.shouldHavePinnedAtLeast(this.actual, events, FRAMES_SHOWN));
 			}
 			return this;
 		}
@@ -563,24 +454,12 @@ public class BottleneckAssertions extends Assertions {
 				.filter((event) -> event.frames().stream().noneMatch((frame) -> frame.startsWith(prefix)))
 				.count();
 			if (this.actual.count() == 0 || elsewhere > 0) {
-				failRoot("expected every pinned stack to hold a frame of %s, but %d of %d do not: %s", prefix,
-						elsewhere, this.actual.count(), this.actual.describe(FRAMES_SHOWN));
+				throwAssertionError(ShouldHaveEveryPinInCode.shouldHaveEveryPinInCode(this.actual, prefix, elsewhere,
+						FRAMES_SHOWN));
 			}
 			return this;
 		}
 
-	}
-
-	/**
-	 * Failures by kind, the most frequent first, as every message prints them: "412 ×
-	 * http-404, 3 × read-timeout".
-	 */
-	static String byKind(Map<String, Long> errors) {
-		return errors.entrySet()
-			.stream()
-			.sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-			.map((kind) -> kind.getValue() + " × " + kind.getKey())
-			.collect(Collectors.joining(", "));
 	}
 
 	/**

@@ -74,6 +74,17 @@ public final class Budget {
 
 	private static final Map<String, List<Window>> windows = new ConcurrentHashMap<>();
 
+	/** Each class's time holding a load slot (nanos): its loads' turns, sweeps whole. */
+	private static final Map<String, Long> turns = new ConcurrentHashMap<>();
+
+	/** The run's load turns as [began, ended] (nanoTime), for the slot's busy time. */
+	private static final List<long[]> turnSpans = java.util.Collections.synchronizedList(new ArrayList<>());
+
+	/**
+	 * The run's span: the first class's beginning and the last class's end (nanoTime).
+	 */
+	private static final long[] span = { Long.MAX_VALUE, Long.MIN_VALUE };
+
 	private Budget() {
 	}
 
@@ -147,6 +158,56 @@ public final class Budget {
 	/** The whole of a class's run, from its first container to its last test's end. */
 	public static void wall(String className, long nanos) {
 		walls.merge(className, nanos, Long::sum);
+		long ended = System.nanoTime();
+		synchronized (span) {
+			span[0] = Math.min(span[0], ended - nanos);
+			span[1] = Math.max(span[1], ended);
+		}
+	}
+
+	/**
+	 * A load's turn on a load slot, from the slot taken to the slot given back: its
+	 * warm-up and window, and for a sweep everything between its steps (settling,
+	 * draining, probes read while it holds the slot).
+	 */
+	public static void turn(long began, long ended) {
+		turns.merge(owner(), ended - began, Long::sum);
+		turnSpans.add(new long[] { began, ended });
+	}
+
+	/**
+	 * How long the run's load slots were busy (any load's turn under way), and the run's
+	 * span from the first class's beginning to the last one's end: with one load at a
+	 * time, the suite cannot take less than its busy time.
+	 */
+	public static SlotTime loadSlots() {
+		List<long[]> sorted;
+		synchronized (turnSpans) {
+			sorted = new ArrayList<>(turnSpans);
+		}
+		synchronized (span) {
+			long run = (span[1] > span[0]) ? span[1] - span[0] : 0;
+			return new SlotTime(union(sorted), Duration.ofNanos(run));
+		}
+	}
+
+	/**
+	 * The time covered by at least one of {@code spans} ([began, ended]): overlaps count
+	 * once.
+	 */
+	static Duration union(List<long[]> spans) {
+		List<long[]> sorted = new ArrayList<>(spans);
+		sorted.sort(java.util.Comparator.comparingLong((long[] turn) -> turn[0]));
+		long busy = 0;
+		long coveredTo = Long.MIN_VALUE;
+		for (long[] turn : sorted) {
+			long from = Math.max(turn[0], coveredTo);
+			if (turn[1] > from) {
+				busy += turn[1] - from;
+				coveredTo = turn[1];
+			}
+		}
+		return Duration.ofNanos(busy);
 	}
 
 	/**
@@ -168,6 +229,7 @@ public final class Budget {
 			for (Category category : Category.values()) {
 				seconds.put(category.name().toLowerCase(Locale.ROOT), nanos.getOrDefault(category, 0L) / 1e9);
 			}
+			seconds.put("load_turns", turns.getOrDefault(name, 0L) / 1e9);
 			seconds.put("wall", walls.getOrDefault(name, 0L) / 1e9);
 			classes.put(name, seconds);
 		});
@@ -179,6 +241,21 @@ public final class Budget {
 		Map<String, List<Window>> copy = new LinkedHashMap<>();
 		windows.keySet().stream().sorted().forEach((name) -> copy.put(name, List.copyOf(windows.get(name))));
 		return copy;
+	}
+
+	/**
+	 * How long the run's load slots were busy, and the run's span.
+	 *
+	 * @param busy the time some load held a slot
+	 * @param span from the first scenario class's beginning to the last one's end
+	 */
+	public record SlotTime(Duration busy, Duration span) {
+
+		/** The busy time's share of the span: 0.9 for 90 %. */
+		public double share() {
+			return this.span.isZero() ? 0 : this.busy.toNanos() / (double) this.span.toNanos();
+		}
+
 	}
 
 	/**

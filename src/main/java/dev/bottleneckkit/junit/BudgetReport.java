@@ -25,6 +25,9 @@ final class BudgetReport {
 		Map<String, Object> root = new LinkedHashMap<>();
 		root.put("schema", "bottleneck-kit/budget/v1");
 		root.put("classes", Budget.byClass());
+		Budget.SlotTime slots = Budget.loadSlots();
+		root.put("load_slots",
+				Map.of("busy", slots.busy().toMillis() / 1000.0, "span", slots.span().toMillis() / 1000.0));
 		Map<String, Object> windows = new LinkedHashMap<>();
 		Budget.windows().forEach((owner, list) -> windows.put(owner, list.stream().map((window) -> {
 			Map<String, Object> each = new LinkedHashMap<>();
@@ -39,6 +42,25 @@ final class BudgetReport {
 		return Json.write(root);
 	}
 
+	/**
+	 * What bounds the run from below: with one load at a time, the loads' turns follow
+	 * one another, and the suite takes at least their sum however its classes overlap.
+	 */
+	static String slotLine(double windows, double warmUps, double turns) {
+		Budget.SlotTime slots = Budget.loadSlots();
+		if (slots.span().isZero()) {
+			return "";
+		}
+		return String.format(Locale.ROOT,
+				"%nThe load slots were busy %.0f s of the run's %.0f s (%.0f %%): the loads' turns, which follow one"
+						+ " another (`bottleneck.loads-at-once`), hold %.0f s of measured windows, %.0f s of warm-ups"
+						+ " and %.0f s of the rest of a turn (a sweep's settling, draining and probes while it holds"
+						+ " the slot). The run takes at least the busy time; shorter turns or loads side by side"
+						+ " shorten it, and nothing else much does.%n",
+				slots.busy().toMillis() / 1000.0, slots.span().toMillis() / 1000.0, 100 * slots.share(), windows,
+				warmUps, Math.max(0, turns - windows - warmUps));
+	}
+
 	/** The summary's table: a row per class and the totals, the overhead's share said. */
 	static String markdown() {
 		Map<String, Map<String, Double>> classes = Budget.byClass();
@@ -48,12 +70,13 @@ final class BudgetReport {
 		StringBuilder md = new StringBuilder("\n## Where the time went\n\n");
 		md.append("Seconds per scenario class. *Windows* are the measured windows the figures are counted over;"
 				+ " the rest is overhead. Classes run side by side, so their walls overlap.\n\n");
-		md.append("| class | wall | windows | warm-ups | starts | images | waiting | probes | stops | overhead |\n");
-		md.append("|---|---|---|---|---|---|---|---|---|---|\n");
+		md.append("| class | wall | windows | warm-ups | starts | images | waiting | probes | stops | load turns |"
+				+ " overhead |\n");
+		md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
 		double[] totals = new double[9];
 		classes.forEach((name, seconds) -> {
-			List<String> keys = List.of("wall", "windows", "warm_ups", "starts", "images", "waiting", "probes",
-					"stops");
+			List<String> keys = List.of("wall", "windows", "warm_ups", "starts", "images", "waiting", "probes", "stops",
+					"load_turns");
 			StringBuilder row = new StringBuilder("| ").append(name);
 			for (int i = 0; i < keys.size(); i++) {
 				double value = seconds.getOrDefault(keys.get(i), 0.0);
@@ -67,9 +90,10 @@ final class BudgetReport {
 			md.append(row).append(" |\n");
 		});
 		md.append(String.format(Locale.ROOT,
-				"| **all** | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %s |%n", totals[0], totals[1],
-				totals[2], totals[3], totals[4], totals[5], totals[6], totals[7],
+				"| **all** | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %s |%n", totals[0],
+				totals[1], totals[2], totals[3], totals[4], totals[5], totals[6], totals[7], totals[8],
 				(totals[0] > 0) ? String.format(Locale.ROOT, "%.0f %%", 100 * (1 - totals[1] / totals[0])) : "—"));
+		md.append(slotLine(totals[1], totals[2], totals[8]));
 		long longer = Budget.windows()
 			.values()
 			.stream()

@@ -373,11 +373,11 @@ final class HtmlReport {
 				+ " scenario class. <b>windows</b> are the measured windows the figures are counted over; the rest is"
 				+ " overhead. Classes run side by side, so their walls overlap.</p><table class=\"steps\"><tr>"
 				+ "<th>class</th><th>wall</th><th>windows</th><th>warm-ups</th><th>starts</th><th>images</th>"
-				+ "<th>waiting</th><th>probes</th><th>stops</th><th>overhead</th></tr>");
+				+ "<th>waiting</th><th>probes</th><th>stops</th><th>load turns</th><th>overhead</th></tr>");
 		classes.forEach((name, seconds) -> {
 			html.append("<tr><td>").append(ReportWriter.escape(name)).append("</td>");
-			for (String key : List.of("wall", "windows", "warm_ups", "starts", "images", "waiting", "probes",
-					"stops")) {
+			for (String key : List.of("wall", "windows", "warm_ups", "starts", "images", "waiting", "probes", "stops",
+					"load_turns")) {
 				html.append(String.format(Locale.ROOT, "<td>%.0f</td>", seconds.getOrDefault(key, 0.0)));
 			}
 			double wall = seconds.getOrDefault("wall", 0.0);
@@ -385,7 +385,17 @@ final class HtmlReport {
 					100 * (1 - seconds.getOrDefault("windows", 0.0) / wall)) : "<td>—</td>");
 			html.append("</tr>");
 		});
-		return html.append("</table></section>").toString();
+		html.append("</table>");
+		String slots = BudgetReport.slotLine(total(classes, "windows"), total(classes, "warm_ups"),
+				total(classes, "load_turns"));
+		if (!slots.isBlank()) {
+			html.append("<p>").append(ReportWriter.escape(slots.strip().replace("`", ""))).append("</p>");
+		}
+		return html.append("</section>").toString();
+	}
+
+	private static double total(Map<String, Map<String, Double>> classes, String key) {
+		return classes.values().stream().mapToDouble((seconds) -> seconds.getOrDefault(key, 0.0)).sum();
 	}
 
 }

@@ -33,9 +33,8 @@ class ScenarioExtension implements BeforeAllCallback, AfterTestExecutionCallback
 		DockerCheck.requireDocker();
 		Leftovers.reapOnce();
 		// Stored before @Testcontainers stores its containers, so JUnit closes it after
-		// they have stopped
-		// (a store closes its values in reverse order): a network cannot be removed while
-		// containers use it.
+		// they have stopped (a store closes its values in reverse order): a network
+		// cannot be removed while containers use it.
 		context.getStore(NAMESPACE).put(Networks.class, new Networks(context.getRequiredTestClass()));
 		Budget.time(Budget.Category.STARTS, () -> startContainersTogether(context.getRequiredTestClass()));
 	}

@@ -65,6 +65,16 @@ public final class SweepResults {
 				false);
 	}
 
+	/** {@code sweep} with its verdict put to the test as {@code confirmation} says. */
+	public static SweepResult confirmed(SweepResult sweep, SweepResult.Confirmation confirmation) {
+		return sweep.confirmedBy(confirmation);
+	}
+
+	/** {@code sweep} with the search for a limit that {@code search} describes. */
+	public static SweepResult searched(SweepResult sweep, SweepResult.Search search) {
+		return sweep.searchedBy(search);
+	}
+
 	private static SweepResult finished(List<Step> steps, boolean saturated) {
 		return finished("sweep", URI.create("http://localhost/orders"), steps, saturated);
 	}

@@ -69,9 +69,8 @@ final class LabServiceImage {
 			.withFileFromPath("app.jar", jar)
 			.withBuildArg("JAVA_IMAGE", KitImages.java(runtime).asCanonicalNameString())
 			// Nearly every lab container runs Java 21: its image pays the CDS training
-			// run once and every start is
-			// ~3 s faster; the Java 25 image serves one container, which the training
-			// would not repay.
+			// run once and every start is ~3 s faster; the Java 25 image serves one
+			// container, which the training would not repay.
 			.withBuildArg("CDS", Boolean.toString(runtime == JavaRuntime.JAVA_21))
 			.withBuildImageCmdModifier((cmd) -> {
 				// Added to Testcontainers' own labels, not instead of them: its clean-up

@@ -1,0 +1,63 @@
+package dev.bottleneckkit.internal;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import dev.bottleneckkit.internal.Phases.Phase;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Where the budget puts a load's seconds: its wait for a slot, and the slot's busy time.
+ */
+class BudgetTest {
+
+	@Test
+	void theSlotsBusyTimeCountsOverlappingTurnsOnce() {
+		assertThat(Budget
+			.union(List.of(new long[] { 0, 10 }, new long[] { 5, 15 }, new long[] { 20, 30 }, new long[] { 22, 25 })))
+			.isEqualTo(Duration.ofNanos(25));
+		assertThat(Budget.union(List.of())).isEqualTo(Duration.ZERO);
+	}
+
+	/**
+	 * A load that waits for another class's load to give the slot back waits, in the
+	 * budget: not unexplained time between the class's spans. (Other tests' loads may
+	 * hold the slot too, so only lower bounds.)
+	 */
+	@Test
+	void aLoadWaitingForTheSlotCountsAsWaitingAndItsTurnAsALoadTurn() throws Exception {
+		CountDownLatch firstHasTheSlot = new CountDownLatch(1);
+		try (ExecutorService threads = Executors.newFixedThreadPool(2)) {
+			Future<?> first = threads.submit(() -> {
+				Budget.owner("BudgetTest-first");
+				try (Phases.Turn turn = Phases.enter(Phase.LOADING, "first")) {
+					firstHasTheSlot.countDown();
+					Thread.sleep(400);
+				}
+				return null;
+			});
+			firstHasTheSlot.await();
+			Future<?> second = threads.submit(() -> {
+				Budget.owner("BudgetTest-second");
+				try (Phases.Turn turn = Phases.enter(Phase.LOADING, "second")) {
+					Thread.sleep(100);
+				}
+				return null;
+			});
+			first.get();
+			second.get();
+		}
+
+		assertThat(Budget.byClass().get("BudgetTest-second").get("waiting")).as("the second load's wait for the slot")
+			.isGreaterThanOrEqualTo(0.25);
+		assertThat(Budget.byClass().get("BudgetTest-second").get("load_turns")).isGreaterThanOrEqualTo(0.09);
+		assertThat(Budget.byClass().get("BudgetTest-first").get("load_turns")).isGreaterThanOrEqualTo(0.39);
+	}
+
+}
