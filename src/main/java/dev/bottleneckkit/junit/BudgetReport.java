@@ -69,7 +69,8 @@ final class BudgetReport {
 		}
 		StringBuilder md = new StringBuilder("\n## Where the time went\n\n");
 		md.append("Seconds per scenario class. *Windows* are the measured windows the figures are counted over;"
-				+ " the rest is overhead. Classes run side by side, so their walls overlap.\n\n");
+				+ " the rest is overhead. Classes run side by side, so their walls overlap; a class that measures two"
+				+ " services at once waits on two threads, and can wait longer than its wall.\n\n");
 		md.append("| class | wall | windows | warm-ups | starts | images | waiting | probes | stops | load turns |"
 				+ " overhead |\n");
 		md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");

@@ -371,7 +371,8 @@ final class HtmlReport {
 		}
 		StringBuilder html = new StringBuilder("<section class=\"baseline\"><h2>Where the time went</h2><p>Seconds per"
 				+ " scenario class. <b>windows</b> are the measured windows the figures are counted over; the rest is"
-				+ " overhead. Classes run side by side, so their walls overlap.</p><table class=\"steps\"><tr>"
+				+ " overhead. Classes run side by side, so their walls overlap; a class that measures two services"
+				+ " at once waits on two threads, and can wait longer than its wall.</p><table class=\"steps\"><tr>"
 				+ "<th>class</th><th>wall</th><th>windows</th><th>warm-ups</th><th>starts</th><th>images</th>"
 				+ "<th>waiting</th><th>probes</th><th>stops</th><th>load turns</th><th>overhead</th></tr>");
 		classes.forEach((name, seconds) -> {
@@ -385,7 +386,16 @@ final class HtmlReport {
 					100 * (1 - seconds.getOrDefault("windows", 0.0) / wall)) : "<td>—</td>");
 			html.append("</tr>");
 		});
-		html.append("</table>");
+		html.append("<tr><td><b>all</b></td>");
+		for (String key : List.of("wall", "windows", "warm_ups", "starts", "images", "waiting", "probes", "stops",
+				"load_turns")) {
+			html.append(String.format(Locale.ROOT, "<td><b>%.0f</b></td>", total(classes, key)));
+		}
+		double wall = total(classes, "wall");
+		html.append((wall > 0)
+				? String.format(Locale.ROOT, "<td><b>%.0f %%</b></td>", 100 * (1 - total(classes, "windows") / wall))
+				: "<td>—</td>");
+		html.append("</tr></table>");
 		String slots = BudgetReport.slotLine(total(classes, "windows"), total(classes, "warm_ups"),
 				total(classes, "load_turns"));
 		if (!slots.isBlank()) {
