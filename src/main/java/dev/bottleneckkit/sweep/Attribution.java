@@ -3,12 +3,14 @@ package dev.bottleneckkit.sweep;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -116,6 +118,10 @@ final class Attribution {
 	static final List<String> HIKARI_PASSING = List.of("com.zaxxer.hikari.pool.HikariPool.getConnection",
 			"com.zaxxer.hikari.pool.ProxyConnection.close", "com.zaxxer.hikari.pool.HikariPool.recycle");
 
+	/** The resources whose model divides by what a request demands, read on a step. */
+	private static final Set<Resource> DEMANDS = EnumSet.of(Resource.CARRIER_THREADS, Resource.CPU,
+			Resource.DOWNSTREAM);
+
 	private final SweepResult sweep;
 
 	private final Step step;
@@ -195,13 +201,44 @@ final class Attribution {
 						String.format(Locale.ROOT, "Reactor Netty pool (%.0f connections)", max),
 						new Model(max, "connections", this.w1, "W₁"))));
 		}
-		long requests = requests(this.step);
-		if (!this.step.pinned().isEmpty() && requests > 0 && this.step.carriers().isPresent()) {
-			bounds.add(new Verdict.Bound(Resource.CARRIER_THREADS,
-					this.step.carriers().getAsInt() + " carriers, pinned", new Model(this.step.carriers().getAsInt(),
-							"carriers", this.step.pinnedTime().dividedBy(requests), "pinned per request")));
+		bounds.addAll(demandBounds(this.step));
+		bounds.sort(Comparator.comparingDouble((Verdict.Bound bound) -> bound.model().rps()));
+		return bounds;
+	}
+
+	/**
+	 * What caps next with the knob turned, read from {@code turned}, the confirmation's
+	 * best step: the configured limits as the sweep read them, the demands a request
+	 * makes (its CPU, its pinned time, the downstream's hold) as that step measured them.
+	 * A demand read on the knee's step is the service's at that step's pace and warmth: a
+	 * service still warming, or one whose carriers queued, spent more CPU a request there
+	 * than it spends with the cap raised.
+	 */
+	static Optional<Verdict.Bound> nextCap(SweepResult sweep, Step turned) {
+		Optional<Resource> cap = sweep.verdict().cap();
+		List<Verdict.Bound> bounds = new ArrayList<>(
+				sweep.bounds().stream().filter((bound) -> !DEMANDS.contains(bound.resource())).toList());
+		bounds.addAll(demandBounds(turned));
+		return bounds.stream()
+			.filter((bound) -> cap.isPresent() && bound.resource() != cap.get())
+			.filter((bound) -> bound.model().rps() >= sweep.ceiling())
+			.min(Comparator.comparingDouble((Verdict.Bound bound) -> bound.model().rps()));
+	}
+
+	/**
+	 * The ceilings a step's measured demands give: carriers over the pinned time of a
+	 * request, the CPU over the CPU of a request, the stand-in downstream's threads over
+	 * its hold.
+	 */
+	private static List<Verdict.Bound> demandBounds(Step step) {
+		List<Verdict.Bound> bounds = new ArrayList<>();
+		long requests = requests(step);
+		if (!step.pinned().isEmpty() && requests > 0 && step.carriers().isPresent()) {
+			bounds.add(new Verdict.Bound(Resource.CARRIER_THREADS, step.carriers().getAsInt() + " carriers, pinned",
+					new Model(step.carriers().getAsInt(), "carriers", step.pinnedTime().dividedBy(requests),
+							"pinned per request")));
 		}
-		this.step.cpu().filter((use) -> requests > 0).ifPresent((use) -> {
+		step.cpu().filter((use) -> requests > 0).ifPresent((use) -> {
 			// As the CPU rule reads it: the test's own CPU over the cores others left it.
 			double cores = use.serviceLimited() ? use.service() : use.machineUsed() - use.others();
 			double limit = use.serviceLimited() ? use.serviceLimit() : use.machineCores() - use.others();
@@ -209,15 +246,14 @@ final class Attribution {
 				bounds.add(new Verdict.Bound(Resource.CPU,
 						use.serviceLimited() ? "CPU (" + Verdict.count(limit) + " of the container's)"
 								: "CPU (the machine's " + Verdict.count(limit) + " cores)",
-						new Model(limit, "cores", perRequest(cores, this.step), "CPU per request")));
+						new Model(limit, "cores", perRequest(cores, step), "CPU per request")));
 			}
 		});
-		this.step.standIn()
+		step.standIn()
 			.filter((held) -> held.threads().isPresent() && held.meanServiceTime().toNanos() > 0)
 			.ifPresent((held) -> bounds.add(new Verdict.Bound(Resource.DOWNSTREAM,
 					"the downstream's " + held.threads().getAsInt() + " threads", new Model(held.threads().getAsInt(),
 							"downstream threads", held.meanServiceTime(), "the downstream's hold"))));
-		bounds.sort(Comparator.comparingDouble((Verdict.Bound bound) -> bound.model().rps()));
 		return bounds;
 	}
 

@@ -3,6 +3,7 @@ package dev.bottleneckkit.sweep;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -327,8 +328,9 @@ public final class Sweep {
 			else {
 				Confirmation confirmation = confirm(result, turned.get(), configured);
 				Console.line(this.name + ": " + confirmation.line());
-				result.nextCap().ifPresent((next) -> Console.line(this.name + ": next: " + next));
 				result = result.confirmedBy(confirmation);
+				result.nextCap()
+					.ifPresent((next) -> Console.line(this.name + ": next, with " + confirmation.knob() + ": " + next));
 			}
 		}
 		if (this.checks.reaching().isPresent()) {
@@ -478,16 +480,31 @@ public final class Sweep {
 				Budget.time(Budget.Category.STARTS, service::start);
 			});
 		}
+		return confirmation(result, knob.name(), knob.factor(), steps, took);
+	}
+
+	/**
+	 * The confirmation's reading of {@code steps}, measured with a knob that raised the
+	 * capped resource's limit {@code factor} times: the ceiling rose or not, and the
+	 * prediction it is held to, the lowest of the raised ceiling, the next cap as the
+	 * best of these steps read it, and the users over W₁.
+	 */
+	static Confirmation confirmation(SweepResult result, String knob, double factor, List<Step> steps, Duration took) {
 		double after = steps.stream().mapToDouble(Step::throughput).max().orElse(0);
 		// The ceiling scales with the limit the knob raises: what the resource delivered,
 		// times the knob's factor (its model may lie a few per cent off the ceiling).
-		double raised = result.ceiling() * knob.factor();
-		Optional<Verdict.Bound> next = result.nextCap().filter((bound) -> bound.model().rps() < raised);
+		double raised = result.ceiling() * factor;
+		// The next cap as the best step with the knob turned read it: a model and the
+		// figure it is compared with come from the same step.
+		Optional<Verdict.Bound> next = steps.stream()
+			.max(Comparator.comparingDouble(Step::throughput))
+			.flatMap((best) -> Attribution.nextCap(result, best))
+			.filter((bound) -> bound.model().rps() < raised);
 		double predicted = next.map((bound) -> bound.model().rps()).orElse(raised);
 		String by = next.map((bound) -> "the next cap, " + bound)
 			.orElse(String.format(Locale.ROOT, "%s the ceiling of %.1f rps, the limit %s",
-					(knob.factor() == 2) ? "twice" : Verdict.count(knob.factor()) + " ×", result.ceiling(),
-					(knob.factor() == 2) ? "doubled" : "raised"));
+					(factor == 2) ? "twice" : Verdict.count(factor) + " ×", result.ceiling(),
+					(factor == 2) ? "doubled" : "raised"));
 		// The users of the last step bound it too: users / W₁ (Little's law, no queue).
 		int users = steps.isEmpty() ? 0 : steps.get(steps.size() - 1).users();
 		double byUsers = users / (result.oneUserLatency().toNanos() / 1e9);
@@ -497,7 +514,7 @@ public final class Sweep {
 					result.oneUserLatency().toNanos() / 1e9);
 		}
 		boolean rose = after >= (1 + Confirmation.ROSE_PERCENT / 100.0) * result.ceiling();
-		return new Confirmation(knob.name(), rose, result.ceiling(), after, predicted, by, steps, took);
+		return new Confirmation(knob, rose, result.ceiling(), after, predicted, by, steps, took);
 	}
 
 	/**

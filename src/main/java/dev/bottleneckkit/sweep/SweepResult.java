@@ -102,9 +102,14 @@ public final class SweepResult {
 
 	/**
 	 * What caps next: the lowest resource's ceiling other than the verdict's, when the
-	 * verdict names one and the steps read another.
+	 * verdict names one and the steps read another. Once the verdict was put to the test,
+	 * as the confirmation's best step read it, the knob turned.
 	 */
 	public Optional<Verdict.Bound> nextCap() {
+		Optional<Step> turned = this.confirmation.flatMap(Confirmation::best);
+		if (turned.isPresent()) {
+			return Attribution.nextCap(this, turned.get());
+		}
 		Optional<Resource> cap = this.verdict.cap();
 		// A ceiling below the one measured is no resource's: its model read the route
 		// wrong.

@@ -20,6 +20,7 @@ import dev.bottleneckkit.probe.OutboundConnections;
 import dev.bottleneckkit.probe.PinningReport.PinnedEvent;
 import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
+import dev.bottleneckkit.sweep.SweepResult.Confirmation;
 import org.junit.jupiter.api.Test;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
@@ -125,6 +126,57 @@ class AttributionTest {
 		assertThat(sweep).isCappedBy(Resource.CARRIER_THREADS).hasCeilingNearItsModel(withPercentage(5));
 		assertThat(sweep.verdict().readings()).containsEntry("on a carrier per request",
 				"27.3 ms pinned + 17.1 ms on the CPU");
+	}
+
+	/**
+	 * A fresh run failed on the shop's order route: pinned carriers capped it at 47.2
+	 * rps, where the machine spent 27.5 ms of CPU a request, and the knee's step put the
+	 * CPU next at 69 rps; with 4 carriers the route made 95.6 rps at 19.6 ms a request,
+	 * its JIT warmer and its carriers no longer queued. The prediction reads the next cap
+	 * where the ceiling with the knob turned was measured: twice the ceiling, the CPU
+	 * model of that step above it.
+	 */
+	@Test
+	void theConfirmationReadsTheNextCapOnItsOwnStep() {
+		Step knee = pinnedStep(4, 47.2, 2,
+				new MachineCpu.Use(1.00, 2, false, Optional.empty(), 0, Map.of("mysql", 0.10), 0.20, 2, 1.40));
+		SweepResult sweep = result(
+				List.of(step(1, 26.4, 37, empty(), List.of()), step(2, 41.5, 48, empty(), List.of()), knee), true);
+		Step turned = pinnedStep(16, 95.6, 4,
+				new MachineCpu.Use(1.45, 2, false, Optional.empty(), 0, Map.of("mysql", 0.12), 0.30, 2, 1.92));
+
+		Confirmation confirmation = Sweep.confirmation(sweep, "carriers 4", 2, List.of(turned), Duration.ZERO);
+
+		assertThat(sweep).isCappedBy(Resource.CARRIER_THREADS);
+		assertThat(sweep.nextCap()).hasValueSatisfying((next) -> {
+			assertThat(next.resource()).isEqualTo(Resource.CPU);
+			assertThat(next.model().rps()).isCloseTo(69.0, within(1.0));
+		});
+		assertThat(confirmation.predictedBy()).isEqualTo("twice the ceiling of 47.2 rps, the limit doubled");
+		assertThat(confirmation.predictionError()).isLessThan(0.02);
+		assertThat(sweep.confirmedBy(confirmation).nextCap()).hasValueSatisfying((next) -> {
+			assertThat(next.resource()).isEqualTo(Resource.CPU);
+			assertThat(next.model().rps()).isCloseTo(99.7, within(1.0));
+		});
+	}
+
+	/**
+	 * The same confirmation step, its machine's cores nearly all busy at 80 rps: the CPU
+	 * read there caps below twice the ceiling, and the prediction is that cap.
+	 */
+	@Test
+	void aConfirmationWhoseStepRanOutOfCpuIsHeldToTheCpuModelOfThatStep() {
+		Step knee = pinnedStep(4, 47.2, 2,
+				new MachineCpu.Use(1.00, 2, false, Optional.empty(), 0, Map.of("mysql", 0.10), 0.20, 2, 1.40));
+		SweepResult sweep = result(
+				List.of(step(1, 26.4, 37, empty(), List.of()), step(2, 41.5, 48, empty(), List.of()), knee), true);
+		Step turned = pinnedStep(16, 80.0, 4,
+				new MachineCpu.Use(1.45, 2, false, Optional.empty(), 0, Map.of("mysql", 0.12), 0.30, 2, 1.92));
+
+		Confirmation confirmation = Sweep.confirmation(sweep, "carriers 4", 2, List.of(turned), Duration.ZERO);
+
+		assertThat(confirmation.predictedBy()).startsWith("the next cap, CPU (the machine's 1.95 cores) at 83.4 rps");
+		assertThat(confirmation.predictionError()).isLessThan(0.05);
 	}
 
 	/**
@@ -667,6 +719,24 @@ class AttributionTest {
 				Duration.ofMillis(latencyMs));
 		return new Step(users, result, empty(), empty(), Optional.empty(), List.of(), OptionalInt.empty(), List.of(),
 				connections, window);
+	}
+
+	/**
+	 * A step of 10 s at {@code rps} on {@code carriers}, each request pinned for 21 ms (9
+	 * ms pins), the CPU at {@code use}.
+	 */
+	private static Step pinnedStep(int users, double rps, int carriers, MachineCpu.Use use) {
+		Duration window = Duration.ofSeconds(10);
+		long requests = Math.round(rps * 10);
+		List<PinnedEvent> pinned = new ArrayList<>();
+		for (long i = 0; i < requests * 21 / 9; i++) {
+			pinned.add(new PinnedEvent(Instant.now(), Duration.ofMillis(9), "",
+					List.of("com.mysql.cj.protocol.ReadAheadInputStream.fill:107")));
+		}
+		LoadResult result = LoadResults.closedLoop("load", users, window, requests,
+				Duration.ofMillis(Math.round(users * 1000 / rps)));
+		return new Step(users, result, empty(), empty(), Optional.of(use), pinned, OptionalInt.of(carriers), List.of(),
+				List.of(), window);
 	}
 
 	/**
