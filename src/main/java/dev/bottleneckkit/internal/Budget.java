@@ -27,6 +27,13 @@ public final class Budget {
 		/** Loads' warm-ups before their windows, sweeps' warm-up rounds included. */
 		WARM_UPS("warm-ups"),
 
+		/**
+		 * A load's run around its window and warm-up: connecting its users, and the
+		 * answers in flight at the window's end, which it waits for (their lives count in
+		 * the throughput).
+		 */
+		TAILS("load tails"),
+
 		/** Containers from start to healthy (several at once count once). */
 		STARTS("container starts"),
 
@@ -121,9 +128,14 @@ public final class Budget {
 		}
 	}
 
-	/** Adds a load's warm-up and window, and the window's precision. */
-	public static void load(String name, Duration warmUp, Duration window, long answers, double[] perSecond) {
+	/**
+	 * Adds a load's warm-up and window, the rest of its run ({@code ran} in all) as its
+	 * tail, and the window's precision.
+	 */
+	public static void load(String name, Duration warmUp, Duration window, Duration ran, long answers,
+			double[] perSecond) {
 		add(Category.WARM_UPS, warmUp.toNanos());
+		add(Category.TAILS, ran.minus(warmUp).minus(window).toNanos());
 		Category as = windowsAs.get();
 		if (as != null) {
 			add(as, window.toNanos());

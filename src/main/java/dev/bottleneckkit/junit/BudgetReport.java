@@ -15,6 +15,14 @@ import dev.bottleneckkit.internal.Json;
  */
 final class BudgetReport {
 
+	/** The table's columns, as {@link Budget#byClass()} names them. */
+	static final List<String> COLUMNS = List.of("wall", "windows", "warm_ups", "tails", "starts", "images", "waiting",
+			"probes", "stops", "load_turns");
+
+	/** The columns' headings, in the same order. */
+	static final List<String> HEADINGS = List.of("wall", "windows", "warm-ups", "load tails", "starts", "images",
+			"waiting", "probes", "stops", "load turns");
+
 	private BudgetReport() {
 	}
 
@@ -46,19 +54,20 @@ final class BudgetReport {
 	 * What bounds the run from below: with one load at a time, the loads' turns follow
 	 * one another, and the suite takes at least their sum however its classes overlap.
 	 */
-	static String slotLine(double windows, double warmUps, double turns) {
+	static String slotLine(double windows, double warmUps, double tails, double turns) {
 		Budget.SlotTime slots = Budget.loadSlots();
 		if (slots.span().isZero()) {
 			return "";
 		}
 		return String.format(Locale.ROOT,
 				"%nThe load slots were busy %.0f s of the run's %.0f s (%.0f %%): the loads' turns, which follow one"
-						+ " another (`bottleneck.loads-at-once`), hold %.0f s of measured windows, %.0f s of warm-ups"
-						+ " and %.0f s of the rest of a turn (a sweep's settling, draining and probes while it holds"
-						+ " the slot). The run takes at least the busy time; shorter turns or loads side by side"
-						+ " shorten it, and nothing else much does.%n",
+						+ " another (`bottleneck.loads-at-once`), hold %.0f s of measured windows, %.0f s of warm-ups,"
+						+ " %.0f s of load tails (connecting the users, waiting for the answers in flight at a"
+						+ " window's end) and %.0f s of the rest of a turn (a sweep's probes and its pauses between"
+						+ " steps while it holds the slot). The run takes at least the busy time; shorter turns or"
+						+ " loads side by side shorten it, and nothing else much does.%n",
 				slots.busy().toMillis() / 1000.0, slots.span().toMillis() / 1000.0, 100 * slots.share(), windows,
-				warmUps, Math.max(0, turns - windows - warmUps));
+				warmUps, tails, Math.max(0, turns - windows - warmUps - tails));
 	}
 
 	/** The summary's table: a row per class and the totals, the overhead's share said. */
@@ -71,30 +80,27 @@ final class BudgetReport {
 		md.append("Seconds per scenario class. *Windows* are the measured windows the figures are counted over;"
 				+ " the rest is overhead. Classes run side by side, so their walls overlap; a class that measures two"
 				+ " services at once waits on two threads, and can wait longer than its wall.\n\n");
-		md.append("| class | wall | windows | warm-ups | starts | images | waiting | probes | stops | load turns |"
-				+ " overhead |\n");
-		md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
-		double[] totals = new double[9];
+		md.append("| class | ").append(String.join(" | ", HEADINGS)).append(" | overhead |\n");
+		md.append("|---".repeat(HEADINGS.size() + 2)).append("|\n");
+		double[] totals = new double[COLUMNS.size()];
 		classes.forEach((name, seconds) -> {
-			List<String> keys = List.of("wall", "windows", "warm_ups", "starts", "images", "waiting", "probes", "stops",
-					"load_turns");
 			StringBuilder row = new StringBuilder("| ").append(name);
-			for (int i = 0; i < keys.size(); i++) {
-				double value = seconds.getOrDefault(keys.get(i), 0.0);
+			for (int i = 0; i < COLUMNS.size(); i++) {
+				double value = seconds.getOrDefault(COLUMNS.get(i), 0.0);
 				totals[i] += value;
 				row.append(String.format(Locale.ROOT, " | %.0f", value));
 			}
-			double wall = seconds.getOrDefault("wall", 0.0);
-			row.append((wall > 0)
-					? String.format(Locale.ROOT, " | %.0f %%", 100 * (1 - seconds.getOrDefault("windows", 0.0) / wall))
-					: " | —");
-			md.append(row).append(" |\n");
+			md.append(row)
+				.append(" | ")
+				.append(overhead(seconds.getOrDefault("wall", 0.0), seconds.getOrDefault("windows", 0.0)))
+				.append(" |\n");
 		});
-		md.append(String.format(Locale.ROOT,
-				"| **all** | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %s |%n", totals[0],
-				totals[1], totals[2], totals[3], totals[4], totals[5], totals[6], totals[7], totals[8],
-				(totals[0] > 0) ? String.format(Locale.ROOT, "%.0f %%", 100 * (1 - totals[1] / totals[0])) : "—"));
-		md.append(slotLine(totals[1], totals[2], totals[8]));
+		md.append("| **all**");
+		for (double total : totals) {
+			md.append(String.format(Locale.ROOT, " | %.0f", total));
+		}
+		md.append(" | ").append(overhead(totals[0], totals[1])).append(" |\n");
+		md.append(slotLine(totals[1], totals[2], totals[3], totals[COLUMNS.indexOf("load_turns")]));
 		long longer = Budget.windows()
 			.values()
 			.stream()
@@ -107,6 +113,11 @@ final class BudgetReport {
 						+ " spread of their seconds (`budget.json` has each).%n",
 				longer, all, Budget.Window.TARGET * 100));
 		return md.toString();
+	}
+
+	/** The share of {@code wall} that was not measured windows: "62 %", or "—". */
+	static String overhead(double wall, double windows) {
+		return (wall > 0) ? String.format(Locale.ROOT, "%.0f %%", 100 * (1 - windows / wall)) : "—";
 	}
 
 }

@@ -373,31 +373,27 @@ final class HtmlReport {
 				+ " scenario class. <b>windows</b> are the measured windows the figures are counted over; the rest is"
 				+ " overhead. Classes run side by side, so their walls overlap; a class that measures two services"
 				+ " at once waits on two threads, and can wait longer than its wall.</p><table class=\"steps\"><tr>"
-				+ "<th>class</th><th>wall</th><th>windows</th><th>warm-ups</th><th>starts</th><th>images</th>"
-				+ "<th>waiting</th><th>probes</th><th>stops</th><th>load turns</th><th>overhead</th></tr>");
+				+ "<th>class</th>");
+		BudgetReport.HEADINGS.forEach((heading) -> html.append("<th>").append(heading).append("</th>"));
+		html.append("<th>overhead</th></tr>");
 		classes.forEach((name, seconds) -> {
 			html.append("<tr><td>").append(ReportWriter.escape(name)).append("</td>");
-			for (String key : List.of("wall", "windows", "warm_ups", "starts", "images", "waiting", "probes", "stops",
-					"load_turns")) {
+			for (String key : BudgetReport.COLUMNS) {
 				html.append(String.format(Locale.ROOT, "<td>%.0f</td>", seconds.getOrDefault(key, 0.0)));
 			}
-			double wall = seconds.getOrDefault("wall", 0.0);
-			html.append((wall > 0) ? String.format(Locale.ROOT, "<td>%.0f %%</td>",
-					100 * (1 - seconds.getOrDefault("windows", 0.0) / wall)) : "<td>—</td>");
-			html.append("</tr>");
+			html.append("<td>")
+				.append(BudgetReport.overhead(seconds.getOrDefault("wall", 0.0), seconds.getOrDefault("windows", 0.0)))
+				.append("</td></tr>");
 		});
 		html.append("<tr><td><b>all</b></td>");
-		for (String key : List.of("wall", "windows", "warm_ups", "starts", "images", "waiting", "probes", "stops",
-				"load_turns")) {
+		for (String key : BudgetReport.COLUMNS) {
 			html.append(String.format(Locale.ROOT, "<td><b>%.0f</b></td>", total(classes, key)));
 		}
-		double wall = total(classes, "wall");
-		html.append((wall > 0)
-				? String.format(Locale.ROOT, "<td><b>%.0f %%</b></td>", 100 * (1 - total(classes, "windows") / wall))
-				: "<td>—</td>");
-		html.append("</tr></table>");
+		html.append("<td><b>")
+			.append(BudgetReport.overhead(total(classes, "wall"), total(classes, "windows")))
+			.append("</b></td></tr></table>");
 		String slots = BudgetReport.slotLine(total(classes, "windows"), total(classes, "warm_ups"),
-				total(classes, "load_turns"));
+				total(classes, "tails"), total(classes, "load_turns"));
 		if (!slots.isBlank()) {
 			html.append("<p>").append(ReportWriter.escape(slots.strip().replace("`", ""))).append("</p>");
 		}

@@ -268,6 +268,7 @@ public final class ClosedLoopLoad {
 	}
 
 	private LoadResult execute(List<Request> mix) {
+		long began = System.nanoTime();
 		Measurement measurement = switch (this.window) {
 			case Window.ForDuration(Duration length) ->
 				new Measurement(this.warmUp, length, length, this.requestTimeout, 0, this.users);
@@ -313,7 +314,8 @@ public final class ClosedLoopLoad {
 			throw failure.get();
 		}
 		LoadResult result = measurement.result(this.name, this.users, Double.NaN, this.warmUp, Mix.shares(mix));
-		Budget.load(this.name, this.warmUp, result.window(), result.completed(), perSecond(result));
+		Budget.load(this.name, this.warmUp, result.window(), Duration.ofNanos(System.nanoTime() - began),
+				result.completed(), perSecond(result));
 		if (this.printed) {
 			Console.line(result.summary());
 		}

@@ -126,6 +126,7 @@ public final class OpenLoopLoad {
 	}
 
 	private LoadResult execute(List<Request> mix) {
+		long began = System.nanoTime();
 		Measurement measurement = new Measurement(this.warmUp, this.duration, this.requestTimeout)
 			.withRoutes(Mix.names(mix));
 		double intervalNanos = 1e9 / this.rate;
@@ -133,7 +134,8 @@ public final class OpenLoopLoad {
 			loop.openLoop((i) -> measurement.startNanos + (long) (i * intervalNanos), this.maxOutstanding);
 		}
 		LoadResult result = measurement.result(this.name, this.maxOutstanding, this.rate, this.warmUp, Mix.shares(mix));
-		Budget.load(this.name, this.warmUp, result.window(), result.completed(), ClosedLoopLoad.perSecond(result));
+		Budget.load(this.name, this.warmUp, result.window(), Duration.ofNanos(System.nanoTime() - began),
+				result.completed(), ClosedLoopLoad.perSecond(result));
 		log.info("{}", result.summary());
 		return result;
 	}

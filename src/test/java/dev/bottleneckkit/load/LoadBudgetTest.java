@@ -1,0 +1,48 @@
+package dev.bottleneckkit.load;
+
+import java.time.Duration;
+import java.util.Map;
+
+import dev.bottleneckkit.internal.Budget;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * Where the budget puts a load's seconds: its warm-up, its window, and its tail, the time
+ * it ran past them waiting for the answers in flight at the window's end.
+ */
+class LoadBudgetTest {
+
+	/**
+	 * 2 users on 800 ms answers, a 300 ms warm-up and a 1 s window: the window ends while
+	 * both users' requests are in flight, and the load waits up to 800 ms for them.
+	 */
+	@Test
+	void theAnswersInFlightAtTheWindowsEndAreTheLoadsTail() throws Exception {
+		String owner = "LoadBudgetTest-" + System.nanoTime();
+		Budget.owner(owner);
+		try (LimitedServer server = LimitedServer.start(2, Duration.ofMillis(800))) {
+			long began = System.nanoTime();
+			ClosedLoopLoad.users(2)
+				.warmUp(Duration.ofMillis(300))
+				.forDuration(Duration.ofSeconds(1))
+				.quiet()
+				.run(server.uri());
+			double ran = (System.nanoTime() - began) / 1e9;
+
+			Map<String, Double> seconds = Budget.byClass().get(owner);
+			assertThat(seconds.get("warm_ups")).isCloseTo(0.3, within(0.01));
+			assertThat(seconds.get("windows")).isCloseTo(1.0, within(0.01));
+			assertThat(seconds.get("tails")).as("the wait for the answers in flight").isGreaterThan(0.05);
+			assertThat(seconds.get("warm_ups") + seconds.get("windows") + seconds.get("tails"))
+				.as("the load's whole run, %.2f s, less the wait for its turn", ran)
+				.isLessThanOrEqualTo(ran);
+		}
+		finally {
+			Budget.owner(null);
+		}
+	}
+
+}
