@@ -226,6 +226,14 @@ final class Attribution {
 	}
 
 	/**
+	 * The ceiling {@code step}'s measured demand on {@code resource} gives, if it has
+	 * one.
+	 */
+	static Optional<Verdict.Bound> demand(Step step, Resource resource) {
+		return demandBounds(step).stream().filter((bound) -> bound.resource() == resource).findFirst();
+	}
+
+	/**
 	 * The ceilings a step's measured demands give: carriers over the pinned time of a
 	 * request, the CPU over the CPU of a request, the stand-in downstream's threads over
 	 * its hold.
