@@ -497,9 +497,8 @@ public final class Sweep {
 		// CPU's: the CPU a request takes is a JVM's, and a JVM started on other CPUs is
 		// another (its collector and compiler threads follow its CPUs, and one on a
 		// single CPU warms slower: S9's took 72 to 91 ms a request at its knee on 1 CPU
-		// in
-		// fresh runs, 69 to 82 on 1.5). The raised CPU's model is read on the knob's own
-		// step.
+		// in fresh runs, 69 to 82 on 1.5). The raised CPU's model is read on the knob's
+		// own step.
 		Optional<Verdict.Bound> cpu = result.verdict()
 			.cap()
 			.filter((cap) -> cap == Resource.CPU)
