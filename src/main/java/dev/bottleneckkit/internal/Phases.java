@@ -41,9 +41,12 @@ public final class Phases {
 	 * it bends both: a 40-user run at 5 connections measured 7.4 of 9.0 rps with a
 	 * 1000-user run beside it, a 4-user fan-out 596 ms instead of 513. So one load at a
 	 * time (with {@code -Dbottleneck.loads-at-once=N}, N slots; a load of more than
-	 * {@value #USERS_PER_SLOT} users takes two). Scenario classes side by side still
-	 * gain: their container starts run together, and one class's setup, settling and
-	 * reading of probes runs while another's load is measured.
+	 * {@value #USERS_PER_SLOT} users takes two, as a sweep does). With more than one
+	 * slot, a load goes beside others only while the machine's cores are busy at most
+	 * {@value #BESIDE_BELOW} of the time since those settled ({@link LoadSlots}).
+	 * Scenario classes side by side still gain: their container starts run together, and
+	 * one class's setup, settling and reading of probes runs while another's load is
+	 * measured.
 	 */
 	static final int LOADS_AT_ONCE = loadsAtOnce();
 
@@ -67,7 +70,14 @@ public final class Phases {
 	 */
 	public static final int USERS_PER_SLOT = 20;
 
-	private static final Semaphore loadSlots = new Semaphore(LOADS_AT_ONCE, true);
+	/**
+	 * The busiest the machine's cores may be, as a share of their time, for a load to go
+	 * beside others: on two cores, 0.8 of a core busy leaves more than a core for the
+	 * newcomer and what it drives.
+	 */
+	static final double BESIDE_BELOW = 0.4;
+
+	private static final LoadSlots loadSlots = new LoadSlots(LOADS_AT_ONCE, LoadSlots.Machine.procStat(), BESIDE_BELOW);
 
 	/** What a JVM's test work is doing with the machine. */
 	public enum Phase {
@@ -155,12 +165,15 @@ public final class Phases {
 		}
 		Turn turn = new Turn(phase);
 		held.set(turn);
-		Semaphore slots = (phase == Phase.STARTING) ? startSlots : loadSlots;
-		int permits = Math.max(1, Math.min(weight, (phase == Phase.STARTING) ? STARTS_AT_ONCE : LOADS_AT_ONCE));
 		try {
-			slots.acquire(permits);
-			turn.slots = slots;
-			turn.permits = permits;
+			if (phase == Phase.STARTING) {
+				int permits = Math.max(1, Math.min(weight, STARTS_AT_ONCE));
+				startSlots.acquire(permits);
+				turn.permits = permits;
+			}
+			else {
+				turn.load = loadSlots.take(weight, what);
+			}
 		}
 		catch (InterruptedException ex) {
 			turn.close();
@@ -217,9 +230,11 @@ public final class Phases {
 
 		private boolean closed;
 
-		private Semaphore slots;
-
+		/** Start slots taken. */
 		private int permits;
+
+		/** The load slots taken, for a load's turn. */
+		private LoadSlots.Held load;
 
 		/** When a load's turn began, its slot taken (nanoTime); 0 for a start's. */
 		private long began;
@@ -232,8 +247,11 @@ public final class Phases {
 		public void close() {
 			if (!this.closed && this.phase != null) {
 				this.closed = true;
-				if (this.slots != null) {
-					this.slots.release(this.permits);
+				if (this.permits > 0) {
+					startSlots.release(this.permits);
+				}
+				if (this.load != null) {
+					loadSlots.give(this.load);
 				}
 				if (this.began != 0) {
 					Budget.turn(this.began, System.nanoTime());
