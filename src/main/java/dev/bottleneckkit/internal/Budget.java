@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -86,6 +87,9 @@ public final class Budget {
 
 	/** The run's load turns as [began, ended] (nanoTime), for the slot's busy time. */
 	private static final List<long[]> turnSpans = java.util.Collections.synchronizedList(new ArrayList<>());
+
+	/** Loads that went beside another. */
+	private static final AtomicInteger loadsBeside = new AtomicInteger();
 
 	/**
 	 * The run's span: the first class's beginning and the last class's end (nanoTime).
@@ -183,8 +187,19 @@ public final class Budget {
 	 * draining, probes read while it holds the slot).
 	 */
 	public static void turn(long began, long ended) {
+		turn(began, ended, false);
+	}
+
+	/**
+	 * A load's turn from {@code began} to {@code ended} (nanoTime); {@code beside}: it
+	 * went beside another load (more than one load slot, and the machine had the CPU).
+	 */
+	public static void turn(long began, long ended, boolean beside) {
 		turns.merge(owner(), ended - began, Long::sum);
 		turnSpans.add(new long[] { began, ended });
+		if (beside) {
+			loadsBeside.incrementAndGet();
+		}
 	}
 
 	/**
@@ -197,9 +212,11 @@ public final class Budget {
 		synchronized (turnSpans) {
 			sorted = new ArrayList<>(turnSpans);
 		}
+		long held = sorted.stream().mapToLong((turn) -> turn[1] - turn[0]).sum();
+		Duration busy = union(sorted);
 		synchronized (span) {
 			long run = (span[1] > span[0]) ? span[1] - span[0] : 0;
-			return new SlotTime(union(sorted), Duration.ofNanos(run));
+			return new SlotTime(busy, Duration.ofNanos(run), Duration.ofNanos(held).minus(busy), loadsBeside.get());
 		}
 	}
 
@@ -260,8 +277,11 @@ public final class Budget {
 	 *
 	 * @param busy the time some load held a slot
 	 * @param span from the first scenario class's beginning to the last one's end
+	 * @param sideBySide the loads' turns beyond the busy time: what running side by side
+	 * saved
+	 * @param loadsBeside loads that went beside another
 	 */
-	public record SlotTime(Duration busy, Duration span) {
+	public record SlotTime(Duration busy, Duration span, Duration sideBySide, int loadsBeside) {
 
 		/** The busy time's share of the span: 0.9 for 90 %. */
 		public double share() {

@@ -75,7 +75,7 @@ public final class Phases {
 	 * beside others: on two cores, 0.8 of a core busy leaves more than a core for the
 	 * newcomer and what it drives.
 	 */
-	static final double BESIDE_BELOW = 0.4;
+	public static final double BESIDE_BELOW = 0.4;
 
 	private static final LoadSlots loadSlots = new LoadSlots(LOADS_AT_ONCE, LoadSlots.Machine.procStat(), BESIDE_BELOW);
 
@@ -254,7 +254,8 @@ public final class Phases {
 					loadSlots.give(this.load);
 				}
 				if (this.began != 0) {
-					Budget.turn(this.began, System.nanoTime());
+					Budget.turn(this.began, System.nanoTime(),
+							this.load != null && this.load.busyWhenJoined().isPresent());
 				}
 				held.remove();
 				leave(this.phase);

@@ -7,6 +7,7 @@ import java.util.Map;
 
 import dev.bottleneckkit.internal.Budget;
 import dev.bottleneckkit.internal.Json;
+import dev.bottleneckkit.internal.Phases;
 
 /**
  * Where the run's seconds went, for {@code budget.json} and the summary: per scenario
@@ -34,8 +35,12 @@ final class BudgetReport {
 		root.put("schema", "bottleneck-kit/budget/v1");
 		root.put("classes", Budget.byClass());
 		Budget.SlotTime slots = Budget.loadSlots();
-		root.put("load_slots",
-				Map.of("busy", slots.busy().toMillis() / 1000.0, "span", slots.span().toMillis() / 1000.0));
+		Map<String, Object> loadSlots = new LinkedHashMap<>();
+		loadSlots.put("busy", slots.busy().toMillis() / 1000.0);
+		loadSlots.put("span", slots.span().toMillis() / 1000.0);
+		loadSlots.put("side_by_side", slots.sideBySide().toMillis() / 1000.0);
+		loadSlots.put("loads_beside", slots.loadsBeside());
+		root.put("load_slots", loadSlots);
 		Map<String, Object> windows = new LinkedHashMap<>();
 		Budget.windows().forEach((owner, list) -> windows.put(owner, list.stream().map((window) -> {
 			Map<String, Object> each = new LinkedHashMap<>();
@@ -67,7 +72,13 @@ final class BudgetReport {
 						+ " steps while it holds the slot). The run takes at least the busy time; shorter turns or"
 						+ " loads side by side shorten it, and nothing else much does.%n",
 				slots.busy().toMillis() / 1000.0, slots.span().toMillis() / 1000.0, 100 * slots.share(), windows,
-				warmUps, tails, Math.max(0, turns - windows - warmUps - tails));
+				warmUps, tails, Math.max(0, turns - windows - warmUps - tails))
+				+ ((slots.loadsBeside() == 0) ? ""
+						: String.format(Locale.ROOT,
+								"%n%d loads went beside another while the machine's cores were at most %.0f %% busy;"
+										+ " turns side by side saved %.0f s of the busy time.%n",
+								slots.loadsBeside(), 100 * Phases.BESIDE_BELOW,
+								slots.sideBySide().toMillis() / 1000.0));
 	}
 
 	/** The summary's table: a row per class and the totals, the overhead's share said. */

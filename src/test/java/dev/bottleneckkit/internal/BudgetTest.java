@@ -6,6 +6,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import dev.bottleneckkit.internal.Phases.Phase;
 import org.junit.jupiter.api.Test;
@@ -60,6 +61,24 @@ class BudgetTest {
 			.isGreaterThanOrEqualTo(0.25);
 		assertThat(Budget.byClass().get("BudgetTest-second").get("load_turns")).isGreaterThanOrEqualTo(0.09);
 		assertThat(Budget.byClass().get("BudgetTest-first").get("load_turns")).isGreaterThanOrEqualTo(0.39);
+	}
+
+	/**
+	 * Turns side by side count once in the busy time, and what they saved is said. (Far
+	 * in the past, so that no other test's turn overlaps them.)
+	 */
+	@Test
+	void loadsSideBySideSaveTheirOverlapAndAreCounted() {
+		long longAgo = System.nanoTime() - TimeUnit.HOURS.toNanos(1);
+		Budget.SlotTime before = Budget.loadSlots();
+		Budget.turn(longAgo, longAgo + 3_000_000_000L);
+		Budget.turn(longAgo + 2_000_000_000L, longAgo + 4_000_000_000L, true);
+		Budget.SlotTime after = Budget.loadSlots();
+
+		// Other tests' loads may go side by side meanwhile: lower bounds.
+		assertThat(after.sideBySide().minus(before.sideBySide())).as("the second's first second beside the first")
+			.isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+		assertThat(after.loadsBeside() - before.loadsBeside()).isGreaterThanOrEqualTo(1);
 	}
 
 }
