@@ -66,7 +66,7 @@ final class BudgetReport {
 		}
 		return String.format(Locale.ROOT,
 				"%nThe load slots were busy %.0f s of the run's %.0f s (%.0f %%): the loads' turns, which follow one"
-						+ " another (`bottleneck.loads-at-once`), hold %.0f s of measured windows, %.0f s of warm-ups,"
+						+ " another unless the machine has the CPU for two (`bottleneck.loads-at-once`), hold %.0f s of measured windows, %.0f s of warm-ups,"
 						+ " %.0f s of load tails (connecting the users, waiting for the answers in flight at a"
 						+ " window's end) and %.0f s of the rest of a turn (a sweep's probes and its pauses between"
 						+ " steps while it holds the slot). The run takes at least the busy time; shorter turns or"
