@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -372,44 +373,76 @@ final class Attribution {
 	}
 
 	/**
-	 * A pool read from the steps' thread dumps: its limit is the most request threads
-	 * seen holding a connection in a dump where others waited for one (a dump is one
-	 * instant: a connection being handed on is held by nobody), and the last step's dumps
-	 * must show some waiting. A thread taking or handing back a connection is no holder:
-	 * the most of several dumps would otherwise count one too many. Empty when no dump
-	 * shows the pool full.
+	 * A pool read from the steps' thread dumps: its limit is the number of request
+	 * threads holding a connection that most dumps agree on, among the dumps where others
+	 * waited for one (the pool full), the larger on a tie; the last step's dumps must
+	 * show some waiting. A dump is taken thread by thread, not at one instant: a
+	 * connection handed on while it is written can be counted twice (its old holder
+	 * before, its new one after) or not at all, and a thread taking or handing back a
+	 * connection is no holder. The most of several dumps would keep such a miscount; what
+	 * most of them say does not (the sweep takes three dumps in a step whose first shows
+	 * a pool's waiters). Empty when no dump shows the pool full.
 	 */
 	private Optional<Pool> pooledFromDump(List<String> waitingFrames, List<String> holdingFrames,
 			List<String> passingFrames) {
-		int limit = 0;
+		Map<Integer, List<String>> dumpsByHolders = new TreeMap<>();
 		int pending = 0;
-		String file = null;
 		boolean lastWaits = false;
 		for (Step each : this.sweep.steps()) {
 			for (ThreadDump dump : each.threads()) {
-				List<DumpedThread> serving = dump.matching(Attribution::servesARequest);
-				int waiting = (int) serving.stream()
-					.filter((thread) -> waitingFrames.stream().allMatch(thread::hasFrame))
-					.count();
-				int holding = (int) serving.stream()
+				int waiting = waiting(dump, waitingFrames);
+				int holding = (int) dump.matching(Attribution::servesARequest)
+					.stream()
 					.filter((thread) -> passingFrames.stream().noneMatch(thread::hasFrame))
 					.filter((thread) -> holdingFrames.stream().anyMatch(thread::hasFrame))
 					.count();
-				if (each == this.step && waiting >= 1 && holding >= 1) {
-					lastWaits = true;
+				if (waiting < 1 || holding < 1) {
+					continue;
 				}
-				if (waiting >= 1 && holding > limit) {
-					limit = holding;
-					file = String.valueOf(dump.file().getFileName());
-				}
+				lastWaits |= each == this.step;
+				dumpsByHolders.computeIfAbsent(holding, (count) -> new ArrayList<>())
+					.add(String.valueOf(dump.file().getFileName()));
 				pending = Math.max(pending, waiting);
 			}
 		}
-		if (!lastWaits || limit < 1) {
+		if (!lastWaits) {
 			return Optional.empty();
 		}
-		return Optional
-			.of(new Pool("request threads holding a connection (thread dump " + file + ")", limit, limit, pending));
+		Map.Entry<Integer, List<String>> agreed = dumpsByHolders.entrySet()
+			.stream()
+			.max(Comparator.<Map.Entry<Integer, List<String>>>comparingInt((entry) -> entry.getValue().size())
+				.thenComparing(Map.Entry::getKey))
+			.orElseThrow();
+		int full = dumpsByHolders.values().stream().mapToInt(List::size).sum();
+		String counted = String.format(Locale.ROOT, "%d in %d of %d dumps with waiters%s (e.g. %s)", agreed.getKey(),
+				agreed.getValue().size(), full, seenOtherwise(dumpsByHolders, agreed.getKey()),
+				agreed.getValue().get(0));
+		return Optional.of(new Pool("request threads holding a connection", agreed.getKey(), agreed.getKey(), pending,
+				Map.of("holders by thread dump", counted)));
+	}
+
+	/** "; 6 in 1" when dumps with waiters counted other numbers of holders. */
+	private static String seenOtherwise(Map<Integer, List<String>> dumpsByHolders, int agreed) {
+		String others = dumpsByHolders.entrySet()
+			.stream()
+			.filter((entry) -> entry.getKey() != agreed)
+			.map((entry) -> entry.getKey() + " in " + entry.getValue().size())
+			.collect(Collectors.joining(", "));
+		return others.isEmpty() ? "" : "; " + others;
+	}
+
+	private static int waiting(ThreadDump dump, List<String> waitingFrames) {
+		return dump.matching((thread) -> servesARequest(thread) && waitingFrames.stream().allMatch(thread::hasFrame))
+			.size();
+	}
+
+	/**
+	 * Whether request threads in {@code dump} wait for a pooled connection (HttpClient
+	 * 5's lease, Hikari's borrow): the pool is full, and counting its holders takes more
+	 * than one dump.
+	 */
+	static boolean waitsForAPooledConnection(ThreadDump dump) {
+		return waiting(dump, HTTP_CLIENT_WAITING) > 0 || waiting(dump, HIKARI_WAITING) > 0;
 	}
 
 	private Optional<Capped> reactorNetty() {
@@ -932,12 +965,17 @@ final class Attribution {
 	/**
 	 * A pool's reading: what was in use at most, its limit, and how many waited at most.
 	 */
-	private record Pool(String label, int inUse, int limit, int pending) {
+	private record Pool(String label, int inUse, int limit, int pending, Map<String, String> more) {
+
+		Pool(String label, int inUse, int limit, int pending) {
+			this(label, inUse, limit, pending, Map.of());
+		}
 
 		Map<String, String> readings() {
 			Map<String, String> readings = new LinkedHashMap<>();
 			readings.put(this.label + " max", this.inUse + " of " + this.limit);
 			readings.put("waiting max", Integer.toString(this.pending));
+			readings.putAll(this.more);
 			return readings;
 		}
 

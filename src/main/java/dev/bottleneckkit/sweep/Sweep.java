@@ -88,6 +88,12 @@ public final class Sweep {
 	 */
 	static final int MAX_WINDOW_SECONDS = 6;
 
+	/**
+	 * Thread dumps in a step whose first dump shows request threads waiting for a pooled
+	 * connection: the pool's holders are counted by what most of them say.
+	 */
+	static final int POOL_DUMPS = 3;
+
 	/** A doubling of the users that raises throughput by less than this share is flat. */
 	static final double FLAT_GAIN = 1.15;
 
@@ -630,14 +636,27 @@ public final class Sweep {
 		Duration warmUp = (w1 == null) ? Duration.ofSeconds(1)
 				: clamp(max(w1.multipliedBy(2), lastLatency), Duration.ofMillis(500), Duration.ofSeconds(3));
 		// A thread dump halfway through the window this step is likely to have: its
-		// users' cycles, twice the last step's latency once the users queue.
+		// users' cycles, twice the last step's latency once the users queue. Two more
+		// when it shows a pool's waiters: a dump is taken thread by thread, and the
+		// pool's holders are counted by what most dumps say.
 		Duration likelyWindow = clamp(lastLatency.multipliedBy(2L * (CYCLES + 1)), Duration.ofSeconds(1),
 				Duration.ofSeconds(MAX_WINDOW_SECONDS));
 		probes.beginStep();
 		long wallStart = System.nanoTime();
-		Future<Optional<ThreadDump>> dump = background.submit(() -> {
+		Future<List<ThreadDump>> dump = background.submit(() -> {
 			Thread.sleep(warmUp.plus(likelyWindow.dividedBy(2)));
-			return probes.dump();
+			List<ThreadDump> dumps = new ArrayList<>();
+			probes.dump().ifPresent(dumps::add);
+			while (!dumps.isEmpty() && dumps.size() < POOL_DUMPS
+					&& Attribution.waitsForAPooledConnection(dumps.get(0))) {
+				Thread.sleep(likelyWindow.dividedBy(8));
+				Optional<ThreadDump> another = probes.dump();
+				if (another.isEmpty()) {
+					break;
+				}
+				dumps.add(another.get());
+			}
+			return dumps;
 		});
 
 		LoadResult result = ClosedLoopLoad.users(users)
@@ -649,21 +668,19 @@ public final class Sweep {
 			.run(this.mix.toArray(Request[]::new));
 
 		long wallEnd = System.nanoTime();
-		Optional<ThreadDump> taken = join(dump);
-		return probes.endStep(users, result, wallStart, wallStart + warmUp.toNanos(), wallEnd,
-				taken.map(List::of).orElse(List.of()));
+		return probes.endStep(users, result, wallStart, wallStart + warmUp.toNanos(), wallEnd, join(dump));
 	}
 
-	private static Optional<ThreadDump> join(Future<Optional<ThreadDump>> dump) {
+	private static List<ThreadDump> join(Future<List<ThreadDump>> dumps) {
 		try {
-			return dump.get(30, TimeUnit.SECONDS);
+			return dumps.get(30, TimeUnit.SECONDS);
 		}
 		catch (ExecutionException | TimeoutException ex) {
-			return Optional.empty();
+			return List.of();
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			return Optional.empty();
+			return List.of();
 		}
 	}
 
