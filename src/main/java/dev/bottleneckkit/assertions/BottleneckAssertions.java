@@ -77,7 +77,8 @@ public class BottleneckAssertions extends Assertions {
 
 		/**
 		 * The verdict was put to the test ({@code Sweep.confirming()}) and held: with the
-		 * knob turned the ceiling rose, to within {@code tolerance} (1 % to 100 %,
+		 * knob turned the ceiling moved its way (up for a raised limit, down for a
+		 * lowered one), to within {@code tolerance} (1 % to 100 %,
 		 * {@code withPercentage(10)}) of what the models predicted.
 		 */
 		public SweepResultAssert isConfirmedWithin(Percentage tolerance) {

@@ -304,7 +304,7 @@ public final class Results {
 	 * A verdict put to the test by its knob.
 	 *
 	 * @param knob the knob, as its name reads
-	 * @param confirmed whether the ceiling rose
+	 * @param confirmed whether the ceiling moved the knob's way
 	 * @param ceilingBeforeRps the sweep's ceiling
 	 * @param ceilingAfterRps the ceiling with the knob turned
 	 * @param predictedRps what the model predicted

@@ -490,10 +490,10 @@ public final class Sweep {
 	}
 
 	/**
-	 * The confirmation's reading of {@code steps}, measured with a knob that raised the
-	 * capped resource's limit {@code factor} times: the ceiling rose or not, and the
-	 * prediction it is held to, the lowest of the raised ceiling, the next cap as the
-	 * best of these steps read it, and the users over W₁.
+	 * The confirmation's reading of {@code steps}, measured with a knob that turned the
+	 * capped resource's limit {@code factor} times: the ceiling moved the knob's way or
+	 * not, and the prediction it is held to, the lowest of the raised ceiling, the next
+	 * cap as the best of these steps read it, and the users over W₁.
 	 */
 	static Confirmation confirmation(SweepResult result, String knob, double factor, List<Step> steps, Duration took) {
 		double after = steps.stream().mapToDouble(Step::throughput).max().orElse(0);
@@ -529,8 +529,9 @@ public final class Sweep {
 			by = String.format(Locale.ROOT, "the users, %d / W₁ %.3f s", users,
 					result.oneUserLatency().toNanos() / 1e9);
 		}
-		boolean rose = after >= (1 + Confirmation.ROSE_PERCENT / 100.0) * result.ceiling();
-		return new Confirmation(knob, rose, result.ceiling(), after, predicted, by, steps, took);
+		double move = 1 + Confirmation.ROSE_PERCENT / 100.0;
+		boolean moved = (factor < 1) ? after <= result.ceiling() / move : after >= move * result.ceiling();
+		return new Confirmation(knob, moved, result.ceiling(), after, predicted, by, steps, took);
 	}
 
 	/**
@@ -907,7 +908,9 @@ public final class Sweep {
 	 *
 	 * @param name what the knob sets, as the verdict says it: {@code Hikari 8}
 	 * @param factor how much the knob raises the resource's limit (2 for a doubling), for
-	 * the prediction; 1 when it raises something else (then the ceiling should not move)
+	 * the prediction; 1 when it raises something else (then the ceiling should not move);
+	 * below 1 when it lowers the limit (0.5 halves it), a turn a machine can always give
+	 * where it may have no cores or memory to spare for a raise
 	 * @param turn what it does to the service's container before the new start
 	 */
 	public record Knob(String name, double factor, Consumer<AbstractServiceContainer<?>> turn) {
@@ -916,7 +919,7 @@ public final class Sweep {
 			if (name == null || name.isBlank()) {
 				throw new IllegalArgumentException("a knob needs a name the verdict can say, was '" + name + "'");
 			}
-			Knobs.between("factor", factor, 1.0, 1000.0);
+			Knobs.between("factor", factor, 0.01, 1000.0);
 			if (turn == null) {
 				throw new IllegalArgumentException("a knob needs what it does to the service's container");
 			}

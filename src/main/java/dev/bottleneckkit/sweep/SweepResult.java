@@ -412,12 +412,13 @@ public final class SweepResult {
 	/**
 	 * A verdict put to the test: the service started again with the named resource's knob
 	 * turned ({@link Knob}), and the knee's step and the next doubling measured. The
-	 * verdict holds when the ceiling rose at least as a doubling of the users must
-	 * ({@value #ROSE_PERCENT} %); the prediction it is held against is the raised
-	 * resource's model or the next cap's, whichever is lower.
+	 * verdict holds when the ceiling moved the knob's way, up for a raised limit, down
+	 * for a lowered one, by at least {@value #ROSE_PERCENT} %, as a doubling of the users
+	 * must move it; the prediction it is held against is the turned resource's model or
+	 * the next cap's, whichever is lower.
 	 *
 	 * @param knob what was turned, e.g. {@code Hikari 8}
-	 * @param confirmed whether the ceiling rose
+	 * @param confirmed whether the ceiling moved the knob's way
 	 * @param ceilingBefore the sweep's ceiling, requests per second
 	 * @param ceilingAfter the highest throughput of the confirmation's steps
 	 * @param predicted the throughput the models predict with the knob turned
@@ -429,7 +430,7 @@ public final class SweepResult {
 	public record Confirmation(String knob, boolean confirmed, double ceilingBefore, double ceilingAfter,
 			double predicted, String predictedBy, List<Step> steps, Duration took) {
 
-		/** A ceiling that rose by less than this share did not move. */
+		/** A ceiling that rose or fell by less than this share did not move. */
 		static final int ROSE_PERCENT = 15;
 
 		public Confirmation {
@@ -449,8 +450,9 @@ public final class SweepResult {
 		public String line() {
 			if (this.confirmed) {
 				return String.format(Locale.ROOT,
-						"confirmed: with %s the ceiling rose %.1f → %.1f rps (predicted %.1f rps," + " by %s)",
-						this.knob, this.ceilingBefore, this.ceilingAfter, this.predicted, this.predictedBy);
+						"confirmed: with %s the ceiling %s %.1f → %.1f rps (predicted %.1f rps," + " by %s)", this.knob,
+						(this.ceilingAfter < this.ceilingBefore) ? "fell" : "rose", this.ceilingBefore,
+						this.ceilingAfter, this.predicted, this.predictedBy);
 			}
 			return String.format(Locale.ROOT,
 					"not confirmed: with %s the ceiling stayed at %.1f rps (was %.1f, predicted"

@@ -190,6 +190,26 @@ class AttributionTest {
 	}
 
 	/**
+	 * A knob that lowers the limit proves the cap the other way, where the machine has no
+	 * cores to spare for a raise (a busy loop on one of two cores): half a CPU, and the
+	 * ceiling falls as the CPU a request takes on that step says. A ceiling that stays
+	 * where it was is no confirmation.
+	 */
+	@Test
+	void aLoweredCpuLimitIsConfirmedWhenTheCeilingFallsAsItsModelSays() {
+		Confirmation fell = Sweep.confirmation(cpuRoute(), "0.5 CPU", 0.5, List.of(containerStep(8, 5.3, 0.49, 0.5)),
+				Duration.ZERO);
+		Confirmation stayed = Sweep.confirmation(cpuRoute(), "0.5 CPU", 0.5, List.of(containerStep(8, 10.1, 0.49, 0.5)),
+				Duration.ZERO);
+
+		assertThat(fell.confirmed()).isTrue();
+		assertThat(fell.line()).isEqualTo("confirmed: with 0.5 CPU the ceiling fell 10.4 → 5.3 rps (predicted 5.1 rps,"
+				+ " by the CPU with the knob turned, as its step read it, 0.50 cores / 0.098 s = 5.1 rps)");
+		assertThat(fell.predictionError()).isLessThan(0.05);
+		assertThat(stayed.confirmed()).as("the ceiling did not fall").isFalse();
+	}
+
+	/**
 	 * The same knob, but the step with it turned left a third of its CPU idle (something
 	 * else capped it at 14 rps): the CPU's model lies far above, and the confirmation is
 	 * held to it.
