@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.net.MalformedURLException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -12,6 +14,9 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
@@ -197,12 +202,59 @@ public final class JmxAgent {
 		return this.host + ":" + this.port;
 	}
 
-	private static int freePort() {
+	/**
+	 * A port free on this machine and outside the kernel's ephemeral range. Docker hands
+	 * out the host ports it publishes from that same range, lowest first, so a port the
+	 * kernel gave to {@code new ServerSocket(0)} could be given to another container
+	 * before this one binds it ("Bind for 127.0.0.1:32769 failed: port is already
+	 * allocated", seen in CI). Below the range only a process that asks for that very
+	 * port can take it.
+	 */
+	static int freePort() {
+		int below = ephemeralRangeStart(Path.of(EPHEMERAL_RANGE));
+		for (int attempt = 0; below - LOWEST_PORT > 1_000 && attempt < 100; attempt++) {
+			int port = ThreadLocalRandom.current().nextInt(LOWEST_PORT, below);
+			if (handedOut.add(port) && isFree(port)) {
+				return port;
+			}
+		}
 		try (ServerSocket socket = new ServerSocket(0)) {
 			return socket.getLocalPort();
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/** Where Linux keeps its ephemeral port range, "low high". */
+	static final String EPHEMERAL_RANGE = "/proc/sys/net/ipv4/ip_local_port_range";
+
+	/** The lowest port the kit picks: above the well-known and most registered ones. */
+	static final int LOWEST_PORT = 20_000;
+
+	/** Ports handed out by this JVM, never handed out twice. */
+	private static final Set<Integer> handedOut = ConcurrentHashMap.newKeySet();
+
+	/**
+	 * The first port of the kernel's ephemeral range, read from {@code file}; 32768 (the
+	 * Linux default) where there is no such file.
+	 */
+	static int ephemeralRangeStart(Path file) {
+		try {
+			// Not readString: on JDK 25 it read this sysctl file (size 0) as "3".
+			return Integer.parseInt(Files.readAllLines(file).get(0).trim().split("\\s+")[0]);
+		}
+		catch (IOException | RuntimeException ex) {
+			return 32_768;
+		}
+	}
+
+	private static boolean isFree(int port) {
+		try (ServerSocket socket = new ServerSocket(port)) {
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
 		}
 	}
 
