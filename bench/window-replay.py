@@ -47,8 +47,7 @@ def main():
         cut = min(n, max(at_least, math.ceil(cycles * mean_latency_s)))
         whole = answers / n
         first = sum(seconds[:cut]) / cut
-        mean = whole
-        spread = math.sqrt(sum((x - mean) ** 2 for x in seconds) / (n - 1)) / mean
+        spread = math.sqrt(sum((x - whole) ** 2 for x in seconds) / (n - 1)) / whole
         renewal = float("nan")
         if HdrHistogram and measured.get("latencyHistogram"):
             histogram = HdrHistogram.decode(measured["latencyHistogram"])
