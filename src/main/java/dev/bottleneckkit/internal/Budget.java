@@ -138,6 +138,15 @@ public final class Budget {
 	 */
 	public static void load(String name, Duration warmUp, Duration window, Duration ran, long answers,
 			double[] perSecond) {
+		load(name, warmUp, window, ran, answers, perSecond, List.of());
+	}
+
+	/**
+	 * Adds a load's warm-up and window, the rest of its run ({@code ran} in all) as its
+	 * tail, and the window's precision, with what shorter windows would have read.
+	 */
+	public static void load(String name, Duration warmUp, Duration window, Duration ran, long answers,
+			double[] perSecond, List<Replay> replays) {
 		add(Category.WARM_UPS, warmUp.toNanos());
 		add(Category.TAILS, ran.minus(warmUp).minus(window).toNanos());
 		Category as = windowsAs.get();
@@ -146,7 +155,8 @@ public final class Budget {
 			return;
 		}
 		add(Category.WINDOWS, window.toNanos());
-		window(name, window, answers, perSecond);
+		windows.computeIfAbsent(owner(), (k) -> java.util.Collections.synchronizedList(new ArrayList<>()))
+			.add(new Window(name, window, answers, perSecond, List.copyOf(replays)));
 	}
 
 	/** Runs {@code work}, counting its time as {@code category}. */
@@ -245,7 +255,7 @@ public final class Budget {
 	 */
 	public static void window(String name, Duration length, long answers, double[] perSecond) {
 		windows.computeIfAbsent(owner(), (k) -> java.util.Collections.synchronizedList(new ArrayList<>()))
-			.add(new Window(name, length, answers, perSecond));
+			.add(new Window(name, length, answers, perSecond, List.of()));
 	}
 
 	/** Every class's spans, by category, in seconds, with its wall time. */
@@ -297,8 +307,9 @@ public final class Budget {
 	 * @param length how long it lasted
 	 * @param answers the answers counted in it
 	 * @param perSecond the answers of each whole second of it
+	 * @param replays what it would have read had it ended earlier
 	 */
-	public record Window(String name, Duration length, long answers, double[] perSecond) {
+	public record Window(String name, Duration length, long answers, double[] perSecond, List<Replay> replays) {
 
 		/**
 		 * The precision the budget holds a window to: three standard errors within 5 %.
@@ -330,6 +341,20 @@ public final class Budget {
 			double seconds = Math.pow(3 * spread() / TARGET, 2);
 			return Duration.ofMillis(Math.max(1000, Math.round(seconds * 1000)));
 		}
+
+	}
+
+	/**
+	 * A window replayed as if it had ended earlier, after {@code latencies} mean
+	 * latencies (its answers reaching that many times its users) or after a fixed length,
+	 * by the estimator the kit reports.
+	 *
+	 * @param latencies the mean latencies it would have lasted; 0 for a fixed length
+	 * @param length how long it would have lasted
+	 * @param throughput its throughput over the whole window's: 1.03 for 3 % more
+	 * @param meanLatency its mean latency over the whole window's
+	 */
+	public record Replay(int latencies, Duration length, double throughput, double meanLatency) {
 
 	}
 

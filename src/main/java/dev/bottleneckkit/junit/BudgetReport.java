@@ -49,6 +49,14 @@ final class BudgetReport {
 			each.put("answers", window.answers());
 			each.put("spreadBetweenSeconds", window.spread());
 			each.put("neededSeconds", window.needed().toMillis() / 1000.0);
+			each.put("replays", window.replays().stream().map((replay) -> {
+				Map<String, Object> shorter = new LinkedHashMap<>();
+				shorter.put("latencies", replay.latencies());
+				shorter.put("seconds", replay.length().toMillis() / 1000.0);
+				shorter.put("throughput", replay.throughput());
+				shorter.put("meanLatency", replay.meanLatency());
+				return shorter;
+			}).toList());
 			return each;
 		}).toList()));
 		root.put("windows", windows);
@@ -123,7 +131,40 @@ final class BudgetReport {
 				"%n%d of %d windows lasted more than twice what three standard errors within %.0f %% need, by the"
 						+ " spread of their seconds (`budget.json` has each).%n",
 				longer, all, Budget.Window.TARGET * 100));
+		md.append(replayLine(Budget.windows().values().stream().flatMap(List::stream).toList(), 4, 0.03));
 		return md.toString();
+	}
+
+	/**
+	 * How the windows that could have ended after {@code latencies} mean latencies would
+	 * have read then, by their lives: how many within {@code within} of the whole window,
+	 * and the others by name.
+	 */
+	static String replayLine(List<Budget.Window> windows, int latencies, double within) {
+		List<String> moved = new java.util.ArrayList<>();
+		int replayed = 0;
+		double saved = 0;
+		for (Budget.Window window : windows) {
+			for (Budget.Replay replay : window.replays()) {
+				if (replay.latencies() == latencies) {
+					replayed++;
+					saved += (window.length().toMillis() - replay.length().toMillis()) / 1000.0;
+					if (Math.abs(replay.throughput() - 1) > within) {
+						moved.add(String.format(Locale.ROOT, "%s %+.1f %%", window.name(),
+								100 * (replay.throughput() - 1)));
+					}
+				}
+			}
+		}
+		if (replayed == 0) {
+			return "";
+		}
+		return String.format(Locale.ROOT,
+				"%nReplayed by their requests' lives as if each had ended after %d mean latencies, %d of %d windows"
+						+ " that could have ended sooner read within %.0f %% of their whole window's throughput, and"
+						+ " %.0f s would have been saved%s%n",
+				latencies, replayed - moved.size(), replayed, 100 * within, saved,
+				moved.isEmpty() ? "." : "; the others: " + String.join(", ", moved) + ".");
 	}
 
 	/** The share of {@code wall} that was not measured windows: "62 %", or "—". */

@@ -44,6 +44,16 @@ public final class ClosedLoopLoad {
 
 	public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(60);
 
+	/**
+	 * The shorter windows the budget replays each window as: ended after this many mean
+	 * latencies...
+	 */
+	private static final int[] REPLAYED_LATENCIES = { 2, 3, 4, 6, 8 };
+
+	/** ...and after this long. */
+	private static final Duration[] REPLAYED_LENGTHS = { Duration.ofSeconds(2), Duration.ofSeconds(3),
+			Duration.ofSeconds(4), Duration.ofSeconds(5), Duration.ofSeconds(6) };
+
 	private static final Duration MAX_RUN = Duration.ofMinutes(30);
 
 	private static final Duration MIN_WINDOW = Duration.ofSeconds(1);
@@ -315,7 +325,7 @@ public final class ClosedLoopLoad {
 		}
 		LoadResult result = measurement.result(this.name, this.users, Double.NaN, this.warmUp, Mix.shares(mix));
 		Budget.load(this.name, this.warmUp, result.window(), Duration.ofNanos(System.nanoTime() - began),
-				result.completed(), perSecond(result));
+				result.completed(), perSecond(result), measurement.replays(REPLAYED_LATENCIES, REPLAYED_LENGTHS));
 		if (this.printed) {
 			Console.line(result.summary());
 		}

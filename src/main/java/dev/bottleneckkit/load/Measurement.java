@@ -286,6 +286,59 @@ final class Measurement {
 	}
 
 	/**
+	 * What the window would have read had it ended early, by the same lives estimator:
+	 * for each of {@code latencies}, the window ended at the first answer that made the
+	 * answers in it {@code n} × the users (n mean latencies of a closed loop, by Little's
+	 * law: users / throughput is one mean latency, and after n of them the users have
+	 * answered about n × users times), and for each of {@code lengths} the window ended
+	 * then; the figures then over the whole window's. Exact for a closed loop: every
+	 * request that began before the shorter end is among the lives, and the run waited
+	 * for each of them. Empty for an open loop and for a window that never reached the
+	 * count.
+	 */
+	synchronized List<dev.bottleneckkit.internal.Budget.Replay> replays(int[] latencies, Duration[] lengths) {
+		long wholeEnd = Math.min(this.windowEndNanos, System.nanoTime());
+		if (this.usersToWaitFor <= 0 || this.whole != null || this.livesRecorded == 0) {
+			return List.of();
+		}
+		long[] ends = new long[this.livesRecorded];
+		int answered = 0;
+		for (int i = 0; i < this.livesRecorded; i++) {
+			long end = Math.abs(this.lives[i * 2 + 1]);
+			if (end > this.windowStartNanos && end <= wholeEnd) {
+				ends[answered++] = end;
+			}
+		}
+		long[] sorted = java.util.Arrays.copyOf(ends, answered);
+		java.util.Arrays.sort(sorted);
+		double wholeThroughput = throughputByLives(wholeEnd);
+		double wholeMean = meanLatencyNanosByLives(wholeEnd);
+		List<dev.bottleneckkit.internal.Budget.Replay> replays = new ArrayList<>();
+		if (wholeThroughput <= 0) {
+			return List.of();
+		}
+		for (int n : latencies) {
+			long wanted = (long) n * this.usersToWaitFor;
+			if (wanted <= sorted.length && sorted[(int) (wanted - 1)] < wholeEnd) {
+				replays.add(replay(n, sorted[(int) (wanted - 1)], wholeThroughput, wholeMean));
+			}
+		}
+		for (Duration length : lengths) {
+			long end = this.windowStartNanos + length.toNanos();
+			if (end < wholeEnd) {
+				replays.add(replay(0, end, wholeThroughput, wholeMean));
+			}
+		}
+		return replays;
+	}
+
+	private dev.bottleneckkit.internal.Budget.Replay replay(int latencies, long end, double wholeThroughput,
+			double wholeMean) {
+		return new dev.bottleneckkit.internal.Budget.Replay(latencies, Duration.ofNanos(end - this.windowStartNanos),
+				throughputByLives(end) / wholeThroughput, meanLatencyNanosByLives(end) / wholeMean);
+	}
+
+	/**
 	 * Counts a request that was never sent (e.g. the open loop's outstanding bound), at
 	 * {@code nanos}.
 	 */

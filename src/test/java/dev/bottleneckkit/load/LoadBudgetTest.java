@@ -45,4 +45,37 @@ class LoadBudgetTest {
 		}
 	}
 
+	/**
+	 * 4 users on a server that holds every request 200 ms, 2 at a time: 10 answers a
+	 * second and a mean latency of 400 ms. The budget replays the 8 s window as if it had
+	 * ended after 2 to 8 mean latencies and after 2 to 6 s, by the lives the kit counts;
+	 * a queue this steady reads the same from each.
+	 */
+	@Test
+	void eachWindowIsReplayedAsIfItHadEndedEarlier() throws Exception {
+		String owner = "LoadBudgetTest-" + System.nanoTime();
+		Budget.owner(owner);
+		try (LimitedServer server = LimitedServer.start(2, Duration.ofMillis(200))) {
+			ClosedLoopLoad.users(4)
+				.warmUp(Duration.ofMillis(500))
+				.forDuration(Duration.ofSeconds(8))
+				.quiet()
+				.run(server.uri());
+
+			Budget.Window window = Budget.windows().get(owner).get(0);
+			assertThat(window.replays()).extracting(Budget.Replay::latencies)
+				.containsExactly(2, 3, 4, 6, 8, 0, 0, 0, 0, 0);
+			Budget.Replay fourLatencies = window.replays().get(2);
+			assertThat(fourLatencies.length().toMillis()).as("4 mean latencies of 400 ms").isBetween(1400L, 2200L);
+			assertThat(window.replays()).allSatisfy((replay) -> {
+				assertThat(replay.throughput()).as("%s", replay).isCloseTo(1.0, within(0.1));
+				assertThat(replay.meanLatency()).as("%s", replay).isCloseTo(1.0, within(0.1));
+			});
+			assertThat(window.replays().get(5).length()).isEqualTo(Duration.ofSeconds(2));
+		}
+		finally {
+			Budget.owner(null);
+		}
+	}
+
 }
