@@ -115,6 +115,20 @@ public final class ClosedLoopLoad {
 		}
 
 		/**
+		 * The window ends once the answers in it reach {@code latencies} × the users,
+		 * after {@code atLeast} to {@code atMost}.
+		 */
+		record ForLatencies(int latencies, Duration atLeast, Duration atMost) implements Window {
+
+			@Override
+			public String toString() {
+				return this.latencies + " mean latencies, " + Knobs.human(this.atLeast) + " to "
+						+ Knobs.human(this.atMost);
+			}
+
+		}
+
+		/**
 		 * The window ends once every user answered {@code cycles} + 1 times in it, after
 		 * 1 s to {@code atMost}.
 		 */
@@ -184,6 +198,22 @@ public final class ClosedLoopLoad {
 		return new ClosedLoopLoad(this.users, this.warmUp,
 				new Window.ForCycles(Knobs.between("cycles", cycles, 1, 100),
 						Knobs.between("atMost", atMost, MIN_WINDOW, MAX_RUN)),
+				this.requestTimeout, this.name, this.printed);
+	}
+
+	/**
+	 * A window as long as its throughput needs: it ends once the users have answered
+	 * {@code latencies} times each on average (1 to 100), which by Little's law is that
+	 * many mean latencies, but not before {@code atLeast} (1 s to {@code atMost}) nor
+	 * after {@code atMost} (to 30 min). Counted by the requests' lives, a queue's
+	 * throughput is known within a few percent after four mean latencies and 3 s; a load
+	 * whose users come back in waves reads its figure from any whole number of waves.
+	 */
+	public ClosedLoopLoad forLatencies(int latencies, Duration atLeast, Duration atMost) {
+		Duration longest = Knobs.between("atMost", atMost, MIN_WINDOW, MAX_RUN);
+		return new ClosedLoopLoad(this.users, this.warmUp,
+				new Window.ForLatencies(Knobs.between("latencies", latencies, 1, 100),
+						Knobs.between("atLeast", atLeast, MIN_WINDOW, longest), longest),
 				this.requestTimeout, this.name, this.printed);
 	}
 
@@ -286,6 +316,9 @@ public final class ClosedLoopLoad {
 				new Measurement(this.warmUp, MAX_RUN, MAX_RUN, this.requestTimeout, 0, this.users);
 			case Window.ForCycles(int cycles, Duration atMost) ->
 				new Measurement(this.warmUp, MIN_WINDOW, atMost, this.requestTimeout, cycles, this.users);
+			case Window.ForLatencies(int latencies, Duration atLeast, Duration atMost) ->
+				new Measurement(this.warmUp, atLeast, atMost, this.requestTimeout, 0, this.users)
+					.endingAfterAnswers((long) latencies * this.users);
 		};
 		measurement.withRoutes(Mix.names(mix));
 		// Like wrk's default -t2: two event loops, each with half the users, so that

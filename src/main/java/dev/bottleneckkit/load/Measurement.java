@@ -51,6 +51,14 @@ final class Measurement {
 
 	private final int usersToWaitFor;
 
+	/**
+	 * Answers in the window after which it may end (at its shortest length, if that is
+	 * later); 0: no such count.
+	 */
+	private volatile long answersToEndAfter;
+
+	private final java.util.concurrent.atomic.AtomicLong endedInWindow = new java.util.concurrent.atomic.AtomicLong();
+
 	private final java.util.concurrent.atomic.AtomicInteger usersReady = new java.util.concurrent.atomic.AtomicInteger();
 
 	/**
@@ -116,7 +124,7 @@ final class Measurement {
 		this.whole = null;
 		this.answersWanted = (cycles > 0) ? cycles + 1 : 0;
 		this.usersToWaitFor = users;
-		Duration longest = (cycles > 0) ? maxWindow : window;
+		Duration longest = maxWindow;
 		this.maxSeconds = (int) (warmUp.plus(longest).plus(requestTimeout).toSeconds() + 2);
 		this.succeededPerSecond = new AtomicLongArray(this.maxSeconds);
 		this.failedPerSecond = new AtomicLongArray(this.maxSeconds);
@@ -140,6 +148,15 @@ final class Measurement {
 		this.windowStartNanos = whole.windowStartNanos;
 		this.shortestEndNanos = whole.shortestEndNanos;
 		this.windowEndNanos = whole.windowEndNanos;
+	}
+
+	/**
+	 * Ends the window once {@code answers} requests ended in it, answered or failed, but
+	 * not before its shortest length: the window this was made with, up to its longest.
+	 */
+	Measurement endingAfterAnswers(long answers) {
+		this.answersToEndAfter = answers;
+		return this;
 	}
 
 	/**
@@ -210,6 +227,9 @@ final class Measurement {
 		this.latencyMicrosPerSecond.addAndGet(second, micros);
 		if (doneNanos < this.windowStartNanos || doneNanos > this.windowEndNanos) {
 			return false;
+		}
+		if (this.answersToEndAfter > 0 && this.endedInWindow.incrementAndGet() == this.answersToEndAfter) {
+			endWindowAt(Math.max(doneNanos, this.shortestEndNanos));
 		}
 		if (failure == null) {
 			this.recorder.recordValue(Math.max(1, micros));

@@ -144,6 +144,48 @@ class ClosedLoopLoadTest {
 		}
 	}
 
+	/**
+	 * 4 users on 2 threads holding 200 ms: 10 answers a second, a mean latency of 400 ms.
+	 * Four mean latencies are 16 answers, about 1.6 s; the window ends then, not at its
+	 * longest, and reads the same rate as a long one.
+	 */
+	@Test
+	void aWindowOfMeanLatenciesEndsOnceTheAnswersReachThemAndReadsTheRate() throws Exception {
+		Ceiling threads = Ceiling.of(2, "server threads", Duration.ofMillis(200));
+		try (LimitedServer server = LimitedServer.start(2, Duration.ofMillis(200))) {
+
+			LoadResult result = ClosedLoopLoad.users(4)
+				.warmUp(Duration.ofMillis(500))
+				.forLatencies(4, Duration.ofSeconds(1), Duration.ofSeconds(20))
+				.run(server.uri());
+
+			assertThat(result.window()).as("16 answers at 10 a second: about 1.6 s, far from 20 s")
+				.isBetween(Duration.ofMillis(1300), Duration.ofMillis(2600));
+			assertThat(result).hasNoErrors().hasThroughputNear(threads, withPercentage(10));
+		}
+	}
+
+	@Test
+	void aWindowOfMeanLatenciesLastsItsShortestAndNoMoreThanItsLongest() throws Exception {
+		try (LimitedServer fast = LimitedServer.start(SERVER_THREADS, Duration.ofMillis(20));
+				LimitedServer slow = LimitedServer.start(1, Duration.ofSeconds(1))) {
+
+			LoadResult quick = ClosedLoopLoad.users(2)
+				.warmUp(Duration.ZERO)
+				.forLatencies(4, Duration.ofSeconds(2), Duration.ofSeconds(5))
+				.run(fast.uri());
+			LoadResult held = ClosedLoopLoad.users(2)
+				.warmUp(Duration.ZERO)
+				.forLatencies(4, Duration.ofSeconds(1), Duration.ofSeconds(2))
+				.run(slow.uri());
+
+			assertThat(quick.window()).as("8 answers take 80 ms; the window still lasts its shortest, 2 s")
+				.isBetween(Duration.ofMillis(1990), Duration.ofMillis(2500));
+			assertThat(held.window()).as("8 answers of one thread holding 1 s take 8 s; the window ends at 2 s")
+				.isBetween(Duration.ofMillis(1990), Duration.ofMillis(2100));
+		}
+	}
+
 	@Test
 	void countsFailuresByKind() throws Exception {
 		try (LimitedServer unavailable = LimitedServer.answering(503, 2, Duration.ofMillis(20));
@@ -256,6 +298,9 @@ class ClosedLoopLoadTest {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> ClosedLoopLoad.users(1).forCycles(0, Duration.ofSeconds(5)))
 			.withMessage("cycles must be between 1 and 100, was 0");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ClosedLoopLoad.users(1).forLatencies(4, Duration.ofSeconds(10), Duration.ofSeconds(5)))
+			.withMessage("atLeast must be between 1 s and 5 s, was 10 s");
 	}
 
 	private static ClosedLoopLoad quickLoad(int users) {
