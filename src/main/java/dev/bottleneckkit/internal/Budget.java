@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -312,13 +313,16 @@ public final class Budget {
 	public record Window(String name, Duration length, long answers, double[] perSecond, List<Replay> replays) {
 
 		/**
-		 * The precision the budget holds a window to: three standard errors within 5 %.
+		 * How close to the whole window's throughput a shorter window must read for the
+		 * figure to count as known then: 3 %.
 		 */
-		public static final double TARGET = 0.05;
+		public static final double WITHIN = 0.03;
 
 		/**
 		 * The spread of the answers between its seconds over their mean (the coefficient
-		 * of variation); 0 with fewer than two whole seconds.
+		 * of variation); 0 with fewer than two whole seconds. Kept as a figure, not as a
+		 * rule: a closed loop's answers come in waves, which make it 0 or large whatever
+		 * the throughput's precision.
 		 */
 		public double spread() {
 			if (this.perSecond.length < 2) {
@@ -334,12 +338,24 @@ public final class Budget {
 		}
 
 		/**
-		 * The window its throughput needs for three standard errors within
-		 * {@value #TARGET}: (3 × spread / 0.05)² seconds, at least 1 s.
+		 * How long the window needed for its figure, by its own replays: the shortest
+		 * replayed length from which every longer replay read within {@value #WITHIN} of
+		 * the whole window's throughput; empty when none did (the whole window was
+		 * needed, or it was not replayed).
 		 */
-		public Duration needed() {
-			double seconds = Math.pow(3 * spread() / TARGET, 2);
-			return Duration.ofMillis(Math.max(1000, Math.round(seconds * 1000)));
+		public Optional<Duration> knownAfter() {
+			List<Replay> byLength = new ArrayList<>(this.replays);
+			byLength.sort(java.util.Comparator.comparing(Replay::length));
+			Optional<Duration> known = Optional.empty();
+			for (Replay replay : byLength) {
+				if (Math.abs(replay.throughput() - 1) > WITHIN) {
+					known = Optional.empty();
+				}
+				else if (known.isEmpty()) {
+					known = Optional.of(replay.length());
+				}
+			}
+			return known;
 		}
 
 	}

@@ -32,7 +32,7 @@ final class BudgetReport {
 	 */
 	static String json() {
 		Map<String, Object> root = new LinkedHashMap<>();
-		root.put("schema", "bottleneck-kit/budget/v1");
+		root.put("schema", "bottleneck-kit/budget/v2");
 		root.put("classes", Budget.byClass());
 		Budget.SlotTime slots = Budget.loadSlots();
 		Map<String, Object> loadSlots = new LinkedHashMap<>();
@@ -48,7 +48,7 @@ final class BudgetReport {
 			each.put("seconds", window.length().toMillis() / 1000.0);
 			each.put("answers", window.answers());
 			each.put("spreadBetweenSeconds", window.spread());
-			each.put("neededSeconds", window.needed().toMillis() / 1000.0);
+			each.put("knownAfterSeconds", window.knownAfter().map((known) -> known.toMillis() / 1000.0).orElse(null));
 			each.put("replays", window.replays().stream().map((replay) -> {
 				Map<String, Object> shorter = new LinkedHashMap<>();
 				shorter.put("latencies", replay.latencies());
@@ -120,20 +120,30 @@ final class BudgetReport {
 		}
 		md.append(" | ").append(overhead(totals[0], totals[1])).append(" |\n");
 		md.append(slotLine(totals[1], totals[2], totals[3], totals[COLUMNS.indexOf("load_turns")]));
-		long longer = Budget.windows()
-			.values()
-			.stream()
-			.flatMap(List::stream)
-			.filter((window) -> window.length().compareTo(window.needed().multipliedBy(2)) > 0)
-			.count();
-		long all = Budget.windows().values().stream().mapToLong(List::size).sum();
-		md.append(String.format(Locale.ROOT,
-				"%n%d of %d windows lasted more than twice what three standard errors within %.0f %% need, by the"
-						+ " spread of their seconds (`budget.json` has each).%n",
-				longer, all, Budget.Window.TARGET * 100));
+		md.append(knownLine(Budget.windows().values().stream().flatMap(List::stream).toList()));
 		md.append(replayLine(Budget.windows().values().stream().flatMap(List::stream).toList(), 4,
-				java.time.Duration.ofSeconds(3), 0.03));
+				java.time.Duration.ofSeconds(3), Budget.Window.WITHIN));
 		return md.toString();
+	}
+
+	/**
+	 * How many windows read their figure from half their length or less, by their own
+	 * replays.
+	 */
+	static String knownLine(List<Budget.Window> windows) {
+		List<Budget.Window> replayed = windows.stream().filter((window) -> !window.replays().isEmpty()).toList();
+		if (replayed.isEmpty()) {
+			return "";
+		}
+		long half = replayed.stream()
+			.filter((window) -> window.knownAfter()
+				.filter((known) -> known.multipliedBy(2).compareTo(window.length()) <= 0)
+				.isPresent())
+			.count();
+		return String.format(Locale.ROOT,
+				"%n%d of %d replayed windows read within %.0f %% of their throughput from half their length or less,"
+						+ " and on, by their own replays (`budget.json` has each window's `knownAfterSeconds`).%n",
+				half, replayed.size(), 100 * Budget.Window.WITHIN);
 	}
 
 	/**

@@ -29,4 +29,21 @@ class BudgetReportTest {
 		return new Budget.Window(name, Duration.ofSeconds(seconds), 10, new double[0], List.of(replays));
 	}
 
+	@Test
+	void aWindowIsKnownFromTheShortestReplayAfterWhichNoneMoved() {
+		Budget.Window settles = window("settles", 10, new Budget.Replay(0, Duration.ofSeconds(2), 1.05, 1),
+				new Budget.Replay(0, Duration.ofSeconds(3), 1.02, 1),
+				new Budget.Replay(2, Duration.ofMillis(3500), 0.96, 1),
+				new Budget.Replay(0, Duration.ofSeconds(4), 0.99, 1),
+				new Budget.Replay(0, Duration.ofSeconds(5), 1.01, 1));
+		Budget.Window drifts = window("drifts", 6, new Budget.Replay(0, Duration.ofSeconds(2), 1.0, 1),
+				new Budget.Replay(0, Duration.ofSeconds(5), 1.05, 1));
+
+		assertThat(settles.knownAfter()).as("3 s read within 3 %, but 3.5 s did not").hasValue(Duration.ofSeconds(4));
+		assertThat(drifts.knownAfter()).as("its last replay moved: the whole window was needed").isEmpty();
+		assertThat(window("not replayed", 3).knownAfter()).isEmpty();
+		assertThat(BudgetReport.knownLine(List.of(settles, drifts, window("not replayed", 3))))
+			.contains("1 of 2 replayed windows read within 3 % of their throughput from half their length or less");
+	}
+
 }
