@@ -397,6 +397,9 @@ final class HtmlReport {
 		if (!slots.isBlank()) {
 			html.append("<p>").append(ReportWriter.escape(slots.strip().replace("`", ""))).append("</p>");
 		}
+		for (String line : BudgetReport.replayLines()) {
+			html.append("<p>").append(ReportWriter.escape(line.strip().replace("`", ""))).append("</p>");
+		}
 		return html.append("</section>").toString();
 	}
 
