@@ -51,13 +51,10 @@ class HikariPoolCapIT {
 
 	static final Duration CONNECTION_TIMEOUT = Duration.ofMillis(500);
 
-	/**
-	 * Until four mean latencies have passed, 3 to 10 s: 32 answers at the cap, 8 per
-	 * connection; 3 s for the pool sized for the load.
-	 */
+	/** 10 s: 40 answers at the cap, 10 per connection. */
 	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS)
 		.warmUp(Duration.ofSeconds(2))
-		.forLatencies(4, Duration.ofSeconds(3), Duration.ofSeconds(10));
+		.forDuration(Duration.ofSeconds(10));
 
 	static final String ROUTE = "/db/sleep?seconds=" + QUERY.toSeconds();
 

@@ -57,13 +57,10 @@ class JdbcPinningMatrixIT {
 
 	static final int POOL = 10;
 
-	/**
-	 * Until four mean latencies have passed, 3 to 10 s: 16 answers at the pinned cap (8
-	 * s), 3 s unpinned.
-	 */
+	/** 10 s: 20 answers at the pinned cap, 80 unpinned. */
 	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS)
 		.warmUp(Duration.ofSeconds(2))
-		.forLatencies(4, Duration.ofSeconds(3), Duration.ofSeconds(10));
+		.forDuration(Duration.ofSeconds(10));
 
 	static final String ROUTE = "/db/sleep?seconds=" + QUERY.toSeconds();
 

@@ -56,13 +56,12 @@ class RestClientConnectionPoolIT {
 	static final int HTTPCLIENT5_DEFAULT_MAX_PER_ROUTE = 5;
 
 	/**
-	 * 2 s to fill the pool and queue behind it; then until four mean latencies have
-	 * passed, 3 to 8 s: 8 s = 80 answers at the cap, 16 per connection; 3 s for the pool
-	 * sized for the load.
+	 * 2 s to fill the pool and queue behind it; 8 s = 80 answers at the cap, 16 per
+	 * connection.
 	 */
 	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS)
 		.warmUp(Duration.ofSeconds(2))
-		.forLatencies(4, Duration.ofSeconds(3), Duration.ofSeconds(8));
+		.forDuration(Duration.ofSeconds(8));
 
 	static final Network network = KitContainers.newNetwork();
 

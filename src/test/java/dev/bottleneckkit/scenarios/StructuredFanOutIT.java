@@ -92,10 +92,9 @@ class StructuredFanOutIT {
 
 	static final int PROXY_PORT = 8666;
 
-	/** Until four mean latencies have passed, 3 to 6 s. */
 	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS)
 		.warmUp(Duration.ofSeconds(1))
-		.forLatencies(4, Duration.ofSeconds(3), Duration.ofSeconds(6));
+		.forDuration(Duration.ofSeconds(6));
 
 	static final Network network = KitContainers.newNetwork();
 
