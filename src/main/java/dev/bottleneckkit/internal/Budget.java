@@ -250,15 +250,6 @@ public final class Budget {
 		return Duration.ofNanos(busy);
 	}
 
-	/**
-	 * A measured window and what its figure's precision asked of it: {@code perSecond}
-	 * the answers of each whole second in it.
-	 */
-	public static void window(String name, Duration length, long answers, double[] perSecond) {
-		windows.computeIfAbsent(owner(), (k) -> java.util.Collections.synchronizedList(new ArrayList<>()))
-			.add(new Window(name, length, answers, perSecond, List.of()));
-	}
-
 	/** Every class's spans, by category, in seconds, with its wall time. */
 	public static Map<String, Map<String, Double>> byClass() {
 		Map<String, Map<String, Double>> classes = new LinkedHashMap<>();

@@ -57,8 +57,6 @@ final class Measurement {
 	 */
 	private volatile long answersToEndAfter;
 
-	private final java.util.concurrent.atomic.AtomicLong endedInWindow = new java.util.concurrent.atomic.AtomicLong();
-
 	private final java.util.concurrent.atomic.AtomicInteger usersReady = new java.util.concurrent.atomic.AtomicInteger();
 
 	/**
@@ -228,9 +226,6 @@ final class Measurement {
 		if (doneNanos < this.windowStartNanos || doneNanos > this.windowEndNanos) {
 			return false;
 		}
-		if (this.answersToEndAfter > 0 && this.endedInWindow.incrementAndGet() == this.answersToEndAfter) {
-			endWindowAt(Math.max(doneNanos, this.shortestEndNanos));
-		}
 		if (failure == null) {
 			this.recorder.recordValue(Math.max(1, micros));
 			this.succeededInWindow.increment();
@@ -238,6 +233,11 @@ final class Measurement {
 		else {
 			this.failureRecorder.recordValue(Math.max(1, micros));
 			this.errors.computeIfAbsent(failure, (kind) -> new LongAdder()).increment();
+		}
+		if (this.answersToEndAfter > 0 && completedInWindow() >= this.answersToEndAfter) {
+			// Later answers end it no earlier: the window keeps the first end it is
+			// given.
+			endWindowAt(Math.max(doneNanos, this.shortestEndNanos));
 		}
 		return true;
 	}
