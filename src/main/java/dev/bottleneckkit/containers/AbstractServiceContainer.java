@@ -67,6 +67,12 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 	/** {@code server.tomcat.mbeanregistry.enabled}, as the environment names it. */
 	private static final String TOMCAT_MBEANS = "SERVER_TOMCAT_MBEANREGISTRY_ENABLED";
 
+	/** {@code management.endpoints.jmx.exposure.include}, as the environment names it. */
+	private static final String JMX_EXPOSURE = "MANAGEMENT_ENDPOINTS_JMX_EXPOSURE_INCLUDE";
+
+	/** {@code spring.jmx.enabled}, as the environment names it. */
+	private static final String SPRING_JMX = "SPRING_JMX_ENABLED";
+
 	private int port = DEFAULT_PORT;
 
 	private String healthPath = DEFAULT_HEALTH_PATH;
@@ -311,18 +317,33 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 	 * stays and is only added to.
 	 */
 	private void exposeSpringBootMeters() {
-		String exposure = getEnvMap().get(EXPOSURE);
+		exposeMetrics(EXPOSURE);
+		if (!getEnvMap().containsKey(TOMCAT_MBEANS)) {
+			withEnv(TOMCAT_MBEANS, "true");
+		}
+		// The same endpoint over JMX, where the probes read it: a read over HTTP needs
+		// one
+		// of the request threads it counts, and where they are all busy it waits behind
+		// the load, or takes a thread from it (the pool it reads is then one short).
+		if (this.jmx) {
+			exposeMetrics(JMX_EXPOSURE);
+			if (!getEnvMap().containsKey(SPRING_JMX)) {
+				withEnv(SPRING_JMX, "true");
+			}
+		}
+	}
+
+	/** {@code metrics} added to the endpoints {@code variable} exposes. */
+	private void exposeMetrics(String variable) {
+		String exposure = getEnvMap().get(variable);
 		if (exposure == null || exposure.isBlank()) {
-			withEnv(EXPOSURE, "health,metrics");
+			withEnv(variable, "health,metrics");
 		}
 		else if (!List.of(exposure.split(","))
 			.stream()
 			.map(String::trim)
 			.anyMatch((e) -> e.equals("metrics") || e.equals("*"))) {
-			withEnv(EXPOSURE, exposure + ",metrics");
-		}
-		if (!getEnvMap().containsKey(TOMCAT_MBEANS)) {
-			withEnv(TOMCAT_MBEANS, "true");
+			withEnv(variable, exposure + ",metrics");
 		}
 	}
 

@@ -60,8 +60,8 @@ public final class Json {
 	 */
 	public static double number(Object value, String... keys) {
 		Object found = path(value, keys);
-		if (found instanceof Double number) {
-			return number;
+		if (found instanceof Number number) {
+			return number.doubleValue();
 		}
 		if (found instanceof String string) {
 			try {

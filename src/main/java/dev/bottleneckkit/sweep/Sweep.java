@@ -774,10 +774,13 @@ public final class Sweep {
 
 		private void beginReadings() {
 			if (this.service != null) {
-				this.serviceGauges = ServiceGauges.at(this.service.uri("")).start();
+				this.serviceGauges = ServiceGauges.on(this.service).start();
 			}
 			if (this.downstream instanceof DownstreamContainer standIn) {
 				standIn.resetInFlight();
+			}
+			else if (this.downstream instanceof AbstractServiceContainer<?> service) {
+				this.downstreamGauges = ServiceGauges.on(service).start();
 			}
 			else if (this.downstream != null) {
 				this.downstreamGauges = ServiceGauges.at(uriOf(this.downstream)).start();
