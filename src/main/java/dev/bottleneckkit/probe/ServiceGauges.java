@@ -220,7 +220,7 @@ public final class ServiceGauges {
 			return "Actuator metrics: no answer at " + meters + " (" + ex + ")";
 		}
 		if (names == null) {
-			return "Actuator metrics: not at " + meters + " — expose \"metrics\""
+			return "Actuator metrics: " + meters.notThere() + " — expose \"metrics\""
 					+ " (management.endpoints.web.exposure.include), or Hikari, Tomcat and pool meters cannot be read";
 		}
 		if (names.contains("tomcat.sessions.created") && !names.contains("tomcat.threads.busy")
@@ -311,7 +311,9 @@ public final class ServiceGauges {
 				return JmxMeters.open(this.agent);
 			}
 			catch (java.io.IOException | RuntimeException ex) {
-				log.debug("Actuator metrics of {} not over JMX ({}): read over HTTP", this.agent.name(), ex.toString());
+				log.info(
+						"Actuator metrics of {} not over JMX ({}): read over HTTP, where a read takes a request thread",
+						this.agent.name(), ex.toString());
 			}
 		}
 		return new HttpMeters(this.base);
@@ -340,6 +342,9 @@ public final class ServiceGauges {
 		 */
 		Object metric(Gauge gauge) throws java.io.IOException, InterruptedException;
 
+		/** Why {@link #names} found no endpoint, e.g. "404 at /actuator/metrics". */
+		String notThere();
+
 		/** Whether a round reads its meters at once. */
 		boolean concurrent();
 
@@ -355,6 +360,9 @@ public final class ServiceGauges {
 
 		private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
+		/** What {@code /actuator/metrics} answered when it was not there. */
+		private int status;
+
 		HttpMeters(URI base) {
 			this.base = base;
 		}
@@ -363,6 +371,7 @@ public final class ServiceGauges {
 		public List<String> names() throws java.io.IOException, InterruptedException {
 			HttpResponse<String> response = get(this.base + "/actuator/metrics");
 			if (response.statusCode() != 200) {
+				this.status = response.statusCode();
 				return null;
 			}
 			List<String> names = new ArrayList<>();
@@ -385,6 +394,11 @@ public final class ServiceGauges {
 		private HttpResponse<String> get(String uri) throws java.io.IOException, InterruptedException {
 			return this.http.send(HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(2)).build(),
 					HttpResponse.BodyHandlers.ofString());
+		}
+
+		@Override
+		public String notThere() {
+			return this.status + " at /actuator/metrics";
 		}
 
 		@Override
@@ -469,6 +483,11 @@ public final class ServiceGauges {
 			catch (javax.management.JMException ex) {
 				throw new java.io.IOException(ex);
 			}
+		}
+
+		@Override
+		public String notThere() {
+			return "no answer from " + this.endpoint + " over JMX";
 		}
 
 		@Override
