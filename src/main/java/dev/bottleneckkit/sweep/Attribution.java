@@ -445,6 +445,24 @@ final class Attribution {
 		return waiting(dump, HTTP_CLIENT_WAITING) > 0 || waiting(dump, HIKARI_WAITING) > 0;
 	}
 
+	/**
+	 * Whether a web server's worker pool in {@code dump} has every thread serving and
+	 * none idle: its size is the most threads seen serving at once, and a dump taken
+	 * thread by thread can catch one of them between two requests, so it takes more than
+	 * one dump to count it.
+	 */
+	static boolean showsABusyWorkerPool(ThreadDump dump) {
+		Map<String, Long> serving = dump.matching(Attribution::servesARequest)
+			.stream()
+			.filter((thread) -> !poolOf(thread).isEmpty())
+			.collect(Collectors.groupingBy(Attribution::poolOf, Collectors.counting()));
+		return serving.keySet()
+			.stream()
+			.anyMatch((pool) -> dump.matching(
+					(thread) -> poolOf(thread).equals(pool) && IDLE_WORKER_FRAMES.stream().anyMatch(thread::hasFrame))
+				.isEmpty());
+	}
+
 	private Optional<Capped> reactorNetty() {
 		return pool(this.step.service(), Gauge.REACTOR_ACTIVE, Gauge.REACTOR_MAX, Gauge.REACTOR_PENDING)
 			.map((pool) -> capped(Resource.REACTOR_NETTY_POOL,

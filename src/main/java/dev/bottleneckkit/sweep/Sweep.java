@@ -90,7 +90,8 @@ public final class Sweep {
 
 	/**
 	 * Thread dumps in a step whose first dump shows request threads waiting for a pooled
-	 * connection: the pool's holders are counted by what most of them say.
+	 * connection (the pool's holders are counted by what most of them say), or a web
+	 * server's worker pool with none idle (its size is the most seen serving at once).
 	 */
 	static final int POOL_DUMPS = 3;
 
@@ -648,8 +649,8 @@ public final class Sweep {
 			Thread.sleep(warmUp.plus(likelyWindow.dividedBy(2)));
 			List<ThreadDump> dumps = new ArrayList<>();
 			probes.dump().ifPresent(dumps::add);
-			while (!dumps.isEmpty() && dumps.size() < POOL_DUMPS
-					&& Attribution.waitsForAPooledConnection(dumps.get(0))) {
+			while (!dumps.isEmpty() && dumps.size() < POOL_DUMPS && (Attribution.waitsForAPooledConnection(dumps.get(0))
+					|| Attribution.showsABusyWorkerPool(dumps.get(0)))) {
 				Thread.sleep(likelyWindow.dividedBy(8));
 				Optional<ThreadDump> another = probes.dump();
 				if (another.isEmpty()) {

@@ -482,6 +482,26 @@ class AttributionTest {
 	}
 
 	/**
+	 * A worker pool with none idle asks for more dumps in its step (one dump can catch a
+	 * worker between two requests, and the pool's size is the most seen serving); one
+	 * with an idle worker does not.
+	 */
+	@Test
+	void aWorkerPoolWithNoneIdleAsksForMoreDumps() {
+		DumpedThread serving = new DumpedThread("qtp1510067370-31",
+				List.of("java.lang.Thread.sleep", "jakarta.servlet.http.HttpServlet.service",
+						"org.eclipse.jetty.ee10.servlet.ServletChannel.handle",
+						"org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.run"));
+		DumpedThread idle = new DumpedThread("qtp1510067370-32",
+				List.of("org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.idleJobPoll",
+						"org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.run"));
+
+		assertThat(Attribution.showsABusyWorkerPool(new ThreadDump(Path.of("t-1.json"), List.of(serving)))).isTrue();
+		assertThat(Attribution.showsABusyWorkerPool(new ThreadDump(Path.of("t-2.json"), List.of(serving, idle))))
+			.isFalse();
+	}
+
+	/**
 	 * Tomcat names its virtual request threads {@code tomcat-handler-N}: two of them
 	 * serving while pinned carriers hold the rest back are no pool of two (S3 read so).
 	 */
