@@ -39,8 +39,10 @@ import dev.bottleneckkit.sweep.Verdict.Model;
 final class Attribution {
 
 	/**
-	 * A resource names the cap only when its model (limit / hold) lies within this share
-	 * of the measured ceiling; otherwise it is a candidate the verdict lists.
+	 * A resource names the cap only when its model (limit / hold) and the measured
+	 * ceiling lie within this share of each other, the larger over the smaller
+	 * ({@link Verdict.Capped#modelError()}); otherwise it is a candidate the verdict
+	 * lists.
 	 */
 	static final double MODEL_AGREEMENT = 0.25;
 
@@ -452,15 +454,31 @@ final class Attribution {
 	 * one dump to count it.
 	 */
 	static boolean showsABusyWorkerPool(ThreadDump dump) {
-		Map<String, Long> serving = dump.matching(Attribution::servesARequest)
+		return workerPools(dump).stream().anyMatch((pool) -> pool.idle() == 0);
+	}
+
+	/**
+	 * A web server's worker pool as one dump shows it: its name without the thread
+	 * number, its threads serving a request and how many of its threads wait idle in its
+	 * queue.
+	 */
+	private record WorkerPool(String name, List<DumpedThread> serving, long idle) {
+
+	}
+
+	/** The worker pools of {@code dump} with at least one thread serving a request. */
+	private static List<WorkerPool> workerPools(ThreadDump dump) {
+		Map<String, List<DumpedThread>> serving = dump.matching(Attribution::servesARequest)
 			.stream()
 			.filter((thread) -> !poolOf(thread).isEmpty())
-			.collect(Collectors.groupingBy(Attribution::poolOf, Collectors.counting()));
-		return serving.keySet()
+			.collect(Collectors.groupingBy(Attribution::poolOf, LinkedHashMap::new, Collectors.toList()));
+		return serving.entrySet()
 			.stream()
-			.anyMatch((pool) -> dump.matching(
-					(thread) -> poolOf(thread).equals(pool) && IDLE_WORKER_FRAMES.stream().anyMatch(thread::hasFrame))
-				.isEmpty());
+			.map((pool) -> new WorkerPool(pool.getKey(), pool.getValue(),
+					dump.matching((thread) -> poolOf(thread).equals(pool.getKey())
+							&& IDLE_WORKER_FRAMES.stream().anyMatch(thread::hasFrame))
+						.size()))
+			.toList();
 	}
 
 	private Optional<Capped> reactorNetty() {
@@ -547,36 +565,28 @@ final class Attribution {
 			dumps.addAll(this.atCap.get(i).threads().reversed());
 		}
 		for (ThreadDump dump : dumps) {
-			Map<String, List<DumpedThread>> serving = dump.matching(Attribution::servesARequest)
-				.stream()
-				.filter((thread) -> !poolOf(thread).isEmpty())
-				.collect(Collectors.groupingBy(Attribution::poolOf));
-			for (Map.Entry<String, List<DumpedThread>> pool : serving.entrySet()) {
-				long idle = dump
-					.matching((thread) -> poolOf(thread).equals(pool.getKey())
-							&& IDLE_WORKER_FRAMES.stream().anyMatch(thread::hasFrame))
-					.size();
-				int busy = pool.getValue().size();
+			for (WorkerPool pool : workerPools(dump)) {
+				int busy = pool.serving().size();
 				int mostSeen = this.sweep.steps()
 					.stream()
 					.flatMap((s) -> s.threads().stream())
 					.mapToInt((other) -> other
-						.matching((thread) -> servesARequest(thread) && poolOf(thread).equals(pool.getKey()))
+						.matching((thread) -> servesARequest(thread) && poolOf(thread).equals(pool.name()))
 						.size())
 					.max()
 					.orElse(busy);
-				if (idle > 0 || busy < mostSeen || busy < 1 || busy >= this.step.users()) {
+				if (pool.idle() > 0 || busy < mostSeen || busy < 1 || busy >= this.step.users()) {
 					continue;
 				}
-				Resource resource = pool.getValue().get(0).hasFrame("org.eclipse.jetty") ? Resource.JETTY_THREADS
-						: pool.getValue().get(0).hasFrame("io.undertow") ? Resource.UNDERTOW_THREADS
+				Resource resource = pool.serving().get(0).hasFrame("org.eclipse.jetty") ? Resource.JETTY_THREADS
+						: pool.serving().get(0).hasFrame("io.undertow") ? Resource.UNDERTOW_THREADS
 								: Resource.TOMCAT_THREADS;
 				Map<String, String> readings = new LinkedHashMap<>();
-				readings.put("pool " + pool.getKey() + "*",
+				readings.put("pool " + pool.name() + "*",
 						busy + " serving, 0 idle (thread dump " + dump.file().getFileName() + ")");
 				return Optional.of(capped(resource,
 						String.format(Locale.ROOT, "%s (from a thread dump) %d of %d %s* threads serving, none idle",
-								serverName(resource), busy, busy, pool.getKey()),
+								serverName(resource), busy, busy, pool.name()),
 						new Model(busy, "threads", this.w1, "W₁"), Optional.empty(), readings));
 			}
 		}
