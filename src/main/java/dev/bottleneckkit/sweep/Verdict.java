@@ -82,9 +82,16 @@ public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.U
 			readings = Collections.unmodifiableMap(new LinkedHashMap<>(readings));
 		}
 
-		/** How far the ceiling lies from the model: 0.02 for 2 %. */
+		/**
+		 * How far the ceiling and the model lie apart, the larger over the smaller less
+		 * one: 0.02 for 2 %. The same either way round: a model 25 % above the ceiling is
+		 * as far off as one 25 % below it (over the model alone the first would read 20
+		 * %).
+		 */
 		public double modelError() {
-			return Math.abs(this.ceilingRps - this.model.rps()) / this.model.rps();
+			double larger = Math.max(this.ceilingRps, this.model.rps());
+			double smaller = Math.min(this.ceilingRps, this.model.rps());
+			return (smaller > 0) ? larger / smaller - 1 : Double.POSITIVE_INFINITY;
 		}
 
 		/**

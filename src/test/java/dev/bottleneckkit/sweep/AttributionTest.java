@@ -670,6 +670,20 @@ class AttributionTest {
 			.satisfies((candidate) -> assertThat(candidate.model().rps()).isCloseTo(20.0, within(0.01)));
 	}
 
+	/**
+	 * The agreement is the same either way round: a model 29 % above the ceiling (20.0
+	 * rps for 15.5) is as far off as a ceiling 29 % above its model, though over the
+	 * model alone it would read 22.5 % and pass; 21 % above (16.5) is within 25 %.
+	 */
+	@Test
+	void aModelAboveTheCeilingIsHeldToTheSameAgreementAsOneBelowIt() {
+		GaugeTimeline hikari = gauges(
+				Map.of(Gauge.HIKARI_ACTIVE, 10.0, Gauge.HIKARI_MAX, 10.0, Gauge.HIKARI_PENDING, 3.0));
+
+		assertThat(capped(15.5, hikari, List.of(), List.of())).isUnexplained();
+		assertThat(capped(16.5, hikari, List.of(), List.of())).isCappedBy(Resource.HIKARI_POOL);
+	}
+
 	@Test
 	void whatNoProbeExplainsIsSaidSoWithWhatWasSeenAndWhatWasBlind() {
 		List<Step> steps = List.of(step(1, 1.25, 500, empty(), List.of()), step(2, 2.5, 500, empty(), List.of()),
