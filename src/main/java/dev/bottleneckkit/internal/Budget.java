@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -139,15 +140,16 @@ public final class Budget {
 	 */
 	public static void load(String name, Duration warmUp, Duration window, Duration ran, long answers,
 			double[] perSecond) {
-		load(name, warmUp, window, ran, answers, perSecond, List.of());
+		load(name, warmUp, window, ran, answers, perSecond, List.of(), OptionalDouble.empty());
 	}
 
 	/**
 	 * Adds a load's warm-up and window, the rest of its run ({@code ran} in all) as its
-	 * tail, and the window's precision, with what shorter windows would have read.
+	 * tail, and the window's precision, with what shorter windows would have read and how
+	 * busy the machine's cores were over the run ({@link #cpuSince()}).
 	 */
 	public static void load(String name, Duration warmUp, Duration window, Duration ran, long answers,
-			double[] perSecond, List<Replay> replays) {
+			double[] perSecond, List<Replay> replays, OptionalDouble machineBusy) {
 		add(Category.WARM_UPS, warmUp.toNanos());
 		add(Category.TAILS, ran.minus(warmUp).minus(window).toNanos());
 		Category as = windowsAs.get();
@@ -157,7 +159,34 @@ public final class Budget {
 		}
 		add(Category.WINDOWS, window.toNanos());
 		windows.computeIfAbsent(owner(), (k) -> java.util.Collections.synchronizedList(new ArrayList<>()))
-			.add(new Window(name, window, answers, perSecond, List.copyOf(replays)));
+			.add(new Window(name, window, answers, perSecond, List.copyOf(replays), ran, machineBusy));
+	}
+
+	private static final LoadSlots.ProcStat PROC_STAT = new LoadSlots.ProcStat(java.nio.file.Path.of("/proc/stat"));
+
+	/**
+	 * The machine's CPU from now on: {@link CpuSince#busyShare()} says how busy its cores
+	 * were since, whatever ran on them.
+	 */
+	public static CpuSince cpuSince() {
+		return new CpuSince(PROC_STAT.ticks());
+	}
+
+	/** A reading of the machine's CPU ticks to measure from. */
+	public record CpuSince(Optional<long[]> from) {
+
+		/**
+		 * The share of the machine's core time busy since the reading, 0 to 1; empty
+		 * where {@code /proc/stat} cannot be read or no tick passed.
+		 */
+		public OptionalDouble busyShare() {
+			Optional<long[]> to = PROC_STAT.ticks();
+			if (this.from.isEmpty() || to.isEmpty() || to.get()[1] <= this.from.get()[1]) {
+				return OptionalDouble.empty();
+			}
+			return OptionalDouble.of((to.get()[0] - this.from.get()[0]) / (double) (to.get()[1] - this.from.get()[1]));
+		}
+
 	}
 
 	/** Runs {@code work}, counting its time as {@code category}. */
@@ -300,8 +329,12 @@ public final class Budget {
 	 * @param answers the answers counted in it
 	 * @param perSecond the answers of each whole second of it
 	 * @param replays what it would have read had it ended earlier
+	 * @param ran the load's whole run, warm-up and tail included
+	 * @param machineBusy how busy the machine's cores were over the run, 0 to 1 (a load
+	 * beside it counts too); empty where not read
 	 */
-	public record Window(String name, Duration length, long answers, double[] perSecond, List<Replay> replays) {
+	public record Window(String name, Duration length, long answers, double[] perSecond, List<Replay> replays,
+			Duration ran, OptionalDouble machineBusy) {
 
 		/**
 		 * How close to the whole window's throughput a shorter window must read for the

@@ -199,6 +199,11 @@ final class LoadSlots {
 			return (this.share.isPresent() && this.shareBegan >= since) ? this.share : OptionalDouble.empty();
 		}
 
+		/** The machine's busy and all ticks now; empty where they cannot be read. */
+		Optional<long[]> ticks() {
+			return read();
+		}
+
 		private Optional<long[]> read() {
 			try {
 				return parse(Files.readAllLines(this.file).get(0));

@@ -49,6 +49,8 @@ final class BudgetReport {
 			each.put("answers", window.answers());
 			each.put("spreadBetweenSeconds", window.spread());
 			each.put("knownAfterSeconds", window.knownAfter().map((known) -> known.toMillis() / 1000.0).orElse(null));
+			each.put("ranSeconds", window.ran().toMillis() / 1000.0);
+			each.put("machineBusy", window.machineBusy().isPresent() ? window.machineBusy().getAsDouble() : null);
 			each.put("replays", window.replays().stream().map((replay) -> {
 				Map<String, Object> shorter = new LinkedHashMap<>();
 				shorter.put("latencies", replay.latencies());
@@ -132,9 +134,40 @@ final class BudgetReport {
 	static List<String> replayLines() {
 		List<Budget.Window> all = Budget.windows().values().stream().flatMap(List::stream).toList();
 		return java.util.stream.Stream
-			.of(knownLine(all), replayLine(all, 4, java.time.Duration.ofSeconds(3), Budget.Window.WITHIN))
+			.of(knownLine(all), replayLine(all, 4, java.time.Duration.ofSeconds(3), Budget.Window.WITHIN), cpuLine(all))
 			.filter((line) -> !line.isBlank())
 			.toList();
+	}
+
+	/**
+	 * How busy the machine's cores were while the loads ran, in the bands the load slots
+	 * care about: what could go side by side by the slots' rule (at most
+	 * {@link Phases#BESIDE_BELOW} busy), counted in loads and in seconds of their runs.
+	 */
+	static String cpuLine(List<Budget.Window> windows) {
+		double[] bands = { 0.2, Phases.BESIDE_BELOW, 1.01 };
+		long[] loads = new long[bands.length];
+		double[] seconds = new double[bands.length];
+		for (Budget.Window window : windows) {
+			if (window.machineBusy().isEmpty()) {
+				continue;
+			}
+			for (int i = 0; i < bands.length; i++) {
+				if (window.machineBusy().getAsDouble() <= bands[i]) {
+					loads[i]++;
+					seconds[i] += window.ran().toMillis() / 1000.0;
+					break;
+				}
+			}
+		}
+		if (java.util.Arrays.stream(loads).sum() == 0) {
+			return "";
+		}
+		return String.format(Locale.ROOT,
+				"%nThe machine's cores while each load ran (its neighbour's load counted too): at most 20 %% busy"
+						+ " for %d loads (%.0f s of runs), 20 to %.0f %% for %d (%.0f s), more for %d (%.0f s)."
+						+ " A load that leaves the cores this quiet leaves room for another beside it.%n",
+				loads[0], seconds[0], 100 * Phases.BESIDE_BELOW, loads[1], seconds[1], loads[2], seconds[2]);
 	}
 
 	/**

@@ -312,6 +312,7 @@ public final class ClosedLoopLoad {
 
 	private LoadResult execute(List<Request> mix) {
 		long began = System.nanoTime();
+		Budget.CpuSince cpu = Budget.cpuSince();
 		Measurement measurement = switch (this.window) {
 			case Window.ForDuration(Duration length) ->
 				new Measurement(this.warmUp, length, length, this.requestTimeout, 0, this.users);
@@ -361,7 +362,8 @@ public final class ClosedLoopLoad {
 		}
 		LoadResult result = measurement.result(this.name, this.users, Double.NaN, this.warmUp, Mix.shares(mix));
 		Budget.load(this.name, this.warmUp, result.window(), Duration.ofNanos(System.nanoTime() - began),
-				result.completed(), perSecond(result), measurement.replays(REPLAYED_LATENCIES, REPLAYED_LENGTHS));
+				result.completed(), perSecond(result), measurement.replays(REPLAYED_LATENCIES, REPLAYED_LENGTHS),
+				cpu.busyShare());
 		if (this.printed) {
 			Console.line(result.summary());
 		}

@@ -127,6 +127,7 @@ public final class OpenLoopLoad {
 
 	private LoadResult execute(List<Request> mix) {
 		long began = System.nanoTime();
+		Budget.CpuSince cpu = Budget.cpuSince();
 		Measurement measurement = new Measurement(this.warmUp, this.duration, this.requestTimeout)
 			.withRoutes(Mix.names(mix));
 		double intervalNanos = 1e9 / this.rate;
@@ -135,7 +136,7 @@ public final class OpenLoopLoad {
 		}
 		LoadResult result = measurement.result(this.name, this.maxOutstanding, this.rate, this.warmUp, Mix.shares(mix));
 		Budget.load(this.name, this.warmUp, result.window(), Duration.ofNanos(System.nanoTime() - began),
-				result.completed(), ClosedLoopLoad.perSecond(result));
+				result.completed(), ClosedLoopLoad.perSecond(result), List.of(), cpu.busyShare());
 		log.info("{}", result.summary());
 		return result;
 	}

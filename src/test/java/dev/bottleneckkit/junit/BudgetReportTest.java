@@ -26,7 +26,8 @@ class BudgetReportTest {
 	}
 
 	private static Budget.Window window(String name, int seconds, Budget.Replay... replays) {
-		return new Budget.Window(name, Duration.ofSeconds(seconds), 10, new double[0], List.of(replays));
+		return new Budget.Window(name, Duration.ofSeconds(seconds), 10, new double[0], List.of(replays),
+				Duration.ofSeconds(seconds + 2), java.util.OptionalDouble.empty());
 	}
 
 	@Test
@@ -44,6 +45,22 @@ class BudgetReportTest {
 		assertThat(window("not replayed", 3).knownAfter()).isEmpty();
 		assertThat(BudgetReport.knownLine(List.of(settles, drifts, window("not replayed", 3))))
 			.contains("1 of 2 replayed windows read within 3 % of their throughput from half their length or less");
+	}
+
+	@Test
+	void theCpuLineCountsLoadsAndTheirRunsByHowBusyTheCoresWere() {
+		List<Budget.Window> windows = List.of(busy("quiet", 0.05), busy("light", 0.3), busy("heavy", 0.9),
+				busy("also quiet", 0.2), new Budget.Window("unread", Duration.ofSeconds(1), 1, new double[0], List.of(),
+						Duration.ofSeconds(2), java.util.OptionalDouble.empty()));
+
+		assertThat(BudgetReport.cpuLine(windows)).contains("at most 20 % busy for 2 loads (20 s of runs)",
+				"20 to 40 % for 1 (10 s)", "more for 1 (10 s)");
+		assertThat(BudgetReport.cpuLine(List.of(windows.get(4)))).isEmpty();
+	}
+
+	private static Budget.Window busy(String name, double share) {
+		return new Budget.Window(name, Duration.ofSeconds(8), 80, new double[0], List.of(), Duration.ofSeconds(10),
+				java.util.OptionalDouble.of(share));
 	}
 
 }
