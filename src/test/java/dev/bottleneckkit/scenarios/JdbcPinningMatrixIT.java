@@ -57,14 +57,10 @@ class JdbcPinningMatrixIT {
 
 	static final int POOL = 10;
 
-	/**
-	 * Four mean latencies, 3 to 10 s: 10 s and 20 answers at the pinned cap (a latency of
-	 * 4 s), about 3.2 s and 32 answers unpinned, which replayed by the requests' lives
-	 * reads within 3 % of 10 s.
-	 */
+	/** 10 s: 20 answers at the pinned cap, 80 unpinned. */
 	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS)
 		.warmUp(Duration.ofSeconds(2))
-		.forLatencies(4, Duration.ofSeconds(3), Duration.ofSeconds(10));
+		.forDuration(Duration.ofSeconds(10));
 
 	static final String ROUTE = "/db/sleep?seconds=" + QUERY.toSeconds();
 
