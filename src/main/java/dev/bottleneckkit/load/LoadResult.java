@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.OptionalDouble;
 
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 
 /**
  * What a load run measured inside its measurement window (after warm-up): completed
@@ -210,6 +211,29 @@ public final class LoadResult {
 	 */
 	public Duration meanOfAnswers() {
 		return Duration.ofNanos(Math.round(this.latencies.getMean() * 1000));
+	}
+
+	/**
+	 * Mean latency of the answers that ended inside the window, each rounded up to a
+	 * whole number of {@code grid}s: how long a resource held for one call stays taken
+	 * when it is taken again only by an arrival of an open loop that sends every
+	 * {@code grid} (a permit freed 508 ms after its call arrived waits for the arrival at
+	 * 525 ms when they come every 25 ms).
+	 */
+	public Duration meanLatencyRoundedUpTo(Duration grid) {
+		long gridMicros = grid.toNanos() / 1000;
+		if (gridMicros <= 0) {
+			throw new IllegalArgumentException("the grid must be at least 1 µs, was " + grid);
+		}
+		if (this.latencies.getTotalCount() == 0) {
+			return Duration.ZERO;
+		}
+		double sum = 0;
+		for (HistogramIterationValue value : this.latencies.recordedValues()) {
+			long rounded = (value.getValueIteratedTo() + gridMicros - 1) / gridMicros * gridMicros;
+			sum += (double) rounded * value.getCountAtValueIteratedTo();
+		}
+		return Duration.ofNanos(Math.round(sum / this.latencies.getTotalCount() * 1000));
 	}
 
 	/** True for a constant-arrival-rate run. */
