@@ -247,6 +247,61 @@ public final class PinningProbe implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * The CPU time each carrier thread of the JVM has used so far, by thread id: the
+	 * platform threads of a {@code ForkJoinPool} other than the common pool
+	 * ({@code ForkJoinPool-1-worker-1}), which is what the virtual-thread scheduler's are
+	 * named. A virtual thread's CPU is its carrier's while it is mounted, so two readings
+	 * give what ran on carriers in between: the requests' own work, not the JVM's
+	 * compilers, collectors or Tomcat's poller. Empty when it cannot be read. Call after
+	 * {@link #start()}.
+	 */
+	public Optional<Map<Long, Long>> carrierCpuNanos() {
+		try {
+			MBeanServerConnection server = (this.connector != null) ? this.connector.getMBeanServerConnection()
+					: ManagementFactory.getPlatformMBeanServer();
+			com.sun.management.ThreadMXBean threads = ManagementFactory.newPlatformMXBeanProxy(server,
+					ManagementFactory.THREAD_MXBEAN_NAME, com.sun.management.ThreadMXBean.class);
+			if (!threads.isThreadCpuTimeSupported() || !threads.isThreadCpuTimeEnabled()) {
+				return Optional.empty();
+			}
+			List<Long> carriers = new ArrayList<>();
+			for (java.lang.management.ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+				if (info != null && CARRIER_NAME.matcher(info.getThreadName()).matches()) {
+					carriers.add(info.getThreadId());
+				}
+			}
+			long[] ids = carriers.stream().mapToLong(Long::longValue).toArray();
+			long[] nanos = threads.getThreadCpuTime(ids);
+			Map<Long, Long> cpu = new java.util.LinkedHashMap<>();
+			for (int i = 0; i < ids.length; i++) {
+				if (nanos[i] >= 0) {
+					cpu.put(ids[i], nanos[i]);
+				}
+			}
+			return Optional.of(cpu);
+		}
+		catch (IOException | RuntimeException ex) {
+			log.debug("carriers' CPU of {} not read: {}", this.name, ex.toString());
+			return Optional.empty();
+		}
+	}
+
+	/**
+	 * The carriers' cores on average between two readings of {@link #carrierCpuNanos()}
+	 * {@code seconds} apart: a carrier that began after the first counts from 0.
+	 */
+	public static double carrierCores(Map<Long, Long> before, Map<Long, Long> after, double seconds) {
+		long nanos = 0;
+		for (Map.Entry<Long, Long> carrier : after.entrySet()) {
+			nanos += Math.max(0, carrier.getValue() - before.getOrDefault(carrier.getKey(), 0L));
+		}
+		return (seconds > 0) ? nanos / 1e9 / seconds : 0;
+	}
+
+	private static final java.util.regex.Pattern CARRIER_NAME = java.util.regex.Pattern
+		.compile("ForkJoinPool-\\d+-worker-\\d+");
+
 	/** Stops recording and disconnects; the container keeps running. */
 	@Override
 	public void close() {

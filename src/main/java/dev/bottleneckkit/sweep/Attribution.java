@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.DoubleStream;
 
 import dev.bottleneckkit.containers.DownstreamContainer;
 import dev.bottleneckkit.probe.Gauge;
@@ -637,11 +638,14 @@ final class Attribution {
 		int carriers = this.step.carriers().orElse((int) Math.max(1, Math.round(heldAtOnce)));
 		Duration pinnedPerRequest = total.dividedBy(requests);
 		// A carrier is taken while a virtual thread is mounted: blocked while pinned, or
-		// running on the CPU. The service's CPU a request (when read) runs on carriers
-		// too.
-		Duration cpuPerRequest = this.step.cpu()
-			.map((use) -> perRequest(Math.min(use.service(), carriers), this.step))
-			.orElse(Duration.ZERO);
+		// running on the CPU. What ran on the carriers is read from their threads; the
+		// service's whole CPU (its compilers, collectors and Tomcat's poller too) bounds
+		// it where they were not read.
+		OptionalDouble onCarriers = DoubleStream
+			.concat(this.step.cpu().stream().mapToDouble(MachineCpu.Use::service), this.step.carrierCores().stream())
+			.min();
+		Duration cpuPerRequest = onCarriers.isPresent()
+				? perRequest(Math.min(onCarriers.getAsDouble(), carriers), this.step) : Duration.ZERO;
 		Duration perRequest = pinnedPerRequest.plus(cpuPerRequest);
 		Duration each = total.dividedBy(pinned.size());
 		Map.Entry<String, Long> culprit = pinned.stream()
@@ -655,8 +659,10 @@ final class Attribution {
 		readings.put("pinned each", String.format(Locale.ROOT, "%.1f ms on average", each.toNanos() / 1e6));
 		readings.put("pinned per request",
 				String.format(Locale.ROOT, "%.1f ms (%d requests)", pinnedPerRequest.toNanos() / 1e6, requests));
-		readings.put("on a carrier per request", String.format(Locale.ROOT, "%.1f ms pinned + %.1f ms on the CPU",
-				pinnedPerRequest.toNanos() / 1e6, cpuPerRequest.toNanos() / 1e6));
+		readings.put("on a carrier per request",
+				String.format(Locale.ROOT, "%.1f ms pinned + %.1f ms on the CPU%s", pinnedPerRequest.toNanos() / 1e6,
+						cpuPerRequest.toNanos() / 1e6,
+						this.step.carrierCores().isPresent() ? " (the carrier threads' own)" : ""));
 		readings.put("carriers held at once", String.format(Locale.ROOT, "%.2f of %d", heldAtOnce, carriers));
 		readings.put("culprit", culprit.getKey() + " ×" + culprit.getValue());
 		pinned.stream()

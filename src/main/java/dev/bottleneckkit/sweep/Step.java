@@ -3,6 +3,7 @@ package dev.bottleneckkit.sweep;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
 import dev.bottleneckkit.containers.DownstreamContainer;
@@ -32,11 +33,22 @@ import dev.bottleneckkit.probe.ThreadDump;
  * @param wall how long the step took, warm-up included
  * @param standIn what reached the watched downstream when it is a kit stand-in
  * ({@code DownstreamContainer}): in flight at most, its threads, its hold
+ * @param carrierCores the cores the service's carrier threads used on average over the
+ * step (what its virtual threads ran), when read
  */
 public record Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream,
 		Optional<MachineCpu.Use> cpu, List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
 		List<OutboundConnections.Destination> connections, Duration wall,
-		Optional<DownstreamContainer.InFlight> standIn) {
+		Optional<DownstreamContainer.InFlight> standIn, OptionalDouble carrierCores) {
+
+	/** A step whose carriers' CPU was not read. */
+	public Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream,
+			Optional<MachineCpu.Use> cpu, List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
+			List<OutboundConnections.Destination> connections, Duration wall,
+			Optional<DownstreamContainer.InFlight> standIn) {
+		this(users, result, service, downstream, cpu, pinned, carriers, threads, connections, wall, standIn,
+				OptionalDouble.empty());
+	}
 
 	/** A step without a stand-in downstream. */
 	public Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream,

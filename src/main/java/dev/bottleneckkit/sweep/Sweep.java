@@ -722,6 +722,8 @@ public final class Sweep {
 
 		private MachineCpu.Reading cpuBefore;
 
+		private CarrierCpu carriersBefore;
+
 		Probes(AbstractServiceContainer<?> service, GenericContainer<?> downstream) {
 			this.service = service;
 			this.downstream = downstream;
@@ -796,6 +798,24 @@ public final class Sweep {
 				}
 			}
 			this.cpuBefore = read(this.cpu);
+			this.carriersBefore = carrierCpu();
+		}
+
+		/** The carriers' CPU so far, with when it was read; null where not read. */
+		private CarrierCpu carrierCpu() {
+			if (this.pinning == null) {
+				return null;
+			}
+			return this.pinning.carrierCpuNanos().map((nanos) -> new CarrierCpu(System.nanoTime(), nanos)).orElse(null);
+		}
+
+		private record CarrierCpu(long at, Map<Long, Long> nanos) {
+
+			OptionalDouble coresSince(CarrierCpu before) {
+				return (before == null) ? OptionalDouble.empty() : OptionalDouble
+					.of(PinningProbe.carrierCores(before.nanos(), this.nanos(), (this.at() - before.at()) / 1e9));
+			}
+
 		}
 
 		Optional<ThreadDump> dump() {
@@ -822,6 +842,7 @@ public final class Sweep {
 		private Step readStep(int users, LoadResult result, long wallStart, long windowStart, long wallEnd,
 				List<ThreadDump> dumps) {
 			MachineCpu.Reading cpuAfter = read(this.cpu);
+			CarrierCpu carriersAfter = carrierCpu();
 			GaugeTimeline service = (this.serviceGauges != null) ? this.serviceGauges.stop()
 					: new GaugeTimeline(Map.of());
 			if (this.serviceGauges != null) {
@@ -849,8 +870,10 @@ public final class Sweep {
 			}
 			Optional<DownstreamContainer.InFlight> standIn = (this.downstream instanceof DownstreamContainer stub)
 					? Optional.of(stub.inFlight()) : Optional.empty();
+			OptionalDouble carrierCores = (carriersAfter != null) ? carriersAfter.coresSince(this.carriersBefore)
+					: OptionalDouble.empty();
 			return new Step(users, result, service, downstream, cpu, pinned, this.carriers, dumps, seen,
-					Duration.ofNanos(wallEnd - wallStart), standIn);
+					Duration.ofNanos(wallEnd - wallStart), standIn, carrierCores);
 		}
 
 		private MachineCpu.Reading read(MachineCpu machine) {

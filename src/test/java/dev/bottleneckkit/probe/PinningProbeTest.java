@@ -2,12 +2,14 @@ package dev.bottleneckkit.probe;
 
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.junit.jupiter.api.Test;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * The probe on the test's own JVM. A virtual thread that blocks inside a class
@@ -33,6 +35,43 @@ class PinningProbeTest {
 			assertThat(report.totalPinned()).as("pinned about as long as it slept")
 				.isGreaterThanOrEqualTo(Duration.ofMillis(55));
 			assertThat(Files.size(report.jfrFile())).as("the .jfr evidence is kept").isPositive();
+		}
+	}
+
+	@Test
+	void readsTheCpuThatRanOnTheCarriers() throws Exception {
+		try (PinningProbe probe = PinningProbe.inThisJvm("this-jvm").start()) {
+			Thread.ofVirtual().start(() -> spin(Duration.ofMillis(10))).join();
+			Map<Long, Long> before = probe.carrierCpuNanos().orElseThrow();
+			long began = System.nanoTime();
+
+			Thread.ofVirtual().start(() -> spin(Duration.ofMillis(300))).join();
+
+			Map<Long, Long> after = probe.carrierCpuNanos().orElseThrow();
+			double seconds = (System.nanoTime() - began) / 1e9;
+			double cores = PinningProbe.carrierCores(before, after, seconds);
+			assertThat(cores * seconds).as("the 300 ms a virtual thread spun ran on a carrier")
+				.isBetween(0.2, seconds + 0.05);
+		}
+	}
+
+	@Test
+	void aCarrierThatBeganBetweenTwoReadingsCountsFromNothing() {
+		Map<Long, Long> before = Map.of(1L, 5_000_000_000L);
+		Map<Long, Long> after = Map.of(1L, 5_500_000_000L, 2L, 300_000_000L);
+
+		assertThat(PinningProbe.carrierCores(before, after, 2.0)).isCloseTo(0.4, within(1e-9));
+	}
+
+	/** Busy on the CPU for {@code wall}: a virtual thread has no CPU clock of its own. */
+	private static void spin(Duration wall) {
+		long end = System.nanoTime() + wall.toNanos();
+		long sink = 0;
+		while (System.nanoTime() < end) {
+			sink += System.nanoTime() % 7;
+		}
+		if (sink == 42) {
+			System.out.print("");
 		}
 	}
 
