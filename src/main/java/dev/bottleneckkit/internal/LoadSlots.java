@@ -64,10 +64,40 @@ final class LoadSlots {
 	 * takes them; give them back with {@link #give(Held)}.
 	 */
 	Held take(int permits, String what) throws InterruptedException {
+		return take(permits, what, false);
+	}
+
+	/**
+	 * Takes {@code permits} slots for a load that holds {@code held} now, which it gives
+	 * back: at once when it needs fewer (those it keeps count as taken now, so a load
+	 * goes beside it only once it settled again), else by waiting at the head of the
+	 * queue, so nobody who came later overtakes a load between two of its steps.
+	 */
+	Held reweigh(Held held, int permits, String what) throws InterruptedException {
+		int wanted = Math.max(1, Math.min(permits, this.slots));
+		synchronized (this) {
+			if (wanted <= held.permits() && this.running.remove(held)) {
+				this.free += held.permits() - wanted;
+				Held kept = new Held(wanted, System.nanoTime(), held.busyWhenJoined());
+				this.running.add(kept);
+				notifyAll();
+				return kept;
+			}
+		}
+		give(held);
+		return take(wanted, what, true);
+	}
+
+	private Held take(int permits, String what, boolean first) throws InterruptedException {
 		int wanted = Math.max(1, Math.min(permits, this.slots));
 		Object ticket = new Object();
 		synchronized (this) {
-			this.queue.addLast(ticket);
+			if (first) {
+				this.queue.addFirst(ticket);
+			}
+			else {
+				this.queue.addLast(ticket);
+			}
 			try {
 				while (true) {
 					if (this.queue.peekFirst() == ticket && this.free >= wanted) {

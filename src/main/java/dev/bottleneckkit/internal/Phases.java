@@ -3,6 +3,7 @@ package dev.bottleneckkit.internal;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.concurrent.Semaphore;
 
 import org.slf4j.Logger;
@@ -76,6 +77,21 @@ public final class Phases {
 	 * newcomer and what it drives.
 	 */
 	public static final double BESIDE_BELOW = 0.4;
+
+	/**
+	 * The load slots a sweep's step takes: one, so that a load may go beside it, when it
+	 * has at most {@value #USERS_PER_SLOT} users and the step before it kept the
+	 * machine's cores at most half of {@value #BESIDE_BELOW} busy (this step doubles its
+	 * users, and may double their CPU); two, as a whole sweep took before, after its
+	 * warm-up and when nothing was read.
+	 * @param users the step's users
+	 * @param lastBusy the machine's busy share over the step before, 0 to 1; empty for
+	 * the first step
+	 */
+	public static int stepWeight(int users, OptionalDouble lastBusy) {
+		boolean light = users <= USERS_PER_SLOT && lastBusy.isPresent() && 2 * lastBusy.getAsDouble() <= BESIDE_BELOW;
+		return light ? 1 : 2;
+	}
 
 	private static final LoadSlots loadSlots = new LoadSlots(LOADS_AT_ONCE, LoadSlots.Machine.procStat(), BESIDE_BELOW);
 
@@ -241,6 +257,39 @@ public final class Phases {
 
 		private Turn(Phase phase) {
 			this.phase = phase;
+		}
+
+		/**
+		 * Holds {@code weight} load slots from now on, for a load whose next part needs
+		 * more or fewer of them than the part before it (a sweep's next step): fewer are
+		 * given back at once; more are waited for ahead of any load that came later. A
+		 * load goes beside it only once its new part settled. Does nothing for a turn
+		 * that is not a load's, or one inside another turn.
+		 */
+		public void weigh(int weight, String what) {
+			if (this.closed || this.load == null) {
+				return;
+			}
+			long asked = System.nanoTime();
+			boolean beside = this.load.busyWhenJoined().isPresent();
+			try {
+				LoadSlots.Held next = loadSlots.reweigh(this.load, weight, what);
+				long now = System.nanoTime();
+				if (next.permits() > this.load.permits()) {
+					// It gave back its slots to wait for more: the part of its turn
+					// before
+					// counts in the slots' busy time, and the wait is a wait like any
+					// other.
+					Budget.turn(this.began, asked, beside);
+					Budget.add(Budget.Category.WAITING, now - asked);
+					this.began = now;
+				}
+				this.load = next;
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("interrupted while waiting to go on with " + what, ex);
+			}
 		}
 
 		@Override

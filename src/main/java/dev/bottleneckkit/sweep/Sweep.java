@@ -428,8 +428,12 @@ public final class Sweep {
 			warmedUp = Budget.windowsAs(Budget.Category.WARM_UPS,
 					() -> this.warmUp.run(this.mix, this.requestTimeout, this.name));
 			warmedUp.ifPresent((w) -> Console.line(this.name + ": " + w));
+			OptionalDouble lastBusy = OptionalDouble.empty();
 			for (int users = 1; users <= this.maxUsers; users *= 2) {
+				loading.weigh(Phases.stepWeight(users, lastBusy), this.name + ", " + users + " users");
+				Budget.CpuSince cpu = Budget.cpuSince();
 				Step step = step(users, steps, probes, background);
+				lastBusy = cpu.busyShare();
 				steps.add(step);
 				Console.line(String.format(Locale.ROOT, "%s: %4d %-5s %8.1f rps  mean %5d ms  p99 %5d ms  %d errors",
 						this.name, users, (users == 1) ? "user" : "users", step.throughput(),

@@ -113,4 +113,62 @@ class LoadSlotsTest {
 			.hasValueSatisfying((ticks) -> assertThat(ticks).containsExactly(18, 122));
 	}
 
+	@Test
+	void aSweepWhoseStepNeedsOneSlotLetsAWaitingLoadBesideItOnceTheStepSettled() throws Exception {
+		LoadSlots slots = new LoadSlots(2, (since) -> OptionalDouble.of(0.1), 0.4);
+		LoadSlots.Held sweep = slots.take(2, "sweep");
+		try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+			Future<LoadSlots.Held> load = threads.submit(() -> slots.take(1, "load"));
+			Thread.sleep(LoadSlots.SETTLE.toMillis() + 300);
+			assertThat(load).as("both slots are the sweep's").isNotDone();
+
+			LoadSlots.Held step = slots.reweigh(sweep, 1, "sweep, 4 users");
+			assertThat(step.permits()).isEqualTo(1);
+			LoadSlots.Held beside = load.get(3, TimeUnit.SECONDS);
+			assertThat(beside.began() - step.began()).as("after the step settled")
+				.isGreaterThanOrEqualTo(LoadSlots.SETTLE.toNanos());
+			assertThat(beside.busyWhenJoined()).hasValue(0.1);
+		}
+	}
+
+	@Test
+	void aSweepWhoseStepNeedsBothSlotsAgainWaitsAheadOfLaterLoads() throws Exception {
+		LoadSlots slots = new LoadSlots(2, (since) -> OptionalDouble.of(0.1), 0.4);
+		List<String> order = new CopyOnWriteArrayList<>();
+		LoadSlots.Held step = slots.take(1, "sweep, 4 users");
+		LoadSlots.Held beside = slots.take(1, "load");
+		try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+			Future<?> later = threads.submit(() -> {
+				Thread.sleep(200);
+				LoadSlots.Held held = slots.take(1, "later");
+				order.add("later");
+				slots.give(held);
+				return null;
+			});
+			Future<LoadSlots.Held> next = threads.submit(() -> {
+				LoadSlots.Held held = slots.reweigh(step, 2, "sweep, 32 users");
+				order.add("sweep");
+				return held;
+			});
+			Thread.sleep(LoadSlots.SETTLE.toMillis() + 500);
+			assertThat(next).as("waiting for the load beside it to end").isNotDone();
+
+			slots.give(beside);
+			LoadSlots.Held whole = next.get(2, TimeUnit.SECONDS);
+			assertThat(whole.permits()).isEqualTo(2);
+			assertThat(whole.busyWhenJoined()).as("alone").isEmpty();
+			slots.give(whole);
+			later.get(3, TimeUnit.SECONDS);
+			assertThat(order).containsExactly("sweep", "later");
+		}
+	}
+
+	@Test
+	void aStepTakesOneSlotOnlyWhenItsUsersAreFewAndTheStepBeforeKeptTheCoresQuiet() {
+		assertThat(Phases.stepWeight(1, OptionalDouble.empty())).as("nothing read yet").isEqualTo(2);
+		assertThat(Phases.stepWeight(4, OptionalDouble.of(0.15))).isEqualTo(1);
+		assertThat(Phases.stepWeight(4, OptionalDouble.of(0.25))).as("twice 25 % is above 40 %").isEqualTo(2);
+		assertThat(Phases.stepWeight(32, OptionalDouble.of(0.05))).as("more than 20 users").isEqualTo(2);
+	}
+
 }
