@@ -42,12 +42,12 @@ public final class Phases {
 	 * it bends both: a 40-user run at 5 connections measured 7.4 of 9.0 rps with a
 	 * 1000-user run beside it, a 4-user fan-out 596 ms instead of 513. So one load at a
 	 * time (with {@code -Dbottleneck.loads-at-once=N}, N slots; a load of more than
-	 * {@value #USERS_PER_SLOT} users takes two, as a sweep does). With more than one
-	 * slot, a load goes beside others only while the machine's cores are busy at most
-	 * {@value #BESIDE_BELOW} of the time since those settled ({@link LoadSlots}).
-	 * Scenario classes side by side still gain: their container starts run together, and
-	 * one class's setup, settling and reading of probes runs while another's load is
-	 * measured.
+	 * {@value #USERS_PER_SLOT} users takes two, as a sweep does except for its light
+	 * steps, {@link #stepWeight}). With more than one slot, a load goes beside others
+	 * only while the machine's cores are busy at most {@value #BESIDE_BELOW} of the time
+	 * since those settled ({@link LoadSlots}). Scenario classes side by side still gain:
+	 * their container starts run together, and one class's setup, settling and reading of
+	 * probes runs while another's load is measured.
 	 */
 	static final int LOADS_AT_ONCE = loadsAtOnce();
 
