@@ -803,9 +803,22 @@ final class Attribution {
 	private Optional<Step> saturatedCpuStep(boolean limited) {
 		return this.atCap.stream().filter((s) -> s.cpu().isPresent()).filter((s) -> {
 			MachineCpu.Use use = s.cpu().get();
-			return limited ? use.serviceLimited() && use.service() >= CPU_SATURATED * use.serviceLimit()
-					: !use.serviceLimited() && use.machineUsed() >= CPU_SATURATED * use.machineCores();
+			boolean machineFull = use.machineUsed() >= CPU_SATURATED * use.machineCores();
+			return limited
+					? use.serviceLimited() && use.service() >= CPU_SATURATED * use.serviceLimit()
+							&& !(machineFull && machineFuller(use))
+					: machineFull && (!use.serviceLimited() || machineFuller(use));
 		}).max(Comparator.comparingDouble(Step::throughput));
+	}
+
+	/**
+	 * The machine's cores fuller than the service's CPU limit: a service short of its
+	 * limit on a machine with no core to spare (0.93 of its 1 CPU, the machine's 2 cores
+	 * 1.99 busy with a busy loop on one) is capped by the cores the others left it, not
+	 * by its limit.
+	 */
+	private static boolean machineFuller(MachineCpu.Use use) {
+		return use.machineUsed() / use.machineCores() > use.service() / use.serviceLimit();
 	}
 
 	/** "service 1.62, mysql 0.21, load generator 0.14, toxiproxy 0.05" */

@@ -575,6 +575,32 @@ class AttributionTest {
 	}
 
 	/**
+	 * S9 in a run with a busy loop on one core (ci48): the service used 0.93 of its 1 CPU
+	 * while the machine's 2 cores were 1.99 busy, and "1 core / 0.060 s = 16.8" read the
+	 * ceiling of 15.1 at 0.90. The machine, fuller than the limit, is the cap: the core
+	 * the loop left, over the service's and the generator's CPU a request.
+	 */
+	@Test
+	void aContainerShortOfItsLimitOnAFullMachineIsCappedByTheMachine() {
+		List<Step> steps = List.of(hoggedStep(1, 14.8, 0.94), hoggedStep(2, 15.1, 0.93), hoggedStep(4, 15.0, 0.93));
+
+		SweepResult sweep = result(steps, true);
+
+		assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(withPercentage(5));
+		assertThat(((Verdict.Capped) sweep.verdict()).where()).hasValue("machine");
+		assertThat(sweep.verdict().line()).contains("other processes 1.00");
+	}
+
+	/**
+	 * A step of a service on 1 CPU using {@code cores} of it, the load generator 0.06,
+	 * and a busy loop outside the test the whole of one of the machine's 2 cores.
+	 */
+	private static Step hoggedStep(int users, double rps, double cores) {
+		return timedStep(users, rps,
+				new MachineCpu.Use(cores, 1, true, Optional.empty(), 0, Map.of(), 0.06, 2, cores + 0.06 + 1.0));
+	}
+
+	/**
 	 * A fresh run of S9 failed with "the ceiling is 20 % from its model": the ceiling
 	 * came from the 4-user step (14.3 rps at 1.02 cores, 71 ms of CPU a request) and the
 	 * CPU per request from the knee's 2-user step (84 ms).
