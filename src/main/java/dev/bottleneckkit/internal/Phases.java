@@ -277,9 +277,8 @@ public final class Phases {
 				long now = System.nanoTime();
 				if (next.permits() > this.load.permits()) {
 					// It gave back its slots to wait for more: the part of its turn
-					// before
-					// counts in the slots' busy time, and the wait is a wait like any
-					// other.
+					// before the wait counts in the slots' busy time, and the wait is a
+					// wait like any other.
 					Budget.turn(this.began, asked, beside);
 					Budget.add(Budget.Category.WAITING, now - asked);
 					this.began = now;
