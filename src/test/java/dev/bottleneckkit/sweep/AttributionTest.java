@@ -112,11 +112,7 @@ class AttributionTest {
 	 */
 	@Test
 	void carriersAreTakenByTheCpuOfARequestAsWellAsByItsPins() {
-		List<PinnedEvent> pinned = new ArrayList<>();
-		for (int i = 0; i < 1366; i++) {
-			pinned.add(new PinnedEvent(Instant.now(), Duration.ofNanos(9_000_000), "",
-					List.of("com.mysql.cj.protocol.ReadAheadInputStream.fill:107")));
-		}
+		List<PinnedEvent> pinned = driverPins();
 		Duration window = Duration.ofSeconds(10);
 		Step last = new Step(8, LoadResults.closedLoop("load", 8, window, 450, Duration.ofMillis(178)), empty(),
 				empty(), Optional.of(new MachineCpu.Use(0.77, 2, false, Optional.empty(), 0, Map.of(), 0.2, 2, 1.1)),
@@ -138,11 +134,7 @@ class AttributionTest {
 	 */
 	@Test
 	void theCpuOnACarrierIsWhatTheCarrierThreadsRanWhenTheyWereRead() {
-		List<PinnedEvent> pinned = new ArrayList<>();
-		for (int i = 0; i < 1366; i++) {
-			pinned.add(new PinnedEvent(Instant.now(), Duration.ofNanos(9_000_000), "",
-					List.of("com.mysql.cj.protocol.ReadAheadInputStream.fill:107")));
-		}
+		List<PinnedEvent> pinned = driverPins();
 		Duration window = Duration.ofSeconds(10);
 		Step last = new Step(8, LoadResults.closedLoop("load", 8, window, 450, Duration.ofMillis(178)), empty(),
 				empty(), Optional.of(new MachineCpu.Use(1.2, 2, false, Optional.empty(), 0, Map.of(), 0.2, 2, 1.5)),
@@ -589,6 +581,16 @@ class AttributionTest {
 		assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(withPercentage(5));
 		assertThat(((Verdict.Capped) sweep.verdict()).where()).hasValue("machine");
 		assertThat(sweep.verdict().line()).contains("other processes 1.00");
+	}
+
+	/** 1366 pins of 9 ms in Connector/J's socket read: 1.23 of 2 carriers at 45 rps. */
+	private static List<PinnedEvent> driverPins() {
+		List<PinnedEvent> pinned = new ArrayList<>();
+		for (int i = 0; i < 1366; i++) {
+			pinned.add(new PinnedEvent(Instant.now(), Duration.ofNanos(9_000_000), "",
+					List.of("com.mysql.cj.protocol.ReadAheadInputStream.fill:107")));
+		}
+		return pinned;
 	}
 
 	/**
