@@ -113,6 +113,37 @@ public final class ContainerCpu {
 		return OptionalLong.empty();
 	}
 
+	/**
+	 * The host's process ids of the container's processes ({@code cgroup.procs} of its
+	 * cgroup, v1 or v2), when the engine is local; empty where they cannot be read.
+	 */
+	public static List<Long> processesOnHost(String id) {
+		if (!LOCAL_ENGINE.get()) {
+			return List.of();
+		}
+		for (Path directory : List.of(Path.of("/sys/fs/cgroup/cpuacct/docker", id),
+				Path.of("/sys/fs/cgroup/cpu,cpuacct/docker", id),
+				Path.of("/sys/fs/cgroup/cpuacct/system.slice/docker-" + id + ".scope"),
+				Path.of("/sys/fs/cgroup/docker", id), Path.of("/sys/fs/cgroup/system.slice/docker-" + id + ".scope"))) {
+			Path procs = directory.resolve("cgroup.procs");
+			if (!Files.isReadable(procs)) {
+				continue;
+			}
+			try {
+				return Files.readAllLines(procs)
+					.stream()
+					.map(String::trim)
+					.filter((line) -> !line.isEmpty())
+					.map(Long::valueOf)
+					.toList();
+			}
+			catch (IOException | RuntimeException ex) {
+				// a container that just stopped
+			}
+		}
+		return List.of();
+	}
+
 	private static final java.util.function.Supplier<Boolean> LOCAL_ENGINE = memoize(DockerHost::engineIsLocal);
 
 	private static <T> java.util.function.Supplier<T> memoize(java.util.function.Supplier<T> supplier) {

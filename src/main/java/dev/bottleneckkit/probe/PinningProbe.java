@@ -12,12 +12,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.management.JMX;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 
+import dev.bottleneckkit.internal.ContainerCpu;
 import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.internal.ReportDirectory;
@@ -70,6 +72,9 @@ public final class PinningProbe implements AutoCloseable {
 
 	private final Duration threshold;
 
+	/** The container the JVM runs in; null for the test's own JVM. */
+	private final GenericContainer<?> container;
+
 	private FlightRecorderMXBean recorder;
 
 	private JMXConnector connector;
@@ -79,15 +84,16 @@ public final class PinningProbe implements AutoCloseable {
 	/** Where the last {@link #drain()} cut the events: the next one reads from here. */
 	private java.time.Instant drainedUntil = java.time.Instant.MIN;
 
-	private PinningProbe(String name, JmxAgent connection, Duration threshold) {
+	private PinningProbe(String name, JmxAgent connection, Duration threshold, GenericContainer<?> container) {
 		this.name = name;
 		this.connection = connection;
 		this.threshold = threshold;
+		this.container = container;
 	}
 
 	/** A probe on the test's own JVM. */
 	public static PinningProbe inThisJvm(String name) {
-		return new PinningProbe(name, null, DEFAULT_THRESHOLD);
+		return new PinningProbe(name, null, DEFAULT_THRESHOLD, null);
 	}
 
 	/**
@@ -99,7 +105,7 @@ public final class PinningProbe implements AutoCloseable {
 	 */
 	public static PinningProbe on(GenericContainer<?> container) {
 		JmxAgent agent = JmxAgent.on(container);
-		return new PinningProbe(agent.name(), agent, DEFAULT_THRESHOLD);
+		return new PinningProbe(agent.name(), agent, DEFAULT_THRESHOLD, container);
 	}
 
 	/**
@@ -108,7 +114,7 @@ public final class PinningProbe implements AutoCloseable {
 	 */
 	public PinningProbe withThreshold(Duration threshold) {
 		return new PinningProbe(this.name, this.connection,
-				Knobs.between("threshold", threshold, Duration.ZERO, Duration.ofSeconds(10)));
+				Knobs.between("threshold", threshold, Duration.ZERO, Duration.ofSeconds(10)), this.container);
 	}
 
 	/**
@@ -286,6 +292,84 @@ public final class PinningProbe implements AutoCloseable {
 			return Optional.empty();
 		}
 	}
+
+	/**
+	 * The time each carrier thread has held a core or waited in the kernel's run queue
+	 * for one so far, by its thread id on the host, read from
+	 * {@code /proc/<pid>/task/<tid>/schedstat} (its first two fields); else, where the
+	 * JVM's threads cannot be read on this host (a remote engine), their CPU time
+	 * ({@link #carrierCpuNanos()}). A carrier is taken from the moment its virtual thread
+	 * is runnable: on a machine whose cores are busy elsewhere it waits for one, and that
+	 * wait is carrier time a request costs as much as its CPU. The carrier threads are
+	 * the JVM's threads named {@code ForkJoinPool-N-…} on the host (a thread's name there
+	 * is its Java name cut to 15 characters, so the common pool's
+	 * {@code ForkJoinPool.commonPool-…} does not match). One source for the probe's life,
+	 * decided at the first reading, so that two readings always compare.
+	 */
+	public Optional<Map<Long, Long>> carrierTimeNanos() {
+		if (this.carrierSource == CarrierSource.UNDECIDED) {
+			this.carrierSource = schedstat().isEmpty() ? CarrierSource.JMX : CarrierSource.HOST;
+		}
+		return (this.carrierSource == CarrierSource.HOST) ? Optional.of(schedstat()) : carrierCpuNanos();
+	}
+
+	/** Where {@link #carrierTimeNanos()} reads the carriers. */
+	private enum CarrierSource {
+
+		/** Not read yet. */
+		UNDECIDED,
+		/** The host's {@code /proc}: on a core and waiting for one. */
+		HOST,
+		/** The JVM's thread CPU times over JMX. */
+		JMX
+
+	}
+
+	private volatile CarrierSource carrierSource = CarrierSource.UNDECIDED;
+
+	/** On a core and waiting for one, by carrier thread, from the host's /proc. */
+	private Map<Long, Long> schedstat() {
+		List<Long> processes = (this.container == null) ? List.of(ProcessHandle.current().pid())
+				: (this.container.getContainerId() == null) ? List.of()
+						: ContainerCpu.processesOnHost(this.container.getContainerId());
+		Map<Long, Long> time = new java.util.LinkedHashMap<>();
+		for (long process : processes) {
+			try (var tasks = Files.newDirectoryStream(Path.of("/proc", process + "", "task"))) {
+				for (Path task : tasks) {
+					try {
+						String comm = Files.readString(task.resolve("comm")).trim();
+						if (!HOST_CARRIER_NAME.matcher(comm).matches()) {
+							continue;
+						}
+						onCoreAndWaiting(Files.readString(task.resolve("schedstat")))
+							.ifPresent((nanos) -> time.put(Long.valueOf(task.getFileName().toString()), nanos));
+					}
+					catch (IOException | RuntimeException ex) {
+						// a thread that ended meanwhile
+					}
+				}
+			}
+			catch (IOException | RuntimeException ex) {
+				// a process that ended, or a /proc this JVM cannot read
+			}
+		}
+		return time;
+	}
+
+	/**
+	 * {@code schedstat}'s first two fields, time on a core and time runnable waiting for
+	 * one (ns), summed; empty for anything else.
+	 */
+	static OptionalLong onCoreAndWaiting(String schedstat) {
+		String[] fields = schedstat.trim().split("\\s+");
+		if (fields.length < 2 || !fields[0].matches("\\d+") || !fields[1].matches("\\d+")) {
+			return OptionalLong.empty();
+		}
+		return OptionalLong.of(Long.parseLong(fields[0]) + Long.parseLong(fields[1]));
+	}
+
+	private static final java.util.regex.Pattern HOST_CARRIER_NAME = java.util.regex.Pattern
+		.compile("ForkJoinPool-\\d+(-.*)?");
 
 	/**
 	 * The carriers' cores on average between two readings of {@link #carrierCpuNanos()}

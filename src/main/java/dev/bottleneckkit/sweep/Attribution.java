@@ -14,7 +14,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import java.util.stream.DoubleStream;
 
 import dev.bottleneckkit.containers.DownstreamContainer;
 import dev.bottleneckkit.probe.Gauge;
@@ -638,12 +637,12 @@ final class Attribution {
 		int carriers = this.step.carriers().orElse((int) Math.max(1, Math.round(heldAtOnce)));
 		Duration pinnedPerRequest = total.dividedBy(requests);
 		// A carrier is taken while a virtual thread is mounted: blocked while pinned, or
-		// running on the CPU. What ran on the carriers is read from their threads; the
-		// service's whole CPU (its compilers, collectors and Tomcat's poller too) bounds
-		// it where they were not read.
-		OptionalDouble onCarriers = DoubleStream
-			.concat(this.step.cpu().stream().mapToDouble(MachineCpu.Use::service), this.step.carrierCores().stream())
-			.min();
+		// running on the CPU, or runnable and waiting for a core. What the carriers did
+		// is read from their threads (on a core or waiting, from the host's /proc; their
+		// CPU over JMX on a remote engine); where they were not read, the service's whole
+		// CPU (its compilers, collectors and Tomcat's poller too) stands in.
+		OptionalDouble onCarriers = this.step.carrierCores().isPresent() ? this.step.carrierCores()
+				: this.step.cpu().map((use) -> OptionalDouble.of(use.service())).orElse(OptionalDouble.empty());
 		Duration cpuPerRequest = onCarriers.isPresent()
 				? perRequest(Math.min(onCarriers.getAsDouble(), carriers), this.step) : Duration.ZERO;
 		Duration perRequest = pinnedPerRequest.plus(cpuPerRequest);
@@ -662,7 +661,7 @@ final class Attribution {
 		readings.put("on a carrier per request",
 				String.format(Locale.ROOT, "%.1f ms pinned + %.1f ms on the CPU%s", pinnedPerRequest.toNanos() / 1e6,
 						cpuPerRequest.toNanos() / 1e6,
-						this.step.carrierCores().isPresent() ? " (the carrier threads' own)" : ""));
+						this.step.carrierCores().isPresent() ? " (read from the carrier threads)" : ""));
 		readings.put("carriers held at once", String.format(Locale.ROOT, "%.2f of %d", heldAtOnce, carriers));
 		readings.put("culprit", culprit.getKey() + " ×" + culprit.getValue());
 		pinned.stream()

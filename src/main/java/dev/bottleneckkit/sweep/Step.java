@@ -33,8 +33,10 @@ import dev.bottleneckkit.probe.ThreadDump;
  * @param wall how long the step took, warm-up included
  * @param standIn what reached the watched downstream when it is a kit stand-in
  * ({@code DownstreamContainer}): in flight at most, its threads, its hold
- * @param carrierCores the cores the service's carrier threads used on average over the
- * step (what its virtual threads ran), when read
+ * @param carrierCores the cores the service's carrier threads took on average over the
+ * step, when read: on a core or runnable and waiting for one where the host's
+ * {@code /proc} shows their threads
+ * ({@link dev.bottleneckkit.probe.PinningProbe#carrierTimeNanos()}), else their CPU
  */
 public record Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream,
 		Optional<MachineCpu.Use> cpu, List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,

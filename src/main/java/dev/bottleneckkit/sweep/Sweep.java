@@ -805,12 +805,17 @@ public final class Sweep {
 			this.carriersBefore = carrierCpu();
 		}
 
-		/** The carriers' CPU so far, with when it was read; null where not read. */
+		/**
+		 * The carriers' time so far (on a core or waiting for one, else their CPU), with
+		 * when it was read; null where not read.
+		 */
 		private CarrierCpu carrierCpu() {
 			if (this.pinning == null) {
 				return null;
 			}
-			return this.pinning.carrierCpuNanos().map((nanos) -> new CarrierCpu(System.nanoTime(), nanos)).orElse(null);
+			return this.pinning.carrierTimeNanos()
+				.map((nanos) -> new CarrierCpu(System.nanoTime(), nanos))
+				.orElse(null);
 		}
 
 		private record CarrierCpu(long at, Map<Long, Long> nanos) {

@@ -56,6 +56,32 @@ class PinningProbeTest {
 	}
 
 	@Test
+	void readsTheCarriersTimeOnACoreAndWaitingForOneFromTheHost() throws Exception {
+		try (PinningProbe probe = PinningProbe.inThisJvm("this-jvm").start()) {
+			Thread.ofVirtual().start(() -> spin(Duration.ofMillis(10))).join();
+			Map<Long, Long> before = probe.carrierTimeNanos().orElseThrow();
+			long began = System.nanoTime();
+
+			Thread.ofVirtual().start(() -> spin(Duration.ofMillis(300))).join();
+
+			Map<Long, Long> after = probe.carrierTimeNanos().orElseThrow();
+			double seconds = (System.nanoTime() - began) / 1e9;
+			double cores = PinningProbe.carrierCores(before, after, seconds);
+			// A carrier woken to look for work also counts its time on a core and its
+			// wait
+			// for one, so the whole may pass the wall time, but never every carrier's.
+			assertThat(cores * seconds).as("the 300 ms a virtual thread was runnable took a carrier")
+				.isBetween(0.25, after.size() * seconds + 0.05);
+		}
+	}
+
+	@Test
+	void aCarriersTimeIsItsTimeOnACoreAndItsWaitForOne() {
+		assertThat(PinningProbe.onCoreAndWaiting("1571266283 456051717 158\n")).hasValue(2_027_318_000L);
+		assertThat(PinningProbe.onCoreAndWaiting("garbage")).isEmpty();
+	}
+
+	@Test
 	void aCarrierThatBeganBetweenTwoReadingsCountsFromNothing() {
 		Map<Long, Long> before = Map.of(1L, 5_000_000_000L);
 		Map<Long, Long> after = Map.of(1L, 5_500_000_000L, 2L, 300_000_000L);
