@@ -72,10 +72,11 @@ class MemoryPerWaitingRequestIT {
 	 * cold: the service accepts 1000 new connections (and, on platform threads, starts
 	 * 1000 request threads) while it arrives, and its requests took 5.25–5.59 s on
 	 * average where the next wave's took 5.00–5.19 s (clean-clone runs ci46–ci50, their
-	 * {@code perSecond}). A warm-up that ends before any answer warms nothing, so it lasts
-	 * past the first wave's last answer (6.25 s at most in those runs); the window then
-	 * holds warm waves only. The window's throughput is counted by the requests' lives,
-	 * so waves do not quantise it, and one wave in the window reads as well as two.
+	 * {@code perSecond}). A warm-up that ends before any answer warms nothing, so it
+	 * lasts past the first wave's last answer (6.25 s at most in those runs); the window
+	 * then holds warm waves only. The window's throughput is counted by the requests'
+	 * lives, so waves do not quantise it, and one wave in the window reads as well as
+	 * two.
 	 */
 	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS)
 		.warmUp(Duration.ofSeconds(7))
