@@ -334,7 +334,7 @@ public final class PinningProbe implements AutoCloseable {
 						: ContainerCpu.processesOnHost(this.container.getContainerId());
 		Map<Long, Long> time = new java.util.LinkedHashMap<>();
 		for (long process : processes) {
-			try (var tasks = Files.newDirectoryStream(Path.of("/proc", process + "", "task"))) {
+			try (var tasks = Files.newDirectoryStream(Path.of("/proc", String.valueOf(process), "task"))) {
 				for (Path task : tasks) {
 					try {
 						String comm = Files.readString(task.resolve("comm")).trim();
