@@ -92,19 +92,15 @@ public final class ContainerCpu {
 		if (!LOCAL_ENGINE.get()) {
 			return OptionalLong.empty();
 		}
-		for (Path path : List.of(Path.of("/sys/fs/cgroup/cpuacct/docker", id, "cpuacct.usage"),
-				Path.of("/sys/fs/cgroup/cpu,cpuacct/docker", id, "cpuacct.usage"),
-				Path.of("/sys/fs/cgroup/cpuacct/system.slice/docker-" + id + ".scope/cpuacct.usage"),
-				Path.of("/sys/fs/cgroup/docker", id, "cpu.stat"),
-				Path.of("/sys/fs/cgroup/system.slice/docker-" + id + ".scope/cpu.stat"))) {
+		for (Path directory : cgroupDirectories(id)) {
+			boolean v1 = directory.toString().contains("cpuacct");
+			Path path = directory.resolve(v1 ? "cpuacct.usage" : "cpu.stat");
 			if (!Files.isReadable(path)) {
 				continue;
 			}
 			try {
 				String content = Files.readString(path).trim();
-				return OptionalLong
-					.of(parse(path.getFileName().toString().equals("cpuacct.usage") ? "v1 " + content : content)
-						.toNanos());
+				return OptionalLong.of(parse(v1 ? "v1 " + content : content).toNanos());
 			}
 			catch (IOException | RuntimeException ex) {
 				// a container that just stopped
@@ -121,10 +117,7 @@ public final class ContainerCpu {
 		if (!LOCAL_ENGINE.get()) {
 			return List.of();
 		}
-		for (Path directory : List.of(Path.of("/sys/fs/cgroup/cpuacct/docker", id),
-				Path.of("/sys/fs/cgroup/cpu,cpuacct/docker", id),
-				Path.of("/sys/fs/cgroup/cpuacct/system.slice/docker-" + id + ".scope"),
-				Path.of("/sys/fs/cgroup/docker", id), Path.of("/sys/fs/cgroup/system.slice/docker-" + id + ".scope"))) {
+		for (Path directory : cgroupDirectories(id)) {
 			Path procs = directory.resolve("cgroup.procs");
 			if (!Files.isReadable(procs)) {
 				continue;
@@ -142,6 +135,16 @@ public final class ContainerCpu {
 			}
 		}
 		return List.of();
+	}
+
+	/**
+	 * Where a local engine keeps a container's cgroup: v1 ({@code cpuacct}, alone or
+	 * joined with {@code cpu}) or v2, under the cgroupfs or the systemd driver.
+	 */
+	private static List<Path> cgroupDirectories(String id) {
+		return List.of(Path.of("/sys/fs/cgroup/cpuacct/docker", id), Path.of("/sys/fs/cgroup/cpu,cpuacct/docker", id),
+				Path.of("/sys/fs/cgroup/cpuacct/system.slice/docker-" + id + ".scope"),
+				Path.of("/sys/fs/cgroup/docker", id), Path.of("/sys/fs/cgroup/system.slice/docker-" + id + ".scope"));
 	}
 
 	private static final java.util.function.Supplier<Boolean> LOCAL_ENGINE = memoize(DockerHost::engineIsLocal);

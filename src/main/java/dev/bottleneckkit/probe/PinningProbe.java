@@ -307,10 +307,15 @@ public final class PinningProbe implements AutoCloseable {
 	 * decided at the first reading, so that two readings always compare.
 	 */
 	public Optional<Map<Long, Long>> carrierTimeNanos() {
-		if (this.carrierSource == CarrierSource.UNDECIDED) {
-			this.carrierSource = schedstat().isEmpty() ? CarrierSource.JMX : CarrierSource.HOST;
+		if (this.carrierSource != CarrierSource.JMX) {
+			Map<Long, Long> onHost = schedstat();
+			if (!onHost.isEmpty() || this.carrierSource == CarrierSource.HOST) {
+				this.carrierSource = CarrierSource.HOST;
+				return Optional.of(onHost);
+			}
+			this.carrierSource = CarrierSource.JMX;
 		}
-		return (this.carrierSource == CarrierSource.HOST) ? Optional.of(schedstat()) : carrierCpuNanos();
+		return carrierCpuNanos();
 	}
 
 	/** Where {@link #carrierTimeNanos()} reads the carriers. */

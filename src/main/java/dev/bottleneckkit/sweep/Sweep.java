@@ -726,7 +726,7 @@ public final class Sweep {
 
 		private MachineCpu.Reading cpuBefore;
 
-		private CarrierCpu carriersBefore;
+		private CarrierTime carriersBefore;
 
 		Probes(AbstractServiceContainer<?> service, GenericContainer<?> downstream) {
 			this.service = service;
@@ -802,25 +802,25 @@ public final class Sweep {
 				}
 			}
 			this.cpuBefore = read(this.cpu);
-			this.carriersBefore = carrierCpu();
+			this.carriersBefore = carrierTime();
 		}
 
 		/**
 		 * The carriers' time so far (on a core or waiting for one, else their CPU), with
 		 * when it was read; null where not read.
 		 */
-		private CarrierCpu carrierCpu() {
+		private CarrierTime carrierTime() {
 			if (this.pinning == null) {
 				return null;
 			}
 			return this.pinning.carrierTimeNanos()
-				.map((nanos) -> new CarrierCpu(System.nanoTime(), nanos))
+				.map((nanos) -> new CarrierTime(System.nanoTime(), nanos))
 				.orElse(null);
 		}
 
-		private record CarrierCpu(long at, Map<Long, Long> nanos) {
+		private record CarrierTime(long at, Map<Long, Long> nanos) {
 
-			OptionalDouble coresSince(CarrierCpu before) {
+			OptionalDouble coresSince(CarrierTime before) {
 				return (before == null) ? OptionalDouble.empty() : OptionalDouble
 					.of(PinningProbe.carrierCores(before.nanos(), this.nanos(), (this.at() - before.at()) / 1e9));
 			}
@@ -851,7 +851,7 @@ public final class Sweep {
 		private Step readStep(int users, LoadResult result, long wallStart, long windowStart, long wallEnd,
 				List<ThreadDump> dumps) {
 			MachineCpu.Reading cpuAfter = read(this.cpu);
-			CarrierCpu carriersAfter = carrierCpu();
+			CarrierTime carriersAfter = carrierTime();
 			GaugeTimeline service = (this.serviceGauges != null) ? this.serviceGauges.stop()
 					: new GaugeTimeline(Map.of());
 			if (this.serviceGauges != null) {
