@@ -12,8 +12,8 @@ by the successful requests' lives: each counts the share of its life inside the 
 
 Prints each set-up's reading against the pool's physical rate (K over the mean hold plus hand-off), its spread
 between runs and the share of runs more than 5 % above it. The jitter here keeps the users from settling into
-waves that stay locked; quiet runs on this machine do settle (S6's sweep read 4.93-4.95 rps in four quiet
-clean-clone runs), a busy loop on one core shakes them loose (5.22 in ci55).
+waves that stay locked; runs on this machine mostly do settle (S6's sweep read 4.93-4.95 rps in four
+clean-clone runs), a busy loop on one core can shake them loose (5.22 in ci55, 4.93 in ci53).
 """
 import heapq
 import random
