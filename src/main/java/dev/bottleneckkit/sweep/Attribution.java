@@ -636,15 +636,7 @@ final class Attribution {
 		}
 		int carriers = this.step.carriers().orElse((int) Math.max(1, Math.round(heldAtOnce)));
 		Duration pinnedPerRequest = total.dividedBy(requests);
-		// A carrier is taken while a virtual thread is mounted: blocked while pinned, or
-		// running on the CPU, or runnable and waiting for a core. What the carriers did
-		// is read from their threads (on a core or waiting, from the host's /proc; their
-		// CPU over JMX on a remote engine); where they were not read, the service's whole
-		// CPU (its compilers, collectors and Tomcat's poller too) stands in.
-		OptionalDouble onCarriers = this.step.carrierCores().isPresent() ? this.step.carrierCores()
-				: this.step.cpu().map((use) -> OptionalDouble.of(use.service())).orElse(OptionalDouble.empty());
-		Duration cpuPerRequest = onCarriers.isPresent()
-				? perRequest(Math.min(onCarriers.getAsDouble(), carriers), this.step) : Duration.ZERO;
+		Duration cpuPerRequest = onCarriersPerRequest(this.step, carriers);
 		Duration perRequest = pinnedPerRequest.plus(cpuPerRequest);
 		Duration each = total.dividedBy(pinned.size());
 		Map.Entry<String, Long> culprit = pinned.stream()
@@ -836,6 +828,36 @@ final class Attribution {
 			.filter((part) -> part.getValue() >= 0.01)
 			.map((part) -> String.format(Locale.ROOT, "%s %.2f", part.getKey(), part.getValue()))
 			.collect(Collectors.joining(", "));
+	}
+
+	/**
+	 * What a request of {@code step} held a carrier beside its pins: a carrier is taken
+	 * while a virtual thread is mounted, blocked while pinned, or running on the CPU, or
+	 * runnable and waiting for a core. What the carriers did is read from their threads
+	 * (on a core or waiting, from the host's /proc; their CPU over JMX on a remote
+	 * engine); where they were not read, the service's whole CPU (its compilers,
+	 * collectors and Tomcat's poller too) stands in.
+	 */
+	private static Duration onCarriersPerRequest(Step step, int carriers) {
+		OptionalDouble onCarriers = step.carrierCores().isPresent() ? step.carrierCores()
+				: step.cpu().map((use) -> OptionalDouble.of(use.service())).orElse(OptionalDouble.empty());
+		return onCarriers.isPresent() ? perRequest(Math.min(onCarriers.getAsDouble(), carriers), step) : Duration.ZERO;
+	}
+
+	/**
+	 * The carriers' ceiling as {@code step} read it: its carriers over what a request
+	 * held one, pinned or mounted beside its pins; empty without pins, carriers or
+	 * requests.
+	 */
+	static Optional<Verdict.Bound> carriersAsRead(Step step) {
+		long requests = requests(step);
+		if (step.pinned().isEmpty() || requests == 0 || step.carriers().isEmpty()) {
+			return Optional.empty();
+		}
+		int carriers = step.carriers().getAsInt();
+		Duration perRequest = step.pinnedTime().dividedBy(requests).plus(onCarriersPerRequest(step, carriers));
+		return Optional.of(new Verdict.Bound(Resource.CARRIER_THREADS, carriers + " carriers",
+				new Model(carriers, "carriers", perRequest, "pinned or on the CPU per request")));
 	}
 
 	private static Duration perRequest(double cores, Step step) {

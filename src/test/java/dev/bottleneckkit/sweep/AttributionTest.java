@@ -209,6 +209,40 @@ class AttributionTest {
 	}
 
 	/**
+	 * A fresh run under a busy loop on one core failed on the shop's order route: 64.7
+	 * rps on 2 carriers, 116.0 on 4, where twice the ceiling said 129.5 (ci55). Four
+	 * carriers on the same free core each waited longer for it, and a carrier waiting for
+	 * a core is taken. The knob's step read that hold, and its carriers' model there is
+	 * the prediction when it is below twice the ceiling.
+	 */
+	@Test
+	void raisedCarriersThatWaitLongerForACoreAreHeldToTheirModelOnTheKnobsStep() {
+		Step turned = withCarriersOnACore(
+				pinnedStep(16, 80.0, 4,
+						new MachineCpu.Use(1.00, 2, false, Optional.empty(), 0, Map.of("mysql", 0.12), 0.30, 2, 1.40)),
+				2.13);
+
+		Confirmation confirmation = Sweep.confirmation(orderRoute(), "carriers 4", 2, List.of(turned), Duration.ZERO);
+
+		assertThat(confirmation.predictedBy())
+			.isEqualTo("the carriers with the knob turned, as its step read them, 4 carriers / 0.048 s = 84.0 rps");
+		assertThat(confirmation.predictionError()).isLessThan(0.05);
+	}
+
+	/**
+	 * Where the knob's step read the carriers holding a request for less (a warmer JVM),
+	 * twice the ceiling stays the prediction.
+	 */
+	@Test
+	void raisedCarriersThatHoldARequestForLessLeaveTwiceTheCeiling() {
+		Step turned = withCarriersOnACore(turnedOrderRoute(95.6), 0.5);
+
+		Confirmation confirmation = Sweep.confirmation(orderRoute(), "carriers 4", 2, List.of(turned), Duration.ZERO);
+
+		assertThat(confirmation.predictedBy()).isEqualTo("twice the ceiling of 47.2 rps, the limit doubled");
+	}
+
+	/**
 	 * A fresh run failed on S9: on 1 CPU the route took 91 ms of CPU a request at its
 	 * knee (a JVM on one CPU, still warming; 72 ms in other runs), 10.4 rps; on 1.5 CPUs
 	 * it took 74 ms and made 20.3 rps, where 1.5 × the ceiling predicted 15.7. The raised
@@ -949,6 +983,15 @@ class AttributionTest {
 				Duration.ofMillis(Math.round(users * 1000 / rps)));
 		return new Step(users, result, empty(), empty(), Optional.of(use), pinned, OptionalInt.of(carriers), List.of(),
 				List.of(), window);
+	}
+
+	/**
+	 * {@code step} with its carriers read on a core or waiting for one, {@code cores}.
+	 */
+	private static Step withCarriersOnACore(Step step, double cores) {
+		return new Step(step.users(), step.result(), step.service(), step.downstream(), step.cpu(), step.pinned(),
+				step.carriers(), step.threads(), step.connections(), step.wall(), step.standIn(),
+				OptionalDouble.of(cores));
 	}
 
 	/** S9 of fresh run ci16: a CPU-bound route on 1 CPU, 10.4 rps at its knee. */
