@@ -637,7 +637,6 @@ final class Attribution {
 		int carriers = this.step.carriers().orElse((int) Math.max(1, Math.round(heldAtOnce)));
 		Duration pinnedPerRequest = total.dividedBy(requests);
 		Duration cpuPerRequest = onCarriersPerRequest(this.step, carriers);
-		Duration perRequest = pinnedPerRequest.plus(cpuPerRequest);
 		Duration each = total.dividedBy(pinned.size());
 		Map.Entry<String, Long> culprit = pinned.stream()
 			.collect(Collectors.groupingBy(PinnedEvent::culprit, Collectors.counting()))
@@ -664,8 +663,7 @@ final class Attribution {
 		return Optional.of(capped(Resource.CARRIER_THREADS,
 				String.format(Locale.ROOT, "%d pinned events of %.1f ms, %.2f of %d carriers held at once, culprit %s",
 						pinned.size(), each.toNanos() / 1e6, heldAtOnce, carriers, culprit.getKey()),
-				new Model(carriers, "carriers", perRequest, "pinned or on the CPU per request"),
-				Optional.of(culprit.getKey()), readings));
+				carriersModel(this.step, carriers, pinnedPerRequest), Optional.of(culprit.getKey()), readings));
 	}
 
 	/**
@@ -855,9 +853,14 @@ final class Attribution {
 			return Optional.empty();
 		}
 		int carriers = step.carriers().getAsInt();
-		Duration perRequest = step.pinnedTime().dividedBy(requests).plus(onCarriersPerRequest(step, carriers));
 		return Optional.of(new Verdict.Bound(Resource.CARRIER_THREADS, carriers + " carriers",
-				new Model(carriers, "carriers", perRequest, "pinned or on the CPU per request")));
+				carriersModel(step, carriers, step.pinnedTime().dividedBy(requests))));
+	}
+
+	/** {@code carriers} over a request's pins and its other time on a carrier. */
+	private static Model carriersModel(Step step, int carriers, Duration pinnedPerRequest) {
+		return new Model(carriers, "carriers", pinnedPerRequest.plus(onCarriersPerRequest(step, carriers)),
+				"pinned or on the CPU per request");
 	}
 
 	private static Duration perRequest(double cores, Step step) {

@@ -516,8 +516,7 @@ public final class Sweep {
 			.flatMap((cap) -> best.flatMap((step) -> Attribution.demand(step, Resource.CPU)));
 		// Raised carriers share the same cores: each waits longer for one, and a carrier
 		// is taken while it waits. Where the knob's own step read them holding a request
-		// longer, their model there is the lower bound (under a busy loop on one core,
-		// the
+		// longer, their model there is the lower bound (under a busy loop on one core the
 		// shop's /order made 116 rps on 4 carriers where twice the ceiling said 129.5,
 		// ci55); where a warmer JVM made a request cheaper, the ceiling times the factor
 		// stays the bound.
