@@ -1,8 +1,8 @@
 package dev.bottleneckkit.assertions;
 
+import dev.bottleneckkit.sweep.Confirmation;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.SweepResult;
-import dev.bottleneckkit.sweep.SweepResult.Confirmation;
 
 /**
  * {@code isCappedBy}: the verdict names another resource, or none; or it names this one

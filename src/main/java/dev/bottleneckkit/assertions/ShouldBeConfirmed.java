@@ -1,7 +1,7 @@
 package dev.bottleneckkit.assertions;
 
+import dev.bottleneckkit.sweep.Confirmation;
 import dev.bottleneckkit.sweep.SweepResult;
-import dev.bottleneckkit.sweep.SweepResult.Confirmation;
 
 /**
  * {@code isConfirmedWithin}: the verdict was not put to the test, did not hold, or held

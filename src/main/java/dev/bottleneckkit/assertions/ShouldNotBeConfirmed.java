@@ -1,7 +1,7 @@
 package dev.bottleneckkit.assertions;
 
+import dev.bottleneckkit.sweep.Confirmation;
 import dev.bottleneckkit.sweep.SweepResult;
-import dev.bottleneckkit.sweep.SweepResult.Confirmation;
 
 /**
  * {@code isNotConfirmed}: turning the knob moved the ceiling, or it was never turned.

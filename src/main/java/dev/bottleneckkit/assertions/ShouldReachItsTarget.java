@@ -1,7 +1,7 @@
 package dev.bottleneckkit.assertions;
 
+import dev.bottleneckkit.sweep.Search;
 import dev.bottleneckkit.sweep.SweepResult;
-import dev.bottleneckkit.sweep.SweepResult.Search;
 
 /**
  * {@code reachedItsTargetWithin}: no limit was searched for, none reached the target, or

@@ -16,7 +16,6 @@ import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.internal.JvmOptions;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.internal.Phases;
-import dev.bottleneckkit.internal.PutBack;
 import org.rnorth.ducttape.ratelimits.RateLimiterBuilder;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
@@ -347,24 +346,13 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 	}
 
 	/**
-	 * Stops the service, its time counted in the run's budget. A put-back a sweep's
-	 * confirmation left pending is dropped: a stopped service is not used as it was.
+	 * Stops the service, its time counted in the run's budget.
 	 */
 	@Override
 	public void stop() {
-		PutBack.discard(this);
-		Budget.time(Budget.Category.STOPS, super::stop);
-	}
-
-	/**
-	 * The host port {@code originalPort} is mapped to. After a sweep's confirmation the
-	 * first call puts the service back as the test configured it (a start) before
-	 * answering, so that no request reaches the service with the knob still turned.
-	 */
-	@Override
-	public Integer getMappedPort(int originalPort) {
-		PutBack.ifPending(this);
-		return super.getMappedPort(originalPort);
+		try (Budget.Span stopping = Budget.span(Budget.Category.STOPS)) {
+			super.stop();
+		}
 	}
 
 	@Override

@@ -48,7 +48,9 @@ final class ImagePull {
 		if (present && !PullPolicy.defaultPolicy().shouldPull(resolved)) {
 			return;
 		}
-		Budget.time(Budget.Category.IMAGES, () -> pull(docker, resolved, timeout));
+		try (Budget.Span pulling = Budget.span(Budget.Category.IMAGES)) {
+			pull(docker, resolved, timeout);
+		}
 	}
 
 	/**

@@ -11,7 +11,6 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 
 /**
  * Where a test run's seconds went, per scenario class and in all: the measured windows
@@ -120,18 +119,22 @@ public final class Budget {
 	}
 
 	/**
-	 * Runs {@code work}, the windows of its loads counting as {@code category} (a sweep's
-	 * warm-up rounds are loads whose windows are warm-up).
+	 * From now until the result is closed, this thread's load windows count as
+	 * {@code category} (a sweep's warm-up rounds are loads whose windows are warm-up).
 	 */
-	public static <T> T windowsAs(Category category, Supplier<T> work) {
+	public static Span windowsAs(Category category) {
 		Category before = windowsAs.get();
 		windowsAs.set(category);
-		try {
-			return work.get();
-		}
-		finally {
-			windowsAs.set(before);
-		}
+		return () -> windowsAs.set(before);
+	}
+
+	/** What a span of time ends with: closing it counts the time. */
+	@FunctionalInterface
+	public interface Span extends AutoCloseable {
+
+		@Override
+		void close();
+
 	}
 
 	/**
@@ -189,26 +192,12 @@ public final class Budget {
 
 	}
 
-	/** Runs {@code work}, counting its time as {@code category}. */
-	public static <T> T time(Category category, Supplier<T> work) {
+	/**
+	 * From now until the result is closed, this thread's time counts as {@code category}.
+	 */
+	public static Span span(Category category) {
 		long started = System.nanoTime();
-		try {
-			return work.get();
-		}
-		finally {
-			add(category, System.nanoTime() - started);
-		}
-	}
-
-	/** Runs {@code work}, counting its time as {@code category}. */
-	public static void time(Category category, Runnable work) {
-		long started = System.nanoTime();
-		try {
-			work.run();
-		}
-		finally {
-			add(category, System.nanoTime() - started);
-		}
+		return () -> add(category, System.nanoTime() - started);
 	}
 
 	/** The whole of a class's run, from its first container to its last test's end. */

@@ -5,9 +5,9 @@ import java.util.Locale;
 
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.sweep.Confirmation;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.SweepResult;
-import dev.bottleneckkit.sweep.SweepResult.Confirmation;
 import dev.bottleneckkit.sweep.Verdict;
 
 /**
@@ -165,7 +165,7 @@ final class Charts {
 					"<polyline fill=\"none\" stroke=\"#1a7f37\" stroke-width=\"1.6\" stroke-dasharray=\"4 2\" points=\"")
 				.append(curve)
 				.append("\"><title>")
-				.append(ReportWriter.escape(fit.toString()))
+				.append(ReportText.escape(fit.toString()))
 				.append("</title></polyline>");
 		});
 		// The confirmation's steps, where their users fall, as rings.
@@ -175,7 +175,7 @@ final class Charts {
 			svg.append(String.format(Locale.ROOT,
 					"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"none\" stroke=\"#8250df\" stroke-width=\"2\">"
 							+ "<title>with %s, %d users: %.1f rps</title></circle>",
-					left + (at + 0.5) * slot, y, ReportWriter.escape(confirmation.knob()), step.users(),
+					left + (at + 0.5) * slot, y, ReportText.escape(confirmation.knob()), step.users(),
 					step.throughput()));
 		}));
 		if (!Double.isNaN(model)) {

@@ -59,14 +59,14 @@ final class HtmlReport {
 			.append(comparison.regressed()
 					? "<b class=\"regressed\">" + comparison.regressions().size() + " regression(s)</b> against "
 					: "No regression against ")
-			.append(ReportWriter.escape(String.valueOf(comparison.baseline())))
+			.append(ReportText.escape(String.valueOf(comparison.baseline())))
 			.append("</p><table class=\"steps\"><tr><th>scenario</th><th>run</th><th>figure</th><th>before</th>"
 					+ "<th>after</th><th>change</th><th>allowed</th></tr>");
 		for (Comparison.Row row : comparison.rows()) {
 			html.append(row.regression() ? "<tr class=\"regressed\">" : "<tr>");
 			for (String cell : List.of(row.scenario(), row.run(), row.figure(), row.before(), row.after(), row.change(),
 					row.allowed())) {
-				html.append("<td>").append(ReportWriter.escape(cell)).append("</td>");
+				html.append("<td>").append(ReportText.escape(cell)).append("</td>");
 			}
 			html.append("</tr>");
 		}
@@ -76,14 +76,14 @@ final class HtmlReport {
 	static String head(ReportEntry e) {
 		boolean failed = e.state() == ReportEntry.Outcome.FAILED;
 		StringBuilder head = new StringBuilder("<div class=\"head\"><span class=\"case\">")
-			.append(ReportWriter.escape(e.caseName()))
+			.append(ReportText.escape(e.caseName()))
 			.append("</span><span class=\"badge ")
 			.append(e.passed() ? "pass" : "fail")
 			.append("\">")
-			.append(e.passed() ? "passed" : failed ? "failed" : ReportWriter.escape(e.outcome()))
+			.append(e.passed() ? "passed" : failed ? "failed" : ReportText.escape(e.outcome()))
 			.append("</span></div>");
 		if (failed) {
-			head.append("<div class=\"failmsg\">").append(ReportWriter.escape(e.failure())).append("</div>");
+			head.append("<div class=\"failmsg\">").append(ReportText.escape(e.failure())).append("</div>");
 		}
 		return head.toString();
 	}
@@ -95,7 +95,7 @@ final class HtmlReport {
 		StringBuilder card = new StringBuilder("<article class=\"").append(e.passed() ? "pass" : "fail").append("\">");
 		card.append(head(e));
 		card.append("<div class=\"kpis\">")
-			.append(kpi("load", ReportWriter.load(r)))
+			.append(kpi("load", ReportText.load(r)))
 			.append(kpi("expected",
 					Double.isNaN(rate) ? "every request fails" : String.format(Locale.ROOT, "%.1f failures/s", rate)))
 			.append(kpi("measured", String.format(Locale.ROOT, "%.1f failures/s", r.errorsPerSecond())))
@@ -104,13 +104,9 @@ final class HtmlReport {
 			.append(kpi("generator busy",
 					Math.round(r.generatorBusy() * 100) + " %" + (r.generatorSaturated() ? " ⚠" : "")))
 			.append("</div>");
-		card.append("<div class=\"cap\">fails by design: ")
-			.append(ReportWriter.escape(mode.explain()))
-			.append("</div>");
+		card.append("<div class=\"cap\">fails by design: ").append(ReportText.escape(mode.explain())).append("</div>");
 		card.append("<div class=\"body\"><dl>");
-		card.append("<dt>failures</dt><dd>")
-			.append(ReportWriter.escape(ReportWriter.measuredFailures(r)))
-			.append("</dd>");
+		card.append("<dt>failures</dt><dd>").append(ReportText.escape(ReportText.measuredFailures(r))).append("</dd>");
 		evidenceTerms(card, e);
 		card.append("</dl><div class=\"charts\">");
 		card.append("<figure><figcaption>failed requests per second</figcaption>")
@@ -126,12 +122,12 @@ final class HtmlReport {
 	 * 5.
 	 */
 	static void evidenceTerms(StringBuilder card, ReportEntry e) {
-		ReportWriter.evidenceLines(e).forEach((line) -> {
+		ReportText.evidenceLines(e).forEach((line) -> {
 			int colon = line.indexOf(": ");
 			card.append("<dt>")
-				.append(ReportWriter.escape(line.substring(0, Math.max(0, colon))))
+				.append(ReportText.escape(line.substring(0, Math.max(0, colon))))
 				.append("</dt><dd>")
-				.append(ReportWriter.escape(line.substring(colon + 2)))
+				.append(ReportText.escape(line.substring(colon + 2)))
 				.append("</dd>");
 		});
 	}
@@ -146,11 +142,10 @@ final class HtmlReport {
 		StringBuilder card = new StringBuilder("<article class=\"").append(e.passed() ? "pass" : "fail").append("\">");
 		card.append(head(e));
 		card.append("<div class=\"kpis\">")
-			.append(kpi("load", ReportWriter.load(r)))
-			.append(kpi("model", ReportWriter.rps(expected)))
+			.append(kpi("load", ReportText.load(r)))
+			.append(kpi("model", ReportText.rps(expected)))
 			.append(kpi("measured",
-					ReportWriter.rps(r.throughput())
-							+ String.format(Locale.ROOT, " <small>%+.0f %%</small>", off * 100)))
+					ReportText.rps(r.throughput()) + String.format(Locale.ROOT, " <small>%+.0f %%</small>", off * 100)))
 			.append(kpi("p50 / p99",
 					(r.succeeded() == 0) ? "—"
 							: r.latencyAt(50).toMillis() + " / " + r.latencyAt(99).toMillis() + " ms"))
@@ -158,7 +153,7 @@ final class HtmlReport {
 			.append(kpi("generator busy",
 					Math.round(r.generatorBusy() * 100) + " %" + (r.generatorSaturated() ? " ⚠" : "")))
 			.append("</div>");
-		card.append("<div class=\"cap\">cap: ").append(ReportWriter.escape(e.ceiling().explain())).append("</div>");
+		card.append("<div class=\"cap\">cap: ").append(ReportText.escape(e.ceiling().explain())).append("</div>");
 		card.append("<div class=\"body\"><dl>");
 		evidenceTerms(card, e);
 		if (r.generatorSaturated()) {
@@ -197,7 +192,7 @@ final class HtmlReport {
 			}
 			else {
 				card.append("<figure><figcaption>")
-					.append(ReportWriter.escape(name))
+					.append(ReportText.escape(name))
 					.append("</figcaption>")
 					.append(Charts.gaugeChart(lastOf(samples, span)))
 					.append("</figure>");
@@ -205,7 +200,7 @@ final class HtmlReport {
 		}));
 		if (!still.isEmpty()) {
 			card.append("<p class=\"still\">unchanged during the run: ")
-				.append(ReportWriter.escape(String.join(" · ", still)))
+				.append(ReportText.escape(String.join(" · ", still)))
 				.append("</p>");
 		}
 	}
@@ -236,15 +231,15 @@ final class HtmlReport {
 		StringBuilder card = new StringBuilder("<article class=\"").append(e.passed() ? "pass" : "fail").append("\">");
 		card.append(head(e));
 		card.append("<div class=\"verdict\"><b>")
-			.append(ReportWriter.escape(sweep.verdict().headline()))
+			.append(ReportText.escape(sweep.verdict().headline()))
 			.append("</b> — ")
-			.append(ReportWriter.escape(sweep.verdict().line()))
+			.append(ReportText.escape(sweep.verdict().line()))
 			.append("</div>");
 		sweep.confirmation()
 			.ifPresent((confirmation) -> card.append("<div class=\"verdict\" style=\"background:")
 				.append(confirmation.confirmed() ? "#dafbe1" : "#ffebe9")
 				.append("\">")
-				.append(ReportWriter.escape(confirmation.line()))
+				.append(ReportText.escape(confirmation.line()))
 				.append(String.format(Locale.ROOT, " <small>(one start and two steps: %d s)</small>",
 						confirmation.took().toSeconds()))
 				.append("</div>"));
@@ -252,22 +247,22 @@ final class HtmlReport {
 			.ifPresent((search) -> card.append("<div class=\"verdict\" style=\"background:")
 				.append(search.found().isPresent() ? "#dafbe1" : "#fff8c5")
 				.append("\">")
-				.append(ReportWriter.escape(search.line()))
+				.append(ReportText.escape(search.line()))
 				.append(String.format(Locale.ROOT, " <small>(%d s)</small>", search.took().toSeconds()))
 				.append("</div>"));
 		sweep.nextCap()
 			.ifPresent((next) -> card.append("<div class=\"meta\">next: ")
-				.append(ReportWriter.escape(next.toString()))
+				.append(ReportText.escape(next.toString()))
 				.append("</div>"));
 		sweep.scalability()
 			.ifPresent((fit) -> card.append("<div class=\"meta\">")
-				.append(ReportWriter.escape(fit.toString()))
+				.append(ReportText.escape(fit.toString()))
 				.append("</div>"));
 		card.append("<div class=\"kpis\">")
 			.append(kpi("steps", sweep.steps().size() + " (" + MarkdownSummary.usersRange(sweep) + " users)"))
 			.append(kpi("W₁ (one user)", sweep.oneUserLatency().toMillis() + " ms"))
-			.append(kpi("ceiling", sweep.saturated() ? ReportWriter.rps(sweep.ceiling()) : "none"))
-			.append(kpi("model", sweep.verdict().ceilingModel().map((m) -> ReportWriter.rps(m.rps())).orElse("—")))
+			.append(kpi("ceiling", sweep.saturated() ? ReportText.rps(sweep.ceiling()) : "none"))
+			.append(kpi("model", sweep.verdict().ceilingModel().map((m) -> ReportText.rps(m.rps())).orElse("—")))
 			.append(kpi("knee", sweep.knee().map((k) -> k.users() + " users").orElse("—")))
 			.append(kpi("took", sweep.took().toSeconds() + " s"))
 			.append("</div><div class=\"body\"><div><table class=\"steps\"><tr><th>users</th><th>rps</th><th>mean ms</th>"
@@ -283,16 +278,16 @@ final class HtmlReport {
 		card.append("</table><dl style=\"margin-top:.6rem\">");
 		sweep.warmUp()
 			.ifPresent((warmUp) -> card.append("<dt>warm-up</dt><dd>")
-				.append(ReportWriter.escape(warmUp.toString()))
+				.append(ReportText.escape(warmUp.toString()))
 				.append("</dd>"));
 		sweep.blind()
-			.forEach((line) -> card.append("<dt>blind</dt><dd>").append(ReportWriter.escape(line)).append("</dd>"));
+			.forEach((line) -> card.append("<dt>blind</dt><dd>").append(ReportText.escape(line)).append("</dd>"));
 		sweep.verdict()
 			.readings()
 			.forEach((key, value) -> card.append("<dt>")
-				.append(ReportWriter.escape(key))
+				.append(ReportText.escape(key))
 				.append("</dt><dd>")
-				.append(ReportWriter.escape(value))
+				.append(ReportText.escape(value))
 				.append("</dd>"));
 		card.append(
 				"</dl></div><div class=\"charts\"><figure><figcaption>throughput and mean latency against users</figcaption>")
@@ -304,7 +299,7 @@ final class HtmlReport {
 	}
 
 	static String kpi(String label, String value) {
-		return "<div><label>" + ReportWriter.escape(label) + "</label>" + value + "</div>";
+		return "<div><label>" + ReportText.escape(label) + "</label>" + value + "</div>";
 	}
 
 	static String html(List<ReportEntry> entries) {
@@ -336,20 +331,20 @@ final class HtmlReport {
 		byScenario.forEach((id, runs) -> {
 			boolean allPassed = runs.stream().allMatch(ReportEntry::passed);
 			html.append("<a href=\"#")
-				.append(ReportWriter.escape(id))
+				.append(ReportText.escape(id))
 				.append("\" class=\"")
 				.append(allPassed ? "pass" : "fail")
 				.append("\">")
-				.append(ReportWriter.escape(id))
+				.append(ReportText.escape(id))
 				.append(allPassed ? " ✓" : " ✗")
 				.append("</a>");
 		});
 		html.append("</nav>");
 		byScenario.forEach((id, runs) -> {
 			html.append("<h2 id=\"")
-				.append(ReportWriter.escape(id))
+				.append(ReportText.escape(id))
 				.append("\">")
-				.append(ReportWriter.escape(id + " — " + runs.get(0).scenarioTitle()))
+				.append(ReportText.escape(id + " — " + runs.get(0).scenarioTitle()))
 				.append("</h2>");
 			for (ReportEntry e : runs) {
 				html.append((e.sweep() != null) ? sweepCard(e) : runCard(e));
@@ -377,7 +372,7 @@ final class HtmlReport {
 		BudgetReport.HEADINGS.forEach((heading) -> html.append("<th>").append(heading).append("</th>"));
 		html.append("<th>overhead</th></tr>");
 		classes.forEach((name, seconds) -> {
-			html.append("<tr><td>").append(ReportWriter.escape(name)).append("</td>");
+			html.append("<tr><td>").append(ReportText.escape(name)).append("</td>");
 			for (String key : BudgetReport.COLUMNS) {
 				html.append(String.format(Locale.ROOT, "<td>%.0f</td>", seconds.getOrDefault(key, 0.0)));
 			}
@@ -395,10 +390,10 @@ final class HtmlReport {
 		String slots = BudgetReport.slotLine(total(classes, "windows"), total(classes, "warm_ups"),
 				total(classes, "tails"), total(classes, "load_turns"));
 		if (!slots.isBlank()) {
-			html.append("<p>").append(ReportWriter.escape(slots.strip().replace("`", ""))).append("</p>");
+			html.append("<p>").append(ReportText.escape(slots.strip().replace("`", ""))).append("</p>");
 		}
 		for (String line : BudgetReport.replayLines()) {
-			html.append("<p>").append(ReportWriter.escape(line.strip().replace("`", ""))).append("</p>");
+			html.append("<p>").append(ReportText.escape(line.strip().replace("`", ""))).append("</p>");
 		}
 		return html.append("</section>").toString();
 	}

@@ -25,8 +25,8 @@ final class MarkdownSummary {
 				md.append(String.format(Locale.ROOT,
 						"| %s | %s | sweep, %s users | %s | %s | %s | — | — | %d | %s | %s |%n", e.scenarioId(),
 						md(e.caseName()), usersRange(sweep), md(sweep.verdict().headline()),
-						sweep.verdict().ceilingModel().map((m) -> ReportWriter.rps(m.rps())).orElse("—"),
-						sweep.saturated() ? ReportWriter.rps(sweep.ceiling()) : "—", r.errorCount(),
+						sweep.verdict().ceilingModel().map((m) -> ReportText.rps(m.rps())).orElse("—"),
+						sweep.saturated() ? ReportText.rps(sweep.ceiling()) : "—", r.errorCount(),
 						md("verdict: " + sweep.verdict().line()
 								+ sweep.confirmation().map((c) -> "; " + c.line()).orElse("")
 								+ sweep.nextCap().map((next) -> "; next: " + next).orElse("")),
@@ -36,17 +36,17 @@ final class MarkdownSummary {
 			if (e.failureMode() != null) {
 				FailureMode mode = e.failureMode();
 				md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |%n",
-						e.scenarioId(), md(e.caseName()), ReportWriter.load(r),
-						md("fails by design: " + mode.explain()), md(ReportWriter.expectedFailures(mode, r)),
-						md(ReportWriter.measuredFailures(r)), ReportWriter.millis(r, 50), ReportWriter.millis(r, 99),
-						r.errorCount(), md(ReportWriter.evidence(e, "; ")), md(e.outcome())));
+						e.scenarioId(), md(e.caseName()), ReportText.load(r), md("fails by design: " + mode.explain()),
+						md(ReportText.expectedFailures(mode, r)), md(ReportText.measuredFailures(r)),
+						ReportText.millis(r, 50), ReportText.millis(r, 99), r.errorCount(),
+						md(ReportText.evidence(e, "; ")), md(e.outcome())));
 				continue;
 			}
 			md.append(String.format(Locale.ROOT,
 					"| %s | %s | %s | %s | %.1f rps | %.1f rps | %s | %s | %d | %s | %s |%n", e.scenarioId(),
-					md(e.caseName()), ReportWriter.load(r), e.ceiling().explain(), e.ceiling().throughputFor(r),
-					r.throughput(), ReportWriter.millis(r, 50), ReportWriter.millis(r, 99), r.errorCount(),
-					md(ReportWriter.evidence(e, "; ")), md(e.outcome())));
+					md(e.caseName()), ReportText.load(r), e.ceiling().explain(), e.ceiling().throughputFor(r),
+					r.throughput(), ReportText.millis(r, 50), ReportText.millis(r, 99), r.errorCount(),
+					md(ReportText.evidence(e, "; ")), md(e.outcome())));
 		}
 		return md.toString();
 	}

@@ -18,11 +18,11 @@ import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.model.FailureMode;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.MachineCpu;
+import dev.bottleneckkit.sweep.Confirmation;
+import dev.bottleneckkit.sweep.Scalability;
+import dev.bottleneckkit.sweep.Search;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.SweepResult;
-import dev.bottleneckkit.sweep.SweepResult.Confirmation;
-import dev.bottleneckkit.sweep.SweepResult.Scalability;
-import dev.bottleneckkit.sweep.SweepResult.Search;
 import dev.bottleneckkit.sweep.Verdict;
 
 /**

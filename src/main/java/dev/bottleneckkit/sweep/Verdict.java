@@ -77,6 +77,13 @@ public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.U
 	record Capped(Resource resource, double ceilingRps, int fromUsers, String saw, Model model, Optional<String> where,
 			Map<String, String> readings) implements Verdict {
 
+		/**
+		 * A resource names the cap only when its model (limit / hold) and the measured
+		 * ceiling lie within this share of each other, the larger over the smaller
+		 * ({@link #modelError()}); otherwise it is a candidate the verdict lists.
+		 */
+		static final double MODEL_AGREEMENT = 0.25;
+
 		public Capped {
 			java.util.Objects.requireNonNull(model, "a verdict that names a resource needs the model that explains it");
 			readings = Collections.unmodifiableMap(new LinkedHashMap<>(readings));
@@ -167,7 +174,7 @@ public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.U
 			String body;
 			if (!this.candidates.isEmpty()) {
 				body = String.format(Locale.ROOT, ", and no resource's model explains it within %d %%: ",
-						Math.round(Attribution.MODEL_AGREEMENT * 100))
+						Math.round(Capped.MODEL_AGREEMENT * 100))
 						+ this.candidates.stream()
 							.map((candidate) -> candidate.saw() + " — " + candidate.model().explain()
 									+ String.format(Locale.ROOT, " (%.2f× the ceiling)",

@@ -13,10 +13,10 @@ import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.probe.PinningReport;
 import dev.bottleneckkit.probe.PinningReport.PinnedEvent;
+import dev.bottleneckkit.sweep.Confirmation;
 import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Search;
 import dev.bottleneckkit.sweep.SweepResult;
-import dev.bottleneckkit.sweep.SweepResult.Confirmation;
-import dev.bottleneckkit.sweep.SweepResult.Search;
 import dev.bottleneckkit.sweep.SweepResults;
 import dev.bottleneckkit.sweep.Verdict;
 import org.assertj.core.error.ErrorMessageFactory;
@@ -37,10 +37,10 @@ class AssertionMessagesTest {
 	private static final SweepResult POOL_OF_FIVE = SweepResults.cappedByAPoolOfFive();
 
 	private static final Confirmation HELD = new Confirmation("HttpClient 10 a route", true, 9.9, 19.6, 19.8,
-			"10 connections / 0.505 s", List.of(), Duration.ofSeconds(30));
+			"10 connections / 0.505 s", List.of(), Optional.empty(), Duration.ofSeconds(30));
 
 	private static final Confirmation DID_NOT_HOLD = new Confirmation("HttpClient 10 a route", false, 9.9, 10.1, 19.8,
-			"10 connections / 0.505 s", List.of(), Duration.ofSeconds(30));
+			"10 connections / 0.505 s", List.of(), Optional.empty(), Duration.ofSeconds(30));
 
 	private static final Search TWO_STARTS = new Search(16, 1.98, 1,
 			List.of(new Search.Try("HttpClient 7 a route", 7, 13.9, 13.8),

@@ -1,8 +1,6 @@
 package dev.bottleneckkit.assertions;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;

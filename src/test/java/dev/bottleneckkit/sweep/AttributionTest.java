@@ -21,7 +21,7 @@ import dev.bottleneckkit.probe.OutboundConnections;
 import dev.bottleneckkit.probe.PinningReport.PinnedEvent;
 import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
-import dev.bottleneckkit.sweep.SweepResult.Confirmation;
+import dev.bottleneckkit.sweep.Confirmation;
 import org.junit.jupiter.api.Test;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
@@ -179,7 +179,7 @@ class AttributionTest {
 	void theConfirmationReadsTheNextCapOnItsOwnStep() {
 		SweepResult sweep = orderRoute();
 
-		Confirmation confirmation = Sweep.confirmation(sweep, "carriers 4", 2, List.of(turnedOrderRoute(95.6)),
+		Confirmation confirmation = confirmation(sweep, "carriers 4", 2, List.of(turnedOrderRoute(95.6)),
 				Duration.ZERO);
 
 		assertThat(sweep).isCappedBy(Resource.CARRIER_THREADS);
@@ -189,7 +189,7 @@ class AttributionTest {
 		});
 		assertThat(confirmation.predictedBy()).isEqualTo("twice the ceiling of 47.2 rps, the limit doubled");
 		assertThat(confirmation.predictionError()).isLessThan(0.02);
-		assertThat(sweep.confirmedBy(confirmation).nextCap()).hasValueSatisfying((next) -> {
+		assertThat(SweepResults.confirmed(sweep, confirmation).nextCap()).hasValueSatisfying((next) -> {
 			assertThat(next.resource()).isEqualTo(Resource.CPU);
 			assertThat(next.model().rps()).isCloseTo(99.7, within(1.0));
 		});
@@ -201,7 +201,7 @@ class AttributionTest {
 	 */
 	@Test
 	void aConfirmationWhoseStepRanOutOfCpuIsHeldToTheCpuModelOfThatStep() {
-		Confirmation confirmation = Sweep.confirmation(orderRoute(), "carriers 4", 2, List.of(turnedOrderRoute(80.0)),
+		Confirmation confirmation = confirmation(orderRoute(), "carriers 4", 2, List.of(turnedOrderRoute(80.0)),
 				Duration.ZERO);
 
 		assertThat(confirmation.predictedBy()).startsWith("the next cap, CPU (the machine's 1.95 cores) at 83.4 rps");
@@ -222,7 +222,7 @@ class AttributionTest {
 						new MachineCpu.Use(1.00, 2, false, Optional.empty(), 0, Map.of("mysql", 0.12), 0.30, 2, 1.40)),
 				2.13);
 
-		Confirmation confirmation = Sweep.confirmation(orderRoute(), "carriers 4", 2, List.of(turned), Duration.ZERO);
+		Confirmation confirmation = confirmation(orderRoute(), "carriers 4", 2, List.of(turned), Duration.ZERO);
 
 		assertThat(confirmation.predictedBy())
 			.isEqualTo("the carriers with the knob turned, as its step read them, 4 carriers / 0.048 s = 84.0 rps");
@@ -237,7 +237,7 @@ class AttributionTest {
 	void raisedCarriersThatHoldARequestForLessLeaveTwiceTheCeiling() {
 		Step turned = withCarriersOnACore(turnedOrderRoute(95.6), 0.5);
 
-		Confirmation confirmation = Sweep.confirmation(orderRoute(), "carriers 4", 2, List.of(turned), Duration.ZERO);
+		Confirmation confirmation = confirmation(orderRoute(), "carriers 4", 2, List.of(turned), Duration.ZERO);
 
 		assertThat(confirmation.predictedBy()).isEqualTo("twice the ceiling of 47.2 rps, the limit doubled");
 	}
@@ -252,8 +252,8 @@ class AttributionTest {
 	void aRaisedCpuLimitIsHeldToTheCpuAsTheKnobsStepReadIt() {
 		SweepResult sweep = cpuRoute();
 
-		Confirmation confirmation = Sweep.confirmation(sweep, "1.5 CPUs", 1.5,
-				List.of(containerStep(32, 20.3, 1.49, 1.5)), Duration.ZERO);
+		Confirmation confirmation = confirmation(sweep, "1.5 CPUs", 1.5, List.of(containerStep(32, 20.3, 1.49, 1.5)),
+				Duration.ZERO);
 
 		assertThat(sweep).isCappedBy(Resource.CPU);
 		assertThat(confirmation.confirmed()).isTrue();
@@ -270,9 +270,9 @@ class AttributionTest {
 	 */
 	@Test
 	void aLoweredCpuLimitIsConfirmedWhenTheCeilingFallsAsItsModelSays() {
-		Confirmation fell = Sweep.confirmation(cpuRoute(), "0.5 CPU", 0.5, List.of(containerStep(8, 5.3, 0.49, 0.5)),
+		Confirmation fell = confirmation(cpuRoute(), "0.5 CPU", 0.5, List.of(containerStep(8, 5.3, 0.49, 0.5)),
 				Duration.ZERO);
-		Confirmation stayed = Sweep.confirmation(cpuRoute(), "0.5 CPU", 0.5, List.of(containerStep(8, 10.1, 0.49, 0.5)),
+		Confirmation stayed = confirmation(cpuRoute(), "0.5 CPU", 0.5, List.of(containerStep(8, 10.1, 0.49, 0.5)),
 				Duration.ZERO);
 
 		assertThat(fell.confirmed()).isTrue();
@@ -289,7 +289,7 @@ class AttributionTest {
 	 */
 	@Test
 	void aRaisedCpuLimitTheStepDidNotUseMissesItsPrediction() {
-		Confirmation confirmation = Sweep.confirmation(cpuRoute(), "1.5 CPUs", 1.5,
+		Confirmation confirmation = confirmation(cpuRoute(), "1.5 CPUs", 1.5,
 				List.of(containerStep(32, 14.0, 0.90, 1.5)), Duration.ZERO);
 
 		assertThat(confirmation.confirmed()).as("the ceiling rose").isTrue();
@@ -304,9 +304,9 @@ class AttributionTest {
 	 */
 	@Test
 	void anHttpClientPoolWithoutMetersIsReadFromThreadDumps() {
-		ThreadDump four = poolDump("threads-3.json", 4, 3, Attribution.HTTP_CLIENT_WAITING,
+		ThreadDump four = poolDump("threads-3.json", 4, 3, ThreadDumps.HTTP_CLIENT_WAITING,
 				"org.apache.hc.client5.http.impl.classic.MainClientExec.execute");
-		ThreadDump five = poolDump("threads-4.json", 5, 11, Attribution.HTTP_CLIENT_WAITING,
+		ThreadDump five = poolDump("threads-4.json", 5, 11, ThreadDumps.HTTP_CLIENT_WAITING,
 				"org.apache.hc.client5.http.impl.classic.MainClientExec.execute");
 		List<Step> steps = List.of(step(1, 2.0, 500, empty(), List.of()), step(2, 4.0, 500, empty(), List.of()),
 				step(4, 7.9, 505, empty(), List.of()), step(8, 9.9, 800, empty(), List.of(four)),
@@ -327,7 +327,7 @@ class AttributionTest {
 	 */
 	@Test
 	void aConnectionHandedOnDuringADumpIsOutvotedByTheOtherDumps() {
-		List<String> waiting = Attribution.HTTP_CLIENT_WAITING;
+		List<String> waiting = ThreadDumps.HTTP_CLIENT_WAITING;
 		String holding = "org.apache.hc.client5.http.impl.classic.MainClientExec.execute";
 		List<Step> steps = List.of(step(1, 2.0, 500, empty(), List.of()), step(2, 4.0, 500, empty(), List.of()),
 				step(4, 7.9, 505, empty(), List.of()),
@@ -350,13 +350,13 @@ class AttributionTest {
 	void aDumpShowingAPoolsWaitersAsksForMore() {
 		String holding = "org.apache.hc.client5.http.impl.classic.MainClientExec.execute";
 
-		assertThat(Attribution
-			.waitsForAPooledConnection(poolDump("a.json", 5, 2, Attribution.HTTP_CLIENT_WAITING, holding))).isTrue();
-		assertThat(Attribution.waitsForAPooledConnection(poolDump("b.json", 3, 1, Attribution.HIKARI_WAITING,
+		assertThat(ThreadDumps
+			.waitsForAPooledConnection(poolDump("a.json", 5, 2, ThreadDumps.HTTP_CLIENT_WAITING, holding))).isTrue();
+		assertThat(ThreadDumps.waitsForAPooledConnection(poolDump("b.json", 3, 1, ThreadDumps.HIKARI_WAITING,
 				"com.zaxxer.hikari.pool.HikariProxyPreparedStatement.executeQuery")))
 			.isTrue();
-		assertThat(Attribution
-			.waitsForAPooledConnection(poolDump("c.json", 4, 0, Attribution.HTTP_CLIENT_WAITING, holding))).isFalse();
+		assertThat(ThreadDumps
+			.waitsForAPooledConnection(poolDump("c.json", 4, 0, ThreadDumps.HTTP_CLIENT_WAITING, holding))).isFalse();
 	}
 
 	/**
@@ -367,7 +367,7 @@ class AttributionTest {
 	 */
 	@Test
 	void threadsTakingOrHandingBackAConnectionAreNoHolders() {
-		ThreadDump dump = poolDump("threads-4.json", 5, 1, Attribution.HTTP_CLIENT_WAITING,
+		ThreadDump dump = poolDump("threads-4.json", 5, 1, ThreadDumps.HTTP_CLIENT_WAITING,
 				"org.apache.hc.client5.http.impl.classic.MainClientExec.execute");
 		List<DumpedThread> threads = new ArrayList<>(dump.threads());
 		threads.add(new DumpedThread("", List.of("java.util.concurrent.locks.ReentrantLock.lock",
@@ -390,7 +390,7 @@ class AttributionTest {
 
 	@Test
 	void aHikariPoolWithoutMetersIsReadFromThreadDumps() {
-		ThreadDump dump = poolDump("threads-2.json", 4, 4, Attribution.HIKARI_WAITING,
+		ThreadDump dump = poolDump("threads-2.json", 4, 4, ThreadDumps.HIKARI_WAITING,
 				"com.zaxxer.hikari.pool.HikariProxyPreparedStatement.executeQuery");
 
 		SweepResult sweep = capped(8.0, empty(), List.of(dump), List.of());
@@ -569,8 +569,8 @@ class AttributionTest {
 				List.of("org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.idleJobPoll",
 						"org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.run"));
 
-		assertThat(Attribution.showsABusyWorkerPool(new ThreadDump(Path.of("t-1.json"), List.of(serving)))).isTrue();
-		assertThat(Attribution.showsABusyWorkerPool(new ThreadDump(Path.of("t-2.json"), List.of(serving, idle))))
+		assertThat(ThreadDumps.showsABusyWorkerPool(new ThreadDump(Path.of("t-1.json"), List.of(serving)))).isTrue();
+		assertThat(ThreadDumps.showsABusyWorkerPool(new ThreadDump(Path.of("t-2.json"), List.of(serving, idle))))
 			.isFalse();
 	}
 
@@ -745,8 +745,7 @@ class AttributionTest {
 		SweepResult sweep = result(steps, true);
 
 		assertThat(sweep).isCappedBy(Resource.HIKARI_POOL);
-		assertThat(Attribution.bounds(sweep))
-			.anySatisfy((bound) -> assertThat(bound.resource()).isEqualTo(Resource.CPU));
+		assertThat(sweep.bounds()).anySatisfy((bound) -> assertThat(bound.resource()).isEqualTo(Resource.CPU));
 	}
 
 	@Test
@@ -798,10 +797,10 @@ class AttributionTest {
 		List<Step> steps = List.of(step(1, 1.25, 500, empty(), List.of()), step(2, 2.5, 500, empty(), List.of()),
 				step(4, 8.0, 800, empty(), List.of()),
 				step(8, 10.0, 1600, gauges(Map.of(Gauge.TOMCAT_BUSY, 12.0, Gauge.TOMCAT_MAX, 200.0)), List.of()));
-		SweepResult partial = new SweepResult("test", URI.create("http://localhost/"), steps, true, null,
-				Optional.empty(), List.of(), Duration.ZERO);
+		Readings readings = new Readings(steps, true, Optional.empty(),
+				List.of("thread dumps: JMX refused at 127.0.0.1:40111"), Duration.ZERO);
 
-		Verdict verdict = Attribution.of(partial, List.of("thread dumps: JMX refused at 127.0.0.1:40111"));
+		Verdict verdict = Attribution.of(readings).verdict();
 
 		assertThat(verdict).isInstanceOf(Verdict.Unexplained.class);
 		assertThat(verdict.line()).startsWith(
@@ -866,15 +865,15 @@ class AttributionTest {
 	void aDoublingIsFlatWhenThroughputStaysAndLatencyGrows() {
 		Step four = step(4, 8.0, 500, empty(), List.of());
 
-		assertThat(Sweep.flat(four, step(8, 10.0, 800, empty(), List.of()))).as("8 → 10 rps: +25 %").isFalse();
-		assertThat(Sweep.flat(four, step(8, 8.5, 950, empty(), List.of()))).as("+6 %, latency ×1.9").isTrue();
+		assertThat(SweepRun.flat(four, step(8, 10.0, 800, empty(), List.of()))).as("8 → 10 rps: +25 %").isFalse();
+		assertThat(SweepRun.flat(four, step(8, 8.5, 950, empty(), List.of()))).as("+6 %, latency ×1.9").isTrue();
 	}
 
 	@Test
 	void aDoublingIsFlatWhenThroughputFallsThoughTheAnswersThatComeBackAreQuick() {
 		Step sixteen = step(16, 35.8, 461, empty(), List.of());
 
-		assertThat(Sweep.flat(sixteen, step(32, 28.9, 519, empty(), List.of())))
+		assertThat(SweepRun.flat(sixteen, step(32, 28.9, 519, empty(), List.of())))
 			.as("S2 under a CPU hog: 35.8 → 28.9 rps, mean 461 → 519 ms, users / throughput 0.45 → 1.11 s")
 			.isTrue();
 	}
@@ -887,7 +886,7 @@ class AttributionTest {
 		Step sixteen = new Step(16, rejecting, empty(), empty(), Optional.empty(), List.of(), OptionalInt.empty(),
 				List.of(), List.of(), Duration.ofSeconds(10));
 
-		assertThat(Sweep.flat(eight, sixteen)).as("5.0 → 5.0 rps, latency ×1.1, 60 of 110 answers 503").isTrue();
+		assertThat(SweepRun.flat(eight, sixteen)).as("5.0 → 5.0 rps, latency ×1.1, 60 of 110 answers 503").isTrue();
 	}
 
 	/**
@@ -919,10 +918,15 @@ class AttributionTest {
 	}
 
 	private static SweepResult result(List<Step> steps, boolean saturated) {
-		SweepResult partial = new SweepResult("test", URI.create("http://localhost/"), steps, saturated, null,
-				Optional.empty(), List.of(), Duration.ZERO);
-		return new SweepResult("test", URI.create("http://localhost/"), steps, saturated, Attribution.of(partial),
-				Optional.empty(), List.of(), Duration.ofSeconds(30));
+		return SweepResults.analysed("test", URI.create("http://localhost/"), steps, saturated);
+	}
+
+	/**
+	 * The confirmation of {@code sweep} that {@code steps}, measured with a knob, give.
+	 */
+	private static Confirmation confirmation(SweepResult sweep, String knob, double factor, List<Step> steps,
+			Duration took) {
+		return Confirmation.of(sweep.readings(), sweep.analysis(), knob, factor, steps, took);
 	}
 
 	private static Step step(int users, double rps, long latencyMs, GaugeTimeline gauges, List<ThreadDump> dumps) {

@@ -8,7 +8,7 @@ import java.util.OptionalInt;
 
 import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.probe.GaugeTimeline;
-import dev.bottleneckkit.sweep.SweepResult.Scalability;
+import dev.bottleneckkit.sweep.Scalability;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
-import dev.bottleneckkit.sweep.SweepResult.Search;
+import dev.bottleneckkit.sweep.Search;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,20 +20,20 @@ class SearchTest {
 	void theModelsFirstLimitIsTheCeilingAUnitRoundedUpToAStep() {
 		// The stock service's /stock: Hikari 4 capped it at 15.8 rps, 3.95 rps a
 		// connection.
-		assertThat(Sweep.firstLimit(24, 15.8 / 4, 1)).isEqualTo(7);
-		assertThat(Sweep.firstLimit(15.8, 15.8 / 4, 1)).as("the ceiling itself: the limit it has").isEqualTo(4);
-		assertThat(Sweep.firstLimit(10, 15.8 / 4, 1)).as("below the ceiling: a smaller pool").isEqualTo(3);
-		assertThat(Sweep.firstLimit(0.5, 15.8 / 4, 1)).as("never below one step").isEqualTo(1);
+		assertThat(Search.firstLimit(24, 15.8 / 4, 1)).isEqualTo(7);
+		assertThat(Search.firstLimit(15.8, 15.8 / 4, 1)).as("the ceiling itself: the limit it has").isEqualTo(4);
+		assertThat(Search.firstLimit(10, 15.8 / 4, 1)).as("below the ceiling: a smaller pool").isEqualTo(3);
+		assertThat(Search.firstLimit(0.5, 15.8 / 4, 1)).as("never below one step").isEqualTo(1);
 		// S9: 1 CPU capped the route at 14.2 rps; 20 rps needs 1.5 CPUs (1.41 rounded
 		// up).
-		assertThat(Sweep.firstLimit(20, 14.2, 0.1)).isCloseTo(1.5, within(1e-9));
+		assertThat(Search.firstLimit(20, 14.2, 0.1)).isCloseTo(1.5, within(1e-9));
 	}
 
 	@Test
 	void aLimitThatFellShortIsRaisedByWhatItMissedAndByOneStepAtLeast() {
-		assertThat(Sweep.nextLimit(7, 24, 20, 1)).as("7 × 24 / 20 = 8.4").isEqualTo(9);
-		assertThat(Sweep.nextLimit(7, 24, 23.9, 1)).as("a hair short: one step more").isEqualTo(8);
-		assertThat(Sweep.nextLimit(7, 24, 0, 1)).as("nothing answered: twice").isEqualTo(14);
+		assertThat(Search.nextLimit(7, 24, 20, 1)).as("7 × 24 / 20 = 8.4").isEqualTo(9);
+		assertThat(Search.nextLimit(7, 24, 23.9, 1)).as("a hair short: one step more").isEqualTo(8);
+		assertThat(Search.nextLimit(7, 24, 0, 1)).as("nothing answered: twice").isEqualTo(14);
 	}
 
 	@Test

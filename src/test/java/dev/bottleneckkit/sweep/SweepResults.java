@@ -66,13 +66,15 @@ public final class SweepResults {
 	}
 
 	/** {@code sweep} with its verdict put to the test as {@code confirmation} says. */
-	public static SweepResult confirmed(SweepResult sweep, SweepResult.Confirmation confirmation) {
-		return sweep.confirmedBy(confirmation);
+	public static SweepResult confirmed(SweepResult sweep, Confirmation confirmation) {
+		return new SweepResult(sweep.name(), sweep.target(), sweep.readings(), sweep.analysis(),
+				Optional.of(confirmation), sweep.search());
 	}
 
 	/** {@code sweep} with the search for a limit that {@code search} describes. */
-	public static SweepResult searched(SweepResult sweep, SweepResult.Search search) {
-		return sweep.searchedBy(search);
+	public static SweepResult searched(SweepResult sweep, Search search) {
+		return new SweepResult(sweep.name(), sweep.target(), sweep.readings(), sweep.analysis(), sweep.confirmation(),
+				Optional.of(search));
 	}
 
 	private static SweepResult finished(List<Step> steps, boolean saturated) {
@@ -80,10 +82,16 @@ public final class SweepResults {
 	}
 
 	private static SweepResult finished(String name, URI uri, List<Step> steps, boolean saturated) {
-		SweepResult partial = new SweepResult(name, uri, steps, saturated, null, Optional.empty(), List.of(),
-				Duration.ofSeconds(20));
-		return new SweepResult(name, uri, steps, saturated, Attribution.of(partial), Optional.empty(), List.of(),
-				Duration.ofSeconds(20));
+		return analysed(name, uri, steps, saturated);
+	}
+
+	/**
+	 * {@code steps} as a sweep's run would hand them on, analysed, nothing put to the
+	 * test.
+	 */
+	static SweepResult analysed(String name, URI uri, List<Step> steps, boolean saturated) {
+		Readings readings = new Readings(steps, saturated, Optional.empty(), List.of(), Duration.ofSeconds(20));
+		return new SweepResult(name, uri, readings, Attribution.of(readings), Optional.empty(), Optional.empty());
 	}
 
 	private static Step step(int users, double rps, long latencyMs, GaugeTimeline gauges) {

@@ -1,0 +1,52 @@
+package dev.bottleneckkit.sweep;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.bottleneckkit.sweep.Verdict.Capped;
+
+/**
+ * What the rules read at a sweep's cap: its last step, the steps from the knee on, the
+ * ceiling, the knee's users and W₁, all from one {@link Readings}.
+ *
+ * @param readings what the sweep measured
+ * @param last the last step: the most users
+ * @param atCap the knee's step and those after it
+ * @param ceiling the highest throughput of any step
+ * @param kneeUsers the users of the knee (of the last step without one)
+ * @param w1 the route's mean latency with one user
+ */
+record AtCap(Readings readings, Step last, List<Step> atCap, double ceiling, int kneeUsers, Duration w1) {
+
+	AtCap {
+		atCap = List.copyOf(atCap);
+	}
+
+	static AtCap of(Readings readings) {
+		Step last = readings.last();
+		int kneeUsers = readings.knee().map(Step::users).orElse(last.users());
+		return new AtCap(readings, last, readings.steps().stream().filter((s) -> s.users() >= kneeUsers).toList(),
+				readings.ceiling(), kneeUsers, readings.oneUserLatency());
+	}
+
+	/**
+	 * A verdict naming {@code resource} at this ceiling from the knee's users, the hold
+	 * its model used among its readings.
+	 */
+	Capped capped(Resource resource, String saw, Verdict.Model model, Optional<String> where,
+			Map<String, String> readings) {
+		Map<String, String> all = new LinkedHashMap<>(readings);
+		all.put("W (" + model.holdIs() + ")", String.format(Locale.ROOT, "%.1f ms", model.hold().toNanos() / 1e6));
+		return new Capped(resource, this.ceiling, this.kneeUsers, saw, model, where, all);
+	}
+
+	/** "1 user", "8 users". */
+	static String usersText(int users) {
+		return (users == 1) ? "1 user" : users + " users";
+	}
+
+}

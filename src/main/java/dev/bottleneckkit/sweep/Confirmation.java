@@ -1,0 +1,139 @@
+package dev.bottleneckkit.sweep;
+
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * A verdict put to the test: the service started again with the named resource's knob
+ * turned ({@link Knob}), and the knee's step and the next doubling measured. The verdict
+ * holds when the ceiling moved the knob's way, up for a raised limit, down for a lowered
+ * one, by at least {@value #ROSE_PERCENT} %, as a doubling of the users must move it; the
+ * prediction it is held against is the turned resource's model or the next cap's,
+ * whichever is lower.
+ *
+ * @param knob what was turned, e.g. {@code Hikari 8}
+ * @param confirmed whether the ceiling moved the knob's way
+ * @param ceilingBefore the sweep's ceiling, requests per second
+ * @param ceilingAfter the highest throughput of the confirmation's steps
+ * @param predicted the throughput the models predict with the knob turned
+ * @param predictedBy what sets the prediction: the raised model, or the next cap
+ * @param steps the confirmation's steps
+ * @param nextCap what caps next with the knob turned, as its best step read it (as the
+ * sweep's steps read it when it has none)
+ * @param took how long the confirmation took, the service's start with the knob turned
+ * included
+ */
+public record Confirmation(String knob, boolean confirmed, double ceilingBefore, double ceilingAfter, double predicted,
+		String predictedBy, List<Step> steps, Optional<Verdict.Bound> nextCap, Duration took) {
+
+	/** A ceiling that rose or fell by less than this share did not move. */
+	static final int ROSE_PERCENT = 15;
+
+	public Confirmation {
+		steps = List.copyOf(steps);
+	}
+
+	/**
+	 * The confirmation's reading of {@code steps}, measured with a knob that turned the
+	 * capped resource's limit {@code factor} times: the ceiling moved the knob's way or
+	 * not, and the prediction it is held to, the lowest of the raised ceiling, the next
+	 * cap as the best of these steps read it, and the users over W₁.
+	 */
+	static Confirmation of(Readings sweep, Analysis analysis, String knob, double factor, List<Step> steps,
+			Duration took) {
+		double after = steps.stream().mapToDouble(Step::throughput).max().orElse(0);
+		Optional<Step> best = steps.stream().max(Comparator.comparingDouble(Step::throughput));
+		// A limit the knob raises scales the ceiling: what the resource delivered, times
+		// the knob's factor (its model may lie a few per cent off the ceiling). Not the
+		// CPU's: the CPU a request takes is a JVM's, and a JVM started on other CPUs is
+		// another (its collector and compiler threads follow its CPUs, and one on a
+		// single CPU warms slower). The raised CPU's model is read on the knob's own
+		// step.
+		Optional<Verdict.Bound> cpu = analysis.verdict()
+			.cap()
+			.filter((cap) -> cap == Resource.CPU)
+			.flatMap((cap) -> best.flatMap((step) -> Demands.demand(step, Resource.CPU)));
+		// Raised carriers share the same cores: each waits longer for one, and a carrier
+		// is taken while it waits. Where the knob's own step read them holding a request
+		// longer, their model there is the lower bound; where a warmer JVM made a request
+		// cheaper, the ceiling times the factor stays the bound.
+		Optional<Verdict.Bound> carriers = analysis.verdict()
+			.cap()
+			.filter((cap) -> cap == Resource.CARRIER_THREADS)
+			.flatMap((cap) -> best.flatMap(Demands::carriersAsRead))
+			.filter((bound) -> bound.model().rps() < sweep.ceiling() * factor);
+		Optional<String> raisedAsRead = cpu
+			.map((bound) -> "the CPU with the knob turned, as its step read it, " + bound.model().explain())
+			.or(() -> carriers.map(
+					(bound) -> "the carriers with the knob turned, as its step read them, " + bound.model().explain()));
+		double raised = cpu.or(() -> carriers).map((bound) -> bound.model().rps()).orElse(sweep.ceiling() * factor);
+		String raisedBy = raisedAsRead.orElse(String.format(Locale.ROOT, "%s the ceiling of %.1f rps, the limit %s",
+				(factor == 2) ? "twice" : Verdict.count(factor) + " ×", sweep.ceiling(),
+				(factor == 2) ? "doubled" : "raised"));
+		// The next cap as the best step with the knob turned read it: a model and the
+		// figure it is compared with come from the same step.
+		Optional<Verdict.Bound> turnedNext = best.isPresent()
+				? Attribution.nextCap(analysis, sweep.ceiling(), best.get()) : analysis.nextCap();
+		Optional<Verdict.Bound> next = turnedNext.filter((bound) -> bound.model().rps() < raised);
+		double predicted = next.map((bound) -> bound.model().rps()).orElse(raised);
+		String by = next.map((bound) -> "the next cap, " + bound).orElse(raisedBy);
+		// The users of the last step bound it too: users / W₁ (Little's law, no queue).
+		int users = steps.isEmpty() ? 0 : steps.get(steps.size() - 1).users();
+		double byUsers = users / (sweep.oneUserLatency().toNanos() / 1e9);
+		if (users > 0 && byUsers < predicted) {
+			predicted = byUsers;
+			by = String.format(Locale.ROOT, "the users, %d / W₁ %.3f s", users, sweep.oneUserLatency().toNanos() / 1e9);
+		}
+		double move = 1 + ROSE_PERCENT / 100.0;
+		boolean moved = (factor < 1) ? after <= sweep.ceiling() / move : after >= move * sweep.ceiling();
+		return new Confirmation(knob, moved, sweep.ceiling(), after, predicted, by, steps, turnedNext, took);
+	}
+
+	/**
+	 * The users of the confirmation's two steps: the knee's and the next doubling, both
+	 * doubled again when the knob doubles the limit, so that the users outnumber the
+	 * raised limit (a knee at 2 users on 2 carriers, measured at 2 and 4 users on 4
+	 * carriers, would show the users' cap, not the carriers').
+	 */
+	static List<Integer> users(int knee, double factor) {
+		int first = (int) Math.min(4096, Math.round(knee * Math.max(1, Math.ceil(factor))));
+		return List.of(first, Math.min(4096, 2 * first));
+	}
+
+	/** How far the measured ceiling lies from the prediction: 0.04 for 4 %. */
+	public double predictionError() {
+		return Math.abs(this.ceilingAfter - this.predicted) / this.predicted;
+	}
+
+	/**
+	 * "confirmed: with Hikari 8 the ceiling rose 15.7 → 31.0 rps (predicted 31.4 rps, by
+	 * 8 connections / 0.255 s)", or "not confirmed: with Tomcat threads 16 the ceiling
+	 * stayed at 15.8 rps (predicted 31.6 rps) — the cap is elsewhere".
+	 */
+	public String line() {
+		if (this.confirmed) {
+			return String.format(Locale.ROOT,
+					"confirmed: with %s the ceiling %s %.1f → %.1f rps (predicted %.1f rps," + " by %s)", this.knob,
+					(this.ceilingAfter < this.ceilingBefore) ? "fell" : "rose", this.ceilingBefore, this.ceilingAfter,
+					this.predicted, this.predictedBy);
+		}
+		return String.format(Locale.ROOT,
+				"not confirmed: with %s the ceiling stayed at %.1f rps (was %.1f, predicted"
+						+ " %.1f rps by %s) — the cap is elsewhere",
+				this.knob, this.ceilingAfter, this.ceilingBefore, this.predicted, this.predictedBy);
+	}
+
+	/** The step of the confirmation with the highest throughput. */
+	public Optional<Step> best() {
+		return this.steps.stream().max(Comparator.comparingDouble(Step::throughput));
+	}
+
+	@Override
+	public String toString() {
+		return line();
+	}
+
+}

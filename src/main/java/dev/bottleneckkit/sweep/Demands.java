@@ -1,0 +1,138 @@
+package dev.bottleneckkit.sweep;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.stream.Collectors;
+
+import dev.bottleneckkit.probe.MachineCpu;
+
+/**
+ * What a request of a step demanded of the resources that divide by it, and the ceilings
+ * that gives: a carrier's time (pinned, on a core or waiting for one), the CPU, the
+ * stand-in downstream's hold. Each is read over the whole step (warm-up included) and
+ * divided by the requests that ended in it.
+ */
+final class Demands {
+
+	private Demands() {
+	}
+
+	/**
+	 * The ceiling {@code step}'s measured demand on {@code resource} gives, if it has
+	 * one.
+	 */
+	static Optional<Verdict.Bound> demand(Step step, Resource resource) {
+		return demandBounds(step).stream().filter((bound) -> bound.resource() == resource).findFirst();
+	}
+
+	/**
+	 * The ceilings a step's measured demands give: carriers over the pinned time of a
+	 * request, the CPU over the CPU of a request, the stand-in downstream's threads over
+	 * its hold.
+	 */
+	static List<Verdict.Bound> demandBounds(Step step) {
+		List<Verdict.Bound> bounds = new ArrayList<>();
+		long requests = requests(step);
+		if (!step.pinned().isEmpty() && requests > 0 && step.carriers().isPresent()) {
+			bounds.add(new Verdict.Bound(Resource.CARRIER_THREADS, step.carriers().getAsInt() + " carriers, pinned",
+					new Verdict.Model(step.carriers().getAsInt(), "carriers", step.pinnedTime().dividedBy(requests),
+							"pinned per request")));
+		}
+		step.cpu().filter((use) -> requests > 0).ifPresent((use) -> {
+			// As the CPU rule reads it: the test's own CPU over the cores others left it.
+			double cores = use.serviceLimited() ? use.service() : use.machineUsed() - use.others();
+			double limit = use.serviceLimited() ? use.serviceLimit() : use.machineCores() - use.others();
+			if (cores > 0.01) {
+				bounds.add(new Verdict.Bound(Resource.CPU,
+						use.serviceLimited() ? "CPU (" + Verdict.count(limit) + " of the container's)"
+								: "CPU (the machine's " + Verdict.count(limit) + " cores)",
+						new Verdict.Model(limit, "cores", perRequest(cores, step), "CPU per request")));
+			}
+		});
+		step.standIn()
+			.filter((held) -> held.threads().isPresent() && held.meanServiceTime().toNanos() > 0)
+			.ifPresent((held) -> bounds.add(
+					new Verdict.Bound(Resource.DOWNSTREAM, "the downstream's " + held.threads().getAsInt() + " threads",
+							new Verdict.Model(held.threads().getAsInt(), "downstream threads", held.meanServiceTime(),
+									"the downstream's hold"))));
+		return bounds;
+	}
+
+	/** "service 1.62, mysql 0.21, load generator 0.14, toxiproxy 0.05" */
+	static String split(MachineCpu.Use use) {
+		Map<String, Double> parts = new LinkedHashMap<>();
+		parts.put("service", use.service());
+		use.downstream().ifPresent((cores) -> parts.put("downstream", cores));
+		parts.putAll(use.neighbours());
+		parts.put("load generator", use.generator());
+		if (use.others() >= 0.01) {
+			parts.put("other processes", use.others());
+		}
+		return parts.entrySet()
+			.stream()
+			.sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+			.filter((part) -> part.getValue() >= 0.01)
+			.map((part) -> String.format(Locale.ROOT, "%s %.2f", part.getKey(), part.getValue()))
+			.collect(Collectors.joining(", "));
+	}
+
+	/**
+	 * What a request of {@code step} held a carrier beside its pins: a carrier is taken
+	 * while a virtual thread is mounted, blocked while pinned, or running on the CPU, or
+	 * runnable and waiting for a core. What the carriers did is read from their threads
+	 * (on a core or waiting, from the host's /proc; their CPU over JMX on a remote
+	 * engine); where they were not read, the service's whole CPU (its compilers,
+	 * collectors and Tomcat's poller too) stands in.
+	 */
+	static Duration onCarriersPerRequest(Step step, int carriers) {
+		OptionalDouble onCarriers = step.carrierCores().isPresent() ? step.carrierCores()
+				: step.cpu().map((use) -> OptionalDouble.of(use.service())).orElse(OptionalDouble.empty());
+		return onCarriers.isPresent() ? perRequest(Math.min(onCarriers.getAsDouble(), carriers), step) : Duration.ZERO;
+	}
+
+	/**
+	 * The carriers' ceiling as {@code step} read it: its carriers over what a request
+	 * held one, pinned or mounted beside its pins; empty without pins, carriers or
+	 * requests.
+	 */
+	static Optional<Verdict.Bound> carriersAsRead(Step step) {
+		long requests = requests(step);
+		if (step.pinned().isEmpty() || requests == 0 || step.carriers().isEmpty()) {
+			return Optional.empty();
+		}
+		int carriers = step.carriers().getAsInt();
+		return Optional.of(new Verdict.Bound(Resource.CARRIER_THREADS, carriers + " carriers",
+				carriersModel(step, carriers, step.pinnedTime().dividedBy(requests))));
+	}
+
+	/** {@code carriers} over a request's pins and its other time on a carrier. */
+	static Verdict.Model carriersModel(Step step, int carriers, Duration pinnedPerRequest) {
+		return new Verdict.Model(carriers, "carriers", pinnedPerRequest.plus(onCarriersPerRequest(step, carriers)),
+				"pinned or on the CPU per request");
+	}
+
+	static Duration perRequest(double cores, Step step) {
+		return Duration.ofNanos(Math.round(cores * step.wall().toNanos() / Math.max(1, requests(step))));
+	}
+
+	static String cpuPerRequest(Duration perRequest, Step step) {
+		return String.format(Locale.ROOT, "%.1f ms, %d requests in the %d-user step", perRequest.toNanos() / 1e6,
+				requests(step), step.users());
+	}
+
+	/**
+	 * Requests that ended in the step, warm-up included, as the CPU and the pins were
+	 * read over it all; the window's when the step kept no timeline.
+	 */
+	static long requests(Step step) {
+		return step.result().timeline().isEmpty() ? step.result().completed()
+				: step.result().timeline().stream().mapToLong((second) -> second.succeeded() + second.failed()).sum();
+	}
+
+}

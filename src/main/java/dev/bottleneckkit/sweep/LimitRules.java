@@ -1,0 +1,227 @@
+package dev.bottleneckkit.sweep;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.bottleneckkit.probe.Gauge;
+import dev.bottleneckkit.probe.OutboundConnections;
+import dev.bottleneckkit.probe.ThreadDump;
+import dev.bottleneckkit.sweep.Verdict.Capped;
+
+/**
+ * The rules for resources with a configured limit: a library's connection pool (Hikari,
+ * HttpClient 5, Reactor Netty) from its meters or its threads' frames, any client's pool
+ * from the service's TCP connections, and a web server's worker threads from Tomcat's
+ * meters or any server's thread dumps. Each finds its resource at its limit with work
+ * waiting and gives it Little's law: limit / hold.
+ */
+final class LimitRules {
+
+	private LimitRules() {
+	}
+
+	/**
+	 * A library's pool named from its meters or its frames, with what the service's TCP
+	 * connections said of the same pool beside it: the two must agree.
+	 */
+	static Capped agreeing(AtCap at, Capped verdict) {
+		if (!List.of(Resource.HIKARI_POOL, Resource.HTTP_CLIENT_POOL, Resource.REACTOR_NETTY_POOL)
+			.contains(verdict.resource())) {
+			return verdict;
+		}
+		Optional<OutboundConnections.Destination> same = flatDestinations(at).stream()
+			.filter((destination) -> destination.max() == (int) verdict.model().limit())
+			.findFirst();
+		if (same.isEmpty()) {
+			return verdict;
+		}
+		Map<String, String> readings = new LinkedHashMap<>(verdict.readings());
+		readings.put("TCP connections", same.get().name() + " flat at " + same.get().max() + ": agrees");
+		return new Capped(verdict.resource(), verdict.ceilingRps(), verdict.fromUsers(), verdict.saw(), verdict.model(),
+				Optional.of(same.get().name()), readings);
+	}
+
+	static Optional<Capped> hikari(AtCap at) {
+		return Pool.atItsLimit(at.last().service(), Gauge.HIKARI_ACTIVE, Gauge.HIKARI_MAX, Gauge.HIKARI_PENDING)
+			.map((pool) -> {
+				Optional<Duration> use = at.last().service().meanTime(Gauge.HIKARI_USAGE_SECONDS, Gauge.HIKARI_USES);
+				return at.capped(Resource.HIKARI_POOL,
+						String.format(Locale.ROOT, "Hikari pool %d/%d active, %d pending", pool.inUse(), pool.limit(),
+								pool.pending()),
+						new Verdict.Model(pool.limit(), "connections", use.orElse(at.w1()),
+								use.isPresent() ? "a use" : "W₁"),
+						Optional.empty(), pool.readings());
+			});
+	}
+
+	static Optional<Capped> httpClient(AtCap at) {
+		return Pool
+			.atItsLimit(at.last().service(), Gauge.HTTP_POOL_LEASED, Gauge.HTTP_POOL_MAX_PER_ROUTE,
+					Gauge.HTTP_POOL_PENDING)
+			.map((pool) -> at.capped(Resource.HTTP_CLIENT_POOL,
+					String.format(Locale.ROOT, "HttpClient pool %d/%d leased (per route), %d pending", pool.inUse(),
+							pool.limit(), pool.pending()),
+					new Verdict.Model(pool.limit(), "connections", at.w1(), "W₁"), Optional.empty(), pool.readings()));
+	}
+
+	/**
+	 * The HttpClient 5 pool of a service that publishes no pool metrics (Spring Boot
+	 * binds none), read from thread dumps: request threads parked in the pool's lease
+	 * wait for a connection, while those inside {@code MainClientExec} hold one.
+	 */
+	static Optional<Capped> httpClientFromDump(AtCap at) {
+		return ThreadDumps
+			.pooledFromDump(at.readings().steps(), at.last(), ThreadDumps.HTTP_CLIENT_WAITING,
+					ThreadDumps.HTTP_CLIENT_HOLDING, ThreadDumps.HTTP_CLIENT_PASSING)
+			.map((pool) -> at.capped(Resource.HTTP_CLIENT_POOL, String.format(Locale.ROOT,
+					"HttpClient pool (from a thread dump) %d request threads hold a connection, %d wait in its lease",
+					pool.inUse(), pool.pending()), new Verdict.Model(pool.limit(), "connections", at.w1(), "W₁"),
+					Optional.empty(), pool.readings()));
+	}
+
+	/**
+	 * Hikari without its meters, from thread dumps: request threads in
+	 * {@code HikariPool.getConnection} parked in {@code ConcurrentBag.borrow} wait for a
+	 * connection; those using a Hikari proxy hold one.
+	 */
+	static Optional<Capped> hikariFromDump(AtCap at) {
+		return ThreadDumps
+			.pooledFromDump(at.readings().steps(), at.last(), ThreadDumps.HIKARI_WAITING, ThreadDumps.HIKARI_HOLDING,
+					ThreadDumps.HIKARI_PASSING)
+			.map((pool) -> at.capped(Resource.HIKARI_POOL, String.format(Locale.ROOT,
+					"Hikari pool (from a thread dump) %d request threads hold a connection, %d wait in its borrow",
+					pool.inUse(), pool.pending()), new Verdict.Model(pool.limit(), "connections", at.w1(), "W₁"),
+					Optional.empty(), pool.readings()));
+	}
+
+	static Optional<Capped> reactorNetty(AtCap at) {
+		return Pool.atItsLimit(at.last().service(), Gauge.REACTOR_ACTIVE, Gauge.REACTOR_MAX, Gauge.REACTOR_PENDING)
+			.map((pool) -> at.capped(Resource.REACTOR_NETTY_POOL,
+					String.format(Locale.ROOT, "Reactor Netty pool %d/%d active, %d pending", pool.inUse(),
+							pool.limit(), pool.pending()),
+					new Verdict.Model(pool.limit(), "connections", at.w1(), "W₁"), Optional.empty(), pool.readings()));
+	}
+
+	/**
+	 * A client pool of any library, from the service's TCP connections: the connections
+	 * to one destination opened as the users grew, then held flat at N through the steps
+	 * at the cap while their users doubled past N, so requests waited for them. Its model
+	 * is N / W₁ (a request holds a connection at most its whole latency). Of several such
+	 * destinations, the one whose model lies nearest the ceiling.
+	 */
+	static Optional<Capped> connectionPool(AtCap at) {
+		return flatDestinations(at).stream().map((destination) -> {
+			Map<String, String> readings = new LinkedHashMap<>();
+			readings.put("connections to " + destination.name(), destination.max() + " in every reading of the last "
+					+ at.atCap().size() + " steps (" + destination.readings() + " readings in the last)");
+			readings.put("users of the last step", Integer.toString(at.last().users()));
+			return at.capped(Resource.CONNECTION_POOL,
+					String.format(Locale.ROOT, "connection pool to %s: %d connections (TCP), flat while users doubled",
+							destination.name(), destination.max()),
+					new Verdict.Model(destination.max(), "connections", at.w1(), "W₁"), Optional.of(destination.name()),
+					readings);
+		}).min(Comparator.comparingDouble(Capped::modelError));
+	}
+
+	/**
+	 * Destinations whose connections stayed at one number N ≥ 1 in every reading of the
+	 * steps at the cap, fewer than the last step's users.
+	 */
+	static List<OutboundConnections.Destination> flatDestinations(AtCap at) {
+		if (at.atCap().size() < 2 || at.atCap().stream().anyMatch((s) -> s.connections().isEmpty())) {
+			return List.of();
+		}
+		List<OutboundConnections.Destination> flat = new ArrayList<>();
+		for (OutboundConnections.Destination last : at.last().connections()) {
+			// Opened as the load grew, then flat: a pool kept full while idle (Hikari's
+			// minimumIdle) is flat from the first step and says nothing of the load.
+			boolean grew = at.readings()
+				.steps()
+				.stream()
+				.filter((s) -> s.users() < at.kneeUsers())
+				.filter((s) -> !s.connections().isEmpty())
+				.anyMatch((s) -> s.connections()
+					.stream()
+					.noneMatch((d) -> d.address().equals(last.address()) && d.max() >= last.max()));
+			boolean steady = grew && last.readings() >= 2 && last.min() == last.max() && last.max() >= 1
+					&& last.max() < at.last().users();
+			for (Step each : at.atCap()) {
+				steady &= each.connections()
+					.stream()
+					.anyMatch((d) -> d.address().equals(last.address()) && d.min() == last.max()
+							&& d.max() == last.max());
+			}
+			if (steady) {
+				flat.add(last);
+			}
+		}
+		return flat;
+	}
+
+	static Optional<Capped> tomcatThreads(AtCap at) {
+		return Pool.tomcatThreads(at.last().service())
+			.map((pool) -> at.capped(Resource.TOMCAT_THREADS,
+					String.format(Locale.ROOT, "Tomcat threads %d/%d busy", pool.inUse(), pool.limit()),
+					new Verdict.Model(pool.limit(), "threads", at.w1(), "W₁"), Optional.empty(), pool.readings()));
+	}
+
+	/**
+	 * A web server's worker pool from thread dumps, for Tomcat without its MBean
+	 * registry, Jetty and Undertow: in a dump of the last step every thread of the pool
+	 * (by name, {@code http-nio-8080-exec-}, {@code qtp…-}, {@code XNIO-1 task-}) that is
+	 * not accepting or selecting serves a request and none is idle in the pool's queue.
+	 * Its size is the most threads of the pool seen serving at once.
+	 */
+	static Optional<Capped> workerPoolFromDump(AtCap at) {
+		// Every dump of the steps at the cap, the last first: a dump is taken thread by
+		// thread, and a worker between two requests can read idle in one of them.
+		List<ThreadDump> dumps = new ArrayList<>();
+		for (int i = at.atCap().size() - 1; i >= 0; i--) {
+			dumps.addAll(at.atCap().get(i).threads().reversed());
+		}
+		for (ThreadDump dump : dumps) {
+			for (ThreadDumps.WorkerPool pool : ThreadDumps.workerPools(dump)) {
+				int busy = pool.serving().size();
+				int mostSeen = at.readings()
+					.steps()
+					.stream()
+					.flatMap((s) -> s.threads().stream())
+					.mapToInt((other) -> other
+						.matching((thread) -> ThreadDumps.servesARequest(thread)
+								&& ThreadDumps.poolOf(thread).equals(pool.name()))
+						.size())
+					.max()
+					.orElse(busy);
+				if (pool.idle() > 0 || busy < mostSeen || busy < 1 || busy >= at.last().users()) {
+					continue;
+				}
+				Resource resource = pool.serving().get(0).hasFrame("org.eclipse.jetty") ? Resource.JETTY_THREADS
+						: pool.serving().get(0).hasFrame("io.undertow") ? Resource.UNDERTOW_THREADS
+								: Resource.TOMCAT_THREADS;
+				Map<String, String> readings = new LinkedHashMap<>();
+				readings.put("pool " + pool.name() + "*",
+						busy + " serving, 0 idle (thread dump " + dump.file().getFileName() + ")");
+				return Optional.of(at.capped(resource,
+						String.format(Locale.ROOT, "%s (from a thread dump) %d of %d %s* threads serving, none idle",
+								serverName(resource), busy, busy, pool.name()),
+						new Verdict.Model(busy, "threads", at.w1(), "W₁"), Optional.empty(), readings));
+			}
+		}
+		return Optional.empty();
+	}
+
+	private static String serverName(Resource resource) {
+		return switch (resource) {
+			case JETTY_THREADS -> "Jetty worker pool";
+			case UNDERTOW_THREADS -> "Undertow worker pool";
+			default -> "Tomcat thread pool";
+		};
+	}
+
+}

@@ -1,0 +1,58 @@
+package dev.bottleneckkit.sweep;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What a sweep's run measured, before anything is concluded from it: the steps at rising
+ * concurrency, whether throughput stopped rising, the warm-up, what the probes could not
+ * see, and how long it took. The analysis ({@link Attribution}) reads it; the result
+ * ({@link SweepResult}) holds it.
+ *
+ * @param steps the steps, one user first, doubling
+ * @param saturated whether throughput stopped rising within the sweep
+ * @param warmUp how the service was warmed up before the first step, when it was
+ * @param blind what the probes could not see, each in one line naming what to change
+ * @param took how long the warm-up and the steps took
+ */
+record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, List<String> blind, Duration took) {
+
+	/** A step whose throughput reaches this share of the ceiling is at the knee. */
+	static final double KNEE_SHARE = 0.9;
+
+	Readings {
+		steps = List.copyOf(steps);
+		blind = List.copyOf(blind);
+	}
+
+	/** Steps read by hand, every probe seeing, no warm-up: for tests of the analysis. */
+	static Readings of(List<Step> steps, boolean saturated) {
+		return new Readings(steps, saturated, Optional.empty(), List.of(), Duration.ZERO);
+	}
+
+	/** The highest throughput of any step, requests per second. */
+	double ceiling() {
+		return this.steps.stream().mapToDouble(Step::throughput).max().orElse(0);
+	}
+
+	/** The first step at {@value #KNEE_SHARE} of the ceiling or more, when saturated. */
+	Optional<Step> knee() {
+		if (!this.saturated) {
+			return Optional.empty();
+		}
+		double ceiling = ceiling();
+		return this.steps.stream().filter((step) -> step.throughput() >= KNEE_SHARE * ceiling).findFirst();
+	}
+
+	/** W₁: the route's mean latency with one user. */
+	Duration oneUserLatency() {
+		return this.steps.get(0).meanLatency();
+	}
+
+	/** The last step: the most users. */
+	Step last() {
+		return this.steps.get(this.steps.size() - 1);
+	}
+
+}
