@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -13,9 +14,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The public API stays small and says what it means: at most 30 public top-level types
- * outside {@code internal}, and no sentinel (NaN, null, -1) in a public signature's
- * Javadoc where a type belongs ({@code Optional}, a sealed verdict, a record per kind).
+ * The public API stays small and says what it means: at most {@value #BUDGET} public
+ * types outside {@code internal}, top-level and nested alike, and no sentinel (NaN, null,
+ * -1) in a public signature's Javadoc where a type belongs ({@code Optional}, a sealed
+ * verdict, a record per kind).
  */
 class PublicApiTest {
 
@@ -25,22 +27,63 @@ class PublicApiTest {
 	private static final Pattern SENTINEL = Pattern
 		.compile("^\\s*\\*.*(\\bNaN\\b|\\{@code null\\}|\\bnull (when|without|if|for)\\b|-1 (when|on|for|if)\\b)");
 
+	/**
+	 * Public types a user can name, top-level and nested: nesting hides no API and
+	 * splitting a class into files costs nothing. 63 are what a user writes and reads
+	 * today, one spare: the loads with their request and result (5), the containers (6),
+	 * the images (3), the probes and what they read (17), the models (2), the sweep with
+	 * its knob, steps, result, verdict kinds, confirmation, search, fit and warm-up (17),
+	 * the baseline (3), the JUnit annotation, its extension and the report parameter (3),
+	 * and the assertions: an entry point and, per result type, an abstract assert to
+	 * extend and its leaf (7). A new public type replaces one or raises the budget in
+	 * review, with its reason.
+	 */
+	static final int BUDGET = 64;
+
+	/** A type declared on a line of its own, with its modifiers. */
+	private static final Pattern DECLARATION = Pattern
+		.compile("^(\\t*)((?:public |protected |private |static |final |abstract |sealed |non-sealed |strictfp )*)"
+				+ "(class|interface|record|enum|@interface) (\\w+)", Pattern.MULTILINE);
+
 	@Test
-	void atMostThirtyPublicTopLevelTypesNoneOfThemInternal() throws IOException {
+	void atMostTheBudgetOfPublicTypesTopLevelAndNestedNoneOfThemInternal() throws IOException {
+		List<String> types = publicTypes();
+
+		assertThat(types).as("public types outside internal, nested ones included").hasSizeLessThanOrEqualTo(BUDGET);
+	}
+
+	/**
+	 * The public types outside {@code internal}: a public top-level type, and each type
+	 * nested in it that is public, or declared straight in an interface or annotation
+	 * (public there without the word).
+	 */
+	static List<String> publicTypes() throws IOException {
 		List<String> types = new ArrayList<>();
 		for (Path file : javaFiles()) {
-			String text = Files.readString(file);
-			String name = file.getFileName().toString().replace(".java", "");
-			if (!file.toString().contains("/internal/") && Pattern
-				.compile("^public (final |abstract |sealed )*(class|interface|record|enum|@interface) " + name + "\\b",
-						Pattern.MULTILINE)
-				.matcher(text)
-				.find()) {
-				types.add(LIBRARY.relativize(file).toString());
+			if (file.toString().contains("/internal/")) {
+				continue;
+			}
+			String code = LayersTest.withoutCommentsAndStrings(Files.readString(file));
+			String top = file.getFileName().toString().replace(".java", "");
+			boolean topIsPublic = false;
+			boolean topIsInterface = false;
+			Matcher declaration = DECLARATION.matcher(code);
+			while (declaration.find()) {
+				int depth = declaration.group(1).length();
+				boolean isPublic = declaration.group(2).contains("public");
+				if (depth == 0 && declaration.group(4).equals(top)) {
+					topIsPublic = isPublic;
+					topIsInterface = declaration.group(3).contains("interface");
+					if (isPublic) {
+						types.add(top);
+					}
+				}
+				else if (depth > 0 && topIsPublic && (isPublic || (depth == 1 && topIsInterface))) {
+					types.add(top + "." + declaration.group(4));
+				}
 			}
 		}
-
-		assertThat(types).as("public top-level types outside internal").hasSizeLessThanOrEqualTo(30);
+		return types;
 	}
 
 	@Test
