@@ -16,6 +16,7 @@ import java.util.function.ToDoubleFunction;
 
 import dev.bottleneckkit.internal.Json;
 import dev.bottleneckkit.internal.Results;
+import dev.bottleneckkit.internal.SweepRecord;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.SweepResult;
 
@@ -56,7 +57,7 @@ public final class Baseline {
 	private final Path file;
 
 	/** Each sweep by its name. */
-	private final Map<String, Recorded<Results.Sweep>> sweeps = new LinkedHashMap<>();
+	private final Map<String, Recorded<SweepRecord>> sweeps = new LinkedHashMap<>();
 
 	/** Each load by its scenario and case. */
 	private final Map<String, Recorded<Results.Measured>> loads = new LinkedHashMap<>();
@@ -68,17 +69,14 @@ public final class Baseline {
 			throw new IllegalArgumentException(file + " is not a bottleneck-kit results.json (schema '" + schema
 					+ "'): pass the results.json of target/bottleneck-report");
 		}
-		for (Object run : Json.array(results, "runs")) {
-			String scenario = Json.string(run, "", "scenario");
-			String kind = Json.string(run, "", "kind");
-			if ("sweep".equals(kind) && Json.path(run, "sweep") != null) {
-				Results.Sweep sweep = Results.Sweep.read(Json.path(run, "sweep"));
-				this.sweeps.put(sweep.name(), new Recorded<>(scenario, sweep.name(), sweep));
+		for (Results.Run run : Results.File.read(results).runs()) {
+			if (run.kind() == Results.Kind.SWEEP && run.sweep().isPresent()) {
+				SweepRecord sweep = run.sweep().get();
+				this.sweeps.put(sweep.name(), new Recorded<>(run.scenario(), sweep.name(), sweep));
 			}
-			else if ("load".equals(kind)) {
-				String name = Json.string(run, "", "case");
-				this.loads.put(scenario + " | " + name,
-						new Recorded<>(scenario, name, Results.Measured.read(Json.path(run, "measured"))));
+			else if (run.kind() == Results.Kind.LOAD) {
+				this.loads.put(run.scenario() + " | " + run.caseName(),
+						new Recorded<>(run.scenario(), run.caseName(), run.measured()));
 			}
 		}
 	}
@@ -95,10 +93,10 @@ public final class Baseline {
 	 */
 	record SweepFigures(String resource, OptionalDouble ceiling, List<Double> stepRps) {
 
-		static SweepFigures of(Results.Sweep sweep) {
+		static SweepFigures of(SweepRecord sweep) {
 			return new SweepFigures(sweep.verdict().resource(),
 					sweep.saturated() ? sweep.ceilingRps() : OptionalDouble.empty(),
-					sweep.steps().stream().map(Results.Step::rps).toList());
+					sweep.steps().stream().map(SweepRecord.Step::rps).toList());
 		}
 
 		static SweepFigures of(SweepResult sweep) {
@@ -140,7 +138,7 @@ public final class Baseline {
 	public Comparison against(Baseline head) {
 		List<Comparison.Row> rows = new ArrayList<>();
 		head.sweeps.forEach((name, after) -> {
-			Recorded<Results.Sweep> before = this.sweeps.get(name);
+			Recorded<SweepRecord> before = this.sweeps.get(name);
 			if (before != null) {
 				rows.addAll(sweepRows(after.scenario(), name, SweepFigures.of(before.figures()),
 						SweepFigures.of(after.figures())));
@@ -160,7 +158,7 @@ public final class Baseline {
 	 * baseline has one.
 	 */
 	public Optional<Comparison> compare(SweepResult sweep) {
-		Recorded<Results.Sweep> before = this.sweeps.get(sweep.name());
+		Recorded<SweepRecord> before = this.sweeps.get(sweep.name());
 		return (before == null) ? Optional.empty() : Optional.of(new Comparison(this.file, Optional.empty(),
 				sweepRows("", sweep.name(), SweepFigures.of(before.figures()), SweepFigures.of(sweep))));
 	}

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 
 /**
  * A small JSON reader for what the kit reads (Actuator's metrics, the JVM's thread
@@ -72,6 +73,40 @@ public final class Json {
 			}
 		}
 		return Double.NaN;
+	}
+
+	/**
+	 * A JSON object of {@code keysAndValues}, in their order: a key, its value, the next
+	 * key, …
+	 */
+	public static Map<String, Object> object(Object... keysAndValues) {
+		Map<String, Object> object = new LinkedHashMap<>();
+		for (int i = 0; i < keysAndValues.length; i += 2) {
+			object.put((String) keysAndValues[i], keysAndValues[i + 1]);
+		}
+		return object;
+	}
+
+	/**
+	 * The object at {@code keys} below {@code value}, by key; empty where there is none.
+	 */
+	public static Map<String, Object> entries(Object value, String... keys) {
+		Map<String, Object> entries = new LinkedHashMap<>();
+		if (path(value, keys) instanceof Map<?, ?> object) {
+			object.forEach((key, each) -> entries.put(String.valueOf(key), each));
+		}
+		return entries;
+	}
+
+	/** The number at {@code keys} below {@code value}; empty where there is none. */
+	public static OptionalDouble optionalNumber(Object value, String... keys) {
+		double number = number(value, keys);
+		return Double.isNaN(number) ? OptionalDouble.empty() : OptionalDouble.of(number);
+	}
+
+	/** {@code value}'s number, or null (JSON's) when empty. */
+	public static Object orNull(OptionalDouble value) {
+		return value.isPresent() ? value.getAsDouble() : null;
 	}
 
 	/** The string at {@code keys} below {@code value}, or {@code otherwise}. */

@@ -7,13 +7,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.OptionalInt;
 
 /**
- * The figures of {@code results.json} that a pipeline compares, as records: the report
- * writes them ({@code ResultsJson}) and the baseline reads them back ({@code Baseline}),
- * so every key of a load's {@code measured} block and of a {@code sweep} block is spelled
- * here, once, in both directions. The published schema is
+ * {@code results.json} as records, from its outer layout (schema, environment, runs) to
+ * each load's {@code measured} block and each {@code sweep} block: the report writes them
+ * ({@code ResultsJson}) and the baseline reads them back ({@code Baseline}), so every key
+ * is spelled here, once, in both directions. The published schema is
  * {@code dev/bottleneckkit/results.schema.json}; a figure that was not measured is
  * {@code null} there and empty here.
  */
@@ -23,6 +22,238 @@ public final class Results {
 	public static final String SCHEMA = "bottleneck-kit/results/v1";
 
 	private Results() {
+	}
+
+	/**
+	 * The whole file.
+	 *
+	 * @param schema the schema's name and version, {@value #SCHEMA}
+	 * @param environment the machine and JDK the runs were measured on
+	 * @param runs every load and sweep, in the report's order
+	 */
+	public record File(String schema, Environment environment, List<Run> runs) {
+
+		public File {
+			runs = List.copyOf(runs);
+		}
+
+		/** The file as results.json holds it. */
+		public Map<String, Object> json() {
+			return Json.object("schema", this.schema, "environment", this.environment.json(), "runs",
+					this.runs.stream().map((run) -> (Object) run.json()).toList());
+		}
+
+		/** The file {@code json} holds, as {@link #json()} wrote it. */
+		public static File read(Object json) {
+			List<Run> runs = new ArrayList<>();
+			for (Object run : Json.array(json, "runs")) {
+				runs.add(Run.read(run));
+			}
+			return new File(Json.string(json, "", "schema"), Environment.read(Json.path(json, "environment")), runs);
+		}
+
+	}
+
+	/**
+	 * Where the runs were measured.
+	 *
+	 * @param cores the JVM's available processors
+	 * @param jdk the JDK's vendor and version
+	 * @param os the operating system and architecture
+	 * @param imageSet the kit's image set ({@code official} or {@code offline}), when
+	 * known
+	 */
+	public record Environment(int cores, String jdk, String os, Optional<String> imageSet) {
+
+		Map<String, Object> json() {
+			return Json.object("cores", this.cores, "jdk", this.jdk, "os", this.os, "imageSet",
+					this.imageSet.orElse(null));
+		}
+
+		static Environment read(Object json) {
+			return new Environment((int) Json.number(json, "cores"), Json.string(json, "", "jdk"),
+					Json.string(json, "", "os"), Optional.ofNullable(Json.path(json, "imageSet")).map(String::valueOf));
+		}
+
+	}
+
+	/**
+	 * What a run of results.json is: a load held to a ceiling, a failure mode, or a
+	 * sweep.
+	 */
+	public enum Kind {
+
+		/** A load held to its ceiling. */
+		LOAD("load"),
+
+		/** A load that proves a failure mode. */
+		FAILURE_MODE("failure-mode"),
+
+		/** A sweep. */
+		SWEEP("sweep");
+
+		private final String json;
+
+		Kind(String json) {
+			this.json = json;
+		}
+
+		/** As results.json names it. */
+		public String json() {
+			return this.json;
+		}
+
+		static Kind read(String json) {
+			for (Kind kind : values()) {
+				if (kind.json.equals(json)) {
+					return kind;
+				}
+			}
+			throw new IllegalArgumentException("a run's kind is load, failure-mode or sweep, was '" + json + "'");
+		}
+
+	}
+
+	/**
+	 * One load or sweep of one scenario test.
+	 *
+	 * @param scenario the scenario's id
+	 * @param title the scenario's title
+	 * @param test the test method
+	 * @param caseName the run's name in the report ({@code case} in the file)
+	 * @param kind what the run is
+	 * @param outcome {@code passed}, {@code running}, or {@code failed: } and the failure
+	 * @param load the load: users (or offered rate), warm-up and window
+	 * @param model what the run is held to: a ceiling or a failure mode; empty for a
+	 * sweep
+	 * @param measured what the load measured (a sweep's last step)
+	 * @param routes each route's figures, by name
+	 * @param gauges each watched service's gauge maxima, by whose they are
+	 * @param evidence the evidence the test recorded, in its order
+	 * @param sweep the sweep, for a run of that kind
+	 */
+	public record Run(String scenario, String title, String test, String caseName, Kind kind, String outcome, Load load,
+			Optional<Model> model, Measured measured, Map<String, Measured> routes,
+			Map<String, Map<String, Double>> gauges, Map<String, String> evidence, Optional<SweepRecord> sweep) {
+
+		public Run {
+			routes = Collections.unmodifiableMap(new LinkedHashMap<>(routes));
+			gauges = Collections.unmodifiableMap(new LinkedHashMap<>(gauges));
+			evidence = Collections.unmodifiableMap(new LinkedHashMap<>(evidence));
+		}
+
+		Map<String, Object> json() {
+			Map<String, Object> routes = new LinkedHashMap<>();
+			this.routes.forEach((name, route) -> routes.put(name, route.json()));
+			return Json.object("scenario", this.scenario, "title", this.title, "test", this.test, "case", this.caseName,
+					"kind", this.kind.json(), "outcome", this.outcome, "load", this.load.json(), "model",
+					this.model.map(Model::json).orElse(null), "measured", this.measured.json(), "routes", routes,
+					"gauges", new LinkedHashMap<>(this.gauges), "evidence", new LinkedHashMap<>(this.evidence), "sweep",
+					this.sweep.map(SweepRecord::json).orElse(null));
+		}
+
+		static Run read(Object json) {
+			Map<String, Measured> routes = new LinkedHashMap<>();
+			Json.entries(json, "routes").forEach((name, route) -> routes.put(name, Measured.read(route)));
+			Map<String, Map<String, Double>> gauges = new LinkedHashMap<>();
+			Json.entries(json, "gauges").forEach((name, maxima) -> {
+				Map<String, Double> read = new LinkedHashMap<>();
+				Json.entries(maxima).forEach((gauge, max) -> read.put(gauge, Json.number(max)));
+				gauges.put(name, read);
+			});
+			Map<String, String> evidence = new LinkedHashMap<>();
+			Json.entries(json, "evidence").forEach((name, text) -> evidence.put(name, String.valueOf(text)));
+			Kind kind = Kind.read(Json.string(json, "", "kind"));
+			Object model = Json.path(json, "model");
+			return new Run(Json.string(json, "", "scenario"), Json.string(json, "", "title"),
+					Json.string(json, "", "test"), Json.string(json, "", "case"), kind,
+					Json.string(json, "", "outcome"), Load.read(Json.path(json, "load")),
+					Optional.ofNullable(model).map(Model::read), Measured.read(Json.path(json, "measured")), routes,
+					gauges, evidence, Optional.ofNullable(Json.path(json, "sweep")).map(SweepRecord::read));
+		}
+
+	}
+
+	/**
+	 * A run's load.
+	 *
+	 * @param users a closed loop's users, or an open loop's bound on requests in flight
+	 * @param offeredRps an open loop's offered rate
+	 * @param warmUpSeconds the warm-up before the window
+	 * @param windowSeconds the measured window
+	 */
+	public record Load(int users, OptionalDouble offeredRps, double warmUpSeconds, double windowSeconds) {
+
+		Map<String, Object> json() {
+			return Json.object("users", this.users, "offeredRps", Json.orNull(this.offeredRps), "warmUp_s",
+					this.warmUpSeconds, "window_s", this.windowSeconds);
+		}
+
+		static Load read(Object json) {
+			return new Load((int) Json.number(json, "users"), Json.optionalNumber(json, "offeredRps"),
+					Json.number(json, "warmUp_s"), Json.number(json, "window_s"));
+		}
+
+	}
+
+	/** What a load is held to: a ceiling, or the failure mode it proves. */
+	public sealed interface Model permits CeilingModel, FailureModel {
+
+		/** The block as results.json holds it. */
+		Map<String, Object> json();
+
+		/** A ceiling's block has a resource; a failure mode's a failure kind. */
+		static Model read(Object json) {
+			return (Json.path(json, "failureKind") != null) ? FailureModel.read(json) : CeilingModel.read(json);
+		}
+
+	}
+
+	/**
+	 * A ceiling: {@code limit} units of {@code resource}, each held {@code latencyMs}.
+	 *
+	 * @param resource what caps the load
+	 * @param limit how many serve at once
+	 * @param latencyMs how long one request holds one
+	 * @param rps what the ceiling allows the run's users
+	 */
+	public record CeilingModel(String resource, double limit, double latencyMs, double rps) implements Model {
+
+		@Override
+		public Map<String, Object> json() {
+			return Json.object("resource", this.resource, "limit", this.limit, "latency_ms", this.latencyMs, "rps",
+					this.rps);
+		}
+
+		static CeilingModel read(Object json) {
+			return new CeilingModel(Json.string(json, "", "resource"), Json.number(json, "limit"),
+					Json.number(json, "latency_ms"), Json.number(json, "rps"));
+		}
+
+	}
+
+	/**
+	 * A failure mode the run proves.
+	 *
+	 * @param failureKind the failures' kind ({@code http-504 read-timeout})
+	 * @param timeToFailMs how long a failure takes
+	 * @param failuresPerSecond the failures a second the model expects, when it says
+	 * @param why the mechanism, in words
+	 */
+	public record FailureModel(String failureKind, double timeToFailMs, OptionalDouble failuresPerSecond,
+			String why) implements Model {
+
+		@Override
+		public Map<String, Object> json() {
+			return Json.object("failureKind", this.failureKind, "timeToFail_ms", this.timeToFailMs, "failuresPerSecond",
+					Json.orNull(this.failuresPerSecond), "why", this.why);
+		}
+
+		static FailureModel read(Object json) {
+			return new FailureModel(Json.string(json, "", "failureKind"), Json.number(json, "timeToFail_ms"),
+					Json.optionalNumber(json, "failuresPerSecond"), Json.string(json, "", "why"));
+		}
+
 	}
 
 	/**
@@ -49,42 +280,33 @@ public final class Results {
 
 		/** The block as results.json holds it. */
 		public Map<String, Object> json() {
-			Map<String, Object> measured = new LinkedHashMap<>();
-			measured.put("rps", this.rps);
-			measured.put("succeeded", this.succeeded);
-			measured.put("errors", new LinkedHashMap<>(this.errors));
-			measured.put("errorsPerSecond", this.errorsPerSecond);
-			Map<String, Object> latency = new LinkedHashMap<>();
-			latency.put("mean", this.latency.map(Latency::mean).orElse(null));
-			latency.put("p50", this.latency.map(Latency::p50).orElse(null));
-			latency.put("p90", this.latency.map(Latency::p90).orElse(null));
-			latency.put("p99", this.latency.map(Latency::p99).orElse(null));
-			latency.put("max", this.latency.map(Latency::max).orElse(null));
-			measured.put("latency_ms", latency);
-			measured.put("latencyHistogram", this.latencyHistogram.orElse(null));
-			measured.put("generatorBusy", this.generatorBusy);
-			measured.put("perSecond",
+			return Json.object("rps", this.rps, "succeeded", this.succeeded, "errors", new LinkedHashMap<>(this.errors),
+					"errorsPerSecond", this.errorsPerSecond, "latency_ms",
+					Json.object("mean", this.latency.map(Latency::mean).orElse(null), "p50",
+							this.latency.map(Latency::p50).orElse(null), "p90",
+							this.latency.map(Latency::p90).orElse(null), "p99",
+							this.latency.map(Latency::p99).orElse(null), "max",
+							this.latency.map(Latency::max).orElse(null)),
+					"latencyHistogram", this.latencyHistogram.orElse(null), "generatorBusy", this.generatorBusy,
+					"perSecond",
 					this.perSecond.stream()
 						.map((second) -> (Object) List.of(second.succeeded(), second.failed(), second.meanLatencyMs()))
 						.toList());
-			return measured;
 		}
 
 		/** The block {@code json} holds, as {@link #json()} wrote it. */
 		public static Measured read(Object json) {
 			Map<String, Long> errors = new LinkedHashMap<>();
-			if (Json.path(json, "errors") instanceof Map<?, ?> kinds) {
-				kinds.forEach((kind, count) -> errors.put(String.valueOf(kind), Math.round(number(count))));
-			}
-			OptionalDouble mean = optional(json, "latency_ms", "mean");
+			Json.entries(json, "errors").forEach((kind, count) -> errors.put(kind, Math.round(Json.number(count))));
+			OptionalDouble mean = Json.optionalNumber(json, "latency_ms", "mean");
 			Optional<Latency> latency = mean.isPresent() ? Optional.of(new Latency(mean.getAsDouble(),
 					Json.number(json, "latency_ms", "p50"), Json.number(json, "latency_ms", "p90"),
 					Json.number(json, "latency_ms", "p99"), Json.number(json, "latency_ms", "max"))) : Optional.empty();
 			List<Second> perSecond = new ArrayList<>();
 			for (Object row : Json.array(json, "perSecond")) {
 				if (row instanceof List<?> values && values.size() == 3) {
-					perSecond.add(new Second(Math.round(number(values.get(0))), Math.round(number(values.get(1))),
-							number(values.get(2))));
+					perSecond.add(new Second(Math.round(Json.number(values.get(0))),
+							Math.round(Json.number(values.get(1))), Json.number(values.get(2))));
 				}
 			}
 			return new Measured(Json.number(json, "rps"), Math.round(Json.number(json, "succeeded")), errors,
@@ -115,305 +337,6 @@ public final class Results {
 	 * @param meanLatencyMs the mean latency of that second's answers, 0 without any
 	 */
 	public record Second(long succeeded, long failed, double meanLatencyMs) {
-	}
-
-	/**
-	 * A sweep: its steps, its ceiling and its verdict.
-	 *
-	 * @param name the sweep's name
-	 * @param steps each step, fewest users first
-	 * @param saturated whether doubling the users stopped raising throughput
-	 * @param ceilingRps the ceiling; empty when the sweep found none
-	 * @param kneeUsers the users of the step where the ceiling began
-	 * @param oneUserLatencyMs W₁, the latency of one user alone
-	 * @param verdict what caps the route
-	 * @param nextCap the resource whose ceiling comes next
-	 * @param fit the Universal Scalability Law fitted to the steps
-	 * @param confirmation the verdict put to the test by its knob
-	 * @param search the smallest limit searched for a throughput
-	 */
-	public record Sweep(String name, List<Step> steps, boolean saturated, OptionalDouble ceilingRps,
-			OptionalInt kneeUsers, double oneUserLatencyMs, Verdict verdict, Optional<NextCap> nextCap,
-			Optional<Fit> fit, Optional<Confirmation> confirmation, Optional<Search> search) {
-
-		public Sweep {
-			steps = List.copyOf(steps);
-		}
-
-		/** The block as results.json holds it. */
-		public Map<String, Object> json() {
-			Map<String, Object> sweep = new LinkedHashMap<>();
-			sweep.put("name", this.name);
-			sweep.put("steps", this.steps.stream().map((step) -> (Object) step.json()).toList());
-			sweep.put("saturated", this.saturated);
-			sweep.put("ceilingRps", orNull(this.ceilingRps));
-			sweep.put("kneeUsers", this.kneeUsers.isPresent() ? this.kneeUsers.getAsInt() : null);
-			sweep.put("oneUserLatency_ms", this.oneUserLatencyMs);
-			sweep.put("verdict", this.verdict.json());
-			sweep.put("nextCap", this.nextCap.map(NextCap::json).orElse(null));
-			sweep.put("fit", this.fit.map(Fit::json).orElse(null));
-			sweep.put("confirmation", this.confirmation.map(Confirmation::json).orElse(null));
-			sweep.put("search", this.search.map(Search::json).orElse(null));
-			return sweep;
-		}
-
-		/** The block {@code json} holds, as {@link #json()} wrote it. */
-		public static Sweep read(Object json) {
-			List<Step> steps = new ArrayList<>();
-			for (Object step : Json.array(json, "steps")) {
-				steps.add(Step.read(step));
-			}
-			OptionalDouble knee = optional(json, "kneeUsers");
-			return new Sweep(Json.string(json, "", "name"), steps, Boolean.TRUE.equals(Json.path(json, "saturated")),
-					optional(json, "ceilingRps"),
-					knee.isPresent() ? OptionalInt.of((int) knee.getAsDouble()) : OptionalInt.empty(),
-					Json.number(json, "oneUserLatency_ms"), Verdict.read(Json.path(json, "verdict")),
-					Optional.ofNullable(Json.path(json, "nextCap")).map(NextCap::read),
-					Optional.ofNullable(Json.path(json, "fit")).map(Fit::read),
-					Optional.ofNullable(Json.path(json, "confirmation")).map(Confirmation::read),
-					Optional.ofNullable(Json.path(json, "search")).map(Search::read));
-		}
-
-	}
-
-	/**
-	 * One step of a sweep.
-	 *
-	 * @param users the closed loop's users
-	 * @param rps successful requests per second
-	 * @param meanLatencyMs the mean latency; empty when none succeeded
-	 * @param errors failed requests
-	 * @param serviceCores the service's CPU, in cores
-	 * @param machineCores the machine's CPU in use, in cores
-	 */
-	public record Step(int users, double rps, OptionalDouble meanLatencyMs, long errors, OptionalDouble serviceCores,
-			OptionalDouble machineCores) {
-
-		Map<String, Object> json() {
-			Map<String, Object> step = new LinkedHashMap<>();
-			step.put("users", this.users);
-			step.put("rps", this.rps);
-			step.put("meanLatency_ms", orNull(this.meanLatencyMs));
-			step.put("errors", this.errors);
-			step.put("serviceCores", orNull(this.serviceCores));
-			step.put("machineCores", orNull(this.machineCores));
-			return step;
-		}
-
-		static Step read(Object json) {
-			return new Step((int) Json.number(json, "users"), Json.number(json, "rps"),
-					optional(json, "meanLatency_ms"), Math.round(Json.number(json, "errors")),
-					optional(json, "serviceCores"), optional(json, "machineCores"));
-		}
-
-	}
-
-	/**
-	 * A sweep's verdict.
-	 *
-	 * @param resource the resource's code ({@code HIKARI_POOL}, {@code NONE},
-	 * {@code UNEXPLAINED}, …)
-	 * @param line the verdict as the console printed it
-	 * @param modelRps the named resource's model
-	 * @param ceilingRps the ceiling it explains
-	 */
-	public record Verdict(String resource, String line, OptionalDouble modelRps, OptionalDouble ceilingRps) {
-
-		Map<String, Object> json() {
-			Map<String, Object> verdict = new LinkedHashMap<>();
-			verdict.put("resource", this.resource);
-			verdict.put("line", this.line);
-			verdict.put("modelRps", orNull(this.modelRps));
-			verdict.put("ceilingRps", orNull(this.ceilingRps));
-			return verdict;
-		}
-
-		static Verdict read(Object json) {
-			return new Verdict(Json.string(json, "NONE", "resource"), Json.string(json, "", "line"),
-					optional(json, "modelRps"), optional(json, "ceilingRps"));
-		}
-
-	}
-
-	/**
-	 * The resource whose own ceiling comes next.
-	 *
-	 * @param resource its name
-	 * @param what what was read of it
-	 * @param modelRps its ceiling by its model
-	 */
-	public record NextCap(String resource, String what, double modelRps) {
-
-		Map<String, Object> json() {
-			Map<String, Object> next = new LinkedHashMap<>();
-			next.put("resource", this.resource);
-			next.put("what", this.what);
-			next.put("modelRps", this.modelRps);
-			return next;
-		}
-
-		static NextCap read(Object json) {
-			return new NextCap(Json.string(json, "", "resource"), Json.string(json, "", "what"),
-					Json.number(json, "modelRps"));
-		}
-
-	}
-
-	/**
-	 * The Universal Scalability Law fitted to a sweep's steps.
-	 *
-	 * @param lambda λ, one user's throughput
-	 * @param sigma σ, contention
-	 * @param kappa κ, coherency
-	 * @param capacityRps the curve's peak
-	 * @param capacityLowRps the peak's lower bound
-	 * @param capacityHighRps the peak's upper bound
-	 * @param peakUsers the users at the peak
-	 * @param measuredUpToUsers the most users a step measured
-	 * @param capacityWithinReach whether the peak lies within twice the users measured
-	 */
-	public record Fit(double lambda, double sigma, double kappa, OptionalDouble capacityRps,
-			OptionalDouble capacityLowRps, OptionalDouble capacityHighRps, OptionalDouble peakUsers,
-			int measuredUpToUsers, boolean capacityWithinReach) {
-
-		Map<String, Object> json() {
-			Map<String, Object> usl = new LinkedHashMap<>();
-			usl.put("law", "usl");
-			usl.put("lambda", this.lambda);
-			usl.put("sigma", this.sigma);
-			usl.put("kappa", this.kappa);
-			usl.put("capacityRps", orNull(this.capacityRps));
-			usl.put("capacityLowRps", orNull(this.capacityLowRps));
-			usl.put("capacityHighRps", orNull(this.capacityHighRps));
-			usl.put("peakUsers", orNull(this.peakUsers));
-			usl.put("measuredUpToUsers", this.measuredUpToUsers);
-			usl.put("capacityWithinReach", this.capacityWithinReach);
-			return usl;
-		}
-
-		static Fit read(Object json) {
-			return new Fit(Json.number(json, "lambda"), Json.number(json, "sigma"), Json.number(json, "kappa"),
-					optional(json, "capacityRps"), optional(json, "capacityLowRps"), optional(json, "capacityHighRps"),
-					optional(json, "peakUsers"), (int) Json.number(json, "measuredUpToUsers"),
-					Boolean.TRUE.equals(Json.path(json, "capacityWithinReach")));
-		}
-
-	}
-
-	/**
-	 * A verdict put to the test by its knob.
-	 *
-	 * @param knob the knob, as its name reads
-	 * @param confirmed whether the ceiling moved the knob's way
-	 * @param ceilingBeforeRps the sweep's ceiling
-	 * @param ceilingAfterRps the ceiling with the knob turned
-	 * @param predictedRps what the model predicted
-	 * @param predictedBy how
-	 * @param line the confirmation as the console printed it
-	 * @param tookSeconds the restart and the two steps
-	 */
-	public record Confirmation(String knob, boolean confirmed, double ceilingBeforeRps, double ceilingAfterRps,
-			double predictedRps, String predictedBy, String line, double tookSeconds) {
-
-		Map<String, Object> json() {
-			Map<String, Object> tested = new LinkedHashMap<>();
-			tested.put("knob", this.knob);
-			tested.put("confirmed", this.confirmed);
-			tested.put("ceilingBeforeRps", this.ceilingBeforeRps);
-			tested.put("ceilingAfterRps", this.ceilingAfterRps);
-			tested.put("predictedRps", this.predictedRps);
-			tested.put("predictedBy", this.predictedBy);
-			tested.put("line", this.line);
-			tested.put("took_s", this.tookSeconds);
-			return tested;
-		}
-
-		static Confirmation read(Object json) {
-			return new Confirmation(Json.string(json, "", "knob"), Boolean.TRUE.equals(Json.path(json, "confirmed")),
-					Json.number(json, "ceilingBeforeRps"), Json.number(json, "ceilingAfterRps"),
-					Json.number(json, "predictedRps"), Json.string(json, "", "predictedBy"),
-					Json.string(json, "", "line"), Json.number(json, "took_s"));
-		}
-
-	}
-
-	/**
-	 * The search for the smallest limit that reaches a throughput.
-	 *
-	 * @param targetRps the throughput sought
-	 * @param found the knob at the limit that reached it
-	 * @param starts the service's starts the search spent
-	 * @param tries each limit started and measured
-	 * @param unreachable why no limit was tried, when none was
-	 * @param line the search as the console printed it
-	 * @param tookSeconds its starts and steps
-	 */
-	public record Search(double targetRps, Optional<String> found, int starts, List<Try> tries,
-			Optional<String> unreachable, String line, double tookSeconds) {
-
-		public Search {
-			tries = List.copyOf(tries);
-		}
-
-		Map<String, Object> json() {
-			Map<String, Object> search = new LinkedHashMap<>();
-			search.put("targetRps", this.targetRps);
-			search.put("found", this.found.orElse(null));
-			search.put("starts", this.starts);
-			search.put("tries", this.tries.stream().map((attempt) -> (Object) attempt.json()).toList());
-			search.put("unreachable", this.unreachable.orElse(null));
-			search.put("line", this.line);
-			search.put("took_s", this.tookSeconds);
-			return search;
-		}
-
-		static Search read(Object json) {
-			List<Try> tries = new ArrayList<>();
-			for (Object attempt : Json.array(json, "tries")) {
-				tries.add(new Try(Json.string(attempt, "", "knob"), Json.number(attempt, "limit"),
-						Json.number(attempt, "predictedRps"), Json.number(attempt, "measuredRps")));
-			}
-			return new Search(Json.number(json, "targetRps"),
-					Optional.ofNullable(Json.path(json, "found")).map(String::valueOf),
-					(int) Json.number(json, "starts"), tries,
-					Optional.ofNullable(Json.path(json, "unreachable")).map(String::valueOf),
-					Json.string(json, "", "line"), Json.number(json, "took_s"));
-		}
-
-		/**
-		 * One limit started and measured.
-		 *
-		 * @param knob the knob at that limit
-		 * @param limit the limit
-		 * @param predictedRps what the model predicted for it
-		 * @param measuredRps the highest throughput of its two steps
-		 */
-		public record Try(String knob, double limit, double predictedRps, double measuredRps) {
-
-			Map<String, Object> json() {
-				Map<String, Object> attempt = new LinkedHashMap<>();
-				attempt.put("knob", this.knob);
-				attempt.put("limit", this.limit);
-				attempt.put("predictedRps", this.predictedRps);
-				attempt.put("measuredRps", this.measuredRps);
-				return attempt;
-			}
-
-		}
-
-	}
-
-	private static Object orNull(OptionalDouble value) {
-		return value.isPresent() ? value.getAsDouble() : null;
-	}
-
-	private static OptionalDouble optional(Object json, String... keys) {
-		double number = Json.number(json, keys);
-		return Double.isNaN(number) ? OptionalDouble.empty() : OptionalDouble.of(number);
-	}
-
-	private static double number(Object value) {
-		return (value instanceof Number number) ? number.doubleValue() : Double.NaN;
 	}
 
 }

@@ -88,7 +88,7 @@ final class HtmlReport {
 		return head.toString();
 	}
 
-	static String failureCard(ReportEntry e) {
+	static String failureCard(ReportEntry.Failing e) {
 		LoadResult r = e.result();
 		FailureMode mode = e.failureMode();
 		double rate = mode.failuresPerSecondFor(r).orElse(Double.NaN);
@@ -132,10 +132,15 @@ final class HtmlReport {
 		});
 	}
 
-	static String runCard(ReportEntry e) {
-		if (e.failureMode() != null) {
-			return failureCard(e);
-		}
+	static String card(ReportEntry e) {
+		return switch (e) {
+			case ReportEntry.Load load -> runCard(load);
+			case ReportEntry.Failing failing -> failureCard(failing);
+			case ReportEntry.Swept swept -> sweepCard(swept);
+		};
+	}
+
+	static String runCard(ReportEntry.Load e) {
 		LoadResult r = e.result();
 		double expected = e.ceiling().throughputFor(r);
 		double off = (r.throughput() - expected) / expected;
@@ -226,7 +231,7 @@ final class HtmlReport {
 			.toList();
 	}
 
-	static String sweepCard(ReportEntry e) {
+	static String sweepCard(ReportEntry.Swept e) {
 		SweepResult sweep = e.sweep();
 		StringBuilder card = new StringBuilder("<article class=\"").append(e.passed() ? "pass" : "fail").append("\">");
 		card.append(head(e));
@@ -347,7 +352,7 @@ final class HtmlReport {
 				.append(ReportText.escape(id + " — " + runs.get(0).scenarioTitle()))
 				.append("</h2>");
 			for (ReportEntry e : runs) {
-				html.append((e.sweep() != null) ? sweepCard(e) : runCard(e));
+				html.append(card(e));
 			}
 		});
 		html.append(budgetSection());

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Locale;
 
 import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.model.FailureMode;
 import dev.bottleneckkit.sweep.SweepResult;
 
@@ -20,8 +21,8 @@ final class MarkdownSummary {
 		md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
 		for (ReportEntry e : entries) {
 			LoadResult r = e.result();
-			if (e.sweep() != null) {
-				SweepResult sweep = e.sweep();
+			if (e instanceof ReportEntry.Swept swept) {
+				SweepResult sweep = swept.sweep();
 				md.append(String.format(Locale.ROOT,
 						"| %s | %s | sweep, %s users | %s | %s | %s | — | — | %d | %s | %s |%n", e.scenarioId(),
 						md(e.caseName()), usersRange(sweep), md(sweep.verdict().headline()),
@@ -33,8 +34,8 @@ final class MarkdownSummary {
 						md(e.outcome())));
 				continue;
 			}
-			if (e.failureMode() != null) {
-				FailureMode mode = e.failureMode();
+			if (e instanceof ReportEntry.Failing failing) {
+				FailureMode mode = failing.failureMode();
 				md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |%n",
 						e.scenarioId(), md(e.caseName()), ReportText.load(r), md("fails by design: " + mode.explain()),
 						md(ReportText.expectedFailures(mode, r)), md(ReportText.measuredFailures(r)),
@@ -42,10 +43,11 @@ final class MarkdownSummary {
 						md(ReportText.evidence(e, "; ")), md(e.outcome())));
 				continue;
 			}
+			Ceiling ceiling = ((ReportEntry.Load) e).ceiling();
 			md.append(String.format(Locale.ROOT,
 					"| %s | %s | %s | %s | %.1f rps | %.1f rps | %s | %s | %d | %s | %s |%n", e.scenarioId(),
-					md(e.caseName()), ReportText.load(r), e.ceiling().explain(), e.ceiling().throughputFor(r),
-					r.throughput(), ReportText.millis(r, 50), ReportText.millis(r, 99), r.errorCount(),
+					md(e.caseName()), ReportText.load(r), ceiling.explain(), ceiling.throughputFor(r), r.throughput(),
+					ReportText.millis(r, 50), ReportText.millis(r, 99), r.errorCount(),
 					md(ReportText.evidence(e, "; ")), md(e.outcome())));
 		}
 		return md.toString();

@@ -1,5 +1,7 @@
 package dev.bottleneckkit.junit;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.bottleneckkit.load.LoadResult;
@@ -9,32 +11,13 @@ import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.SweepResult;
 
 /**
- * One load run (or one sweep) of one scenario test, as the report shows it, with the
- * gauges sampled beside it. Its outcome is known when the test ends.
+ * One load run or one sweep of one scenario test, as the report shows it, with the gauges
+ * sampled beside it: one of three kinds, each with the model it is held to. A
+ * {@link Load} against a {@link Ceiling}, a {@link Failing} run against the
+ * {@link FailureMode} it proves, a {@link Swept} sweep against its verdict. Its outcome
+ * is known when the test ends.
  */
-final class ReportEntry {
-
-	private final String scenarioId;
-
-	private final String scenarioTitle;
-
-	private final String testName;
-
-	private final String caseName;
-
-	private final LoadResult result;
-
-	private final Ceiling ceiling;
-
-	private final FailureMode failureMode;
-
-	private final Map<String, String> evidence;
-
-	private final String testId;
-
-	private final Map<String, GaugeTimeline> gauges;
-
-	private final SweepResult sweep;
+abstract sealed class ReportEntry permits ReportEntry.Load, ReportEntry.Failing, ReportEntry.Swept {
 
 	/** Where the test that recorded the entry stands. */
 	enum Outcome {
@@ -48,50 +31,81 @@ final class ReportEntry {
 
 	}
 
+	/** Who recorded the entry: the scenario, its test and the case's name. */
+	record Source(String scenarioId, String scenarioTitle, String testName, String caseName, String testId) {
+	}
+
+	private final Source source;
+
+	private final LoadResult result;
+
+	private final Map<String, String> evidence;
+
+	private final Map<String, GaugeTimeline> gauges;
+
 	private volatile Outcome outcome = Outcome.RUNNING;
 
 	/** The failed assertion's first line; empty unless FAILED. */
 	private volatile String failure = "";
 
-	ReportEntry(String scenarioId, String scenarioTitle, String testName, String caseName, LoadResult result,
-			Ceiling ceiling, Map<String, String> evidence, String testId) {
-		this(scenarioId, scenarioTitle, testName, caseName, result, ceiling, evidence, testId, Map.of(), null);
-	}
-
-	/**
-	 * A run with the gauges sampled beside it, by whose they are ({@code "caller"}), or a
-	 * sweep ({@code sweep} not null; {@code result} is then its last step, and
-	 * {@code ceiling} may be null).
-	 */
-	ReportEntry(String scenarioId, String scenarioTitle, String testName, String caseName, LoadResult result,
-			Ceiling ceiling, Map<String, String> evidence, String testId, Map<String, GaugeTimeline> gauges,
-			SweepResult sweep) {
-		this(scenarioId, scenarioTitle, testName, caseName, result, ceiling, null, evidence, testId, gauges, sweep);
-	}
-
-	/**
-	 * A run that proves a failure mode: {@code failureMode} is its model, {@code ceiling}
-	 * null.
-	 */
-	ReportEntry(String scenarioId, String scenarioTitle, String testName, String caseName, LoadResult result,
-			FailureMode failureMode, Map<String, String> evidence, String testId, Map<String, GaugeTimeline> gauges) {
-		this(scenarioId, scenarioTitle, testName, caseName, result, null, failureMode, evidence, testId, gauges, null);
-	}
-
-	private ReportEntry(String scenarioId, String scenarioTitle, String testName, String caseName, LoadResult result,
-			Ceiling ceiling, FailureMode failureMode, Map<String, String> evidence, String testId,
-			Map<String, GaugeTimeline> gauges, SweepResult sweep) {
-		this.failureMode = failureMode;
-		this.scenarioId = scenarioId;
-		this.scenarioTitle = scenarioTitle;
-		this.testName = testName;
-		this.caseName = caseName;
+	private ReportEntry(Source source, LoadResult result, Map<String, String> evidence,
+			Map<String, GaugeTimeline> gauges) {
+		this.source = source;
 		this.result = result;
-		this.ceiling = ceiling;
-		this.evidence = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(evidence));
-		this.testId = testId;
-		this.gauges = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(gauges));
-		this.sweep = sweep;
+		this.evidence = Collections.unmodifiableMap(new LinkedHashMap<>(evidence));
+		this.gauges = Collections.unmodifiableMap(new LinkedHashMap<>(gauges));
+	}
+
+	/** A run held to a ceiling: min(users, limit) / latency. */
+	static final class Load extends ReportEntry {
+
+		private final Ceiling ceiling;
+
+		Load(Source source, LoadResult result, Ceiling ceiling, Map<String, String> evidence,
+				Map<String, GaugeTimeline> gauges) {
+			super(source, result, evidence, gauges);
+			this.ceiling = ceiling;
+		}
+
+		Ceiling ceiling() {
+			return this.ceiling;
+		}
+
+	}
+
+	/**
+	 * A run that proves a failure mode: its kind, rate and time to fail are its model.
+	 */
+	static final class Failing extends ReportEntry {
+
+		private final FailureMode failureMode;
+
+		Failing(Source source, LoadResult result, FailureMode failureMode, Map<String, String> evidence,
+				Map<String, GaugeTimeline> gauges) {
+			super(source, result, evidence, gauges);
+			this.failureMode = failureMode;
+		}
+
+		FailureMode failureMode() {
+			return this.failureMode;
+		}
+
+	}
+
+	/** A sweep: its last step is the entry's result, its verdict the model. */
+	static final class Swept extends ReportEntry {
+
+		private final SweepResult sweep;
+
+		Swept(Source source, SweepResult sweep, Map<String, String> evidence, Map<String, GaugeTimeline> gauges) {
+			super(source, sweep.steps().get(sweep.steps().size() - 1).result(), evidence, gauges);
+			this.sweep = sweep;
+		}
+
+		SweepResult sweep() {
+			return this.sweep;
+		}
+
 	}
 
 	/**
@@ -114,50 +128,36 @@ final class ReportEntry {
 	}
 
 	String scenarioId() {
-		return this.scenarioId;
+		return this.source.scenarioId();
 	}
 
 	String scenarioTitle() {
-		return this.scenarioTitle;
+		return this.source.scenarioTitle();
 	}
 
 	String testName() {
-		return this.testName;
+		return this.source.testName();
 	}
 
 	String caseName() {
-		return this.caseName;
+		return this.source.caseName();
+	}
+
+	String testId() {
+		return this.source.testId();
 	}
 
 	LoadResult result() {
 		return this.result;
 	}
 
-	Ceiling ceiling() {
-		return this.ceiling;
-	}
-
-	/** The failure this run proves, or null when a ceiling (or a sweep) is its model. */
-	FailureMode failureMode() {
-		return this.failureMode;
-	}
-
 	Map<String, String> evidence() {
 		return this.evidence;
-	}
-
-	String testId() {
-		return this.testId;
 	}
 
 	/** Gauges sampled beside the run, by whose they are. */
 	Map<String, GaugeTimeline> gauges() {
 		return this.gauges;
-	}
-
-	/** The sweep this entry shows, or null for a single run. */
-	SweepResult sweep() {
-		return this.sweep;
 	}
 
 	/**

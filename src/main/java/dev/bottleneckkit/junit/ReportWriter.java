@@ -4,15 +4,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 import dev.bottleneckkit.baseline.Baseline;
 import dev.bottleneckkit.baseline.Baseline.Comparison;
 import dev.bottleneckkit.internal.ReportDirectory;
-import dev.bottleneckkit.load.LoadResult;
-import dev.bottleneckkit.model.FailureMode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,9 +1,9 @@
 package dev.bottleneckkit.junit;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -13,6 +13,7 @@ import java.util.function.ToDoubleFunction;
 import dev.bottleneckkit.images.KitImages;
 import dev.bottleneckkit.internal.Json;
 import dev.bottleneckkit.internal.Results;
+import dev.bottleneckkit.internal.SweepRecord;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.model.FailureMode;
@@ -30,9 +31,9 @@ import dev.bottleneckkit.sweep.Verdict;
  * schema is versioned ({@value #SCHEMA}); fields are only ever added within a version.
  * Times are in milliseconds ({@code _ms}) or seconds ({@code _s}), throughputs in
  * requests per second; a figure that was not measured is {@code null}. The JSON Schema is
- * {@code dev/bottleneckkit/results.schema.json} in the jar; a load's {@code measured}
- * block and a {@code sweep} block are written from the records of
- * {@code internal.Results}, which {@code Baseline} reads back.
+ * {@code dev/bottleneckkit/results.schema.json} in the jar; the whole file is written
+ * from the records of {@code internal.Results} (a sweep's block from
+ * {@code internal.SweepRecord}), which {@code Baseline} reads back.
  *
  * <pre>
  * { "schema": "bottleneck-kit/results/v1",
@@ -60,81 +61,60 @@ final class ResultsJson {
 	}
 
 	static String of(List<ReportEntry> entries) {
-		Map<String, Object> results = new LinkedHashMap<>();
-		results.put("schema", SCHEMA);
-		results.put("environment", environment());
-		List<Object> runs = new ArrayList<>();
-		for (ReportEntry entry : entries) {
-			runs.add(run(entry));
-		}
-		results.put("runs", runs);
-		return Json.write(results);
+		return Json.write(file(entries).json());
 	}
 
-	private static Map<String, Object> environment() {
-		Map<String, Object> environment = new LinkedHashMap<>();
-		environment.put("cores", Runtime.getRuntime().availableProcessors());
-		environment.put("jdk", System.getProperty("java.vendor") + " " + Runtime.version());
-		environment.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
-		String imageSet;
+	/** {@code entries} as the records of results.json. */
+	static Results.File file(List<ReportEntry> entries) {
+		return new Results.File(SCHEMA, environment(), entries.stream().map(ResultsJson::run).toList());
+	}
+
+	private static Results.Environment environment() {
+		Optional<String> imageSet;
 		try {
-			imageSet = KitImages.imageSet().name().toLowerCase(java.util.Locale.ROOT);
+			imageSet = Optional.of(KitImages.imageSet().name().toLowerCase(Locale.ROOT));
 		}
 		catch (RuntimeException ex) {
-			imageSet = null;
+			imageSet = Optional.empty();
 		}
-		environment.put("imageSet", imageSet);
-		return environment;
+		return new Results.Environment(Runtime.getRuntime().availableProcessors(),
+				System.getProperty("java.vendor") + " " + Runtime.version(),
+				System.getProperty("os.name") + " " + System.getProperty("os.arch"), imageSet);
 	}
 
-	private static Map<String, Object> run(ReportEntry entry) {
-		Map<String, Object> run = new LinkedHashMap<>();
-		run.put("scenario", entry.scenarioId());
-		run.put("title", entry.scenarioTitle());
-		run.put("test", entry.testName());
-		run.put("case", entry.caseName());
-		run.put("kind", (entry.sweep() != null) ? "sweep" : (entry.failureMode() != null) ? "failure-mode" : "load");
-		run.put("outcome", entry.outcome());
+	private static Results.Run run(ReportEntry entry) {
 		LoadResult result = entry.result();
-		Map<String, Object> load = new LinkedHashMap<>();
-		load.put("users", result.users());
-		load.put("offeredRps", result.offeredRps().isPresent() ? result.offeredRps().getAsDouble() : null);
-		load.put("warmUp_s", seconds(result.warmUp()));
-		load.put("window_s", seconds(result.window()));
-		run.put("load", load);
-		run.put("model", model(entry));
-		run.put("measured", measured(result));
-		Map<String, Object> routes = new LinkedHashMap<>();
-		result.byRoute().forEach((name, route) -> routes.put(name, measured(route)));
-		run.put("routes", routes);
-		Map<String, Object> gauges = new LinkedHashMap<>();
+		Results.Load load = new Results.Load(result.users(), result.offeredRps(), seconds(result.warmUp()),
+				seconds(result.window()));
+		Map<String, Results.Measured> routes = new LinkedHashMap<>();
+		result.byRoute().forEach((name, route) -> routes.put(name, record(route)));
+		Map<String, Map<String, Double>> gauges = new LinkedHashMap<>();
 		entry.gauges().forEach((whose, timeline) -> gauges.put(whose, maxima(timeline)));
-		run.put("gauges", gauges);
-		run.put("evidence", new LinkedHashMap<>(entry.evidence()));
-		run.put("sweep", (entry.sweep() != null) ? record(entry.sweep()).json() : null);
-		return run;
+		Results.Kind kind = switch (entry) {
+			case ReportEntry.Load l -> Results.Kind.LOAD;
+			case ReportEntry.Failing f -> Results.Kind.FAILURE_MODE;
+			case ReportEntry.Swept s -> Results.Kind.SWEEP;
+		};
+		Optional<SweepRecord> sweep = (entry instanceof ReportEntry.Swept swept) ? Optional.of(record(swept.sweep()))
+				: Optional.empty();
+		return new Results.Run(entry.scenarioId(), entry.scenarioTitle(), entry.testName(), entry.caseName(), kind,
+				entry.outcome(), load, model(entry), record(result), routes, gauges, entry.evidence(), sweep);
 	}
 
-	private static Object model(ReportEntry entry) {
-		Ceiling ceiling = entry.ceiling();
-		FailureMode failure = entry.failureMode();
-		Map<String, Object> model = new LinkedHashMap<>();
-		if (ceiling != null) {
-			model.put("resource", ceiling.resource());
-			model.put("limit", ceiling.limit());
-			model.put("latency_ms", millis(ceiling.latency()));
-			model.put("rps", ceiling.throughputFor(entry.result()));
-			return model;
-		}
-		if (failure != null) {
-			model.put("failureKind", failure.kind());
-			model.put("timeToFail_ms", millis(failure.timeToFail()));
-			model.put("failuresPerSecond", failure.failuresPerSecondFor(entry.result()).isPresent()
-					? failure.failuresPerSecondFor(entry.result()).getAsDouble() : null);
-			model.put("why", failure.why());
-			return model;
-		}
-		return null;
+	private static Optional<Results.Model> model(ReportEntry entry) {
+		return switch (entry) {
+			case ReportEntry.Load load -> {
+				Ceiling ceiling = load.ceiling();
+				yield Optional.of(new Results.CeilingModel(ceiling.resource(), ceiling.limit(),
+						millis(ceiling.latency()), ceiling.throughputFor(entry.result())));
+			}
+			case ReportEntry.Failing failing -> {
+				FailureMode failure = failing.failureMode();
+				yield Optional.of(new Results.FailureModel(failure.kind(), millis(failure.timeToFail()),
+						failure.failuresPerSecondFor(entry.result()), failure.why()));
+			}
+			case ReportEntry.Swept swept -> Optional.empty();
+		};
 	}
 
 	static Map<String, Object> measured(LoadResult result) {
@@ -157,8 +137,8 @@ final class ResultsJson {
 				result.generatorBusy(), perSecond);
 	}
 
-	private static Map<String, Object> maxima(GaugeTimeline timeline) {
-		Map<String, Object> maxima = new LinkedHashMap<>();
+	private static Map<String, Double> maxima(GaugeTimeline timeline) {
+		Map<String, Double> maxima = new LinkedHashMap<>();
 		timeline.series()
 			.forEach((label, samples) -> maxima.put(label,
 					samples.stream().mapToDouble(GaugeTimeline.Sample::value).max().orElse(Double.NaN)));
@@ -166,10 +146,10 @@ final class ResultsJson {
 	}
 
 	/** {@code sweep} as results.json holds it and a baseline reads it. */
-	static Results.Sweep record(SweepResult sweep) {
-		List<Results.Step> steps = sweep.steps()
+	static SweepRecord record(SweepResult sweep) {
+		List<SweepRecord.Step> steps = sweep.steps()
 			.stream()
-			.map((step) -> new Results.Step(step.users(), step.throughput(),
+			.map((step) -> new SweepRecord.Step(step.users(), step.throughput(),
 					(step.result().succeeded() > 0) ? OptionalDouble.of(millis(step.meanLatency()))
 							: OptionalDouble.empty(),
 					step.result().errorCount(), cores(step, MachineCpu.Use::service),
@@ -177,16 +157,16 @@ final class ResultsJson {
 			.toList();
 		OptionalDouble ceiling = sweep.saturated() ? OptionalDouble.of(sweep.ceiling()) : OptionalDouble.empty();
 		Verdict verdict = sweep.verdict();
-		return new Results.Sweep(sweep.name(), steps, sweep.saturated(), ceiling,
+		return new SweepRecord(sweep.name(), steps, sweep.saturated(), ceiling,
 				sweep.knee().map((knee) -> OptionalInt.of(knee.users())).orElse(OptionalInt.empty()),
 				millis(sweep.oneUserLatency()),
-				new Results.Verdict(verdict.code(), verdict.line(),
+				new SweepRecord.Verdict(verdict.code(), verdict.line(),
 						verdict.ceilingModel()
 							.map((model) -> OptionalDouble.of(model.rps()))
 							.orElse(OptionalDouble.empty()),
 						ceiling),
 				sweep.nextCap()
-					.map((next) -> new Results.NextCap(next.resource().name(), next.what(), next.model().rps())),
+					.map((next) -> new SweepRecord.NextCap(next.resource().name(), next.what(), next.model().rps())),
 				sweep.scalability().map(ResultsJson::fit), sweep.confirmation().map(ResultsJson::confirmation),
 				sweep.search().map(ResultsJson::search));
 	}
@@ -195,22 +175,22 @@ final class ResultsJson {
 		return step.cpu().map((use) -> OptionalDouble.of(which.applyAsDouble(use))).orElse(OptionalDouble.empty());
 	}
 
-	private static Results.Fit fit(Scalability fit) {
-		return new Results.Fit(fit.lambda(), fit.sigma(), fit.kappa(), fit.capacity(), fit.capacityLow(),
+	private static SweepRecord.Fit fit(Scalability fit) {
+		return new SweepRecord.Fit(fit.lambda(), fit.sigma(), fit.kappa(), fit.capacity(), fit.capacityLow(),
 				fit.capacityHigh(), fit.peakUsers(), fit.measuredUpToUsers(), fit.capacityWithinReach());
 	}
 
-	private static Results.Confirmation confirmation(Confirmation confirmation) {
-		return new Results.Confirmation(confirmation.knob(), confirmation.confirmed(), confirmation.ceilingBefore(),
+	private static SweepRecord.Confirmation confirmation(Confirmation confirmation) {
+		return new SweepRecord.Confirmation(confirmation.knob(), confirmation.confirmed(), confirmation.ceilingBefore(),
 				confirmation.ceilingAfter(), confirmation.predicted(), confirmation.predictedBy(), confirmation.line(),
 				seconds(confirmation.took()));
 	}
 
-	private static Results.Search search(Search search) {
-		return new Results.Search(search.target(), search.found().map(Search.Try::knob), search.starts(),
+	private static SweepRecord.Search search(Search search) {
+		return new SweepRecord.Search(search.target(), search.found().map(Search.Try::knob), search.starts(),
 				search.tries()
 					.stream()
-					.map((attempt) -> new Results.Search.Try(attempt.knob(), attempt.limit(), attempt.predicted(),
+					.map((attempt) -> new SweepRecord.Search.Try(attempt.knob(), attempt.limit(), attempt.predicted(),
 							attempt.measured()))
 					.toList(),
 				search.unreachable(), search.line(), seconds(search.took()));

@@ -79,8 +79,7 @@ public final class ScenarioReport {
 			Map<String, GaugeTimeline> gauges) {
 		Map<String, String> shown = new LinkedHashMap<>();
 		evidence.forEach((key, value) -> shown.put(key, String.valueOf(value)));
-		add(new ReportEntry(this.scenarioId, this.scenarioTitle, this.testName, caseName, result, ceiling, shown,
-				this.testId, gauges, null));
+		add(new ReportEntry.Load(source(caseName), result, ceiling, shown, gauges));
 		log.info("[{}] {}: {} | cap {} | {}", this.scenarioId, caseName, result.summary(), ceiling.explain(), shown);
 	}
 
@@ -101,8 +100,7 @@ public final class ScenarioReport {
 			Map<String, GaugeTimeline> gauges) {
 		Map<String, String> shown = new LinkedHashMap<>();
 		evidence.forEach((key, value) -> shown.put(key, String.valueOf(value)));
-		add(new ReportEntry(this.scenarioId, this.scenarioTitle, this.testName, caseName, result, expected, shown,
-				this.testId, gauges));
+		add(new ReportEntry.Failing(source(caseName), result, expected, shown, gauges));
 		log.info("[{}] {}: {} | expected: {} | {}", this.scenarioId, caseName, result.summary(), expected.explain(),
 				shown);
 	}
@@ -114,12 +112,14 @@ public final class ScenarioReport {
 	 */
 	public void record(String caseName, SweepResult sweep) {
 		Map<String, String> shown = new LinkedHashMap<>(sweep.verdict().readings());
-		LoadResult last = sweep.steps().get(sweep.steps().size() - 1).result();
 		Map<String, GaugeTimeline> gauges = new LinkedHashMap<>();
 		gauges.put("service, last step", sweep.steps().get(sweep.steps().size() - 1).service());
-		add(new ReportEntry(this.scenarioId, this.scenarioTitle, this.testName, caseName, last, null, shown,
-				this.testId, gauges, sweep));
+		add(new ReportEntry.Swept(source(caseName), sweep, shown, gauges));
 		log.info("[{}] {}: {}", this.scenarioId, caseName, sweep.verdict());
+	}
+
+	private ReportEntry.Source source(String caseName) {
+		return new ReportEntry.Source(this.scenarioId, this.scenarioTitle, this.testName, caseName, this.testId);
 	}
 
 	private static void add(ReportEntry entry) {

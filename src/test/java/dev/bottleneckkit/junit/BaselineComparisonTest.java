@@ -78,8 +78,7 @@ class BaselineComparisonTest {
 	}
 
 	private Path write(String name, SweepResult sweep, ReportEntry load) throws IOException {
-		ReportEntry swept = new ReportEntry("S1", "pool", "test", "sweep",
-				sweep.steps().get(sweep.steps().size() - 1).result(), null, Map.of(), "id", Map.of(), sweep);
+		ReportEntry swept = new ReportEntry.Swept(source("S1", "pool", "sweep"), sweep, Map.of(), Map.of());
 		swept.settle(null);
 		load.settle(null);
 		return Files.writeString(this.dir.resolve(name), ResultsJson.of(List.of(swept, load)));
@@ -96,8 +95,12 @@ class BaselineComparisonTest {
 		}
 		LoadResult result = LoadResults.of("pool", 40, Duration.ofSeconds(10), Math.round(rps * 10),
 				Duration.ofMillis(latencyMs), timeline, Duration.ZERO, Double.NaN);
-		return new ReportEntry("S1", "pool", "test", "pool", result, Ceiling.of(40, "users", Duration.ofMillis(500)),
-				Map.of(), "id");
+		return new ReportEntry.Load(source("S1", "pool", "pool"), result,
+				Ceiling.of(40, "users", Duration.ofMillis(500)), Map.of(), Map.of());
+	}
+
+	private static ReportEntry.Source source(String scenarioId, String title, String caseName) {
+		return new ReportEntry.Source(scenarioId, title, "test", caseName, "id");
 	}
 
 }

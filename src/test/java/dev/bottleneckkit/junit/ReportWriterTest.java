@@ -45,9 +45,9 @@ class ReportWriterTest {
 	void aRunThatProvesAFailureModeShowsTheExpectedFailureNotAThroughput() {
 		LoadResult timedOut = LoadResults.closedLoop("read timeout", 4, Duration.ofSeconds(8), 0, Duration.ZERO,
 				Map.of("http-504 read-timeout", 63L), Duration.ofMillis(503));
-		ReportEntry entry = new ReportEntry("S8", "timeouts", "test", "read timeout 500 ms", timedOut,
+		ReportEntry entry = new ReportEntry.Failing(source("S8", "timeouts", "read timeout 500 ms"), timedOut,
 				FailureMode.of("http-504 read-timeout", Duration.ofMillis(500), "the caller's 500 ms read timeout"),
-				Map.of(), "id", Map.of());
+				Map.of(), Map.of());
 		entry.settle(null);
 
 		String markdown = ReportWriter.markdown(List.of(entry));
@@ -89,8 +89,8 @@ class ReportWriterTest {
 	void aSweepShowsItsVerdictChartAndStepsAndSummaryMdCarriesTheVerdict() {
 		SweepResult sweep = SweepResults.cappedByAPoolOfFive();
 		LoadResult last = sweep.steps().get(sweep.steps().size() - 1).result();
-		ReportEntry entry = new ReportEntry("S1", "default pool", "test", "sweep: default pool", last, null,
-				sweep.verdict().readings(), "id", Map.of("service", sweep.steps().get(3).service()), sweep);
+		ReportEntry entry = new ReportEntry.Swept(source("S1", "default pool", "sweep: default pool"), sweep,
+				sweep.verdict().readings(), Map.of("service", sweep.steps().get(3).service()));
 		entry.settle(null);
 
 		String html = ReportWriter.html(List.of(entry));
@@ -106,9 +106,9 @@ class ReportWriterTest {
 
 	@Test
 	void eachRunShowsTheGaugesSampledBesideIt() {
-		ReportEntry entry = new ReportEntry("S1", "default pool", "test", "default pool", entry("x").result(),
-				Ceiling.of(5, "connections per route", Duration.ofMillis(500)), Map.of(), "id",
-				Map.of("caller", SweepResults.cappedByAPoolOfFive().steps().get(3).service()), null);
+		ReportEntry entry = new ReportEntry.Load(source("S1", "default pool", "default pool"), entry("x").result(),
+				Ceiling.of(5, "connections per route", Duration.ofMillis(500)), Map.of(),
+				Map.of("caller", SweepResults.cappedByAPoolOfFive().steps().get(3).service()));
 
 		assertThat(ReportWriter.html(List.of(entry))).contains("caller · http.pool.leased",
 				"caller · http.pool.pending", "max 11");
@@ -122,8 +122,8 @@ class ReportWriterTest {
 				new GaugeTimeline.Sample(Duration.ofSeconds(1), -1));
 		GaugeTimeline gauges = new GaugeTimeline(
 				new LinkedHashMap<>(Map.of("tomcat.threads.config.max", configured, "tomcat.threads.busy", virtual)));
-		ReportEntry entry = new ReportEntry("S2", "virtual", "test", "virtual", entry("x").result(),
-				Ceiling.of(40, "users", Duration.ofMillis(300)), Map.of(), "id", Map.of("service", gauges), null);
+		ReportEntry entry = new ReportEntry.Load(source("S2", "virtual", "virtual"), entry("x").result(),
+				Ceiling.of(40, "users", Duration.ofMillis(300)), Map.of(), Map.of("service", gauges));
 
 		assertThat(ReportWriter.html(List.of(entry)))
 			.contains("unchanged during the run:", "service · tomcat.threads.config.max 200",
@@ -141,8 +141,12 @@ class ReportWriterTest {
 				Duration.ofSeconds(1), offeredRps);
 		Map<String, String> evidence = new LinkedHashMap<>();
 		evidence.put("downstream peak in-flight", "5");
-		return new ReportEntry(scenarioId, "default pool", "test", caseName, result,
-				Ceiling.of(5, "connections per route", Duration.ofMillis(500)), evidence, "id");
+		return new ReportEntry.Load(source(scenarioId, "default pool", caseName), result,
+				Ceiling.of(5, "connections per route", Duration.ofMillis(500)), evidence, Map.of());
+	}
+
+	private static ReportEntry.Source source(String scenarioId, String title, String caseName) {
+		return new ReportEntry.Source(scenarioId, title, "test", caseName, "id");
 	}
 
 }

@@ -6,6 +6,7 @@ import java.util.Map;
 
 import dev.bottleneckkit.internal.Json;
 import dev.bottleneckkit.internal.Results;
+import dev.bottleneckkit.internal.SweepRecord;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.model.Ceiling;
@@ -23,16 +24,16 @@ class ResultsJsonTest {
 	void aLoadASweepAndAFailureModeAreWrittenWithTheSchemasFields() {
 		LoadResult pooled = LoadResults.closedLoop("default pool", 40, Duration.ofSeconds(8), 79,
 				Duration.ofMillis(4000));
-		ReportEntry load = new ReportEntry("S1", "pool", "test", "default pool", pooled,
-				Ceiling.of(5, "connections per route", Duration.ofMillis(500)), Map.of("downstream peak", "5"), "id");
+		ReportEntry load = new ReportEntry.Load(source("S1", "pool", "default pool"), pooled,
+				Ceiling.of(5, "connections per route", Duration.ofMillis(500)), Map.of("downstream peak", "5"),
+				Map.of());
 		LoadResult timedOut = LoadResults.closedLoop("read timeout", 4, Duration.ofSeconds(8), 0, Duration.ZERO,
 				Map.of("http-504 read-timeout", 63L), Duration.ofMillis(503));
-		ReportEntry failure = new ReportEntry("S8", "timeouts", "test", "read timeout", timedOut,
-				FailureMode.of("http-504 read-timeout", Duration.ofMillis(500), "the caller's timeout"), Map.of(), "id",
+		ReportEntry failure = new ReportEntry.Failing(source("S8", "timeouts", "read timeout"), timedOut,
+				FailureMode.of("http-504 read-timeout", Duration.ofMillis(500), "the caller's timeout"), Map.of(),
 				Map.of());
 		SweepResult sweep = SweepResults.cappedByAPoolOfFive();
-		ReportEntry swept = new ReportEntry("S1", "pool", "test", "sweep", sweep.steps().get(4).result(), null,
-				Map.of(), "id", Map.of(), sweep);
+		ReportEntry swept = new ReportEntry.Swept(source("S1", "pool", "sweep"), sweep, Map.of(), Map.of());
 		load.settle(null);
 		failure.settle(null);
 		swept.settle(new AssertionError("expected the cap to be Hikari"));
@@ -77,7 +78,7 @@ class ResultsJsonTest {
 			assertThat(Json.write(read.json())).as(load.name()).isEqualTo(Json.write(written));
 		}
 		Map<String, Object> written = ResultsJson.record(sweep).json();
-		Results.Sweep read = Results.Sweep.read(Json.parse(Json.write(written)));
+		SweepRecord read = SweepRecord.read(Json.parse(Json.write(written)));
 
 		assertThat(Json.write(read.json())).isEqualTo(Json.write(written));
 		assertThat(read.verdict().resource()).isEqualTo("HTTP_CLIENT_POOL");
@@ -91,6 +92,36 @@ class ResultsJsonTest {
 
 	private static List<String> keys(Object object) {
 		return ((Map<?, ?>) object).keySet().stream().map(String::valueOf).toList();
+	}
+
+	/**
+	 * The file's outer layout is read by the same records that wrote it: what the report
+	 * wrote, read back and written again, is the same text, every kind of run included.
+	 */
+	@Test
+	void theWholeFileReadsBackThroughTheRecordsThatWroteIt() {
+		SweepResult sweep = SweepResults.cappedByAPoolOfFive();
+		ReportEntry swept = new ReportEntry.Swept(source("S1", "pool", "sweep"), sweep, Map.of("pool", "5"),
+				Map.of("service", sweep.steps().get(3).service()));
+		ReportEntry failure = new ReportEntry.Failing(source("S8", "timeouts", "read timeout"),
+				LoadResults.closedLoop("read timeout", 4, Duration.ofSeconds(8), 0, Duration.ZERO,
+						Map.of("http-504 read-timeout", 63L), Duration.ofMillis(503)),
+				FailureMode.of("http-504 read-timeout", Duration.ofMillis(500), "the caller's timeout"), Map.of(),
+				Map.of());
+		String written = ResultsJson.of(List.of(swept, failure));
+
+		Results.File read = Results.File.read(Json.parse(written));
+
+		assertThat(Json.write(read.json())).isEqualTo(written);
+		assertThat(read.runs()).extracting(Results.Run::kind)
+			.containsExactly(Results.Kind.SWEEP, Results.Kind.FAILURE_MODE);
+		assertThat(read.runs().get(0).sweep())
+			.hasValueSatisfying((block) -> assertThat(block.name()).isEqualTo("S1 default pool"));
+		assertThat(read.runs().get(1).model()).containsInstanceOf(Results.FailureModel.class);
+	}
+
+	private static ReportEntry.Source source(String scenarioId, String title, String caseName) {
+		return new ReportEntry.Source(scenarioId, title, "test", caseName, "id");
 	}
 
 }
