@@ -34,7 +34,7 @@ public final class Phases {
 	 */
 	static final int STARTS_AT_ONCE = 3;
 
-	private static final Semaphore startSlots = new Semaphore(STARTS_AT_ONCE, true);
+	private final Semaphore startSlots = new Semaphore(STARTS_AT_ONCE, true);
 
 	/**
 	 * Load slots: each load costs the services it drives CPU (a request through a caller
@@ -93,7 +93,7 @@ public final class Phases {
 		return light ? 1 : 2;
 	}
 
-	private static final LoadSlots loadSlots = new LoadSlots(LOADS_AT_ONCE, LoadSlots.Machine.procStat(), BESIDE_BELOW);
+	private final LoadSlots loadSlots;
 
 	/** What a JVM's test work is doing with the machine. */
 	public enum Phase {
@@ -110,27 +110,55 @@ public final class Phases {
 
 	}
 
-	private static final Object monitor = new Object();
+	private final Object monitor = new Object();
 
-	private static final Map<Phase, Integer> waiting = new EnumMap<>(Map.of(Phase.STARTING, 0, Phase.LOADING, 0));
+	private final Map<Phase, Integer> waiting = new EnumMap<>(Map.of(Phase.STARTING, 0, Phase.LOADING, 0));
 
 	/** When the oldest waiter of each group arrived (nanoTime), 0 when none waits. */
-	private static final Map<Phase, Long> waitingSince = new EnumMap<>(Map.of(Phase.STARTING, 0L, Phase.LOADING, 0L));
+	private final Map<Phase, Long> waitingSince = new EnumMap<>(Map.of(Phase.STARTING, 0L, Phase.LOADING, 0L));
 
-	private static Phase current;
+	private Phase current;
 
-	private static int active;
+	private int active;
 
-	private static long turnBegan;
-
-	private Phases() {
-	}
+	private long turnBegan;
 
 	/**
 	 * The turn this thread is in, if any: a thread inside one never waits for another (it
 	 * would wait for itself).
 	 */
-	private static final ThreadLocal<Turn> held = new ThreadLocal<>();
+	private final ThreadLocal<Turn> held = new ThreadLocal<>();
+
+	/**
+	 * The schedule every class of this JVM shares, once something turned it on; until
+	 * then (one class at a time, or a user's own tests) every turn passes straight
+	 * through and nothing ever waits.
+	 */
+	private static volatile Phases shared = System.getProperty("bottleneck.schedule", "").equals("shared")
+			? new Phases(LOADS_AT_ONCE, LoadSlots.Machine.procStat()) : null;
+
+	Phases(int loadsAtOnce, LoadSlots.Machine machine) {
+		this.loadSlots = new LoadSlots(loadsAtOnce, machine, BESIDE_BELOW);
+	}
+
+	/**
+	 * Turns the schedule on for this JVM, for test classes that run at once (JUnit's
+	 * {@code junit.jupiter.execution.parallel.mode.classes.default = concurrent}); the
+	 * {@code @Scenario} extension calls it when it sees them, and
+	 * {@code -Dbottleneck.schedule=shared} turns it on from the start. Once on it stays
+	 * on for the JVM's run.
+	 */
+	public static synchronized void shareAmongClasses() {
+		if (shared == null) {
+			shared = new Phases(LOADS_AT_ONCE, LoadSlots.Machine.procStat());
+			log.info("starts and loads take turns: classes run at once ({} load slots)", LOADS_AT_ONCE);
+		}
+	}
+
+	/** Whether the classes of this JVM share a schedule. */
+	public static boolean shared() {
+		return shared != null;
+	}
 
 	/**
 	 * Enters {@code phase}, waiting for the other group's turn to end if need be; close
@@ -143,61 +171,68 @@ public final class Phases {
 	/**
 	 * Enters {@code phase} as {@code weight} members' worth of its slots (a load of many
 	 * users weighs more), waiting for the other group's turn to end and for free slots if
-	 * need be; close the result to leave it.
+	 * need be, when the classes share a schedule; close the result to leave it.
 	 */
 	public static Turn enter(Phase phase, String what, int weight) {
-		if (held.get() != null) {
+		Phases phases = shared;
+		return (phases == null) ? new Turn(null, null) : phases.take(phase, what, weight);
+	}
+
+	/** Enters {@code phase} on this schedule. */
+	Turn take(Phase phase, String what, int weight) {
+		if (this.held.get() != null) {
 			log.debug("pass-through {} {} thread={}", phase, what, Thread.currentThread().getName());
-			return new Turn(null);
+			return new Turn(null, null);
 		}
 		long arrived = System.nanoTime();
-		synchronized (monitor) {
-			waiting.merge(phase, 1, Integer::sum);
-			if (waitingSince.get(phase) == 0) {
-				waitingSince.put(phase, arrived);
+		synchronized (this.monitor) {
+			this.waiting.merge(phase, 1, Integer::sum);
+			if (this.waitingSince.get(phase) == 0) {
+				this.waitingSince.put(phase, arrived);
 			}
 			try {
 				while (!admissible(phase)) {
-					monitor.wait(100);
+					this.monitor.wait(100);
 				}
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
-				throw new IllegalStateException("interrupted while waiting to begin " + what, ex);
+				throw new IllegalStateException("interrupted while this.waiting to begin " + what, ex);
 			}
 			finally {
-				waiting.merge(phase, -1, Integer::sum);
-				// Those of this group still waiting now queue behind the other group, as
+				this.waiting.merge(phase, -1, Integer::sum);
+				// Those of this group still this.waiting now queue behind the other
+				// group, as
 				// if they had just arrived.
-				waitingSince.put(phase, (waiting.get(phase) == 0) ? 0L : System.nanoTime());
+				this.waitingSince.put(phase, (this.waiting.get(phase) == 0) ? 0L : System.nanoTime());
 			}
-			if (current != phase || active == 0) {
-				current = phase;
-				turnBegan = System.nanoTime();
+			if (this.current != phase || this.active == 0) {
+				this.current = phase;
+				this.turnBegan = System.nanoTime();
 			}
-			active++;
-			log.debug("enter {} {} active={} current={} thread={}", phase, what, active, current,
+			this.active++;
+			log.debug("enter {} {} this.active={} this.current={} thread={}", phase, what, this.active, this.current,
 					Thread.currentThread().getName());
 		}
-		Turn turn = new Turn(phase);
-		held.set(turn);
+		Turn turn = new Turn(this, phase);
+		this.held.set(turn);
 		try {
 			if (phase == Phase.STARTING) {
 				int permits = Math.max(1, Math.min(weight, STARTS_AT_ONCE));
-				startSlots.acquire(permits);
+				this.startSlots.acquire(permits);
 				turn.permits = permits;
 			}
 			else {
-				turn.load = loadSlots.take(weight, what);
+				turn.load = this.loadSlots.take(weight, what);
 			}
 		}
 		catch (InterruptedException ex) {
 			turn.close();
 			Thread.currentThread().interrupt();
-			throw new IllegalStateException("interrupted while waiting to begin " + what, ex);
+			throw new IllegalStateException("interrupted while this.waiting to begin " + what, ex);
 		}
 		// The wait for a slot counts too: with one load at a time, most of a class's
-		// waiting is for another class's load to end, not for starts.
+		// this.waiting is for another class's load to end, not for starts.
 		long began = System.nanoTime();
 		if (phase == Phase.LOADING) {
 			Budget.add(Budget.Category.WAITING, began - arrived);
@@ -211,36 +246,42 @@ public final class Phases {
 		return turn;
 	}
 
-	private static boolean admissible(Phase phase) {
+	private boolean admissible(Phase phase) {
 		Phase other = phase.other();
-		if (active > 0 && current == other) {
+		if (this.active > 0 && this.current == other) {
 			return false;
 		}
-		if (waiting.get(other) == 0) {
+		if (this.waiting.get(other) == 0) {
 			return true;
 		}
-		if (active > 0) {
+		if (this.active > 0) {
 			// This group's turn: late members join only while it is young, so the other
 			// group gets its turn.
-			return (System.nanoTime() - turnBegan) / 1_000_000 < ADMISSION_MILLIS;
+			return (System.nanoTime() - this.turnBegan) / 1_000_000 < ADMISSION_MILLIS;
 		}
 		// Nobody runs and both groups wait: the group whose oldest member waited longest
 		// goes first.
-		return waitingSince.get(phase) <= waitingSince.get(other);
+		return this.waitingSince.get(phase) <= this.waitingSince.get(other);
 	}
 
-	private static void leave(Phase phase) {
-		synchronized (monitor) {
-			active--;
-			log.debug("leave {} active={} thread={}", phase, active, Thread.currentThread().getName());
-			if (active == 0) {
-				monitor.notifyAll();
+	private void leave(Phase phase) {
+		synchronized (this.monitor) {
+			this.active--;
+			log.debug("leave {} this.active={} thread={}", phase, this.active, Thread.currentThread().getName());
+			if (this.active == 0) {
+				this.monitor.notifyAll();
 			}
 		}
 	}
 
 	/** A phase entered; closing it leaves the phase. */
 	public static final class Turn implements AutoCloseable {
+
+		/**
+		 * The schedule the turn was taken on; null for a turn that passed straight
+		 * through.
+		 */
+		private final Phases phases;
 
 		private final Phase phase;
 
@@ -255,7 +296,8 @@ public final class Phases {
 		/** When a load's turn began, its slot taken (nanoTime); 0 for a start's. */
 		private long began;
 
-		private Turn(Phase phase) {
+		private Turn(Phases phases, Phase phase) {
+			this.phases = phases;
 			this.phase = phase;
 		}
 
@@ -273,7 +315,7 @@ public final class Phases {
 			long asked = System.nanoTime();
 			boolean beside = this.load.busyWhenJoined().isPresent();
 			try {
-				LoadSlots.Held next = loadSlots.reweigh(this.load, weight, what);
+				LoadSlots.Held next = this.phases.loadSlots.reweigh(this.load, weight, what);
 				long now = System.nanoTime();
 				if (next.permits() > this.load.permits()) {
 					// It gave back its slots to wait for more: the part of its turn
@@ -296,17 +338,17 @@ public final class Phases {
 			if (!this.closed && this.phase != null) {
 				this.closed = true;
 				if (this.permits > 0) {
-					startSlots.release(this.permits);
+					this.phases.startSlots.release(this.permits);
 				}
 				if (this.load != null) {
-					loadSlots.give(this.load);
+					this.phases.loadSlots.give(this.load);
 				}
 				if (this.began != 0) {
 					Budget.turn(this.began, System.nanoTime(),
 							this.load != null && this.load.busyWhenJoined().isPresent());
 				}
-				held.remove();
-				leave(this.phase);
+				this.phases.held.remove();
+				this.phases.leave(this.phase);
 			}
 		}
 

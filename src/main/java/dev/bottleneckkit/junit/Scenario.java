@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CompletionException;
 
 import dev.bottleneckkit.internal.Budget;
+import dev.bottleneckkit.internal.Phases;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
@@ -63,16 +64,32 @@ public @interface Scenario {
 			if (context.getRequiredTestClass().getEnclosingClass() == null) {
 				context.getStore(NAMESPACE).put(Began.class, new Began(System.nanoTime()));
 			}
+			if (classesRunAtOnce(context)) {
+				Phases.shareAmongClasses();
+			}
 			DockerCheck.requireDocker();
 			Leftovers.reapOnce();
 			// Stored before @Testcontainers stores its containers, so JUnit closes it
-			// after
-			// they have stopped (a store closes its values in reverse order): a network
-			// cannot be removed while containers use it.
+			// after they have stopped (a store closes its values in reverse order): a
+			// network cannot be removed while containers use it.
 			context.getStore(NAMESPACE).put(Networks.class, new Networks(context.getRequiredTestClass()));
 			try (Budget.Span starting = Budget.span(Budget.Category.STARTS)) {
 				startContainersTogether(context.getRequiredTestClass());
 			}
+		}
+
+		/**
+		 * Whether JUnit runs this run's test classes at once: then container starts and
+		 * loads take turns ({@code Phases}), so that a start never bends another class's
+		 * measurement.
+		 */
+		private static boolean classesRunAtOnce(ExtensionContext context) {
+			return context.getConfigurationParameter("junit.jupiter.execution.parallel.enabled")
+				.map(Boolean::parseBoolean)
+				.orElse(false)
+					&& context.getConfigurationParameter("junit.jupiter.execution.parallel.mode.classes.default")
+						.map("concurrent"::equalsIgnoreCase)
+						.orElse(false);
 		}
 
 		private static Class<?> outermost(Class<?> testClass) {

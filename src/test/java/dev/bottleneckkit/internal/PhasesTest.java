@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.bottleneckkit.internal.Phases.Phase;
@@ -11,10 +13,15 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+/**
+ * Starts and loads take turns on a schedule, and only on a schedule: each is an object of
+ * its own, so one schedule's turns never hold up another's.
+ */
 class PhasesTest {
 
 	@Test
 	void startsAndLoadsNeverOverlapAndNeitherStarves() throws Exception {
+		Phases phases = new Phases(1, LoadSlots.Machine.procStat());
 		AtomicInteger starting = new AtomicInteger();
 		AtomicInteger loading = new AtomicInteger();
 		List<String> overlaps = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -27,7 +34,7 @@ class PhasesTest {
 						Phase phase = ((id + round) % 2 == 0) ? Phase.STARTING : Phase.LOADING;
 						AtomicInteger mine = (phase == Phase.STARTING) ? starting : loading;
 						AtomicInteger theirs = (phase == Phase.STARTING) ? loading : starting;
-						try (Phases.Turn turn = Phases.enter(phase, phase + " " + id)) {
+						try (Phases.Turn turn = phases.take(phase, phase + " " + id, 1)) {
 							mine.incrementAndGet();
 							for (int t = 0; t < 20; t++) {
 								if (theirs.get() > 0) {
@@ -48,6 +55,24 @@ class PhasesTest {
 
 		assertThat(overlaps).as("a start and a load at the same time").isEmpty();
 		assertThat(done.get()).as("every thread got all its turns").isEqualTo(12);
+	}
+
+	@Test
+	void aScheduleHoldsUpOnlyItsOwnTurns() throws Exception {
+		Phases one = new Phases(1, LoadSlots.Machine.procStat());
+		Phases another = new Phases(1, LoadSlots.Machine.procStat());
+
+		try (Phases.Turn loading = one.take(Phase.LOADING, "a load", 1);
+				ExecutorService threads = Executors.newSingleThreadExecutor()) {
+			long began = System.nanoTime();
+			threads.submit(() -> {
+				try (Phases.Turn starting = another.take(Phase.STARTING, "a start elsewhere", 1)) {
+					return null;
+				}
+			}).get();
+
+			assertThat((System.nanoTime() - began) / 1e9).as("seconds the other schedule's start waited").isLessThan(1);
+		}
 	}
 
 }
