@@ -320,9 +320,9 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 		if (!getEnvMap().containsKey(TOMCAT_MBEANS)) {
 			withEnv(TOMCAT_MBEANS, "true");
 		}
-		// The same endpoint over JMX, where the probes read it. A read over HTTP
-		// needs one of the request threads it counts: where all are busy it waits
-		// behind the load, or takes a thread from it (the pool reads one short).
+		// The same endpoint over JMX, where the probes read it. A read over HTTP needs
+		// one of the request threads it counts: where all are busy it waits behind the
+		// load, or takes a thread from it (the pool reads one short).
 		if (this.jmx) {
 			exposeMetrics(JMX_EXPOSURE);
 			if (!getEnvMap().containsKey(SPRING_JMX)) {

@@ -201,8 +201,7 @@ public final class Phases {
 			}
 			finally {
 				this.waiting.merge(phase, -1, Integer::sum);
-				// Those of this group still this.waiting now queue behind the other
-				// group, as
+				// Those of this group still waiting now queue behind the other group, as
 				// if they had just arrived.
 				this.waitingSince.put(phase, (this.waiting.get(phase) == 0) ? 0L : System.nanoTime());
 			}
@@ -232,7 +231,7 @@ public final class Phases {
 			throw new IllegalStateException("interrupted while this.waiting to begin " + what, ex);
 		}
 		// The wait for a slot counts too: with one load at a time, most of a class's
-		// this.waiting is for another class's load to end, not for starts.
+		// waiting is for another class's load to end, not for starts.
 		long began = System.nanoTime();
 		if (phase == Phase.LOADING) {
 			Budget.add(Budget.Category.WAITING, began - arrived);

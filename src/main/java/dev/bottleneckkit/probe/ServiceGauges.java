@@ -146,8 +146,7 @@ public final class ServiceGauges {
 					}
 					if (meters.concurrent()) {
 						// Over HTTP a round reads every meter at once, so that it takes
-						// the
-						// time of one request, not one per meter.
+						// the time of one request, not one per meter.
 						List<Thread> readers = new ArrayList<>();
 						for (List<Gauge> meter : byMeter.values()) {
 							readers.add(Thread.ofVirtual().start(() -> sample(meters, meter, at)));

@@ -77,8 +77,8 @@ public record Knob(String name, double factor, Consumer<AbstractServiceContainer
 				Optional.of(new Family(1, (value) -> springProperty("Tomcat threads " + Verdict.count(value),
 						"server.tomcat.threads.max", (int) Math.round(value), 1)));
 			case JETTY_THREADS -> {
-				// Jetty's acceptor, selector and reserved threads come out of the
-				// same pool: the serving threads are raised, the others kept.
+				// Jetty's acceptor, selector and reserved threads come out of the same
+				// pool: the serving threads are raised, the others kept.
 				int others = configured(service, "SERVER_JETTY_THREADS_MAX").orElse(limit) - limit;
 				yield Optional.of(new Family(1, (value) -> springProperty("Jetty threads " + Verdict.count(value),
 						"server.jetty.threads.max", (int) Math.round(value) + others, 1)));

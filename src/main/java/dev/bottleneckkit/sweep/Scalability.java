@@ -109,8 +109,8 @@ public record Scalability(double lambda, double sigma, double kappa, OptionalDou
 				else {
 					kappa = kappaFrom + (kappaTo - kappaFrom) * j / kappas;
 				}
-				// Relative errors: f = N / D, X̂ = λ f; minimise Σ (λ f / X − 1)²,
-				// so λ = Σ (f/X) / Σ (f/X)².
+				// Relative errors: f = N / D, X̂ = λ f; minimise Σ (λ f / X − 1)², so λ =
+				// Σ (f/X) / Σ (f/X)².
 				double sum = 0;
 				double squares = 0;
 				for (int k = 0; k < users.length; k++) {

@@ -98,8 +98,8 @@ class PinningProbeTest {
 			double seconds = (System.nanoTime() - began) / 1e9;
 			double cores = PinningProbe.carrierCores(before, after, seconds);
 			// A carrier woken to look for work also counts its time on a core and its
-			// wait
-			// for one, so the whole may pass the wall time, but never every carrier's.
+			// wait for one, so the whole may pass the wall time, but never every
+			// carrier's.
 			assertThat(cores * seconds).as("the 300 ms a virtual thread was runnable took a carrier")
 				.isBetween(0.25, after.size() * seconds + 0.05);
 		}

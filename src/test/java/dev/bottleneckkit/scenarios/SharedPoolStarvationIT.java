@@ -108,19 +108,19 @@ class SharedPoolStarvationIT {
 	@Test
 	@Order(2)
 	void aPerRouteLimitBelowTheTotalKeepsTheHealthyRouteFast(ScenarioReport report) {
-		// The warm-up outlasts the slow route's first calls: all begin at once and
-		// queue for the share, so the first ones are answered after one, two... holds,
-		// sooner than a call in a steady queue; a window that still holds them reads
-		// above the share (an 8 s window after 3 s read 1.07 × with 20 users).
+		// The warm-up outlasts the slow route's first calls: all begin at once and queue
+		// for the share, so the first ones are answered after one, two... holds, sooner
+		// than a call in a steady queue; a window that still holds them reads above the
+		// share (an 8 s window after 3 s read 1.07 × with 20 users).
 		Runs runs = loadBothRoutes(perRouteLimit, SLOW_USERS_PER_ROUTE,
 				ADDED_LATENCY.multipliedBy(SLOW_USERS_PER_ROUTE / (POOL_TOTAL / 2)).plusSeconds(1));
 
 		// The healthy route's own latency, caller hop included, measured alone on this
 		// caller once the loads have warmed it: the W that "keeps its own latency" is
-		// judged against. At its own users, not one: four calls at once on two cores
-		// wait a little for a core where one call alone does not, and with a busy loop
-		// on one core one user's 105 ms modelled 0.948 of what four made beside the
-		// slow route at 111 ms (ci53). The mean, since Little's law divides by it.
+		// judged against. At its own users, not one: four calls at once on two cores wait
+		// a little for a core where one call alone does not, and with a busy loop on one
+		// core one user's 105 ms modelled 0.948 of what four made beside the slow route
+		// at 111 ms (ci53). The mean, since Little's law divides by it.
 		LoadResult alone = ClosedLoopLoad.users(HEALTHY_USERS)
 			.warmUp(Duration.ofSeconds(1))
 			.forRequests(7L * HEALTHY_USERS)
@@ -142,9 +142,9 @@ class SharedPoolStarvationIT {
 			.hasNoErrors()
 			.hasThroughputNear(healthy, withPercentage(15))
 			.hasMedianLatencyNear(alone.median(), withPercentage(25));
-		// Its answers come five at a time every 2.1 s; counted by the calls' lives,
-		// every instant of the window counts each user's call at 1 / its latency, so
-		// waves do not move the figure once the first calls are out of it.
+		// Its answers come five at a time every 2.1 s; counted by the calls' lives, every
+		// instant of the window counts each user's call at 1 / its latency, so waves do
+		// not move the figure once the first calls are out of it.
 		assertThat(runs.slow).as("the slow route gets only its share of the pool: 5 / (W₁ + 2 s)")
 			.hasThroughputNear(slowShare, withPercentage(10));
 	}

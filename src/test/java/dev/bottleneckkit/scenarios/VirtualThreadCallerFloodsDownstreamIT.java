@@ -191,8 +191,8 @@ class VirtualThreadCallerFloodsDownstreamIT {
 		// rather than queueing it, and the open loop sends every 25 ms, so a permit is
 		// taken again at the first arrival after its call ends: its cycle is the call's
 		// latency rounded up to the arrivals' grid (10 / W alone read 0.946 of the
-		// answers,
-		// 10 / (W + half a gap) 0.946 to 0.970 as the tail moved from run to run).
+		// answers, 10 / (W + half a gap) 0.946 to 0.970 as the tail moved from run to
+		// run).
 		Duration arrivalGap = Duration.ofNanos((long) (1e9 / OFFERED_RPS));
 		Ceiling bulkhead = Ceiling.of(DOWNSTREAM_THREADS,
 				"bulkhead permits, each taken again at the first arrival (every " + arrivalGap.toMillis()
