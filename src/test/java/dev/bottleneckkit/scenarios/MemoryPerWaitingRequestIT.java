@@ -70,13 +70,11 @@ class MemoryPerWaitingRequestIT {
 	/**
 	 * The users start together and come back in waves every 5 s or so. The first wave is
 	 * cold: the service accepts 1000 new connections (and, on platform threads, starts
-	 * 1000 request threads) while it arrives, and its requests took 5.25–5.59 s on
-	 * average where the next wave's took 5.00–5.19 s (clean-clone runs ci46–ci50, their
-	 * {@code perSecond}). A warm-up that ends before any answer warms nothing, so it
-	 * lasts past the first wave's last answer (6.25 s at most in those runs); the window
-	 * then holds warm waves only. The window's throughput is counted by the requests'
-	 * lives, so waves do not quantise it, and one wave in the window reads as well as
-	 * two.
+	 * 1000 request threads) while it arrives, and its requests take a quarter to half a
+	 * second longer than the next wave's. A warm-up that ends before any answer warms
+	 * nothing, so it lasts past the first wave's last answer; the window then holds warm
+	 * waves only. The window's throughput is counted by the requests' lives, so waves do
+	 * not quantise it, and one wave in the window reads as well as two.
 	 */
 	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS)
 		.warmUp(Duration.ofSeconds(7))
@@ -114,7 +112,11 @@ class MemoryPerWaitingRequestIT {
 	static final Map<Threads, MemoryProbe> memory = new EnumMap<>(
 			Map.of(Threads.PLATFORM, MemoryProbe.on(platform), Threads.VIRTUAL, MemoryProbe.on(virtual)));
 
-	static final Map<Threads, Cost> costs = new EnumMap<>(Threads.class);
+	/**
+	 * Both thread models under the load, measured once for the class by whichever test
+	 * needs them first: each test runs alone, and in any order.
+	 */
+	private static Both measured;
 
 	@AfterAll
 	static void disconnectTheProbes() {
@@ -181,17 +183,11 @@ class MemoryPerWaitingRequestIT {
 	@Test
 	@Order(1)
 	void eachWaitingRequestCostsAPlatformThreadsStackOrAlmostNothingOutsideTheHeap(ScenarioReport report) {
-		Waiting platformRun;
-		Waiting virtualRun;
-		try (ExecutorService both = Executors.newVirtualThreadPerTaskExecutor()) {
-			Future<Waiting> onPlatform = both.submit(() -> waitOn(Threads.PLATFORM, platform));
-			Future<Waiting> onVirtual = both.submit(() -> waitOn(Threads.VIRTUAL, virtual));
-			platformRun = join(onPlatform);
-			virtualRun = join(onVirtual);
-		}
+		Both both = bothThreadModels();
 
+		Waiting platformRun = both.platform();
+		Waiting virtualRun = both.virtual();
 		for (Waiting run : List.of(platformRun, virtualRun)) {
-			costs.put(run.threads, run.cost);
 			report.record(run.threads + " threads, " + USERS + " requests waiting " + HOLD.toSeconds() + " s",
 					run.result, WAITING, run.cost.evidence());
 		}
@@ -220,9 +216,9 @@ class MemoryPerWaitingRequestIT {
 	@Test
 	@Order(2)
 	void underAMemoryLimitThatFitsOnlyVirtualThreadsThePlatformServiceIsKilled(ScenarioReport report) {
-		assertThat(costs).as("test 1 measured both thread models").hasSize(2);
-		Cost platformCost = costs.get(Threads.PLATFORM);
-		Cost virtualCost = costs.get(Threads.VIRTUAL);
+		Both unlimited = bothThreadModels();
+		Cost platformCost = unlimited.platform().cost();
+		Cost virtualCost = unlimited.virtual().cost();
 		long idle = Math.max(platformCost.idle().containerBytes(), virtualCost.idle().containerBytes());
 		long platformNeeds = idle + Math.round(USERS * platformCost.containerPerRequest());
 		long virtualNeeds = idle + Math.round(USERS * virtualCost.containerPerRequest());
@@ -290,6 +286,21 @@ class MemoryPerWaitingRequestIT {
 	}
 
 	/**
+	 * Both thread models under the load, at once, measured the first time it is asked
+	 * for.
+	 */
+	private static synchronized Both bothThreadModels() {
+		if (measured == null) {
+			try (ExecutorService both = Executors.newVirtualThreadPerTaskExecutor()) {
+				Future<Waiting> onPlatform = both.submit(() -> waitOn(Threads.PLATFORM, platform));
+				Future<Waiting> onVirtual = both.submit(() -> waitOn(Threads.VIRTUAL, virtual));
+				measured = new Both(join(onPlatform), join(onVirtual));
+			}
+		}
+		return measured;
+	}
+
+	/**
 	 * Warms {@code service} up, reads it idle, then loads it and reads it again while the
 	 * requests wait.
 	 */
@@ -342,6 +353,9 @@ class MemoryPerWaitingRequestIT {
 	}
 
 	private record Waiting(Threads threads, LoadResult result, Cost cost) {
+	}
+
+	private record Both(Waiting platform, Waiting virtual) {
 	}
 
 	private record Limited(Threads threads, LoadResult result, boolean killed, Long exitCode, String serving) {
