@@ -4,8 +4,10 @@
 #   2. builds the lab's downstream as a plain image, which the consumer knows only by name, port and route;
 #   3. generates throwaway projects outside the source tree, one per stack teams have (plain Maven, a Spring
 #      Boot 3.5 parent, a Spring Boot 4.1 parent): a pom.xml with the one kit dependency plus Failsafe, and the
-#      two files copied from the README (between the consumer-scenario and consumer-sweep markers);
-#   4. runs `mvn verify` in each, and fails unless both copied scenarios ran and passed in each.
+#      files copied from the docs (between the consumer-sweep and consumer-assert markers of the README and the
+#      consumer-scenario markers of docs/scenarios.md): two guards and a team's own assertion class;
+#   4. runs `mvn verify` in each, and fails unless both copied scenarios ran and passed and the team's
+#      assertion, an AbstractSweepResultAssert subclass, compiled in each.
 # Removes the project and the image afterwards, also on failure. Needs a Docker engine and JAVA_HOME (21+).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +33,9 @@ esac
 say "building $image (the lab's downstream on $java_image, as any team's service image)"
 mkdir -p "$work/image"
 cp target/lab-service/lab-service/target/lab-service.jar "$work/image/app.jar"
-{ cat containers/lab-service/Dockerfile; echo 'ENV SPRING_PROFILES_ACTIVE=downstream'; } >"$work/image/Dockerfile"
+# A team's service as far as the guards know it: GET /orders/{id} holds its request thread 300 ms.
+{ cat containers/lab-service/Dockerfile; echo 'ENV SPRING_PROFILES_ACTIVE=downstream LAB_DOWNSTREAM_LATENCY=300ms'; } \
+  >"$work/image/Dockerfile"
 docker build -q --build-arg "JAVA_IMAGE=$java_image" --build-arg CDS=false -t "$image" "$work/image" >/dev/null
 
 # One project per stack teams have: no parent (plain Maven), Spring Boot 3.5's parent (JUnit 5 and
@@ -49,7 +53,8 @@ generate() { # flavour dir
   esac
   mkdir -p "$project/src/test/java/com/example/guards"
   copy consumer-scenario "$project/src/test/java/com/example/guards/TomcatThreadsCapIT.java"
-  copy consumer-sweep "$project/src/test/java/com/example/guards/SlowRouteCapIT.java"
+  copy consumer-sweep "$project/src/test/java/com/example/guards/OrdersRouteCapIT.java"
+  copy consumer-assert "$project/src/test/java/com/example/guards/OrdersSweepAssert.java"
   cat >"$project/pom.xml" <<POM
 <?xml version="1.0" encoding="UTF-8"?>
 <project xmlns="http://maven.apache.org/POM/4.0.0"
@@ -98,7 +103,7 @@ generate() { # flavour dir
 POM
 }
 
-copy() { sed -n "/<!-- $1:start -->/,/<!-- $1:end -->/p" README.md | sed '1,2d;$d' | sed '$d' >"$2"; }
+copy() { sed -n "/<!-- $1:start -->/,/<!-- $1:end -->/p" README.md docs/scenarios.md | sed '1,2d;$d' | sed '$d' >"$2"; }
 
 for flavour in ${CONSUMERS:-plain boot-3.5 boot-4.1}; do
   project="$work/$flavour"
@@ -111,16 +116,18 @@ for flavour in ${CONSUMERS:-plain boot-3.5 boot-4.1}; do
     | sed 's/^/[consumer]   /' || true
   say "mvn verify in '$flavour' (SERVICE_IMAGE=$image)"
   SERVICE_IMAGE="$image" "$root/mvnw" -B -ntp -f "$project/pom.xml" verify | tee "$work/verify-$flavour.log"
-  for copied in TomcatThreadsCapIT SlowRouteCapIT; do
+  for copied in TomcatThreadsCapIT OrdersRouteCapIT; do
     grep -q "Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, .* in com.example.guards.$copied" "$work/verify-$flavour.log" \
       || { say "error: the copied $copied did not run and pass in '$flavour'"; exit 1; }
   done
+  [ -f "$project/target/test-classes/com/example/guards/OrdersSweepAssert.class" ] \
+    || { say "error: the team's own AbstractSweepResultAssert subclass did not compile in '$flavour'"; exit 1; }
   # The console a team reads in its own mvn verify: the sweep's steps and its verdict, no SLF4J set-up needed.
-  grep -qE '^\[bottleneck-kit\] sweep /work/sleep[^:]*: +16 users' "$work/verify-$flavour.log" \
-    && grep -qE '^\[bottleneck-kit\] sweep /work/sleep[^:]*: capped at .* Tomcat threads' "$work/verify-$flavour.log" \
+  grep -qE '^\[bottleneck-kit\] sweep /orders/42: +16 users' "$work/verify-$flavour.log" \
+    && grep -qE '^\[bottleneck-kit\] sweep /orders/42: capped at .* Tomcat threads' "$work/verify-$flavour.log" \
     || { say "error: the sweep's progress and verdict lines are not in '$flavour''s mvn verify output"; exit 1; }
   say "'$flavour': the console showed every step and the verdict:"
-  grep -E '^\[bottleneck-kit\] sweep /work/sleep' "$work/verify-$flavour.log" | sed 's/^/[consumer]   /'
+  grep -E '^\[bottleneck-kit\] sweep /orders/42' "$work/verify-$flavour.log" | sed 's/^/[consumer]   /'
   say "'$flavour': the copied scenarios ran and passed; their report (target/bottleneck-report/summary.md):"
   sed 's/^/[consumer]   /' "$project/target/bottleneck-report/summary.md"
 done

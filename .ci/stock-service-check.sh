@@ -117,6 +117,8 @@ grep -qE '^\[bottleneck-kit\] stock /price: +8 users' "$work/verify.log" && grep
   || { say "error: the sweeps' progress and verdict lines are not in mvn verify's output"; exit 1; }
 python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install -q jsonschema
 python3 .ci/results-schema-check.py "$project/target/bottleneck-report/results.json" | sed 's/^/[stock] /'
+# Kept beside the suite's own report, for bench/figures.py (docs/figures.md).
+mkdir -p "$root/target/stock-report" && cp "$project/target/bottleneck-report/results.json" "$root/target/stock-report/"
 say "every sweep named its cap (target/bottleneck-report/summary.md):"
 sed 's/^/[stock]   /' "$project/target/bottleneck-report/summary.md"
 

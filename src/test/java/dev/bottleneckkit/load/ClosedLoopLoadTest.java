@@ -98,9 +98,9 @@ class ClosedLoopLoadTest {
 	 * latency, the users' first requests still in step after the 1 s warm-up. 200 users,
 	 * because the share of long requests among a window's few hundred is itself drawn at
 	 * random: with 40 the reading spread 4.9 % between simulated runs, and 0.55 % of them
-	 * (a hog run, ci47, read 93.0 for 80) fell outside 15 %; with 200 it spreads 2.2 %
-	 * and the bound is 5.9 spreads away ({@code bench/skewed-lives-sim.py}, 4000 runs of
-	 * each).
+	 * (a run with a busy loop read 93.0 for 80) fell outside 15 %; with 200 it spreads
+	 * 2.2 % and the bound is 5.9 spreads away ({@code bench/skewed-lives-sim.py}, 4000
+	 * runs of each).
 	 */
 	@Test
 	void latenciesThatVaryAreReadWithoutFavouringTheShortOnes() throws Exception {

@@ -43,8 +43,8 @@ class PinningProbeTest {
 
 	/**
 	 * A virtual thread spinning 300 ms gets what the machine gives its carrier: on a core
-	 * shared with a busy loop, 0.19 s of it (ci52). So the CPU read over JMX is held to
-	 * what the kernel counted the carrier threads ran, not to the spin's wall time.
+	 * shared with a busy loop, 0.19 s of it. So the CPU read over JMX is held to what the
+	 * kernel counted the carrier threads ran, not to the spin's wall time.
 	 */
 	@Test
 	void readsTheCpuThatRanOnTheCarriers() throws Exception {

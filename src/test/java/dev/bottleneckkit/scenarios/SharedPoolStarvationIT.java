@@ -120,7 +120,7 @@ class SharedPoolStarvationIT {
 		// judged against. At its own users, not one: four calls at once on two cores wait
 		// a little for a core where one call alone does not, and with a busy loop on one
 		// core one user's 105 ms modelled 0.948 of what four made beside the slow route
-		// at 111 ms (ci53). The mean, since Little's law divides by it.
+		// at 111 ms. The mean, since Little's law divides by it.
 		LoadResult alone = ClosedLoopLoad.users(HEALTHY_USERS)
 			.warmUp(Duration.ofSeconds(1))
 			.forRequests(7L * HEALTHY_USERS)

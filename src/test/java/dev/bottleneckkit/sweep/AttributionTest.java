@@ -210,10 +210,10 @@ class AttributionTest {
 
 	/**
 	 * A fresh run under a busy loop on one core failed on the shop's order route: 64.7
-	 * rps on 2 carriers, 116.0 on 4, where twice the ceiling said 129.5 (ci55). Four
-	 * carriers on the same free core each waited longer for it, and a carrier waiting for
-	 * a core is taken. The knob's step read that hold, and its carriers' model there is
-	 * the prediction when it is below twice the ceiling.
+	 * rps on 2 carriers, 116.0 on 4, where twice the ceiling said 129.5. Four carriers on
+	 * the same free core each waited longer for it, and a carrier waiting for a core is
+	 * taken. The knob's step read that hold, and its carriers' model there is the
+	 * prediction when it is below twice the ceiling.
 	 */
 	@Test
 	void raisedCarriersThatWaitLongerForACoreAreHeldToTheirModelOnTheKnobsStep() {
@@ -621,8 +621,8 @@ class AttributionTest {
 	}
 
 	/**
-	 * S9 in a run with a busy loop on one core (ci48): the service used 0.93 of its 1 CPU
-	 * while the machine's 2 cores were 1.99 busy, and "1 core / 0.060 s = 16.8" read the
+	 * S9 in a run with a busy loop on one core: the service used 0.93 of its 1 CPU while
+	 * the machine's 2 cores were 1.99 busy, and "1 core / 0.060 s = 16.8" read the
 	 * ceiling of 15.1 at 0.90. The machine, fuller than the limit, is the cap: the core
 	 * the loop left, over the service's and the generator's CPU a request.
 	 */
@@ -953,8 +953,8 @@ class AttributionTest {
 	}
 
 	/**
-	 * The shop's order route of fresh run ci14: pinned on 2 carriers, 47.2 rps at the
-	 * knee, the machine at 1.40 of its 2 cores.
+	 * The shop's order route of a fresh run: pinned on 2 carriers, 47.2 rps at the knee,
+	 * the machine at 1.40 of its 2 cores.
 	 */
 	private static SweepResult orderRoute() {
 		Step knee = pinnedStep(4, 47.2, 2,
@@ -998,7 +998,7 @@ class AttributionTest {
 				OptionalDouble.of(cores));
 	}
 
-	/** S9 of fresh run ci16: a CPU-bound route on 1 CPU, 10.4 rps at its knee. */
+	/** S9 of a fresh run: a CPU-bound route on 1 CPU, 10.4 rps at its knee. */
 	private static SweepResult cpuRoute() {
 		return result(List.of(cpuStep(1, 5.6, 0.99), cpuStep(2, 7.2, 0.99), cpuStep(4, 8.4, 1.00),
 				cpuStep(8, 10.4, 1.00), cpuStep(16, 10.4, 1.00)), true);
