@@ -3,9 +3,12 @@ package dev.bottleneckkit.containers;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,6 +22,7 @@ import dev.bottleneckkit.internal.Phases;
 import org.rnorth.ducttape.ratelimits.RateLimiterBuilder;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.core.CreateContainerCmdModifier;
 import org.testcontainers.images.builder.Transferable;
 import org.testcontainers.utility.DockerImageName;
 
@@ -98,12 +102,28 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 	/** Whether the start sets what Spring Boot needs to publish the probes' meters. */
 	private boolean springBootSettings = true;
 
+	/**
+	 * The environment as the test configured it, before the first start added the kit's
+	 * own (the JMX agent, the meters): what a container configured alike starts from.
+	 */
+	private Map<String, String> configuredEnv;
+
+	/** The create-command settings the kit adds to every container it makes. */
+	private final Set<CreateContainerCmdModifier> kitModifiers;
+
+	/**
+	 * The create-command settings as the test configured them (CPU, memory), at the first
+	 * start.
+	 */
+	private Set<CreateContainerCmdModifier> configuredModifiers;
+
 	/** A service from {@code image}. */
 	protected AbstractServiceContainer(DockerImageName image) {
 		super(image);
 		this.image = image.asCanonicalNameString();
 		this.imageName = image;
 		KitContainers.guarded(this);
+		this.kitModifiers = Set.copyOf(getCreateContainerCmdModifiers());
 	}
 
 	/**
@@ -115,6 +135,7 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 		this.image = "an image built for this run";
 		this.imageName = null;
 		KitContainers.guarded(this);
+		this.kitModifiers = Set.copyOf(getCreateContainerCmdModifiers());
 	}
 
 	/**
@@ -255,6 +276,45 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 		return self();
 	}
 
+	/**
+	 * A service from {@code image} configured as the test configured this one: its
+	 * environment (Spring properties, JVM options) before the kit added its own, its
+	 * port, health path and startup timeout, its CPU and memory limits and other
+	 * create-command settings, its network, the files it copies in, and whether it is
+	 * observable; named after this one with {@code suffix}. Not started, and reachable by
+	 * no network alias: nothing but the test calls it. An A/B sweep starts its base this
+	 * way ({@code Sweep.against(image)}).
+	 */
+	public ServiceContainer alike(DockerImageName image, String suffix) {
+		ServiceContainer alike = new ServiceContainer(image).withPort(this.port)
+			.withHealthPath(this.healthPath)
+			.withStartupTimeout(this.startupTimeout)
+			.withName(name() + suffix);
+		alike.withEnv((this.configuredEnv != null) ? this.configuredEnv : getEnvMap());
+		Set<CreateContainerCmdModifier> configured = new LinkedHashSet<>(
+				(this.configuredModifiers != null) ? this.configuredModifiers : getCreateContainerCmdModifiers());
+		configured.removeAll(this.kitModifiers);
+		alike.getCreateContainerCmdModifiers().addAll(configured);
+		this.ownedByServiceUser.forEach((path, file) -> alike.withCopyOwnedByServiceUser(file, path));
+		if (getNetwork() != null) {
+			alike.withNetwork(getNetwork());
+		}
+		if (!this.jmx) {
+			alike.withoutJmx();
+		}
+		if (!this.springBootSettings) {
+			alike.withoutSpringBootSettings();
+		}
+		return alike;
+	}
+
+	/**
+	 * The image this service starts from, when it is a named one (not built in the run).
+	 */
+	public Optional<DockerImageName> image() {
+		return Optional.ofNullable(this.imageName);
+	}
+
 	/** The port the service listens on inside the container. */
 	public int port() {
 		return this.port;
@@ -292,6 +352,11 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 	public void start() {
 		if (getContainerId() != null) {
 			return;
+		}
+		if (this.configuredEnv == null) {
+			this.configuredEnv = new LinkedHashMap<>(getEnvMap());
+			this.configuredModifiers = new LinkedHashSet<>(getCreateContainerCmdModifiers());
+			this.configuredModifiers.removeAll(this.kitModifiers);
 		}
 		try (Phases.Turn starting = Phases.enter(Phases.Phase.STARTING, "starting " + name())) {
 			if (this.jmx) {

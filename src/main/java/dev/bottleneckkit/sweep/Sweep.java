@@ -13,6 +13,7 @@ import dev.bottleneckkit.load.ClosedLoopLoad;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.Request;
 import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.utility.DockerImageName;
 
 /**
  * Finds where a service stops scaling and which resource stops it. After a warm-up that
@@ -74,17 +75,24 @@ public final class Sweep {
 	 * knob
 	 * @param knob the knob to turn, when not the resource's own
 	 * @param reaching the throughput whose smallest limit is searched for
+	 * @param against the base image the service is measured against side by side, when
+	 * named
 	 */
-	private record Checks(boolean confirming, Optional<Knob> knob, OptionalDouble reaching) {
+	private record Checks(boolean confirming, Optional<Knob> knob, OptionalDouble reaching,
+			Optional<DockerImageName> against) {
 
-		static final Checks NONE = new Checks(false, Optional.empty(), OptionalDouble.empty());
+		static final Checks NONE = new Checks(false, Optional.empty(), OptionalDouble.empty(), Optional.empty());
 
 		Checks confirming(Optional<Knob> knob) {
-			return new Checks(true, knob, this.reaching);
+			return new Checks(true, knob, this.reaching, this.against);
 		}
 
 		Checks reaching(double rps) {
-			return new Checks(this.confirming, this.knob, OptionalDouble.of(rps));
+			return new Checks(this.confirming, this.knob, OptionalDouble.of(rps), this.against);
+		}
+
+		Checks against(DockerImageName base) {
+			return new Checks(this.confirming, this.knob, this.reaching, Optional.of(base));
 		}
 
 		boolean any() {
@@ -229,6 +237,32 @@ public final class Sweep {
 	}
 
 	/**
+	 * Measures the service side by side with {@code baseImage} (A, e.g. main's image of
+	 * the same service; the test's own service is B): the base starts configured as the
+	 * service is, the knee is searched once on the pair with their steps in turn, and
+	 * interleaved blocks at the knee and the ceiling give each figure as a ratio B / A
+	 * with a 95 % interval ({@link SweepResult#comparison()}). The run-wide switch
+	 * {@code -Dbottleneck.against=IMAGE} (or {@code BOTTLENECK_AGAINST}) does the same
+	 * for every sweep of a service whose image is of the same repository.
+	 */
+	public Sweep against(String baseImage) {
+		if (baseImage == null || baseImage.isBlank()) {
+			throw new IllegalArgumentException("against needs the base image, e.g. registry.example.com/orders:main");
+		}
+		return against(DockerImageName.parse(baseImage));
+	}
+
+	/** {@link #against(String)} with the image's name parsed. */
+	public Sweep against(DockerImageName baseImage) {
+		if (this.service == null) {
+			throw new IllegalArgumentException(
+					"an A/B sweep starts the base beside the service: sweep a service container (Sweep.of(service, path))");
+		}
+		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
+				this.warmUpAtMost, this.checks.against(baseImage));
+	}
+
+	/**
 	 * Reads the service in {@code container} at every step: its meters, threads, pinned
 	 * virtual threads, connections and CPU ({@link #of(AbstractServiceContainer, String)}
 	 * does this already).
@@ -255,7 +289,17 @@ public final class Sweep {
 	public SweepResult run() {
 		SweepRun run = new SweepRun(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service,
 				this.downstream, this.warmUpAtMost);
-		Readings readings = run.measure();
+		Optional<DockerImageName> base = this.checks.against().or(() -> RunWide.against(this.service, this.name));
+		Readings readings;
+		Optional<ABComparison> comparison = Optional.empty();
+		if (base.isPresent()) {
+			PairRun.Measured pair = new PairRun(run, this.service, base.get()).measure();
+			readings = pair.head();
+			comparison = Optional.of(pair.comparison());
+		}
+		else {
+			readings = run.measure();
+		}
 		Analysis analysis = Attribution.of(readings);
 		Console.line(this.name + ": " + analysis.verdict().line());
 		readings.blind().forEach((line) -> Console.line(this.name + ": blind: " + line));
@@ -280,7 +324,7 @@ public final class Sweep {
 				}
 			}
 		}
-		return new SweepResult(this.name, run.target(), readings, analysis, confirmation, search);
+		return new SweepResult(this.name, run.target(), readings, analysis, confirmation, search, comparison);
 	}
 
 	/** The confirmation, when asked for and a knob of the capped resource is known. */

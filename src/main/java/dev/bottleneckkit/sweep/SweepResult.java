@@ -27,14 +27,25 @@ public final class SweepResult {
 
 	private final Optional<Search> search;
 
+	private final Optional<ABComparison> comparison;
+
 	SweepResult(String name, URI target, Readings readings, Analysis analysis, Optional<Confirmation> confirmation,
-			Optional<Search> search) {
+			Optional<Search> search, Optional<ABComparison> comparison) {
 		this.name = name;
 		this.target = target;
 		this.readings = readings;
 		this.analysis = analysis;
 		this.confirmation = confirmation;
 		this.search = search;
+		this.comparison = comparison;
+	}
+
+	/**
+	 * The service against its base image, measured side by side, when the sweep was an
+	 * A/B sweep ({@link Sweep#against(String)}, or {@code -Dbottleneck.against}).
+	 */
+	public Optional<ABComparison> comparison() {
+		return this.comparison;
 	}
 
 	/** What the sweep's run measured. */
@@ -132,6 +143,7 @@ public final class SweepResult {
 	 */
 	public Duration took() {
 		return this.readings.took()
+			.plus(this.comparison.map(ABComparison::took).orElse(Duration.ZERO))
 			.plus(this.confirmation.map(Confirmation::took).orElse(Duration.ZERO))
 			.plus(this.search.map(Search::took).orElse(Duration.ZERO));
 	}
@@ -183,6 +195,7 @@ public final class SweepResult {
 	@Override
 	public String toString() {
 		return this.name + ": " + verdict().line() + System.lineSeparator()
+				+ this.comparison.map((c) -> "  " + c + System.lineSeparator()).orElse("")
 				+ this.confirmation.map((c) -> "  " + c.line() + System.lineSeparator()).orElse("")
 				+ nextCap().map((next) -> "  next: " + next + System.lineSeparator()).orElse("")
 				+ scalability().map((fit) -> "  " + fit + System.lineSeparator()).orElse("")

@@ -113,6 +113,46 @@ final class SweepRun {
 		return this.mix.get(0).uri();
 	}
 
+	/**
+	 * The same run on {@code other}, a service started alike (an A/B sweep's base), named
+	 * with {@code suffix}.
+	 */
+	SweepRun on(AbstractServiceContainer<?> other, String suffix) {
+		return new SweepRun(this.mix.stream().map((request) -> request.at(other.uri(""))).toList(), this.name + suffix,
+				this.maxUsers, this.requestTimeout, other, this.downstream, this.warmUpAtMost);
+	}
+
+	int maxUsers() {
+		return this.maxUsers;
+	}
+
+	GenericContainer<?> downstream() {
+		return this.downstream;
+	}
+
+	/**
+	 * A load at {@code users} with a step's warm-up and window, read against the sweep's
+	 * W₁ and the latency last measured at these users, without the probes: a block of an
+	 * A/B sweep.
+	 */
+	LoadResult load(int users, Duration w1, Duration lastLatency, String what) {
+		return ClosedLoopLoad.users(users)
+			.warmUp(stepWarmUp(w1, lastLatency))
+			.forCycles(CYCLES, Duration.ofSeconds(MAX_WINDOW_SECONDS))
+			.requestTimeout(this.requestTimeout)
+			.named(this.name + ", " + what)
+			.quiet()
+			.run(this.mix.toArray(Request[]::new));
+	}
+
+	/**
+	 * A step's warm-up: two W₁ or the last latency, 0.5 to 3 s; 1 s before W₁ is known.
+	 */
+	static Duration stepWarmUp(Duration w1, Duration lastLatency) {
+		return (w1 == null) ? Duration.ofSeconds(1)
+				: clamp(max(w1.multipliedBy(2), lastLatency), Duration.ofMillis(500), Duration.ofSeconds(3));
+	}
+
 	/** The same run with its requests sent to the service at its current port. */
 	SweepRun atTheServicesPort() {
 		return new SweepRun(this.mix.stream().map((request) -> request.at(this.service.uri(""))).toList(), this.name,
@@ -212,7 +252,7 @@ final class SweepRun {
 	 * Warms the service up in rounds of {@value WarmUp#USERS} users until the mean
 	 * latency settles or the time runs out; empty when no time is allowed.
 	 */
-	private Optional<WarmUp> warmUp(String what) {
+	Optional<WarmUp> warmUp(String what) {
 		if (this.warmUpAtMost.isZero()) {
 			return Optional.empty();
 		}
@@ -248,11 +288,14 @@ final class SweepRun {
 		}
 	}
 
-	private Step step(int users, List<Step> before, Probes probes, ExecutorService background) {
+	/**
+	 * A step of {@code users} after the steps {@code before}, read by {@code probes}; its
+	 * thread dumps taken on {@code background}.
+	 */
+	Step step(int users, List<Step> before, Probes probes, ExecutorService background) {
 		Duration w1 = before.isEmpty() ? null : before.get(0).meanLatency();
 		Duration lastLatency = before.isEmpty() ? Duration.ZERO : before.get(before.size() - 1).meanLatency();
-		Duration warmUp = (w1 == null) ? Duration.ofSeconds(1)
-				: clamp(max(w1.multipliedBy(2), lastLatency), Duration.ofMillis(500), Duration.ofSeconds(3));
+		Duration warmUp = stepWarmUp(w1, lastLatency);
 		// A thread dump halfway through the window this step is likely to have: its
 		// users' cycles, twice the last step's latency once the users queue. Two more
 		// when it shows a pool's waiters: a dump is taken thread by thread, and the

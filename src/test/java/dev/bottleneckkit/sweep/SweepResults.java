@@ -68,13 +68,19 @@ public final class SweepResults {
 	/** {@code sweep} with its verdict put to the test as {@code confirmation} says. */
 	public static SweepResult confirmed(SweepResult sweep, Confirmation confirmation) {
 		return new SweepResult(sweep.name(), sweep.target(), sweep.readings(), sweep.analysis(),
-				Optional.of(confirmation), sweep.search());
+				Optional.of(confirmation), sweep.search(), sweep.comparison());
 	}
 
 	/** {@code sweep} with the search for a limit that {@code search} describes. */
 	public static SweepResult searched(SweepResult sweep, Search search) {
 		return new SweepResult(sweep.name(), sweep.target(), sweep.readings(), sweep.analysis(), sweep.confirmation(),
-				Optional.of(search));
+				Optional.of(search), sweep.comparison());
+	}
+
+	/** {@code sweep} measured side by side with a base, as {@code comparison} says. */
+	public static SweepResult compared(SweepResult sweep, ABComparison comparison) {
+		return new SweepResult(sweep.name(), sweep.target(), sweep.readings(), sweep.analysis(), sweep.confirmation(),
+				sweep.search(), Optional.of(comparison));
 	}
 
 	private static SweepResult finished(List<Step> steps, boolean saturated) {
@@ -91,7 +97,8 @@ public final class SweepResults {
 	 */
 	static SweepResult analysed(String name, URI uri, List<Step> steps, boolean saturated) {
 		Readings readings = new Readings(steps, saturated, Optional.empty(), List.of(), Duration.ofSeconds(20));
-		return new SweepResult(name, uri, readings, Attribution.of(readings), Optional.empty(), Optional.empty());
+		return new SweepResult(name, uri, readings, Attribution.of(readings), Optional.empty(), Optional.empty(),
+				Optional.empty());
 	}
 
 	private static Step step(int users, double rps, long latencyMs, GaugeTimeline gauges) {

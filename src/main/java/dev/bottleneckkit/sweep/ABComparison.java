@@ -1,0 +1,226 @@
+package dev.bottleneckkit.sweep;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
+
+/**
+ * A service's head image (B, the pull request's) against its base image (A, main's),
+ * measured side by side in one run: both started alike, their loads taken in turn, never
+ * at once, each figure a ratio B / A with a 95 % interval from repeated interleaved
+ * blocks, and a verdict per figure: {@link Change#REGRESSED}, {@link Change#IMPROVED} or
+ * {@link Change#NO_CHANGE} at this precision. A cap that moved from one resource to
+ * another is a regression of its own.
+ * <p>
+ * Each block measures A and B at the knee's users and at the ceiling's, in the order A B
+ * B A (the next block B A A B), so that a machine that slows during the run slows both
+ * alike. A figure's interval is a t-interval on the blocks' log ratios: the blocks are
+ * the pairs (each holds A and B measured within seconds of each other), the log makes a
+ * ratio and its inverse symmetric, and with a handful of blocks Student's t is honest
+ * where a bootstrap of so few has too few distinct resamples to be.
+ *
+ * @param baseImage the base (A), as the run named it
+ * @param headImage the head (B)
+ * @param sameImage whether both are one image by id: an A/A comparison
+ * @param kneeUsers the users of the knee, where throughput reached 90 % of the ceiling
+ * @param ceilingUsers the users of the last step, where doubling no longer paid
+ * @param figures each figure's base, head, ratio and interval
+ * @param baseCap what caps the base, as its verdict says in a few words
+ * @param headCap what caps the head
+ * @param blocks the interleaved blocks measured
+ * @param took how long the comparison took, the base's start included
+ */
+public record ABComparison(String baseImage, String headImage, boolean sameImage, int kneeUsers, int ceilingUsers,
+		List<Figure> figures, String baseCap, String headCap, int blocks, Duration took) {
+
+	/** The bound a verdict is read at unless told: 5 %. */
+	public static final double DEFAULT_BOUND = 0.05;
+
+	/** Blocks every comparison measures, at least: an interval needs a spread. */
+	static final int MIN_BLOCKS = 3;
+
+	/** Blocks a comparison measures at most. */
+	static final int MAX_BLOCKS = 8;
+
+	/**
+	 * The half-width, on the ratio, at which the throughput figures are known well enough
+	 * to stop adding blocks.
+	 */
+	static final double PRECISION = 0.025;
+
+	public ABComparison {
+		figures = List.copyOf(figures);
+	}
+
+	/** Which way a figure moved, at a bound: only an interval wholly beyond it counts. */
+	public enum Change {
+
+		/** The interval lies wholly on the worse side of the bound. */
+		REGRESSED,
+
+		/** The interval lies wholly on the better side of the bound. */
+		IMPROVED,
+
+		/** The interval reaches inside the bound: no change at this precision. */
+		NO_CHANGE
+
+	}
+
+	/**
+	 * One figure of A and B.
+	 *
+	 * @param name what it is: {@code ceiling}, {@code throughput at the knee},
+	 * {@code p99 at the knee}
+	 * @param unit {@code rps} or {@code ms}
+	 * @param base A's mean over the blocks
+	 * @param head B's mean over the blocks
+	 * @param ratio B / A: the geometric mean of the blocks' ratios
+	 * @param low the interval's lower end (95 %)
+	 * @param high the interval's upper end
+	 * @param higherIsBetter whether a higher figure is better (throughput) or worse
+	 * (latency)
+	 */
+	public record Figure(String name, String unit, double base, double head, double ratio, double low, double high,
+			boolean higherIsBetter) {
+
+		/** The figure's change at {@code bound} (0.05 for 5 %). */
+		public Change change(double bound) {
+			double worseBeyond = this.higherIsBetter ? 1 - bound : 1 + bound;
+			double betterBeyond = this.higherIsBetter ? 1 + bound : 1 - bound;
+			boolean worse = this.higherIsBetter ? this.high < worseBeyond : this.low > worseBeyond;
+			boolean better = this.higherIsBetter ? this.low > betterBeyond : this.high < betterBeyond;
+			return worse ? Change.REGRESSED : better ? Change.IMPROVED : Change.NO_CHANGE;
+		}
+
+		/** Half the interval's width, as a share of 1: 0.03 for ±3 %. */
+		public double halfWidth() {
+			return (this.high - this.low) / 2;
+		}
+
+		/**
+		 * "ceiling: 10.1 → 7.9 rps, B/A 0.78 (0.76–0.80): regressed", or "… : no change
+		 * at this precision (±2.1 %)".
+		 */
+		public String line(double bound) {
+			Change change = change(bound);
+			String verdict = switch (change) {
+				case REGRESSED -> "regressed";
+				case IMPROVED -> "improved";
+				case NO_CHANGE ->
+					String.format(Locale.ROOT, "no change at this precision (±%.1f %%)", 100 * halfWidth());
+			};
+			return String.format(Locale.ROOT, "%s: %.1f → %.1f %s, B/A %.3f (%.3f–%.3f, 95 %%): %s", this.name,
+					this.base, this.head, this.unit, this.ratio, this.low, this.high, verdict);
+		}
+
+	}
+
+	/** Whether the cap moved from one resource to another. */
+	public boolean capMoved() {
+		return !this.baseCap.equals(this.headCap);
+	}
+
+	/**
+	 * Whether B regressed against A at {@code bound}: a figure's interval wholly beyond
+	 * it, or the cap moved to another resource.
+	 */
+	public boolean regressed(double bound) {
+		return capMoved() || this.figures.stream().anyMatch((figure) -> figure.change(bound) == Change.REGRESSED);
+	}
+
+	/** The figure named {@code name}, if measured. */
+	public Optional<Figure> figure(String name) {
+		return this.figures.stream().filter((figure) -> figure.name().equals(name)).findFirst();
+	}
+
+	/** The comparison at {@code bound}, one line a figure, the cap's line first. */
+	public List<String> lines(double bound) {
+		List<String> lines = new ArrayList<>();
+		lines.add(capMoved() ? "the cap moved from " + this.baseCap + " to " + this.headCap + ": regressed"
+				: "capped by " + this.headCap + " in both");
+		this.figures.forEach((figure) -> lines.add(figure.line(bound)));
+		return lines;
+	}
+
+	/**
+	 * "B (orders:pr) against A (orders:main), 4 blocks: regressed" with every figure's
+	 * line, at the default bound.
+	 */
+	@Override
+	public String toString() {
+		return String.format(Locale.ROOT, "B (%s) against A (%s)%s, %d blocks at %d and %d users: %s%n  %s",
+				this.headImage, this.baseImage, this.sameImage ? ", the same image" : "", this.blocks, this.kneeUsers,
+				this.ceilingUsers,
+				regressed(DEFAULT_BOUND) ? "regressed"
+						: this.figures.stream().anyMatch((f) -> f.change(DEFAULT_BOUND) == Change.IMPROVED) ? "improved"
+								: "no change at this precision",
+				String.join(System.lineSeparator() + "  ", lines(DEFAULT_BOUND)));
+	}
+
+	/**
+	 * One interleaved block: A and B at the knee's users and at the ceiling's, each the
+	 * mean of its loads in the block.
+	 */
+	record Block(double baseKneeRps, double headKneeRps, double baseKneeP99Ms, double headKneeP99Ms,
+			double baseCeilingRps, double headCeilingRps) {
+	}
+
+	/** The figures of {@code blocks}: ratio and 95 % interval each. */
+	static List<Figure> figures(List<Block> blocks) {
+		return List.of(figure("ceiling", "rps", blocks, Block::baseCeilingRps, Block::headCeilingRps, true),
+				figure("throughput at the knee", "rps", blocks, Block::baseKneeRps, Block::headKneeRps, true),
+				figure("p99 at the knee", "ms", blocks, Block::baseKneeP99Ms, Block::headKneeP99Ms, false));
+	}
+
+	/**
+	 * Whether the throughput figures of {@code blocks} are known to {@link #PRECISION}.
+	 */
+	static boolean precise(List<Block> blocks) {
+		return blocks.size() >= MIN_BLOCKS && figures(blocks).stream()
+			.filter(Figure::higherIsBetter)
+			.allMatch((figure) -> figure.halfWidth() <= PRECISION);
+	}
+
+	private static Figure figure(String name, String unit, List<Block> blocks, ToDoubleFunction<Block> base,
+			ToDoubleFunction<Block> head, boolean higherIsBetter) {
+		double[] logRatios = blocks.stream()
+			.mapToDouble((block) -> Math.log(head.applyAsDouble(block) / base.applyAsDouble(block)))
+			.toArray();
+		int n = logRatios.length;
+		double mean = 0;
+		for (double each : logRatios) {
+			mean += each / n;
+		}
+		double squares = 0;
+		for (double each : logRatios) {
+			squares += (each - mean) * (each - mean);
+		}
+		double half = (n > 1) ? studentT975(n - 1) * Math.sqrt(squares / (n - 1)) / Math.sqrt(n)
+				: Double.POSITIVE_INFINITY;
+		return new Figure(name, unit, blocks.stream().mapToDouble(base).average().orElse(0),
+				blocks.stream().mapToDouble(head).average().orElse(0), Math.exp(mean), Math.exp(mean - half),
+				Math.exp(mean + half), higherIsBetter);
+	}
+
+	/**
+	 * Student's t at 97.5 % for {@code df} degrees of freedom: a 95 % two-sided interval.
+	 */
+	static double studentT975(int df) {
+		double[] table = { 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+				2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086 };
+		return (df <= table.length) ? table[df - 1] : 1.96 + 2.4 / df;
+	}
+
+	/** The blocks as a table for logs: A and B at each count. */
+	static String table(List<Block> blocks) {
+		return blocks.stream()
+			.map((b) -> String.format(Locale.ROOT, "A %.1f / B %.1f rps at the knee, A %.1f / B %.1f at the ceiling",
+					b.baseKneeRps(), b.headKneeRps(), b.baseCeilingRps(), b.headCeilingRps()))
+			.collect(Collectors.joining("; "));
+	}
+
+}

@@ -1,0 +1,215 @@
+package dev.bottleneckkit.sweep;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import dev.bottleneckkit.containers.AbstractServiceContainer;
+import dev.bottleneckkit.containers.ServiceContainer;
+import dev.bottleneckkit.internal.Budget;
+import dev.bottleneckkit.internal.Console;
+import dev.bottleneckkit.internal.Phases;
+import dev.bottleneckkit.load.LoadResult;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.utility.DockerImageName;
+
+/**
+ * An A/B sweep's measuring: the base image (A) started beside the head (B, the test's own
+ * service) and configured alike, both warmed up, the knee searched once on the pair with
+ * A's and B's steps in turn (A B at one user count, B A at the next), then interleaved
+ * blocks at the knee's users and the ceiling's, A B B A and B A A B, until the
+ * throughput's ratio is known to {@value ABComparison#PRECISION} or
+ * {@value ABComparison#MAX_BLOCKS} blocks were measured. Loads never run at once. The
+ * base is stopped and removed when the run ends, also when it fails.
+ */
+final class PairRun {
+
+	/** A route that fails for most requests of one side and not the other's differs. */
+	static final double MOSTLY_ERRORS = 0.5;
+
+	private final SweepRun head;
+
+	private final AbstractServiceContainer<?> headService;
+
+	private final DockerImageName baseImage;
+
+	PairRun(SweepRun head, AbstractServiceContainer<?> headService, DockerImageName baseImage) {
+		this.head = head;
+		this.headService = headService;
+		this.baseImage = baseImage;
+	}
+
+	/**
+	 * What the pair measured: the head's readings for its own verdict, and the
+	 * comparison.
+	 */
+	record Measured(Readings head, ABComparison comparison) {
+	}
+
+	Measured measure() {
+		long started = System.nanoTime();
+		String name = this.head.name();
+		try (ServiceContainer baseService = this.headService.alike(this.baseImage, "-base")) {
+			Console.line(name + ": A/B: starting the base " + this.baseImage.asCanonicalNameString()
+					+ ", configured as the head");
+			try (Budget.Span starting = Budget.span(Budget.Category.STARTS)) {
+				baseService.start();
+			}
+			String headImage = imageOf(this.headService);
+			boolean same = imageId(this.headService).equals(imageId(baseService));
+			if (same) {
+				Console.line(name + ": A/B: the base and the head are the same image ("
+						+ imageId(baseService).replace("sha256:", "").substring(0, 12) + "): an A/A comparison");
+			}
+			SweepRun base = this.head.on(baseService, " [A]");
+			return measure(base, headImage, same, started);
+		}
+	}
+
+	private Measured measure(SweepRun base, String headImage, boolean same, long started) {
+		String name = this.head.name();
+		try (Probes baseProbes = new Probes(base.service(), base.downstream());
+				Probes headProbes = new Probes(this.head.service(), this.head.downstream());
+				Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, name + ", A/B", 2);
+				ExecutorService background = Executors.newVirtualThreadPerTaskExecutor()) {
+			Optional<WarmUp> baseWarmUp = base.warmUp(base.name());
+			Optional<WarmUp> headWarmUp = this.head.warmUp(name);
+			List<Step> baseSteps = new ArrayList<>();
+			List<Step> headSteps = new ArrayList<>();
+			boolean baseFlat = false;
+			boolean headFlat = false;
+			for (int users = 1, i = 0; users <= this.head.maxUsers(); users *= 2, i++) {
+				// A B at one count, B A at the next: neither side always goes first.
+				boolean baseFirst = (i % 2 == 0);
+				Step first = baseFirst ? base.step(users, baseSteps, baseProbes, background)
+						: this.head.step(users, headSteps, headProbes, background);
+				Step second = baseFirst ? this.head.step(users, headSteps, headProbes, background)
+						: base.step(users, baseSteps, baseProbes, background);
+				Step baseStep = baseFirst ? first : second;
+				Step headStep = baseFirst ? second : first;
+				baseSteps.add(baseStep);
+				headSteps.add(headStep);
+				Console.line(String.format(Locale.ROOT, "%s: A/B %4d %-5s A %8.1f rps  B %8.1f rps", name, users,
+						(users == 1) ? "user" : "users", baseStep.throughput(), headStep.throughput()));
+				if (users == 1) {
+					sameAnswers(baseStep, headStep);
+				}
+				if (baseStep.result().generatorSaturated() || headStep.result().generatorSaturated()) {
+					break;
+				}
+				baseFlat |= baseSteps.size() >= 2 && SweepRun.flat(baseSteps.get(baseSteps.size() - 2), baseStep);
+				headFlat |= headSteps.size() >= 2 && SweepRun.flat(headSteps.get(headSteps.size() - 2), headStep);
+				if (baseFlat && headFlat) {
+					break;
+				}
+			}
+			Readings baseReadings = new Readings(baseSteps, baseFlat, baseWarmUp, baseProbes.blind(), Duration.ZERO);
+			// The pair's time is the comparison's: the head's readings count none of it
+			// twice.
+			Readings headReadings = new Readings(headSteps, headFlat, headWarmUp, headProbes.blind(), Duration.ZERO);
+			Verdict baseVerdict = Attribution.of(baseReadings).verdict();
+			Verdict headVerdict = Attribution.of(headReadings).verdict();
+			int ceilingUsers = headSteps.get(headSteps.size() - 1).users();
+			int kneeUsers = baseReadings.knee()
+				.or(headReadings::knee)
+				.map(Step::users)
+				.filter((knee) -> knee < ceilingUsers)
+				.orElse(Math.max(1, ceilingUsers / 2));
+			List<ABComparison.Block> blocks = blocks(base, baseReadings, headReadings, kneeUsers, ceilingUsers);
+			ABComparison comparison = new ABComparison(this.baseImage.asCanonicalNameString(), headImage, same,
+					kneeUsers, ceilingUsers, ABComparison.figures(blocks), baseVerdict.headline(),
+					headVerdict.headline(), blocks.size(), Duration.ofNanos(System.nanoTime() - started));
+			Console.line(name + ": " + comparison);
+			return new Measured(headReadings, comparison);
+		}
+	}
+
+	/**
+	 * Interleaved blocks at {@code knee} and {@code ceiling} users until the ratio is
+	 * known well enough: A B B A, then B A A B, each load with a step's warm-up and
+	 * window.
+	 */
+	private List<ABComparison.Block> blocks(SweepRun base, Readings baseReadings, Readings headReadings, int knee,
+			int ceiling) {
+		List<ABComparison.Block> blocks = new ArrayList<>();
+		Duration w1 = baseReadings.oneUserLatency();
+		Duration atKnee = latencyAt(baseReadings, knee);
+		Duration atCeiling = latencyAt(baseReadings, ceiling).compareTo(latencyAt(headReadings, ceiling)) >= 0
+				? latencyAt(baseReadings, ceiling) : latencyAt(headReadings, ceiling);
+		while (blocks.size() < ABComparison.MAX_BLOCKS && !ABComparison.precise(blocks)) {
+			boolean baseFirst = (blocks.size() % 2 == 0);
+			String block = "A/B block " + (blocks.size() + 1);
+			LoadResult kneeFirst = (baseFirst ? base : this.head).load(knee, w1, atKnee,
+					block + ", " + knee + " users");
+			LoadResult kneeSecond = (baseFirst ? this.head : base).load(knee, w1, atKnee,
+					block + ", " + knee + " users");
+			LoadResult ceilingFirst = (baseFirst ? this.head : base).load(ceiling, w1, atCeiling,
+					block + ", " + ceiling + " users");
+			LoadResult ceilingSecond = (baseFirst ? base : this.head).load(ceiling, w1, atCeiling,
+					block + ", " + ceiling + " users");
+			LoadResult baseKnee = baseFirst ? kneeFirst : kneeSecond;
+			LoadResult headKnee = baseFirst ? kneeSecond : kneeFirst;
+			LoadResult baseCeiling = baseFirst ? ceilingSecond : ceilingFirst;
+			LoadResult headCeiling = baseFirst ? ceilingFirst : ceilingSecond;
+			blocks.add(
+					new ABComparison.Block(baseKnee.throughput(), headKnee.throughput(), baseKnee.p99().toNanos() / 1e6,
+							headKnee.p99().toNanos() / 1e6, baseCeiling.throughput(), headCeiling.throughput()));
+			Console.line(String.format(Locale.ROOT, "%s: %s: A %.1f / B %.1f rps at %d users, A %.1f / B %.1f at %d",
+					this.head.name(), block, baseKnee.throughput(), headKnee.throughput(), knee,
+					baseCeiling.throughput(), headCeiling.throughput(), ceiling));
+		}
+		return blocks;
+	}
+
+	/**
+	 * The mean latency {@code readings} measured at {@code users}, or at its last step.
+	 */
+	private static Duration latencyAt(Readings readings, int users) {
+		return readings.steps()
+			.stream()
+			.filter((step) -> step.users() == users)
+			.findFirst()
+			.orElse(readings.last())
+			.meanLatency();
+	}
+
+	/**
+	 * Both sides answer the route alike: one side failing most requests where the other
+	 * does not is two services, not a change.
+	 */
+	private void sameAnswers(Step base, Step head) {
+		boolean baseFails = mostlyErrors(base);
+		boolean headFails = mostlyErrors(head);
+		if (baseFails != headFails) {
+			throw new IllegalStateException(String.format(Locale.ROOT,
+					"A/B: the base (%s) answers %s where the head answers %s on %s: they do not serve the same route;"
+							+ " compare two images of one service",
+					this.baseImage.asCanonicalNameString(), answers(base), answers(head),
+					this.head.target().getPath()));
+		}
+	}
+
+	private static boolean mostlyErrors(Step step) {
+		long completed = step.result().completed();
+		return completed == 0 || step.result().errorCount() >= MOSTLY_ERRORS * completed;
+	}
+
+	private static String answers(Step step) {
+		return step.result().errors().isEmpty() ? step.result().succeeded() + " successes"
+				: step.result().errors().toString();
+	}
+
+	private static String imageOf(AbstractServiceContainer<?> service) {
+		return service.image().map(DockerImageName::asCanonicalNameString).orElse(service.getDockerImageName());
+	}
+
+	/** The id of the image {@code service} runs: two names of one image are one id. */
+	private static String imageId(AbstractServiceContainer<?> service) {
+		return DockerClientFactory.lazyClient().inspectContainerCmd(service.getContainerId()).exec().getImageId();
+	}
+
+}
