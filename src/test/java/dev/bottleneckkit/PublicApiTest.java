@@ -29,16 +29,16 @@ class PublicApiTest {
 
 	/**
 	 * Public types a user can name, top-level and nested: nesting hides no API and
-	 * splitting a class into files costs nothing. 63 are what a user writes and reads
-	 * today, one spare: the loads with their request and result (5), the containers (6),
-	 * the images (3), the probes and what they read (17), the models (2), the sweep with
-	 * its knob, steps, result, verdict kinds, confirmation, search, fit and warm-up (17),
-	 * the baseline (3), the JUnit annotation, its extension and the report parameter (3),
-	 * and the assertions: an entry point and, per result type, an abstract assert to
-	 * extend and its leaf (7). A new public type replaces one or raises the budget in
-	 * review, with its reason.
+	 * splitting a class into files costs nothing. 68 are what a user writes and reads
+	 * today: the loads with their request and result (5), the containers (6), the images
+	 * (3), the probes and what they read (17), the models (2), the sweep with its knob,
+	 * steps, result, verdict kinds, confirmation, search, fit and warm-up (17), the A/B
+	 * comparison with its figures and their change (3), the baseline (3), the JUnit
+	 * annotation, its extension and the report parameter (3), and the assertions: an
+	 * entry point and, per result type, an abstract assert to extend and its leaf (9). A
+	 * new public type replaces one or raises the budget in review, with its reason.
 	 */
-	static final int BUDGET = 64;
+	static final int BUDGET = 68;
 
 	/** A type declared on a line of its own, with its modifiers. */
 	private static final Pattern DECLARATION = Pattern

@@ -277,35 +277,39 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 	}
 
 	/**
-	 * A service from {@code image} configured as the test configured this one: its
-	 * environment (Spring properties, JVM options) before the kit added its own, its
-	 * port, health path and startup timeout, its CPU and memory limits and other
-	 * create-command settings, its network, the files it copies in, and whether it is
-	 * observable; named after this one with {@code suffix}. Not started, and reachable by
-	 * no network alias: nothing but the test calls it. An A/B sweep starts its base this
-	 * way ({@code Sweep.against(image)}).
+	 * The environment as the test configured it, before the first start added the kit's
+	 * own; the current one before that start.
 	 */
-	public ServiceContainer alike(DockerImageName image, String suffix) {
-		ServiceContainer alike = new ServiceContainer(image).withPort(this.port)
-			.withHealthPath(this.healthPath)
-			.withStartupTimeout(this.startupTimeout)
-			.withName(name() + suffix);
-		alike.withEnv((this.configuredEnv != null) ? this.configuredEnv : getEnvMap());
+	Map<String, String> configuredEnv() {
+		return new LinkedHashMap<>((this.configuredEnv != null) ? this.configuredEnv : getEnvMap());
+	}
+
+	/**
+	 * The create-command settings the test gave (CPU, memory), not the kit's own nor
+	 * those its start added.
+	 */
+	Set<CreateContainerCmdModifier> configuredModifiers() {
 		Set<CreateContainerCmdModifier> configured = new LinkedHashSet<>(
 				(this.configuredModifiers != null) ? this.configuredModifiers : getCreateContainerCmdModifiers());
 		configured.removeAll(this.kitModifiers);
-		alike.getCreateContainerCmdModifiers().addAll(configured);
-		this.ownedByServiceUser.forEach((path, file) -> alike.withCopyOwnedByServiceUser(file, path));
-		if (getNetwork() != null) {
-			alike.withNetwork(getNetwork());
-		}
-		if (!this.jmx) {
-			alike.withoutJmx();
-		}
-		if (!this.springBootSettings) {
-			alike.withoutSpringBootSettings();
-		}
-		return alike;
+		return configured;
+	}
+
+	/** The files copied in before the start, by path, owned by the image's user. */
+	Map<String, Transferable> ownedFiles() {
+		return new LinkedHashMap<>(this.ownedByServiceUser);
+	}
+
+	String healthPath() {
+		return this.healthPath;
+	}
+
+	Duration startupTimeout() {
+		return this.startupTimeout;
+	}
+
+	boolean springBootSettings() {
+		return this.springBootSettings;
 	}
 
 	/**

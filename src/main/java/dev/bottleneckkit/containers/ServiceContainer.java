@@ -41,4 +41,33 @@ public class ServiceContainer extends AbstractServiceContainer<ServiceContainer>
 		super(image);
 	}
 
+	/**
+	 * A service from {@code image} configured as the test configured {@code service}: its
+	 * environment (Spring properties, JVM options) before the kit added its own, its
+	 * port, health path and startup timeout, its CPU and memory limits and other
+	 * create-command settings, its network, the files it copies in, and whether it is
+	 * observable; named after it with {@code suffix}. Not started, and reachable by no
+	 * network alias: nothing but the test calls it. An A/B sweep starts its base this way
+	 * ({@code Sweep.against(image)}).
+	 */
+	public static ServiceContainer alike(AbstractServiceContainer<?> service, DockerImageName image, String suffix) {
+		ServiceContainer alike = new ServiceContainer(image).withPort(service.port())
+			.withHealthPath(service.healthPath())
+			.withStartupTimeout(service.startupTimeout())
+			.withName(service.name() + suffix);
+		alike.withEnv(service.configuredEnv());
+		alike.getCreateContainerCmdModifiers().addAll(service.configuredModifiers());
+		service.ownedFiles().forEach((path, file) -> alike.withCopyOwnedByServiceUser(file, path));
+		if (service.getNetwork() != null) {
+			alike.withNetwork(service.getNetwork());
+		}
+		if (!service.jmxEnabled()) {
+			alike.withoutJmx();
+		}
+		if (!service.springBootSettings()) {
+			alike.withoutSpringBootSettings();
+		}
+		return alike;
+	}
+
 }

@@ -53,7 +53,7 @@ final class PairRun {
 	Measured measure() {
 		long started = System.nanoTime();
 		String name = this.head.name();
-		try (ServiceContainer baseService = this.headService.alike(this.baseImage, "-base")) {
+		try (ServiceContainer baseService = ServiceContainer.alike(this.headService, this.baseImage, "-base")) {
 			Console.line(name + ": A/B: starting the base " + this.baseImage.asCanonicalNameString()
 					+ ", configured as the head");
 			try (Budget.Span starting = Budget.span(Budget.Category.STARTS)) {

@@ -1,0 +1,128 @@
+package dev.bottleneckkit.sweep;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import dev.bottleneckkit.sweep.ABComparison.Block;
+import dev.bottleneckkit.sweep.ABComparison.Change;
+import org.junit.jupiter.api.Test;
+
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.within;
+import static org.assertj.core.data.Percentage.withPercentage;
+
+/**
+ * The A/B comparison's statistics on blocks made by hand: a ratio and its 95 % interval
+ * per figure, and a verdict only where the interval lies wholly beyond the bound.
+ */
+class ABComparisonTest {
+
+	@Test
+	void theSameServiceTwiceIsNoChangeAtThisPrecision() {
+		List<Block> blocks = blocks(10.0, 10.0, 0.01, 4, 1);
+
+		ABComparison same = comparison(blocks, "Tomcat request threads", "Tomcat request threads");
+
+		assertThat(same.figure("ceiling")).hasValueSatisfying((ceiling) -> {
+			assertThat(ceiling.ratio()).isCloseTo(1.0, within(0.02));
+			assertThat(ceiling.change(0.05)).isEqualTo(Change.NO_CHANGE);
+			assertThat(ceiling.halfWidth()).isLessThan(0.025);
+		});
+		assertThat(same.regressed(0.05)).isFalse();
+		assertThat(same).hasNotRegressed(withPercentage(5));
+	}
+
+	@Test
+	void aPoolCutByAFifthIsARegressionWithItsInterval() {
+		List<Block> blocks = blocks(10.0, 8.0, 0.01, 4, 2);
+
+		ABComparison cut = comparison(blocks, "Hikari connection pool", "Hikari connection pool");
+
+		assertThat(cut.figure("ceiling")).hasValueSatisfying((ceiling) -> {
+			assertThat(ceiling.ratio()).isCloseTo(0.8, within(0.02));
+			assertThat(ceiling.high()).isLessThan(0.95);
+			assertThat(ceiling.change(0.05)).isEqualTo(Change.REGRESSED);
+			assertThat(ceiling.line(0.05)).startsWith("ceiling: ").endsWith(": regressed").contains("B/A 0.8");
+		});
+		assertThatExceptionOfType(AssertionError.class)
+			.isThrownBy(() -> assertThat(cut).hasNotRegressed(withPercentage(5)))
+			.withMessageContaining("regressed against registry.example.com/orders:main beyond 5 %")
+			.withMessageContaining("ceiling: 10.0 → 8.0 rps");
+	}
+
+	/**
+	 * Blocks too noisy to tell a 4 % change from none: no change at this precision, never
+	 * a false red.
+	 */
+	@Test
+	void aDifferenceTheBlocksCannotResolveIsNoChangeAtThisPrecision() {
+		List<Block> blocks = blocks(10.0, 9.6, 0.08, 3, 3);
+
+		ABComparison noisy = comparison(blocks, "CPU", "CPU");
+
+		assertThat(noisy.figure("ceiling")).hasValueSatisfying((ceiling) -> {
+			assertThat(ceiling.change(0.05)).isEqualTo(Change.NO_CHANGE);
+			assertThat(ceiling.line(0.05)).contains("no change at this precision (±");
+		});
+		assertThat(noisy).hasNotRegressed(withPercentage(5));
+	}
+
+	@Test
+	void aCapThatMovedIsARegressionOfItsOwn() {
+		ABComparison moved = comparison(blocks(10.0, 10.0, 0.01, 3, 4), "Hikari connection pool",
+				"Tomcat request threads");
+
+		assertThat(moved.capMoved()).isTrue();
+		assertThat(moved.regressed(0.05)).isTrue();
+		assertThat(moved.lines(0.05).get(0))
+			.isEqualTo("the cap moved from Hikari connection pool to Tomcat request threads: regressed");
+	}
+
+	@Test
+	void aHigherP99IsWorseAndALowerOneBetter() {
+		ABComparison.Figure slower = new ABComparison.Figure("p99 at the knee", "ms", 100, 130, 1.3, 1.2, 1.4, false);
+		ABComparison.Figure faster = new ABComparison.Figure("p99 at the knee", "ms", 100, 70, 0.7, 0.6, 0.8, false);
+
+		assertThat(slower.change(0.05)).isEqualTo(Change.REGRESSED);
+		assertThat(faster.change(0.05)).isEqualTo(Change.IMPROVED);
+	}
+
+	@Test
+	void blocksAreAddedUntilTheThroughputIsKnownToItsPrecision() {
+		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.005, 2, 5))).as("two blocks are too few").isFalse();
+		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.005, 3, 5))).isTrue();
+		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.1, 3, 5))).as("a spread of 10 % a block").isFalse();
+	}
+
+	@Test
+	void studentsTIsTheTablesAndTendsToTheNormals() {
+		assertThat(ABComparison.studentT975(1)).isEqualTo(12.706);
+		assertThat(ABComparison.studentT975(3)).isEqualTo(3.182);
+		assertThat(ABComparison.studentT975(1000)).isCloseTo(1.96, within(0.01));
+	}
+
+	/**
+	 * {@code n} blocks of A at {@code base} rps and B at {@code head}, each spread by
+	 * {@code noise}.
+	 */
+	private static List<Block> blocks(double base, double head, double noise, int n, long seed) {
+		Random random = new Random(seed);
+		List<Block> blocks = new ArrayList<>();
+		for (int i = 0; i < n; i++) {
+			blocks.add(new Block(base * (1 + noise * random.nextGaussian()), head * (1 + noise * random.nextGaussian()),
+					200 * (1 + noise * random.nextGaussian()), 200 * base / head * (1 + noise * random.nextGaussian()),
+					base * (1 + noise * random.nextGaussian()), head * (1 + noise * random.nextGaussian())));
+		}
+		return blocks;
+	}
+
+	private static ABComparison comparison(List<Block> blocks, String baseCap, String headCap) {
+		return new ABComparison("registry.example.com/orders:main", "registry.example.com/orders:pr-7", false, 8, 16,
+				ABComparison.figures(blocks), baseCap, headCap, blocks.size(), Duration.ofSeconds(150));
+	}
+
+}
