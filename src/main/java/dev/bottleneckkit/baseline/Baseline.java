@@ -36,9 +36,9 @@ import dev.bottleneckkit.sweep.SweepResult;
  * {@code java -cp bottleneck-kit.jar dev.bottleneckkit.baseline.BaselineCommand BASE.json
  * HEAD.json} prints the comparison in Markdown and exits 1 when anything regressed.
  * <p>
- * The file's schema, {@code bottleneck-kit/results/v1}, is published in the jar as the
- * JSON Schema {@code dev/bottleneckkit/results.schema.json}; the baseline reads the same
- * records of it that the report writes.
+ * The file's schema, {@code bottleneck-kit/results/v2} (it reads v1 too), is published in
+ * the jar as the JSON Schema {@code dev/bottleneckkit/results.schema.json}; the baseline
+ * reads the same records of it that the report writes.
  */
 public final class Baseline {
 

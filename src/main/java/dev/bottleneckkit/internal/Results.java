@@ -18,8 +18,11 @@ import java.util.OptionalDouble;
  */
 public final class Results {
 
-	/** The schema's name and version; fields are only ever added within a version. */
-	public static final String SCHEMA = "bottleneck-kit/results/v1";
+	/**
+	 * The schema's name and version; fields are only ever added within a version (v2
+	 * added a sweep's A/B comparison).
+	 */
+	public static final String SCHEMA = "bottleneck-kit/results/v2";
 
 	private Results() {
 	}

@@ -22,10 +22,11 @@ import java.util.OptionalInt;
  * @param fit the Universal Scalability Law fitted to the steps
  * @param confirmation the verdict put to the test by its knob
  * @param search the smallest limit searched for a throughput
+ * @param comparison the sweep's service against its base image, measured side by side
  */
 public record SweepRecord(String name, List<Step> steps, boolean saturated, OptionalDouble ceilingRps,
 		OptionalInt kneeUsers, double oneUserLatencyMs, Verdict verdict, Optional<NextCap> nextCap, Optional<Fit> fit,
-		Optional<Confirmation> confirmation, Optional<Search> search) {
+		Optional<Confirmation> confirmation, Optional<Search> search, Optional<Comparison> comparison) {
 
 	public SweepRecord {
 		steps = List.copyOf(steps);
@@ -39,7 +40,8 @@ public record SweepRecord(String name, List<Step> steps, boolean saturated, Opti
 				this.oneUserLatencyMs, "verdict", this.verdict.json(), "nextCap",
 				this.nextCap.map(NextCap::json).orElse(null), "fit", this.fit.map(Fit::json).orElse(null),
 				"confirmation", this.confirmation.map(Confirmation::json).orElse(null), "search",
-				this.search.map(Search::json).orElse(null));
+				this.search.map(Search::json).orElse(null), "comparison",
+				this.comparison.map(Comparison::json).orElse(null));
 	}
 
 	/** The block {@code json} holds, as {@link #json()} wrote it. */
@@ -56,7 +58,88 @@ public record SweepRecord(String name, List<Step> steps, boolean saturated, Opti
 				Optional.ofNullable(Json.path(json, "nextCap")).map(NextCap::read),
 				Optional.ofNullable(Json.path(json, "fit")).map(Fit::read),
 				Optional.ofNullable(Json.path(json, "confirmation")).map(Confirmation::read),
-				Optional.ofNullable(Json.path(json, "search")).map(Search::read));
+				Optional.ofNullable(Json.path(json, "search")).map(Search::read),
+				Optional.ofNullable(Json.path(json, "comparison")).map(Comparison::read));
+	}
+
+	/**
+	 * The sweep's service (B, the head) against its base image (A), measured side by
+	 * side: every figure B / A with its 95 % interval.
+	 *
+	 * @param baseImage A
+	 * @param headImage B
+	 * @param sameImage whether both are one image: an A/A comparison
+	 * @param kneeUsers the users of the knee's blocks
+	 * @param ceilingUsers the users of the ceiling's blocks
+	 * @param baseCap what caps A
+	 * @param headCap what caps B
+	 * @param blocks the interleaved blocks measured
+	 * @param figures each figure
+	 * @param regressed whether B regressed at the default bound (5 %)
+	 * @param lines the comparison as the console printed it
+	 * @param tookSeconds the base's start, the pair's steps and the blocks
+	 */
+	public record Comparison(String baseImage, String headImage, boolean sameImage, int kneeUsers, int ceilingUsers,
+			String baseCap, String headCap, int blocks, List<Figure> figures, boolean regressed, List<String> lines,
+			double tookSeconds) {
+
+		public Comparison {
+			figures = List.copyOf(figures);
+			lines = List.copyOf(lines);
+		}
+
+		Map<String, Object> json() {
+			return Json.object("baseImage", this.baseImage, "headImage", this.headImage, "sameImage", this.sameImage,
+					"kneeUsers", this.kneeUsers, "ceilingUsers", this.ceilingUsers, "baseCap", this.baseCap, "headCap",
+					this.headCap, "capMoved", !this.baseCap.equals(this.headCap), "blocks", this.blocks, "figures",
+					this.figures.stream().map((figure) -> (Object) figure.json()).toList(), "regressed", this.regressed,
+					"lines", this.lines, "took_s", this.tookSeconds);
+		}
+
+		static Comparison read(Object json) {
+			List<Figure> figures = new ArrayList<>();
+			for (Object figure : Json.array(json, "figures")) {
+				figures.add(Figure.read(figure));
+			}
+			return new Comparison(Json.string(json, "", "baseImage"), Json.string(json, "", "headImage"),
+					Boolean.TRUE.equals(Json.path(json, "sameImage")), (int) Json.number(json, "kneeUsers"),
+					(int) Json.number(json, "ceilingUsers"), Json.string(json, "", "baseCap"),
+					Json.string(json, "", "headCap"), (int) Json.number(json, "blocks"), figures,
+					Boolean.TRUE.equals(Json.path(json, "regressed")),
+					Json.array(json, "lines").stream().map(String::valueOf).toList(), Json.number(json, "took_s"));
+		}
+
+		/**
+		 * One figure of A and B.
+		 *
+		 * @param name what it is
+		 * @param unit {@code rps} or {@code ms}
+		 * @param base A's mean over the blocks
+		 * @param head B's
+		 * @param ratio B / A
+		 * @param low the 95 % interval's lower end
+		 * @param high its upper end
+		 * @param higherIsBetter whether more is better (throughput) or worse (latency)
+		 * @param change {@code regressed}, {@code improved} or {@code no change}, at 5 %
+		 */
+		public record Figure(String name, String unit, double base, double head, double ratio, double low, double high,
+				boolean higherIsBetter, String change) {
+
+			Map<String, Object> json() {
+				return Json.object("name", this.name, "unit", this.unit, "base", this.base, "head", this.head, "ratio",
+						this.ratio, "low", this.low, "high", this.high, "higherIsBetter", this.higherIsBetter, "change",
+						this.change);
+			}
+
+			static Figure read(Object json) {
+				return new Figure(Json.string(json, "", "name"), Json.string(json, "", "unit"),
+						Json.number(json, "base"), Json.number(json, "head"), Json.number(json, "ratio"),
+						Json.number(json, "low"), Json.number(json, "high"),
+						Boolean.TRUE.equals(Json.path(json, "higherIsBetter")), Json.string(json, "", "change"));
+			}
+
+		}
+
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.util.Locale;
 
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.sweep.ABComparison;
 import dev.bottleneckkit.sweep.Confirmation;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.SweepResult;
@@ -111,7 +112,11 @@ final class Charts {
 		List<Step> steps = sweep.steps();
 		double model = sweep.verdict().ceilingModel().map(Verdict.Model::rps).orElse(Double.NaN);
 		double confirmed = sweep.confirmation().map(Confirmation::ceilingAfter).orElse(0.0);
-		double top = niceTop(Math.max(Math.max(sweep.ceiling(), confirmed), Double.isNaN(model) ? 0 : model) * 1.15);
+		double base = sweep.comparison()
+			.map((comparison) -> comparison.baseSteps().stream().mapToDouble(Step::throughput).max().orElse(0))
+			.orElse(0.0);
+		double top = niceTop(
+				Math.max(Math.max(Math.max(sweep.ceiling(), confirmed), base), Double.isNaN(model) ? 0 : model) * 1.15);
 		double latencyTop = niceTop(
 				steps.stream().mapToDouble((s) -> s.meanLatency().toMillis()).max().orElse(1) * 1.1);
 		double plotW = width - left - right;
@@ -178,6 +183,8 @@ final class Charts {
 					left + (at + 0.5) * slot, y, ReportText.escape(confirmation.knob()), step.users(),
 					step.throughput()));
 		}));
+		sweep.comparison()
+			.ifPresent((comparison) -> baseCurve(svg, comparison, steps, left, slot, height, bottom, top));
 		if (!Double.isNaN(model)) {
 			double y = height - bottom - model / top * plotH;
 			svg.append(String
@@ -188,6 +195,60 @@ final class Charts {
 		svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">users</text>",
 				left + plotW / 2, height - 2));
 		return svg.append("</svg>").toString();
+	}
+
+	/**
+	 * An A/B sweep's base (A) over the head's bars: its steps as a grey line, and at the
+	 * knee's and the ceiling's users the head's figure as A's times the interval of B /
+	 * A.
+	 */
+	private static void baseCurve(StringBuilder svg, ABComparison comparison, List<Step> steps, int left, double slot,
+			int height, int bottom, double top) {
+		double plotH = height - bottom - 8;
+		StringBuilder line = new StringBuilder();
+		for (Step step : comparison.baseSteps()) {
+			double at = Math.log(step.users() / (double) steps.get(0).users()) / Math.log(2);
+			double y = height - bottom - Math.min(top, step.throughput()) / top * plotH;
+			line.append(String.format(Locale.ROOT, "%.1f,%.1f ", left + (at + 0.5) * slot, y));
+			svg.append(String.format(Locale.ROOT,
+					"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#57606a\"><title>A (%s), %d users: %.1f rps</title></circle>",
+					left + (at + 0.5) * slot, y, ReportText.escape(comparison.baseImage()), step.users(),
+					step.throughput()));
+		}
+		svg.append("<polyline fill=\"none\" stroke=\"#57606a\" stroke-width=\"1.6\" points=\"")
+			.append(line)
+			.append("\"><title>A: ")
+			.append(ReportText.escape(comparison.baseImage()))
+			.append("</title></polyline>");
+		interval(svg, comparison.figure("throughput at the knee"), comparison.kneeUsers(), steps, left, slot, height,
+				bottom, top);
+		interval(svg, comparison.figure("ceiling"), comparison.ceilingUsers(), steps, left, slot, height, bottom, top);
+	}
+
+	/**
+	 * B's figure at {@code users} as A's times the 95 % interval of B / A, a bar with
+	 * whiskers.
+	 */
+	private static void interval(StringBuilder svg, java.util.Optional<ABComparison.Figure> figure, int users,
+			List<Step> steps, int left, double slot, int height, int bottom, double top) {
+		if (figure.isEmpty()) {
+			return;
+		}
+		double plotH = height - bottom - 8;
+		double at = Math.log(users / (double) steps.get(0).users()) / Math.log(2);
+		double x = left + (at + 0.5) * slot + slot * 0.22;
+		ABComparison.Figure f = figure.get();
+		double low = height - bottom - Math.min(top, f.base() * f.low()) / top * plotH;
+		double high = height - bottom - Math.min(top, f.base() * f.high()) / top * plotH;
+		svg.append(String.format(Locale.ROOT,
+				"<g stroke=\"#8250df\" stroke-width=\"2\"><line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+						+ "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/><line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+						+ "<title>%s: B/A %.3f (%.3f–%.3f, 95 %%)</title></g>",
+				x, x, low, high, x - 4, x + 4, low, low, x - 4, x + 4, high, high, ReportText.escape(f.name()),
+				f.ratio(), f.low(), f.high()));
+		svg.append(String.format(Locale.ROOT,
+				"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"start\" style=\"fill:#8250df\">B/A %.2f</text>", x + 6,
+				high - 2, f.ratio()));
 	}
 
 	static String svgOpen(int width, int height) {

@@ -11,6 +11,7 @@ import dev.bottleneckkit.baseline.Baseline.Comparison;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.FailureMode;
 import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.sweep.ABComparison;
 import dev.bottleneckkit.sweep.SweepResult;
 
 /**
@@ -240,6 +241,22 @@ final class HtmlReport {
 			.append("</b> — ")
 			.append(ReportText.escape(sweep.verdict().line()))
 			.append("</div>");
+		sweep.comparison()
+			.ifPresent((comparison) -> card.append("<div class=\"verdict\" style=\"background:")
+				.append(comparison.regressed(ABComparison.DEFAULT_BOUND) ? "#ffebe9" : "#dafbe1")
+				.append("\"><b>B against A</b> — B ")
+				.append(ReportText.escape(comparison.headImage()))
+				.append(", A ")
+				.append(ReportText.escape(comparison.baseImage()))
+				.append(comparison.sameImage() ? " (the same image)" : "")
+				.append(String.format(Locale.ROOT, ", %d interleaved blocks at %d and %d users, %d s:",
+						comparison.blocks(), comparison.kneeUsers(), comparison.ceilingUsers(),
+						comparison.took().toSeconds()))
+				.append(comparison.lines(ABComparison.DEFAULT_BOUND)
+					.stream()
+					.map((line) -> "<br>" + ReportText.escape(line))
+					.collect(java.util.stream.Collectors.joining()))
+				.append("</div>"));
 		sweep.confirmation()
 			.ifPresent((confirmation) -> card.append("<div class=\"verdict\" style=\"background:")
 				.append(confirmation.confirmed() ? "#dafbe1" : "#ffebe9")

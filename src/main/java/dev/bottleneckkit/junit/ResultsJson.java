@@ -19,6 +19,7 @@ import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.model.FailureMode;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.MachineCpu;
+import dev.bottleneckkit.sweep.ABComparison;
 import dev.bottleneckkit.sweep.Confirmation;
 import dev.bottleneckkit.sweep.Scalability;
 import dev.bottleneckkit.sweep.Search;
@@ -36,7 +37,7 @@ import dev.bottleneckkit.sweep.Verdict;
  * {@code internal.SweepRecord}), which {@code Baseline} reads back.
  *
  * <pre>
- * { "schema": "bottleneck-kit/results/v1",
+ * { "schema": "bottleneck-kit/results/v2",
  *   "environment": { "cores", "jdk", "os", "imageSet" },
  *   "runs": [ { "scenario", "title", "test", "case", "kind": "load" | "sweep" | "failure-mode", "outcome",
  *               "load": { "users", "offeredRps", "warmUp_s", "window_s" },
@@ -49,7 +50,9 @@ import dev.bottleneckkit.sweep.Verdict;
  *               "routes": { name: measured }, "gauges": { whose: { gauge: max } }, "evidence": { name: text },
  *               "sweep": { "name", "steps": [ { "users", "rps", "meanLatency_ms", "errors", "serviceCores" } ],
  *                          "saturated", "ceilingRps", "kneeUsers", "oneUserLatency_ms",
- *                          "verdict": { "resource", "line", "modelRps", "ceilingRps" } } } ] }
+ *                          "verdict": { "resource", "line", "modelRps", "ceilingRps" }, "nextCap", "fit",
+ *                          "confirmation", "search", "comparison": { "baseImage", "headImage", "figures":
+ *                          [ { "name", "ratio", "low", "high", "change" } ], "regressed", … } } } ] }
  * </pre>
  */
 final class ResultsJson {
@@ -168,7 +171,7 @@ final class ResultsJson {
 				sweep.nextCap()
 					.map((next) -> new SweepRecord.NextCap(next.resource().name(), next.what(), next.model().rps())),
 				sweep.scalability().map(ResultsJson::fit), sweep.confirmation().map(ResultsJson::confirmation),
-				sweep.search().map(ResultsJson::search));
+				sweep.search().map(ResultsJson::search), sweep.comparison().map(ResultsJson::comparison));
 	}
 
 	private static OptionalDouble cores(Step step, ToDoubleFunction<MachineCpu.Use> which) {
@@ -194,6 +197,20 @@ final class ResultsJson {
 							attempt.measured()))
 					.toList(),
 				search.unreachable(), search.line(), seconds(search.took()));
+	}
+
+	private static SweepRecord.Comparison comparison(ABComparison comparison) {
+		double bound = ABComparison.DEFAULT_BOUND;
+		return new SweepRecord.Comparison(comparison.baseImage(), comparison.headImage(), comparison.sameImage(),
+				comparison.kneeUsers(), comparison.ceilingUsers(), comparison.baseCap(), comparison.headCap(),
+				comparison.blocks(),
+				comparison.figures()
+					.stream()
+					.map((figure) -> new SweepRecord.Comparison.Figure(figure.name(), figure.unit(), figure.base(),
+							figure.head(), figure.ratio(), figure.low(), figure.high(), figure.higherIsBetter(),
+							figure.change(bound).name().toLowerCase(Locale.ROOT).replace('_', ' ')))
+					.toList(),
+				comparison.regressed(bound), comparison.lines(bound), seconds(comparison.took()));
 	}
 
 	private static double millis(Duration duration) {

@@ -32,10 +32,11 @@ import java.util.stream.Collectors;
  * @param baseCap what caps the base, as its verdict says in a few words
  * @param headCap what caps the head
  * @param blocks the interleaved blocks measured
+ * @param baseSteps the base's steps of the knee's search (the head's are the sweep's)
  * @param took how long the comparison took, the base's start included
  */
 public record ABComparison(String baseImage, String headImage, boolean sameImage, int kneeUsers, int ceilingUsers,
-		List<Figure> figures, String baseCap, String headCap, int blocks, Duration took) {
+		List<Figure> figures, String baseCap, String headCap, int blocks, List<Step> baseSteps, Duration took) {
 
 	/** The bound a verdict is read at unless told: 5 %. */
 	public static final double DEFAULT_BOUND = 0.05;
@@ -54,6 +55,7 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 
 	public ABComparison {
 		figures = List.copyOf(figures);
+		baseSteps = List.copyOf(baseSteps);
 	}
 
 	/** Which way a figure moved, at a bound: only an interval wholly beyond it counts. */

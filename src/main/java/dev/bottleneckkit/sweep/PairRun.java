@@ -122,7 +122,7 @@ final class PairRun {
 			List<ABComparison.Block> blocks = blocks(base, baseReadings, headReadings, kneeUsers, ceilingUsers);
 			ABComparison comparison = new ABComparison(this.baseImage.asCanonicalNameString(), headImage, same,
 					kneeUsers, ceilingUsers, ABComparison.figures(blocks), baseVerdict.headline(),
-					headVerdict.headline(), blocks.size(), Duration.ofNanos(System.nanoTime() - started));
+					headVerdict.headline(), blocks.size(), baseSteps, Duration.ofNanos(System.nanoTime() - started));
 			Console.line(name + ": " + comparison);
 			return new Measured(headReadings, comparison);
 		}

@@ -5,11 +5,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.bottleneckkit.internal.Json;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.model.FailureMode;
 import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.sweep.ABComparison;
 import dev.bottleneckkit.sweep.SweepResult;
 import dev.bottleneckkit.sweep.SweepResults;
 import org.junit.jupiter.api.Test;
@@ -102,6 +104,34 @@ class ReportWriterTest {
 		assertThat(markdown)
 			.contains("| S1 | sweep: default pool | sweep, 1→16 users | HttpClient connection pool | 10.0 rps |"
 					+ " 10.0 rps |", "verdict: capped at 10.0 rps from 8 users");
+	}
+
+	/**
+	 * An A/B sweep's card: the comparison's lines, A's steps drawn over B's bars, and B's
+	 * figures at the knee and the ceiling with their intervals; results.json carries it.
+	 */
+	@Test
+	void anABSweepShowsBothCurvesTheIntervalsAndItsVerdict() {
+		SweepResult head = SweepResults.cappedByAPoolOfFive();
+		SweepResult sweep = SweepResults.compared(head, new ABComparison("orders:main", "orders:pr-7", false, 8, 16,
+				List.of(new ABComparison.Figure("ceiling", "rps", 12.4, 9.9, 0.80, 0.78, 0.82, true),
+						new ABComparison.Figure("throughput at the knee", "rps", 12.2, 9.9, 0.81, 0.79, 0.83, true),
+						new ABComparison.Figure("p99 at the knee", "ms", 650, 810, 1.25, 1.18, 1.31, false)),
+				"HttpClient connection pool", "HttpClient connection pool", 4, head.steps(), Duration.ofSeconds(140)));
+		ReportEntry entry = new ReportEntry.Swept(source("S1", "default pool", "sweep: default pool"), sweep, Map.of(),
+				Map.of());
+		entry.settle(null);
+
+		String html = ReportWriter.html(List.of(entry));
+		String json = ResultsJson.of(List.of(entry));
+
+		assertThat(html).contains("B against A", "orders:pr-7", "4 interleaved blocks at 8 and 16 users",
+				"ceiling: 12.4 → 9.9 rps, B/A 0.800 (0.780–0.820, 95 %): regressed", "A (orders:main), 8 users",
+				"B/A 0.80");
+		assertThat(Json.path(Json.parse(json), "runs")).isInstanceOfSatisfying(List.class,
+				(runs) -> assertThat(Json.string(runs.get(0), "", "sweep", "comparison", "headImage"))
+					.isEqualTo("orders:pr-7"));
+		assertThat(json).contains("\"regressed\": true", "\"change\": \"regressed\"");
 	}
 
 	@Test

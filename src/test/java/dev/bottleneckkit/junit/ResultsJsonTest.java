@@ -40,7 +40,7 @@ class ResultsJsonTest {
 
 		Object results = Json.parse(ResultsJson.of(List.of(load, failure, swept)));
 
-		assertThat(Json.string(results, "", "schema")).isEqualTo("bottleneck-kit/results/v1");
+		assertThat(Json.string(results, "", "schema")).isEqualTo("bottleneck-kit/results/v2");
 		assertThat(keys(Json.path(results, "environment"))).containsExactly("cores", "jdk", "os", "imageSet");
 		List<?> runs = Json.array(results, "runs");
 		assertThat(runs).hasSize(3);

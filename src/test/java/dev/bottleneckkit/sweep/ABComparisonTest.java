@@ -122,7 +122,7 @@ class ABComparisonTest {
 
 	private static ABComparison comparison(List<Block> blocks, String baseCap, String headCap) {
 		return new ABComparison("registry.example.com/orders:main", "registry.example.com/orders:pr-7", false, 8, 16,
-				ABComparison.figures(blocks), baseCap, headCap, blocks.size(), Duration.ofSeconds(150));
+				ABComparison.figures(blocks), baseCap, headCap, blocks.size(), List.of(), Duration.ofSeconds(150));
 	}
 
 }
