@@ -14,7 +14,10 @@
 #      CPU; Jetty's worker pool; prints each verdict;
 #   4. holds that run against a baseline run of the same service with a bigger Hikari pool (6 instead of 4) with the
 #      kit's comparison (dev.bottleneckkit.baseline.Baseline): it must fail with the before / after lines, and the
-#      run held against itself must pass.
+#      run held against itself must pass;
+#   5. runs the A/B guard (.ci/stock-service/guard/StockGuardIT.java, -Dbottleneck.against=main's image): the pull
+#      request's image with the pool cut from 6 to 4 must be red with the ratio and its interval, main's image
+#      against itself green, "no change at this precision".
 # Needs the kit in the local Maven repository (.ci/consumer-check.sh installs it), a Docker engine and JAVA_HOME.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +29,8 @@ image="example/stock-service:ci-$$"
 shop_image="example/shop-service:ci-$$"
 reports_image="example/reports-service:ci-$$"
 cleanup() {
-  docker image rm -f "$image" "$shop_image" "$reports_image" >/dev/null 2>&1 || true
+  docker image rm -f "$image" "$shop_image" "$reports_image" "example/stock-service:main-$$" \
+    "example/stock-service:pr-$$" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -138,3 +142,35 @@ sed 's/^/[stock]   /' "$work/compare.md"
   || { say "error: a Hikari pool cut from 6 to 4 was not reported as a regression (exit $regressed)"; exit 1; }
 [ "$itself" -eq 0 ] || { cat "$work/self.md"; say "error: the change against itself reported a regression"; exit 1; }
 say "the change against itself: $(head -n 3 "$work/self.md" | tail -n 1)"
+
+# The A/B guard in one job: main's image and the pull request's, measured side by side by the same guard, which names
+# neither (-Dbottleneck.against names the base). Main's image sets a Hikari pool of 6; the pull request's image cuts
+# it to 4 and must be red with the ratio, its interval and its verdict in the console; the same image against itself
+# must be green, "no change at this precision".
+main_image="example/stock-service:main-$$"
+pr_image="example/stock-service:pr-$$"
+for pool in 6 4; do
+  tag=$([ "$pool" = 6 ] && echo "$main_image" || echo "$pr_image")
+  printf 'FROM %s\nENV SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE=%s\n' "$image" "$pool" | docker build -q -t "$tag" - >/dev/null
+done
+cp .ci/stock-service/guard/StockGuardIT.java "$project/src/test/java/com/example/guards/"
+ab() { # head-image log
+  local started=$SECONDS
+  STOCK_IMAGE="$1" "$root/mvnw" -B -ntp -f "$project/pom.xml" verify -Dit.test=StockGuardIT \
+    -Dbottleneck.against="$main_image" >"$2" 2>&1
+  local status=$?
+  say "A/B guard of /stock with $1 against $main_image: exit $status in $((SECONDS - started)) s"
+  grep -E '^\[bottleneck-kit\] guard /stock' "$2" | sed 's/^/[stock]   /'
+  return $status
+}
+set +e
+ab "$pr_image" "$work/ab-regressed.log"
+cut=$?
+ab "$main_image" "$work/ab-same.log"
+same=$?
+set -e
+[ "$cut" -ne 0 ] && grep -q 'ceiling: .* B/A 0\.[0-9]* (.*, 95 %): regressed' "$work/ab-regressed.log" \
+  && grep -q 'regressed against example/stock-service:main-.* beyond 5 %' "$work/ab-regressed.log" \
+  || { tail -n 60 "$work/ab-regressed.log"; say "error: a Hikari pool cut from 6 to 4 in the head image was not red"; exit 1; }
+[ "$same" -eq 0 ] && grep -q 'the same image' "$work/ab-same.log" && grep -q 'no change at this precision' "$work/ab-same.log" \
+  || { tail -n 60 "$work/ab-same.log"; say "error: main's image against itself was not green with no change"; exit 1; }

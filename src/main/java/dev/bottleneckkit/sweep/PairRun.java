@@ -123,7 +123,7 @@ final class PairRun {
 			ABComparison comparison = new ABComparison(this.baseImage.asCanonicalNameString(), headImage, same,
 					kneeUsers, ceilingUsers, ABComparison.figures(blocks), baseVerdict.headline(),
 					headVerdict.headline(), blocks.size(), baseSteps, Duration.ofNanos(System.nanoTime() - started));
-			Console.line(name + ": " + comparison);
+			comparison.toString().lines().forEach((line) -> Console.line(name + ": " + line.strip()));
 			return new Measured(headReadings, comparison);
 		}
 	}

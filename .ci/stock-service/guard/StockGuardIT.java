@@ -1,0 +1,49 @@
+package com.example.guards;
+
+import dev.bottleneckkit.containers.KitContainers;
+import dev.bottleneckkit.containers.ServiceContainer;
+import dev.bottleneckkit.junit.Scenario;
+import dev.bottleneckkit.junit.ScenarioReport;
+import dev.bottleneckkit.sweep.Sweep;
+import dev.bottleneckkit.sweep.SweepResult;
+import org.junit.jupiter.api.Test;
+import org.testcontainers.containers.Network;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.mysql.MySQLContainer;
+
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
+
+/**
+ * A team's guard of its stock route, as it stands in its repository: the image under test (the pull request's) sweeps
+ * /stock; the pipeline names main's image once (-Dbottleneck.against=IMAGE) and the sweep measures both side by side.
+ * Nothing here names the base: the pool each has is what each image sets.
+ */
+@Scenario(id = "T4", title = "The pull request's stock route against main's, side by side")
+class StockGuardIT {
+
+	static final Network network = KitContainers.newNetwork();
+
+	@Container
+	static final MySQLContainer mysql = KitContainers.mysql(network);
+
+	@Container
+	static final ServiceContainer stock = new ServiceContainer(System.getenv().getOrDefault("STOCK_IMAGE", "example/stock:1.0.0"))
+		.withNetwork(network)
+		.withSpringProperty("stock.quotes-url", "http://quotes.invalid:8080")
+		.withSpringProperty("spring.datasource.url",
+				"jdbc:mysql://mysql:3306/" + mysql.getDatabaseName() + "?useSSL=false&allowPublicKeyRetrieval=true")
+		.withSpringProperty("spring.datasource.username", mysql.getUsername())
+		.withSpringProperty("spring.datasource.password", mysql.getPassword())
+		.dependsOn(mysql);
+
+	@Test
+	void theStockRouteHasNotRegressedAgainstMain(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(stock, "/stock").named("guard /stock").upToUsers(16).run();
+
+		report.record("guard: /stock against main", sweep);
+		assertThat(sweep.comparison()).as("the run names main's image (-Dbottleneck.against)").isPresent();
+		assertThat(sweep.comparison().get()).hasNotRegressed(withPercentage(5));
+	}
+
+}
