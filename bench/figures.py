@@ -23,10 +23,14 @@ def ratio(measured, model):
 
 
 def main(argv):
-    log = None
+    log = calibration = None
     if "--log" in argv:
         i = argv.index("--log")
         log = argv[i + 1]
+        argv = argv[:i] + argv[i + 2:]
+    if "--calibration" in argv:
+        i = argv.index("--calibration")
+        calibration = argv[i + 1]
         argv = argv[:i] + argv[i + 2:]
     commit, date, files = argv[0], argv[1], argv[2:]
     out = [f"# Figures of one CI run", "",
@@ -60,6 +64,16 @@ def main(argv):
                  if re.search(r"\[bottleneck-kit\] sweep /orders/42: capped", line)]
         lines = list(dict.fromkeys(lines))
         out += ["", "## The README's first example, in the consumer projects", "", "```", *lines, "```"]
+        guard = [re.sub(r"^\[stock\]\s+", "", line.rstrip()) for line in open(log, errors="replace")
+                 if re.search(r"^\[stock\] +(A/B guard|\[bottleneck-kit\] guard /stock: )", line)]
+        out += ["", "## The A/B guard", "",
+                "`.ci/stock-service-check.sh`: the stock service's `/stock` guard run with `-Dbottleneck.against=` main's"
+                " image (a Hikari pool of 6), first with the pull request's image (a pool of 4), then with main's"
+                " against itself.", "", "```", *guard, "```"]
+    if calibration:
+        summary = [line.rstrip() for line in open(calibration, errors="replace") if line.startswith("[calibration]")]
+        out += ["", "`bench/ab-calibration.sh` on the lab's `/orders/{id}` (a 200 ms hold on 10 Tomcat threads; the"
+                " heads run 8 and 9), each guard from two fresh containers:", "", "```", *summary, "```"]
     print("\n".join(out))
 
 

@@ -59,6 +59,12 @@ final class PairRun {
 			try (Budget.Span starting = Budget.span(Budget.Category.STARTS)) {
 				baseService.start();
 			}
+			catch (RuntimeException ex) {
+				throw new IllegalStateException("A/B: the base image " + this.baseImage.asCanonicalNameString()
+						+ " did not start (" + ex.getMessage().lines().findFirst().orElse("")
+						+ "): build it from main's tree (git worktree add ../main main, then the image build there)"
+						+ " or name another with -Dbottleneck.against", ex);
+			}
 			String headImage = imageOf(this.headService);
 			boolean same = imageId(this.headService).equals(imageId(baseService));
 			if (same) {
