@@ -78,6 +78,7 @@ final class PairRun {
 
 	private Measured measure(SweepRun base, String headImage, boolean same, long started) {
 		String name = this.head.name();
+		long searching = System.nanoTime();
 		try (Probes baseProbes = new Probes(base.service(), base.downstream());
 				Probes headProbes = new Probes(this.head.service(), this.head.downstream());
 				Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, name + ", A/B", 2);
@@ -125,7 +126,13 @@ final class PairRun {
 				.map(Step::users)
 				.filter((knee) -> knee < ceilingUsers)
 				.orElse(Math.max(1, ceilingUsers / 2));
+			long blocking = System.nanoTime();
 			List<ABComparison.Block> blocks = blocks(base, baseReadings, headReadings, kneeUsers, ceilingUsers);
+			long ended = System.nanoTime();
+			Console.line(String.format(Locale.ROOT,
+					"%s: A/B took %d s: the base's start %d s, warm-ups and the knee's search %d s, %d blocks %d s",
+					name, (ended - started) / 1_000_000_000, (searching - started) / 1_000_000_000,
+					(blocking - searching) / 1_000_000_000, blocks.size(), (ended - blocking) / 1_000_000_000));
 			ABComparison comparison = new ABComparison(this.baseImage.asCanonicalNameString(), headImage, same,
 					kneeUsers, ceilingUsers, ABComparison.figures(blocks), baseVerdict.headline(),
 					headVerdict.headline(), blocks.size(), baseSteps, Duration.ofNanos(System.nanoTime() - started));
