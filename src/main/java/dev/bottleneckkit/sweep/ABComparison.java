@@ -41,8 +41,11 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 	/** The bound a verdict is read at unless told: 5 %. */
 	public static final double DEFAULT_BOUND = 0.05;
 
-	/** Blocks every comparison measures, at least: an interval needs a spread. */
-	static final int MIN_BLOCKS = 3;
+	/**
+	 * Blocks every comparison measures, at least: an interval needs a spread, and an even
+	 * number of blocks puts A first as often as B.
+	 */
+	static final int MIN_BLOCKS = 4;
 
 	/** Blocks a comparison measures at most. */
 	static final int MAX_BLOCKS = 8;

@@ -94,8 +94,9 @@ class ABComparisonTest {
 	@Test
 	void blocksAreAddedUntilTheThroughputIsKnownToItsPrecision() {
 		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.005, 2, 5))).as("two blocks are too few").isFalse();
-		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.005, 3, 5))).isTrue();
-		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.1, 3, 5))).as("a spread of 10 % a block").isFalse();
+		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.005, 5, 5))).as("B went first once more than A").isFalse();
+		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.005, 4, 5))).isTrue();
+		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.1, 4, 5))).as("a spread of 10 % a block").isFalse();
 	}
 
 	@Test
