@@ -182,12 +182,14 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 	}
 
 	/**
-	 * Whether the throughput figures of {@code blocks} are known to {@link #PRECISION}.
+	 * Whether the throughput figures of {@code blocks} are known to {@link #PRECISION},
+	 * after an even number of blocks: as many began with A as with B.
 	 */
 	static boolean precise(List<Block> blocks) {
-		return blocks.size() >= MIN_BLOCKS && figures(blocks).stream()
-			.filter(Figure::higherIsBetter)
-			.allMatch((figure) -> figure.halfWidth() <= PRECISION);
+		return blocks.size() >= MIN_BLOCKS && blocks.size() % 2 == 0
+				&& figures(blocks).stream()
+					.filter(Figure::higherIsBetter)
+					.allMatch((figure) -> figure.halfWidth() <= PRECISION);
 	}
 
 	private static Figure figure(String name, String unit, List<Block> blocks, ToDoubleFunction<Block> base,
