@@ -166,6 +166,8 @@ ab() { # head-image log
 set +e
 ab "$pr_image" "$work/ab-regressed.log"
 cut=$?
+# The red run's report, kept for a person to look at (target/stock-report/ab/index.html).
+rm -rf "$root/target/stock-report/ab" && cp -r "$project/target/bottleneck-report" "$root/target/stock-report/ab" || true
 ab "$main_image" "$work/ab-same.log"
 same=$?
 set -e
