@@ -345,7 +345,9 @@ final class HtmlReport {
 						+ " red dashed line: what Little's law allows (λ = L / W). Gauge charts: each gauge the probes sampled during"
 						+ " the run. Sweep charts: throughput (bars) and mean latency (orange) against users, the knee, the"
 						+ " model, the Universal Scalability Law fitted to the steps (green dashed) and, when the verdict was"
-						+ " put to the test, the steps with its knob turned (purple rings).</div>");
+						+ " put to the test, the steps with its knob turned (purple rings); in an A/B sweep, the base's steps"
+						+ " (grey line) and, at the knee and the ceiling, the head's figure as the base's times the 95 %"
+						+ " interval of B / A (purple bars).</div>");
 		if (comparison != null) {
 			html.append(baselineSection(comparison));
 		}
