@@ -103,7 +103,7 @@ final class PairRun {
 				Console.line(String.format(Locale.ROOT, "%s: A/B %4d %-5s A %8.1f rps  B %8.1f rps", name, users,
 						(users == 1) ? "user" : "users", baseStep.throughput(), headStep.throughput()));
 				if (users == 1) {
-					sameAnswers(baseStep, headStep);
+					sameAnswers(this.baseImage, this.head.target().getPath(), baseStep, headStep);
 				}
 				if (baseStep.result().generatorSaturated() || headStep.result().generatorSaturated()) {
 					break;
@@ -194,15 +194,14 @@ final class PairRun {
 	 * Both sides answer the route alike: one side failing most requests where the other
 	 * does not is two services, not a change.
 	 */
-	private void sameAnswers(Step base, Step head) {
+	static void sameAnswers(DockerImageName baseImage, String route, Step base, Step head) {
 		boolean baseFails = mostlyErrors(base);
 		boolean headFails = mostlyErrors(head);
 		if (baseFails != headFails) {
 			throw new IllegalStateException(String.format(Locale.ROOT,
 					"A/B: the base (%s) answers %s where the head answers %s on %s: they do not serve the same route;"
 							+ " compare two images of one service",
-					this.baseImage.asCanonicalNameString(), answers(base), answers(head),
-					this.head.target().getPath()));
+					baseImage.asCanonicalNameString(), answers(base), answers(head), route));
 		}
 	}
 

@@ -3,11 +3,18 @@ package dev.bottleneckkit.sweep;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Random;
 
+import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.load.LoadResults;
+import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.ABComparison.Block;
 import dev.bottleneckkit.sweep.ABComparison.Change;
 import org.junit.jupiter.api.Test;
+import org.testcontainers.utility.DockerImageName;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -97,6 +104,29 @@ class ABComparisonTest {
 		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.005, 5, 5))).as("B went first once more than A").isFalse();
 		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.005, 4, 5))).isTrue();
 		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.1, 4, 5))).as("a spread of 10 % a block").isFalse();
+	}
+
+	/**
+	 * A base that answers 404 where the head answers 200 is another service: one line
+	 * says so.
+	 */
+	@Test
+	void aBaseThatDoesNotServeTheRouteIsRefusedInOneLine() {
+		Step answered = step(LoadResults.closedLoop("load", 1, Duration.ofSeconds(2), 8, Duration.ofMillis(250)));
+		Step refused = step(LoadResults.closedLoop("load", 1, Duration.ofSeconds(2), 0, Duration.ofMillis(5),
+				Map.of("http-404", 400L), Duration.ofMillis(5)));
+
+		assertThatExceptionOfType(IllegalStateException.class)
+			.isThrownBy(
+					() -> PairRun.sameAnswers(DockerImageName.parse("orders:main"), "/orders/42", refused, answered))
+			.withMessage("A/B: the base (orders:main) answers {http-404=400} where the head answers 8 successes on"
+					+ " /orders/42: they do not serve the same route; compare two images of one service");
+		PairRun.sameAnswers(DockerImageName.parse("orders:main"), "/orders/42", answered, answered);
+	}
+
+	private static Step step(LoadResult result) {
+		return new Step(1, result, new GaugeTimeline(Map.of()), new GaugeTimeline(Map.of()), Optional.empty(),
+				List.of(), OptionalInt.empty(), List.of(), List.of(), Duration.ofSeconds(3));
 	}
 
 	@Test
