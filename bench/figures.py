@@ -72,8 +72,9 @@ def main(argv):
                 " against itself.", "", "```", *guard, "```"]
     if calibration:
         summary = [line.rstrip() for line in open(calibration, errors="replace") if line.startswith("[calibration]")]
-        out += ["", "`bench/ab-calibration.sh` on the lab's `/orders/{id}` (a 200 ms hold on 10 Tomcat threads; the"
-                " heads run 8 and 9), each guard from two fresh containers:", "", "```", *summary, "```"]
+        out += ["", f"`bench/ab-calibration.sh 10` on the same commit's code, on the lab's `/orders/{{id}}` (a 200 ms hold"
+                " on 10 Tomcat threads; the heads run 8 and 9), each guard from two fresh containers:", "", "```",
+                *summary, "```"]
     print("\n".join(out))
 
 
