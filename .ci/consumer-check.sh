@@ -33,8 +33,12 @@ esac
 say "building $image (the lab's downstream on $java_image, as any team's service image)"
 mkdir -p "$work/image"
 cp target/lab-service/lab-service/target/lab-service.jar "$work/image/app.jar"
-# A team's service as far as the guards know it: GET /orders/{id} holds its request thread 300 ms.
-{ cat containers/lab-service/Dockerfile; echo 'ENV SPRING_PROFILES_ACTIVE=downstream LAB_DOWNSTREAM_LATENCY=300ms'; } \
+# A team's service as far as the guards know it: GET /orders/{id} holds its request thread 300 ms, and its
+# meters are Prometheus text only (/actuator/prometheus; Actuator's JSON metrics endpoint is turned off, over
+# HTTP and JMX), as on a service scraped by Prometheus.
+{ cat containers/lab-service/Dockerfile
+  echo 'ENV SPRING_PROFILES_ACTIVE=downstream LAB_DOWNSTREAM_LATENCY=300ms MANAGEMENT_ENDPOINT_METRICS_ACCESS=none'
+} \
   >"$work/image/Dockerfile"
 docker build -q --build-arg "JAVA_IMAGE=$java_image" --build-arg CDS=false -t "$image" "$work/image" >/dev/null
 
@@ -126,6 +130,9 @@ for flavour in ${CONSUMERS:-plain boot-3.5 boot-4.1}; do
   grep -qE '^\[bottleneck-kit\] sweep /orders/42: +16 users' "$work/verify-$flavour.log" \
     && grep -qE '^\[bottleneck-kit\] sweep /orders/42: capped at .* Tomcat threads' "$work/verify-$flavour.log" \
     || { say "error: the sweep's progress and verdict lines are not in '$flavour''s mvn verify output"; exit 1; }
+  grep -qE '^\[bottleneck-kit\] sweep /orders/42: meters: read from /actuator/prometheus \(Prometheus text\)' \
+    "$work/verify-$flavour.log" \
+    || { say "error: the sweep did not read the service's meters from /actuator/prometheus in '$flavour'"; exit 1; }
   say "'$flavour': the console showed every step and the verdict:"
   grep -E '^\[bottleneck-kit\] sweep /orders/42' "$work/verify-$flavour.log" | sed 's/^/[consumer]   /'
   say "'$flavour': the copied scenarios ran and passed; their report (target/bottleneck-report/summary.md):"

@@ -2,6 +2,7 @@ package dev.bottleneckkit.containers;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -380,12 +381,14 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 	}
 
 	/**
-	 * {@code metrics} among Actuator's exposed endpoints, Tomcat's MBean registry on: the
-	 * meters the probes read. Set through the environment, so a property the test set
+	 * {@code metrics} and {@code prometheus} among Actuator's exposed endpoints, Tomcat's
+	 * MBean registry on: the meters the probes read, as JSON or as Prometheus text (a
+	 * service that turns the JSON endpoint off, or has a Prometheus registry only, is
+	 * read from its scrape). Set through the environment, so a property the test set
 	 * stays and is only added to.
 	 */
-	private void exposeSpringBootMeters() {
-		exposeMetrics(EXPOSURE);
+	void exposeSpringBootMeters() {
+		exposeMetrics(EXPOSURE, "metrics", "prometheus");
 		if (!getEnvMap().containsKey(TOMCAT_MBEANS)) {
 			withEnv(TOMCAT_MBEANS, "true");
 		}
@@ -393,25 +396,32 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 		// one of the request threads it counts: where all are busy it waits behind the
 		// load, or takes a thread from it (the pool reads one short).
 		if (this.jmx) {
-			exposeMetrics(JMX_EXPOSURE);
+			exposeMetrics(JMX_EXPOSURE, "metrics");
 			if (!getEnvMap().containsKey(SPRING_JMX)) {
 				withEnv(SPRING_JMX, "true");
 			}
 		}
 	}
 
-	/** {@code metrics} added to the endpoints {@code variable} exposes. */
-	private void exposeMetrics(String variable) {
+	/** {@code endpoints} added to those {@code variable} exposes. */
+	private void exposeMetrics(String variable, String... endpoints) {
 		String exposure = getEnvMap().get(variable);
+		List<String> exposed = new ArrayList<>();
 		if (exposure == null || exposure.isBlank()) {
-			withEnv(variable, "health,metrics");
+			exposed.add("health");
 		}
-		else if (!List.of(exposure.split(","))
-			.stream()
-			.map(String::trim)
-			.anyMatch((e) -> e.equals("metrics") || e.equals("*"))) {
-			withEnv(variable, exposure + ",metrics");
+		else {
+			List.of(exposure.split(",")).stream().map(String::trim).forEach(exposed::add);
 		}
+		if (exposed.contains("*")) {
+			return;
+		}
+		for (String endpoint : endpoints) {
+			if (!exposed.contains(endpoint)) {
+				exposed.add(endpoint);
+			}
+		}
+		withEnv(variable, String.join(",", exposed));
 	}
 
 	/**

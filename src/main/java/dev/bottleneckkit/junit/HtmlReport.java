@@ -302,6 +302,10 @@ final class HtmlReport {
 			.ifPresent((warmUp) -> card.append("<dt>warm-up</dt><dd>")
 				.append(ReportText.escape(warmUp.toString()))
 				.append("</dd>"));
+		sweep.meters()
+			.ifPresent((where) -> card.append("<dt>meters</dt><dd>read from ")
+				.append(ReportText.escape(where))
+				.append("</dd>"));
 		sweep.blind()
 			.forEach((line) -> card.append("<dt>blind</dt><dd>").append(ReportText.escape(line)).append("</dd>"));
 		sweep.verdict()

@@ -1,9 +1,6 @@
 package dev.bottleneckkit.probe;
 
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -11,18 +8,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import javax.management.MBeanServerConnection;
-import javax.management.MalformedObjectNameException;
-import javax.management.ObjectName;
-import javax.management.remote.JMXConnector;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.internal.JmxAgent;
-import dev.bottleneckkit.internal.Json;
 import dev.bottleneckkit.internal.Knobs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,9 +54,6 @@ public final class ServiceGauges {
 	 */
 	private static final long RECHECK_MISSING_NANOS = Duration.ofSeconds(1).toNanos();
 
-	/** The MBean of Actuator's metrics endpoint, in any context. */
-	static final String METRICS_MBEAN = "org.springframework.boot:type=Endpoint,name=Metrics,*";
-
 	private final URI base;
 
 	/** The service's JMX agent: the meters are read through it when it has the MBean. */
@@ -89,6 +77,12 @@ public final class ServiceGauges {
 
 	/** What the first round found it could not read, in one line; null when it could. */
 	private volatile String blind;
+
+	/** Where the first round found the meters; null before, or when it found none. */
+	private volatile String source;
+
+	/** Whether the endpoint gave no answer in time, so that it is asked again. */
+	private boolean unanswered;
 
 	private ServiceGauges(URI base, JmxAgent agent, List<Gauge> gauges, Duration interval) {
 		this.base = base;
@@ -132,33 +126,12 @@ public final class ServiceGauges {
 			try (Meters meters = open()) {
 				this.blind = checkEndpoint(meters);
 				for (long round = 1;; round++) {
-					Duration at = Duration.ofNanos(System.nanoTime() - started);
-					// Gauges of one meter (a timer's count and total time) come from one
-					// answer, so that a use that ends between two reads cannot count in
-					// one statistic and not in the other.
-					Map<String, List<Gauge>> byMeter = new LinkedHashMap<>();
-					for (Gauge gauge : this.gauges) {
-						Long missing = this.missingSince.get(gauge.label());
-						if (missing == null || System.nanoTime() - missing > RECHECK_MISSING_NANOS) {
-							byMeter.computeIfAbsent(gauge.meter() + gauge.tags(), (key) -> new ArrayList<>())
-								.add(gauge);
-						}
+					if (this.source == null && this.unanswered) {
+						// No answer in time is not no endpoint: asked again each round.
+						this.blind = checkEndpoint(meters);
 					}
-					if (meters.concurrent()) {
-						// Over HTTP a round reads every meter at once, so that it takes
-						// the time of one request, not one per meter.
-						List<Thread> readers = new ArrayList<>();
-						for (List<Gauge> meter : byMeter.values()) {
-							readers.add(Thread.ofVirtual().start(() -> sample(meters, meter, at)));
-						}
-						for (Thread reader : readers) {
-							reader.join();
-						}
-					}
-					else {
-						for (List<Gauge> meter : byMeter.values()) {
-							sample(meters, meter, at);
-						}
+					if (this.source != null) {
+						sampleRound(meters, Duration.ofNanos(System.nanoTime() - started));
 					}
 					// Fixed rate: the next round starts on its tick, however long this
 					// one took.
@@ -173,6 +146,42 @@ public final class ServiceGauges {
 			}
 		});
 		return this;
+	}
+
+	private void sampleRound(Meters meters, Duration at) throws InterruptedException {
+		try {
+			meters.beginRound();
+		}
+		catch (java.io.IOException ex) {
+			log.debug("meters of {} not read: {}", meters, ex.toString());
+			return;
+		}
+		// Gauges of one meter (a timer's count and total time) come from one answer, so
+		// that a use that ends between two reads cannot count in one statistic and not in
+		// the other.
+		Map<String, List<Gauge>> byMeter = new LinkedHashMap<>();
+		for (Gauge gauge : this.gauges) {
+			Long missing = this.missingSince.get(gauge.label());
+			if (missing == null || System.nanoTime() - missing > RECHECK_MISSING_NANOS) {
+				byMeter.computeIfAbsent(gauge.meter() + gauge.tags(), (key) -> new ArrayList<>()).add(gauge);
+			}
+		}
+		if (meters.concurrent()) {
+			// Over HTTP a round reads every meter at once, so that it takes the time of
+			// one request, not one per meter.
+			List<Thread> readers = new ArrayList<>();
+			for (List<Gauge> meter : byMeter.values()) {
+				readers.add(Thread.ofVirtual().start(() -> sample(meters, meter, at)));
+			}
+			for (Thread reader : readers) {
+				reader.join();
+			}
+		}
+		else {
+			for (List<Gauge> meter : byMeter.values()) {
+				sample(meters, meter, at);
+			}
+		}
 	}
 
 	/**
@@ -207,24 +216,34 @@ public final class ServiceGauges {
 	}
 
 	/**
-	 * Whether the service answers {@code /actuator/metrics}, and has Tomcat's thread
-	 * meters when it runs Tomcat: null when all is there, else the line to show.
+	 * Where the meters were read ({@code /actuator/prometheus (Prometheus text)},
+	 * Actuator's metrics MBean over JMX): empty before sampling has begun and when no
+	 * endpoint answered ({@link #blind} says what each answered).
+	 */
+	public Optional<String> source() {
+		return Optional.ofNullable(this.source);
+	}
+
+	/**
+	 * Whether the service answers Actuator's metrics or Prometheus text, and has Tomcat's
+	 * thread meters when it runs Tomcat: null when all is there, else the line to show.
 	 */
 	private String checkEndpoint(Meters meters) throws InterruptedException {
-		List<String> names;
 		try {
-			names = meters.names();
+			if (!meters.found()) {
+				return "meters: " + meters.notThere() + " — expose \"metrics\" or \"prometheus\""
+						+ " (management.endpoints.web.exposure.include), or Hikari, Tomcat and pool meters cannot be read";
+			}
 		}
 		catch (java.io.IOException | RuntimeException ex) {
-			return "Actuator metrics: no answer at " + meters + " (" + ex + ")";
+			this.unanswered = true;
+			return "meters: no answer at " + meters + " (" + ex + ")";
 		}
-		if (names == null) {
-			return "Actuator metrics: " + meters.notThere() + " — expose \"metrics\""
-					+ " (management.endpoints.web.exposure.include), or Hikari, Tomcat and pool meters cannot be read";
-		}
-		if (names.contains("tomcat.sessions.created") && !names.contains("tomcat.threads.busy")
+		this.unanswered = false;
+		this.source = meters.where();
+		if (meters.has("tomcat.sessions.created") && !meters.has("tomcat.threads.busy")
 				&& this.gauges.contains(Gauge.TOMCAT_BUSY)) {
-			return "Tomcat's thread meters: absent from /actuator/metrics — set"
+			return "Tomcat's thread meters: absent from " + meters.where() + " — set"
 					+ " server.tomcat.mbeanregistry.enabled=true, or Tomcat's threads are read from thread dumps only";
 		}
 		return null;
@@ -236,10 +255,13 @@ public final class ServiceGauges {
 	 */
 	public OptionalDouble read(Gauge gauge) {
 		try (Meters meters = open()) {
-			Object answer = answer(meters, gauge);
-			return (answer == null) ? OptionalDouble.empty() : statistic(answer, gauge);
+			if (!meters.found()) {
+				return OptionalDouble.empty();
+			}
+			Meters.Reading reading = answer(meters, gauge);
+			return (reading == null) ? OptionalDouble.empty() : reading.statistic(gauge);
 		}
-		catch (java.io.IOException ex) {
+		catch (java.io.IOException | RuntimeException ex) {
 			log.debug("gauge {} of {} not read: {}", gauge.meter(), this.base, ex.toString());
 			return OptionalDouble.empty();
 		}
@@ -251,12 +273,12 @@ public final class ServiceGauges {
 
 	private void sample(Meters meters, List<Gauge> meter, Duration at) {
 		try {
-			Object answer = answer(meters, meter.get(0));
+			Meters.Reading reading = answer(meters, meter.get(0));
 			for (Gauge gauge : meter) {
-				if (answer == null) {
+				if (reading == null) {
 					continue;
 				}
-				OptionalDouble value = statistic(answer, gauge);
+				OptionalDouble value = reading.statistic(gauge);
 				// A count below zero is a meter saying it has no reading: Tomcat's busy
 				// threads read -1 when requests run on virtual threads.
 				if (value.isPresent() && value.getAsDouble() >= 0) {
@@ -279,8 +301,8 @@ public final class ServiceGauges {
 	 * The endpoint's answer for {@code gauge}'s meter, null when the service does not
 	 * expose it (yet).
 	 */
-	private Object answer(Meters meters, Gauge gauge) throws java.io.IOException, InterruptedException {
-		Object answer = meters.metric(gauge);
+	private Meters.Reading answer(Meters meters, Gauge gauge) throws java.io.IOException, InterruptedException {
+		Meters.Reading answer = meters.metric(gauge);
 		for (Gauge same : this.gauges) {
 			if (same.meter().equals(gauge.meter()) && same.tags().equals(gauge.tags())) {
 				if (answer == null) {
@@ -300,210 +322,8 @@ public final class ServiceGauges {
 		return answer;
 	}
 
-	/**
-	 * The meters over JMX when the service's agent is on and has the endpoint's MBean,
-	 * else over HTTP.
-	 */
 	private Meters open() {
-		if (this.agent != null) {
-			try {
-				return JmxMeters.open(this.agent);
-			}
-			catch (java.io.IOException | RuntimeException ex) {
-				log.info(
-						"Actuator metrics of {} not over JMX ({}): read over HTTP, where a read takes a request thread",
-						this.agent.name(), ex.toString());
-			}
-		}
-		return new HttpMeters(this.base);
-	}
-
-	private static OptionalDouble statistic(Object answer, Gauge gauge) {
-		for (Object measurement : Json.array(answer, "measurements")) {
-			if (gauge.statistic().equals(Json.string(measurement, "", "statistic"))) {
-				return OptionalDouble.of(Json.number(measurement, "value"));
-			}
-		}
-		return OptionalDouble.empty();
-	}
-
-	/**
-	 * Where a service's meters are read: Actuator's metrics endpoint over HTTP or JMX.
-	 */
-	private interface Meters extends AutoCloseable {
-
-		/** The meters' names; null when the endpoint is not there. */
-		List<String> names() throws java.io.IOException, InterruptedException;
-
-		/**
-		 * The endpoint's answer for {@code gauge}'s meter (name, measurements), null when
-		 * the service has no such meter (yet).
-		 */
-		Object metric(Gauge gauge) throws java.io.IOException, InterruptedException;
-
-		/** Why {@link #names} found no endpoint, e.g. "404 at /actuator/metrics". */
-		String notThere();
-
-		/** Whether a round reads its meters at once. */
-		boolean concurrent();
-
-		@Override
-		void close();
-
-	}
-
-	/** {@code GET /actuator/metrics/{name}}, on the service's own port. */
-	private static final class HttpMeters implements Meters {
-
-		private final URI base;
-
-		private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-
-		/** What {@code /actuator/metrics} answered when it was not there. */
-		private int status;
-
-		HttpMeters(URI base) {
-			this.base = base;
-		}
-
-		@Override
-		public List<String> names() throws java.io.IOException, InterruptedException {
-			HttpResponse<String> response = get(this.base + "/actuator/metrics");
-			if (response.statusCode() != 200) {
-				this.status = response.statusCode();
-				return null;
-			}
-			List<String> names = new ArrayList<>();
-			for (Object name : Json.array(Json.parse(response.body()), "names")) {
-				names.add(String.valueOf(name));
-			}
-			return names;
-		}
-
-		@Override
-		public Object metric(Gauge gauge) throws java.io.IOException, InterruptedException {
-			StringBuilder uri = new StringBuilder(this.base + "/actuator/metrics/" + gauge.meter());
-			for (int i = 0; i < gauge.tags().size(); i++) {
-				uri.append(i == 0 ? '?' : '&').append("tag=").append(gauge.tags().get(i));
-			}
-			HttpResponse<String> response = get(uri.toString());
-			return (response.statusCode() == 200) ? Json.parse(response.body()) : null;
-		}
-
-		private HttpResponse<String> get(String uri) throws java.io.IOException, InterruptedException {
-			return this.http.send(HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(2)).build(),
-					HttpResponse.BodyHandlers.ofString());
-		}
-
-		@Override
-		public String notThere() {
-			return this.status + " at /actuator/metrics";
-		}
-
-		@Override
-		public boolean concurrent() {
-			return true;
-		}
-
-		@Override
-		public void close() {
-			this.http.close();
-		}
-
-		@Override
-		public String toString() {
-			return this.base + "/actuator/metrics";
-		}
-
-	}
-
-	/**
-	 * The endpoint's MBean, {@code metric(requiredMetricName, tag)} and
-	 * {@code listNames()}: answered by the JVM's RMI threads, a round in a few
-	 * milliseconds, one call at a time.
-	 */
-	private static final class JmxMeters implements Meters {
-
-		private static final String[] METRIC_SIGNATURE = { String.class.getName(), List.class.getName() };
-
-		private final JmxAgent agent;
-
-		private final JMXConnector connector;
-
-		private final MBeanServerConnection connection;
-
-		private final ObjectName endpoint;
-
-		private JmxMeters(JmxAgent agent, JMXConnector connector, MBeanServerConnection connection,
-				ObjectName endpoint) {
-			this.agent = agent;
-			this.connector = connector;
-			this.connection = connection;
-			this.endpoint = endpoint;
-		}
-
-		/** Connected to the endpoint's MBean; fails when the service has none. */
-		static JmxMeters open(JmxAgent agent) throws java.io.IOException {
-			JMXConnector connector = agent.connect();
-			try {
-				MBeanServerConnection connection = connector.getMBeanServerConnection();
-				Set<ObjectName> found = connection.queryNames(new ObjectName(METRICS_MBEAN), null);
-				if (found.isEmpty()) {
-					throw new java.io.IOException("no MBean " + METRICS_MBEAN
-							+ " (spring.jmx.enabled, management.endpoints.jmx.exposure.include=metrics)");
-				}
-				return new JmxMeters(agent, connector, connection, found.iterator().next());
-			}
-			catch (java.io.IOException | MalformedObjectNameException | RuntimeException ex) {
-				JmxAgent.disconnect(connector, agent.name());
-				throw (ex instanceof java.io.IOException io) ? io : new java.io.IOException(ex);
-			}
-		}
-
-		@Override
-		public List<String> names() throws java.io.IOException {
-			List<String> names = new ArrayList<>();
-			for (Object name : Json.array(invoke("listNames", new Object[0], new String[0]), "names")) {
-				names.add(String.valueOf(name));
-			}
-			return names;
-		}
-
-		@Override
-		public Object metric(Gauge gauge) throws java.io.IOException {
-			List<String> tags = gauge.tags().isEmpty() ? null : new ArrayList<>(gauge.tags());
-			return invoke("metric", new Object[] { gauge.meter(), tags }, METRIC_SIGNATURE);
-		}
-
-		private Object invoke(String operation, Object[] parameters, String[] signature) throws java.io.IOException {
-			try {
-				return this.connection.invoke(this.endpoint, operation, parameters, signature);
-			}
-			catch (javax.management.JMException ex) {
-				throw new java.io.IOException(ex);
-			}
-		}
-
-		@Override
-		public String notThere() {
-			return "no answer from " + this.endpoint + " over JMX";
-		}
-
-		@Override
-		public boolean concurrent() {
-			return false;
-		}
-
-		@Override
-		public void close() {
-			JmxAgent.disconnect(this.connector, this.agent.name());
-		}
-
-		@Override
-		public String toString() {
-			return this.endpoint + " over JMX (" + this.agent + ")";
-		}
-
+		return Meters.open(this.base, this.agent);
 	}
 
 }

@@ -114,10 +114,12 @@ final class PairRun {
 					break;
 				}
 			}
-			Readings baseReadings = new Readings(baseSteps, baseFlat, baseWarmUp, baseProbes.blind(), Duration.ZERO);
+			Readings baseReadings = new Readings(baseSteps, baseFlat, baseWarmUp, baseProbes.blind(),
+					baseProbes.meters(), Duration.ZERO);
 			// The pair's time is the comparison's: the head's readings count none of it
 			// twice.
-			Readings headReadings = new Readings(headSteps, headFlat, headWarmUp, headProbes.blind(), Duration.ZERO);
+			Readings headReadings = new Readings(headSteps, headFlat, headWarmUp, headProbes.blind(),
+					headProbes.meters(), Duration.ZERO);
 			Verdict baseVerdict = Attribution.of(baseReadings).verdict();
 			Verdict headVerdict = Attribution.of(headReadings).verdict();
 			int ceilingUsers = headSteps.get(headSteps.size() - 1).users();

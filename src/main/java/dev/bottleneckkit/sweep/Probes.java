@@ -38,6 +38,9 @@ final class Probes implements AutoCloseable {
 
 	private ServiceGauges serviceGauges;
 
+	/** Where the service's meters were last read; null until a step has read them. */
+	private String meters;
+
 	private ServiceGauges downstreamGauges;
 
 	private ThreadDumpProbe threads;
@@ -101,6 +104,11 @@ final class Probes implements AutoCloseable {
 
 	List<String> blind() {
 		return List.copyOf(this.blind);
+	}
+
+	/** Where the service's meters were read, once a step has read them. */
+	Optional<String> meters() {
+		return Optional.ofNullable(this.meters);
 	}
 
 	/** Starts the readings of a step: its gauges, its pins, its CPU. */
@@ -186,6 +194,7 @@ final class Probes implements AutoCloseable {
 		GaugeTimeline service = (this.serviceGauges != null) ? this.serviceGauges.stop() : new GaugeTimeline(Map.of());
 		if (this.serviceGauges != null) {
 			this.serviceGauges.blind().ifPresent(this.blind::add);
+			this.serviceGauges.source().ifPresent((source) -> this.meters = source);
 		}
 		GaugeTimeline downstream = (this.downstreamGauges != null) ? this.downstreamGauges.stop()
 				: new GaugeTimeline(Map.of());

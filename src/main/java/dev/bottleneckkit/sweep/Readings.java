@@ -14,9 +14,13 @@ import java.util.Optional;
  * @param saturated whether throughput stopped rising within the sweep
  * @param warmUp how the service was warmed up before the first step, when it was
  * @param blind what the probes could not see, each in one line naming what to change
+ * @param meters where the service's meters were read
+ * ({@code /actuator/prometheus (Prometheus
+ * text)}), when they were
  * @param took how long the warm-up and the steps took
  */
-record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, List<String> blind, Duration took) {
+record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, List<String> blind,
+		Optional<String> meters, Duration took) {
 
 	/** A step whose throughput reaches this share of the ceiling is at the knee. */
 	static final double KNEE_SHARE = 0.9;
@@ -28,7 +32,7 @@ record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, Li
 
 	/** Steps read by hand, every probe seeing, no warm-up: for tests of the analysis. */
 	static Readings of(List<Step> steps, boolean saturated) {
-		return new Readings(steps, saturated, Optional.empty(), List.of(), Duration.ZERO);
+		return new Readings(steps, saturated, Optional.empty(), List.of(), Optional.empty(), Duration.ZERO);
 	}
 
 	/** The highest throughput of any step, requests per second. */

@@ -302,6 +302,7 @@ public final class Sweep {
 		}
 		Analysis analysis = Attribution.of(readings);
 		Console.line(this.name + ": " + analysis.verdict().line());
+		readings.meters().ifPresent((where) -> Console.line(this.name + ": meters: read from " + where));
 		readings.blind().forEach((line) -> Console.line(this.name + ": blind: " + line));
 		if (!this.checks.confirming()) {
 			analysis.nextCap().ifPresent((next) -> Console.line(this.name + ": next: " + next));

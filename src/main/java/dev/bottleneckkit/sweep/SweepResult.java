@@ -113,6 +113,15 @@ public final class SweepResult {
 		return this.readings.blind();
 	}
 
+	/**
+	 * Where the service's meters were read: {@code Actuator's metrics MBean over JMX},
+	 * {@code /actuator/metrics}, or Prometheus text ({@code /actuator/prometheus},
+	 * {@code /q/metrics}, ...); empty when none answered ({@link #blind} says why).
+	 */
+	public Optional<String> meters() {
+		return this.readings.meters();
+	}
+
 	/** What was swept, for reports. */
 	public String name() {
 		return this.name;

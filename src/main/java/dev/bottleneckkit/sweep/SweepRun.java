@@ -189,7 +189,7 @@ final class SweepRun {
 					break;
 				}
 			}
-			return new Readings(steps, saturated, warmedUp, probes.blind(),
+			return new Readings(steps, saturated, warmedUp, probes.blind(), probes.meters(),
 					Duration.ofNanos(System.nanoTime() - started));
 		}
 	}

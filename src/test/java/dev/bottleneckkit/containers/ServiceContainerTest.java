@@ -25,6 +25,27 @@ class ServiceContainerTest {
 	}
 
 	@Test
+	void theMetersTheProbesReadAreAddedToTheEndpointsATestExposes() {
+		ServiceContainer plain = new ServiceContainer("example/orders:1.4.2");
+		ServiceContainer own = new ServiceContainer("example/orders:1.4.2")
+			.withSpringProperty("management.endpoints.web.exposure.include", "health, info,prometheus");
+		ServiceContainer every = new ServiceContainer("example/orders:1.4.2")
+			.withSpringProperty("management.endpoints.web.exposure.include", "*");
+
+		plain.exposeSpringBootMeters();
+		own.exposeSpringBootMeters();
+		every.exposeSpringBootMeters();
+
+		assertThat(plain.getEnvMap())
+			.containsEntry("MANAGEMENT_ENDPOINTS_WEB_EXPOSURE_INCLUDE", "health,metrics,prometheus")
+			.containsEntry("MANAGEMENT_ENDPOINTS_JMX_EXPOSURE_INCLUDE", "health,metrics")
+			.containsEntry("SERVER_TOMCAT_MBEANREGISTRY_ENABLED", "true");
+		assertThat(own.getEnvMap()).containsEntry("MANAGEMENT_ENDPOINTS_WEB_EXPOSURE_INCLUDE",
+				"health,info,prometheus,metrics");
+		assertThat(every.getEnvMap()).containsEntry("MANAGEMENT_ENDPOINTS_WEB_EXPOSURE_INCLUDE", "*");
+	}
+
+	@Test
 	void jvmOptionsAddUpInJavaToolOptions() {
 		ServiceContainer service = new ServiceContainer("example/orders:1.4.2").withJvmOptions("-Xmx256m")
 			.withJvmOptions("-XX:+UseSerialGC");

@@ -17,15 +17,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BlindGaugesTest {
 
 	@Test
-	void anActuatorWithoutMetricsIsNamed() throws Exception {
+	void aServiceWithNeitherActuatorsMetricsNorPrometheusTextSaysWhatEachPathAnswered() throws Exception {
 		HttpServer server = serving(404, "{\"error\":\"Not Found\"}");
 		try {
 			ServiceGauges gauges = ServiceGauges.at(uri(server)).start();
 			Thread.sleep(Duration.ofMillis(300));
 			gauges.stop();
 
-			assertThat(gauges.blind()).hasValue("Actuator metrics: 404 at /actuator/metrics — expose \"metrics\""
+			assertThat(gauges.blind()).hasValue("meters: 404 at /actuator/metrics, 404 at /actuator/prometheus,"
+					+ " 404 at /q/metrics, 404 at /metrics, 404 at /prometheus — expose \"metrics\" or \"prometheus\""
 					+ " (management.endpoints.web.exposure.include), or Hikari, Tomcat and pool meters cannot be read");
+			assertThat(gauges.source()).isEmpty();
 		}
 		finally {
 			server.stop(0);

@@ -798,7 +798,7 @@ class AttributionTest {
 				step(4, 8.0, 800, empty(), List.of()),
 				step(8, 10.0, 1600, gauges(Map.of(Gauge.TOMCAT_BUSY, 12.0, Gauge.TOMCAT_MAX, 200.0)), List.of()));
 		Readings readings = new Readings(steps, true, Optional.empty(),
-				List.of("thread dumps: JMX refused at 127.0.0.1:40111"), Duration.ZERO);
+				List.of("thread dumps: JMX refused at 127.0.0.1:40111"), Optional.empty(), Duration.ZERO);
 
 		Verdict verdict = Attribution.of(readings).verdict();
 

@@ -96,7 +96,8 @@ public final class SweepResults {
 	 * test.
 	 */
 	static SweepResult analysed(String name, URI uri, List<Step> steps, boolean saturated) {
-		Readings readings = new Readings(steps, saturated, Optional.empty(), List.of(), Duration.ofSeconds(20));
+		Readings readings = new Readings(steps, saturated, Optional.empty(), List.of(), Optional.empty(),
+				Duration.ofSeconds(20));
 		return new SweepResult(name, uri, readings, Attribution.of(readings), Optional.empty(), Optional.empty(),
 				Optional.empty());
 	}
