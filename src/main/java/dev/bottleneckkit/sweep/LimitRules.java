@@ -82,7 +82,10 @@ final class LimitRules {
 			.map((pool) -> at.capped(Resource.HTTP_CLIENT_POOL, String.format(Locale.ROOT,
 					"HttpClient pool (from a thread dump) %d request threads hold a connection, %d wait in its lease",
 					pool.inUse(), pool.pending()), new Verdict.Model(pool.limit(), "connections", at.w1(), "W₁"),
-					Optional.empty(), pool.readings()));
+					Optional.empty(),
+					withoutMeters(at, pool.readings(), "HttpClient 5's pool meters", "httpcomponents.httpclient.pool.*",
+							"Spring Boot binds none;"
+									+ " PoolingHttpClientConnectionManagerMetricsBinder on the connection manager does")));
 	}
 
 	/**
@@ -97,7 +100,27 @@ final class LimitRules {
 			.map((pool) -> at.capped(Resource.HIKARI_POOL, String.format(Locale.ROOT,
 					"Hikari pool (from a thread dump) %d request threads hold a connection, %d wait in its borrow",
 					pool.inUse(), pool.pending()), new Verdict.Model(pool.limit(), "connections", at.w1(), "W₁"),
-					Optional.empty(), pool.readings()));
+					Optional.empty(),
+					withoutMeters(at, pool.readings(), "Hikari's meters", "hikaricp.connections.*",
+							"Spring Boot binds them to a HikariDataSource it created, not to one wrapped or built"
+									+ " by hand")));
+	}
+
+	/**
+	 * A pool's readings from thread dumps, with why its meters were not read and what
+	 * that costs the model: its hold is W₁, the request's latency at one user, where the
+	 * pool's own meters would give how long a use holds a connection (a connection held
+	 * for part of a request only makes a W₁ model read low).
+	 */
+	static Map<String, String> withoutMeters(AtCap at, Map<String, String> readings, String meters, String names,
+			String why) {
+		Map<String, String> all = new LinkedHashMap<>(readings);
+		all.put("meters",
+				at.readings()
+					.meters()
+					.map((where) -> meters + " (" + names + ") absent from " + where + ": " + why)
+					.orElse("none read (see blind)") + "; the hold is W₁, the request's latency, not a use's");
+		return all;
 	}
 
 	static Optional<Capped> reactorNetty(AtCap at) {

@@ -398,6 +398,29 @@ class AttributionTest {
 		assertThat(sweep).isCappedBy(Resource.HIKARI_POOL);
 		assertThat(sweep.verdict().line()).startsWith("capped at 8.0 rps from 8 users: Hikari pool (from a thread dump)"
 				+ " 4 request threads hold a connection, 4 wait in its borrow — 4 connections / ");
+		assertThat(sweep.verdict().readings()).containsEntry("meters",
+				"none read (see blind); the hold is W₁, the request's latency, not a use's");
+	}
+
+	/**
+	 * A pool read from thread dumps where the service's meters were read says why its own
+	 * were not among them, and that its model's hold is the request's latency.
+	 */
+	@Test
+	void aPoolReadFromThreadDumpsBesideReadMetersSaysWhichMetersItMissed() {
+		ThreadDump dump = poolDump("threads-2.json", 4, 4, ThreadDumps.HIKARI_WAITING,
+				"com.zaxxer.hikari.pool.HikariProxyPreparedStatement.executeQuery");
+		List<Step> steps = capped(8.0, empty(), List.of(dump), List.of()).readings().steps();
+		Readings readings = new Readings(steps, true, Optional.empty(), List.of(),
+				Optional.of("/actuator/prometheus (Prometheus text)"), Duration.ZERO);
+
+		Verdict verdict = Attribution.of(readings).verdict();
+
+		assertThat(verdict.cap()).hasValue(Resource.HIKARI_POOL);
+		assertThat(verdict.readings()).containsEntry("meters",
+				"Hikari's meters (hikaricp.connections.*) absent from /actuator/prometheus (Prometheus text): Spring"
+						+ " Boot binds them to a HikariDataSource it created, not to one wrapped or built by hand;"
+						+ " the hold is W₁, the request's latency, not a use's");
 	}
 
 	/**
