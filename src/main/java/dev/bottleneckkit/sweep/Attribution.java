@@ -53,7 +53,7 @@ final class Attribution {
 	static Analysis of(Readings readings) {
 		AtCap at = AtCap.of(readings);
 		Verdict verdict = verdict(at);
-		List<Verdict.Bound> bounds = bounds(at);
+		List<Verdict.Bound> bounds = Roots.unqueued(at, verdict, bounds(at));
 		Optional<Resource> cap = verdict.cap();
 		// A ceiling below the one measured is no resource's: its model read the route
 		// wrong.
@@ -103,7 +103,7 @@ final class Attribution {
 				candidates.add(verdict.get());
 				continue;
 			}
-			return LimitRules.agreeing(at, verdict.get());
+			return Roots.rooted(at, LimitRules.agreeing(at, verdict.get()));
 		}
 		return new Verdict.Unexplained(at.ceiling(), at.kneeUsers(), candidates, at.readings().blind(), seen(last));
 	}

@@ -1,0 +1,144 @@
+package dev.bottleneckkit.sweep;
+
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import dev.bottleneckkit.probe.Gauge;
+import dev.bottleneckkit.sweep.Verdict.Capped;
+
+/**
+ * Where a pool and the CPU fill together, which of the two moves the ceiling. A pool
+ * whose holds wait for a core is full because the CPU is: its Little's law holds (limit
+ * over its hold at the cap), yet raising it gains nothing. So when the rules name a pool
+ * and the cores that serve it are full too, with the CPU's model as near the ceiling, the
+ * pool's own hold is compared with its hold at one user:
+ * <ul>
+ * <li>grown by {@value #HOLD_GREW}× or more: what it grew by is time waiting for a core
+ * (the pool's own work, a query, is the same at one user and at the cap), and the root is
+ * the CPU; the verdict names it and says what raising the pool gains at most;</li>
+ * <li>not grown: the pool is full on its own work and names the cap, with what raising it
+ * gains at most before the cores cap;</li>
+ * <li>its own hold not read (a pool from thread dumps, Tomcat's threads, HttpClient's
+ * pool, whose model holds W₁): the readings cannot tell, the verdict keeps the pool and
+ * says so, and that {@code confirming()}, turning the pool's knob, would tell.</li>
+ * </ul>
+ */
+final class Roots {
+
+	/**
+	 * The CPU's model within this share of the ceiling caps with the pool: raising the
+	 * pool could gain no more.
+	 */
+	static final double CO_SATURATED = 0.10;
+
+	/**
+	 * A pool's hold at the cap this many times its hold at one user has grown by waiting
+	 * for a core.
+	 */
+	static final double HOLD_GREW = 1.5;
+
+	/** The resources whose holds may be waits for a core. */
+	private static final Set<Resource> POOLS = EnumSet.of(Resource.HIKARI_POOL, Resource.HTTP_CLIENT_POOL,
+			Resource.REACTOR_NETTY_POOL, Resource.CONNECTION_POOL, Resource.TOMCAT_THREADS, Resource.JETTY_THREADS,
+			Resource.UNDERTOW_THREADS);
+
+	private Roots() {
+	}
+
+	/**
+	 * {@code verdict}, or the CPU where the pool it names waits for the cores: see the
+	 * class.
+	 */
+	static Capped rooted(AtCap at, Capped verdict) {
+		if (!POOLS.contains(verdict.resource())) {
+			return verdict;
+		}
+		Optional<Capped> cpu = DemandRules.cpu(at).filter((capped) -> capped.modelError() <= CO_SATURATED);
+		if (cpu.isEmpty()) {
+			return verdict;
+		}
+		String pool = verdict.resource().description();
+		double gain = Math.max(0, cpu.get().model().rps() / at.ceiling() - 1);
+		String gains = String.format(Locale.ROOT, "raising the %s gains at most %.0f %%: the cores cap at %.1f rps",
+				pool, 100 * gain, cpu.get().model().rps());
+		Optional<Duration> atOneUser = ownHold(at, verdict);
+		String pays = String.format(Locale.ROOT, "; the cores are full too: raising it gains at most %.0f %%",
+				100 * gain);
+		if (atOneUser.isEmpty()) {
+			return withReading(verdict, pays, "co-saturated",
+					"the cores are full too; " + gains + ". The readings cannot tell whether the " + pool
+							+ " are full because the cores are (their own hold is not read): confirming() turns their"
+							+ " knob and would");
+		}
+		double grew = verdict.model().hold().toNanos() / (double) atOneUser.get().toNanos();
+		String holds = String.format(Locale.ROOT, "its hold %.3f s at 1 user, %.3f s at the cap (×%.1f)",
+				atOneUser.get().toNanos() / 1e9, verdict.model().hold().toNanos() / 1e9, grew);
+		if (grew < HOLD_GREW) {
+			return withReading(verdict, pays, "co-saturated",
+					"the cores are full too; " + holds + ", full on its own work; " + gains);
+		}
+		Map<String, String> readings = new LinkedHashMap<>(cpu.get().readings());
+		readings.put("root", "the CPU: the " + pool + " is full too (" + verdict.saw() + "), " + holds
+				+ ": its uses wait for a core; " + gains);
+		return new Capped(Resource.CPU, cpu.get().ceilingRps(), cpu.get().fromUsers(),
+				cpu.get().saw() + "; the " + pool + " is full because its uses wait for a core (" + holds
+						+ "): raising it gains at most " + String.format(Locale.ROOT, "%.0f %%", 100 * gain),
+				cpu.get().model(), cpu.get().where(), readings);
+	}
+
+	/**
+	 * The pool's own hold with one user, when the pool's model holds a use it measured
+	 * (Hikari's usage timer), from the first step that used it.
+	 */
+	static Optional<Duration> ownHold(AtCap at, Capped verdict) {
+		if (verdict.resource() != Resource.HIKARI_POOL || !"a use".equals(verdict.model().holdIs())) {
+			return Optional.empty();
+		}
+		return hikariUseAtOneUser(at);
+	}
+
+	/** Hikari's mean use in the first step that used the pool. */
+	private static Optional<Duration> hikariUseAtOneUser(AtCap at) {
+		return at.readings()
+			.steps()
+			.stream()
+			.map((step) -> step.service().meanTime(Gauge.HIKARI_USAGE_SECONDS, Gauge.HIKARI_USES))
+			.flatMap(Optional::stream)
+			.findFirst();
+	}
+
+	/**
+	 * The ceilings of {@code bounds} with the pool a CPU root found full at its own hold
+	 * with one user: waiting for a core is no part of what the pool allows once the cores
+	 * are raised.
+	 */
+	static List<Verdict.Bound> unqueued(AtCap at, Verdict verdict, List<Verdict.Bound> bounds) {
+		if (!(verdict instanceof Capped capped) || !capped.readings().containsKey("root")) {
+			return bounds;
+		}
+		Optional<Duration> own = hikariUseAtOneUser(at);
+		return bounds.stream()
+			.map((bound) -> (bound.resource() == Resource.HIKARI_POOL && own.isPresent())
+					? new Verdict.Bound(bound.resource(), bound.what(),
+							new Verdict.Model(bound.model().limit(), bound.model().unit(), own.get(),
+									"a use at 1 user"))
+					: bound)
+			.sorted(Comparator.comparingDouble((Verdict.Bound bound) -> bound.model().rps()))
+			.toList();
+	}
+
+	private static Capped withReading(Capped verdict, String saw, String key, String value) {
+		Map<String, String> readings = new LinkedHashMap<>(verdict.readings());
+		readings.put(key, value);
+		return new Capped(verdict.resource(), verdict.ceilingRps(), verdict.fromUsers(), verdict.saw() + saw,
+				verdict.model(), verdict.where(), readings);
+	}
+
+}

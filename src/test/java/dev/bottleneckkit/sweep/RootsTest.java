@@ -1,0 +1,147 @@
+package dev.bottleneckkit.sweep;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.load.LoadResults;
+import dev.bottleneckkit.probe.Gauge;
+import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.probe.MachineCpu;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A pool full while the cores that serve it are: the verdict names the resource whose
+ * knob moves the ceiling, and says what raising the other gains at most. The figures are
+ * those of a server-rendered Boot 4.0 app with Hikari 10 and its database 20 ms away,
+ * which capped at 69.0 rps with the machine's cores 1.92 of 2 busy, and made 52.6 rps
+ * with Hikari 80.
+ */
+class RootsTest {
+
+	private static final MachineCpu.Use QUIET = new MachineCpu.Use(0.5, 2, false, Optional.empty(), 0,
+			Map.of("mysql", 0.1), 0.1, 2, 0.72);
+
+	private static final MachineCpu.Use FULL = new MachineCpu.Use(1.5, 2, false, Optional.empty(), 0,
+			Map.of("mysql", 0.2), 0.2, 2, 1.92);
+
+	@Test
+	void aPoolWhoseUsesWaitForACoreIsFullBecauseTheCpuIsAndTheCpuIsNamed() {
+		Analysis analysis = Attribution.of(hikari(0.030, 0.145, FULL));
+
+		Verdict.Capped verdict = (Verdict.Capped) analysis.verdict();
+		assertThat(verdict.resource()).isEqualTo(Resource.CPU);
+		assertThat(verdict.line()).startsWith("capped at 69.0 rps from 4 users: the machine's 2 cores were busy")
+			.contains("; the Hikari connection pool is full because its uses wait for a core (its hold 0.030 s at"
+					+ " 1 user, 0.145 s at the cap (×4.8)): raising it gains at most 4 %")
+			.endsWith("cores / 0.028 s = 71.9 rps");
+		assertThat(verdict.readings().get("root"))
+			.startsWith("the CPU: the Hikari connection pool is full too" + " (Hikari pool 10/10 active, 5 pending)");
+		// Raised cores, the pool allows what its uses hold at one user: 10 / 0.030 s.
+		assertThat(analysis.nextCap()).hasValueSatisfying((next) -> {
+			assertThat(next.resource()).isEqualTo(Resource.HIKARI_POOL);
+			assertThat(next.model().rps()).isCloseTo(333.3, org.assertj.core.data.Offset.offset(0.1));
+		});
+	}
+
+	@Test
+	void aPoolFullOnItsOwnWorkBesideFullCoresKeepsTheVerdictAndSaysWhatRaisingItGains() {
+		Verdict verdict = Attribution.of(hikari(0.140, 0.145, FULL)).verdict();
+
+		assertThat(verdict.cap()).hasValue(Resource.HIKARI_POOL);
+		assertThat(verdict.line()).isEqualTo("capped at 69.0 rps from 4 users: Hikari pool 10/10 active, 5 pending;"
+				+ " the cores are full too: raising it gains at most 4 % — 10 connections / 0.145 s = 69.0 rps");
+		assertThat(verdict.readings().get("co-saturated")).isEqualTo("the cores are full too; its hold 0.140 s at 1"
+				+ " user, 0.145 s at the cap (×1.0), full on its own work; raising the Hikari connection pool gains at"
+				+ " most 4 %: the cores cap at 71.9 rps");
+	}
+
+	@Test
+	void aPoolWhoseOwnHoldIsNotReadBesideFullCoresSaysTheReadingsCannotTellAndWhatWould() {
+		List<Step> steps = new ArrayList<>();
+		// 145 ms a request with one user: 10 threads allow 69 rps, and the cores 71.9.
+		steps.add(step(1, 6.9, gauges(Map.of(Gauge.TOMCAT_BUSY, 1.0, Gauge.TOMCAT_MAX, 10.0)), QUIET));
+		steps.add(step(2, 13.8, gauges(Map.of(Gauge.TOMCAT_BUSY, 2.0, Gauge.TOMCAT_MAX, 10.0)), QUIET));
+		steps.add(step(4, 27.6, gauges(Map.of(Gauge.TOMCAT_BUSY, 4.0, Gauge.TOMCAT_MAX, 10.0)), QUIET));
+		steps.add(step(8, 55.2, gauges(Map.of(Gauge.TOMCAT_BUSY, 8.0, Gauge.TOMCAT_MAX, 10.0)), QUIET));
+		steps.add(step(16, 69, gauges(Map.of(Gauge.TOMCAT_BUSY, 10.0, Gauge.TOMCAT_MAX, 10.0)), FULL));
+		steps.add(step(32, 69, gauges(Map.of(Gauge.TOMCAT_BUSY, 10.0, Gauge.TOMCAT_MAX, 10.0)), FULL));
+
+		Verdict verdict = Attribution.of(Readings.of(steps, true)).verdict();
+
+		assertThat(verdict.cap()).hasValue(Resource.TOMCAT_THREADS);
+		assertThat(verdict.line()).contains("; the cores are full too: raising it gains at most 4 %");
+		assertThat(verdict.readings().get("co-saturated")).endsWith("The readings cannot tell whether the Tomcat"
+				+ " request threads are full because the cores are (their own hold is not read): confirming() turns"
+				+ " their knob and would");
+	}
+
+	@Test
+	void aPoolFullWhileTheCoresAreNotIsTheCapAlone() {
+		MachineCpu.Use half = new MachineCpu.Use(0.6, 2, false, Optional.empty(), 0, Map.of("mysql", 0.2), 0.2, 2,
+				1.02);
+
+		Verdict verdict = Attribution.of(hikari(0.030, 0.145, half)).verdict();
+
+		assertThat(verdict.cap()).hasValue(Resource.HIKARI_POOL);
+		assertThat(verdict.line()).isEqualTo(
+				"capped at 69.0 rps from 4 users: Hikari pool 10/10 active, 5 pending — 10 connections / 0.145 s = 69.0 rps");
+		assertThat(verdict.readings()).doesNotContainKeys("co-saturated", "root");
+	}
+
+	/**
+	 * Hikari 10, a use held {@code atOneUser} with one user and {@code atCap} at the cap,
+	 * the cores {@code atCapCpu} from 4 users on.
+	 */
+	private static Readings hikari(double atOneUser, double atCap, MachineCpu.Use atCapCpu) {
+		List<Step> steps = new ArrayList<>();
+		steps.add(step(1, 30, pool(1, 0, 300, atOneUser), QUIET));
+		steps.add(step(2, 55, pool(2, 0, 550, atOneUser * 1.1), QUIET));
+		steps.add(step(4, 66, pool(4, 0, 660, atOneUser * 1.3), atCapCpu));
+		steps.add(step(16, 69, pool(10, 5, 690, atCap), atCapCpu));
+		steps.add(step(32, 69, pool(10, 5, 690, atCap), atCapCpu));
+		return Readings.of(steps, true);
+	}
+
+	private static GaugeTimeline pool(double active, double pending, double uses, double useSeconds) {
+		Map<String, List<GaugeTimeline.Sample>> series = new LinkedHashMap<>();
+		series.put(Gauge.HIKARI_ACTIVE.label(), samples(0, active));
+		series.put(Gauge.HIKARI_MAX.label(), samples(10, 10));
+		series.put(Gauge.HIKARI_PENDING.label(), samples(0, pending));
+		series.put(Gauge.HIKARI_USES.label(), samples(0, uses));
+		series.put(Gauge.HIKARI_USAGE_SECONDS.label(), samples(0, uses * useSeconds));
+		return new GaugeTimeline(series);
+	}
+
+	private static GaugeTimeline gauges(Map<Gauge, Double> maxima) {
+		Map<String, List<GaugeTimeline.Sample>> series = new LinkedHashMap<>();
+		maxima.forEach((gauge, max) -> series.put(gauge.label(), samples(Math.min(0, max), max)));
+		return new GaugeTimeline(series);
+	}
+
+	private static List<GaugeTimeline.Sample> samples(double first, double last) {
+		return List.of(new GaugeTimeline.Sample(Duration.ZERO, first),
+				new GaugeTimeline.Sample(Duration.ofSeconds(5), last));
+	}
+
+	/** A 10 s step at {@code rps}, its latency by Little's law, its CPU read. */
+	private static Step step(int users, double rps, GaugeTimeline gauges, MachineCpu.Use cpu) {
+		Duration window = Duration.ofSeconds(10);
+		List<LoadResult.Second> timeline = new ArrayList<>();
+		for (int second = 0; second < 10; second++) {
+			timeline.add(new LoadResult.Second(second, Math.round(rps), 0, users * 1000 / rps, true));
+		}
+		LoadResult result = LoadResults.of("load", users, window, Math.round(rps * 10),
+				Duration.ofMillis(Math.round(users * 1000 / rps)), timeline, Duration.ZERO, Double.NaN);
+		return new Step(users, result, gauges, new GaugeTimeline(Map.of()), Optional.of(cpu), List.of(),
+				OptionalInt.empty(), List.of(), List.of(), window);
+	}
+
+}
