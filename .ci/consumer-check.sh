@@ -37,7 +37,8 @@ cp target/lab-service/lab-service/target/lab-service.jar "$work/image/app.jar"
 # meters are Prometheus text only (/actuator/prometheus; Actuator's JSON metrics endpoint is turned off, over
 # HTTP and JMX), as on a service scraped by Prometheus.
 { cat containers/lab-service/Dockerfile
-  echo 'ENV SPRING_PROFILES_ACTIVE=downstream LAB_DOWNSTREAM_LATENCY=300ms MANAGEMENT_ENDPOINT_METRICS_ACCESS=none'
+  echo 'ENV SPRING_PROFILES_ACTIVE=downstream LAB_DOWNSTREAM_LATENCY=300ms MANAGEMENT_ENDPOINT_METRICS_ACCESS=none' \
+    'MANAGEMENT_PROMETHEUS_METRICS_EXPORT_ENABLED=true'
 } \
   >"$work/image/Dockerfile"
 docker build -q --build-arg "JAVA_IMAGE=$java_image" --build-arg CDS=false -t "$image" "$work/image" >/dev/null

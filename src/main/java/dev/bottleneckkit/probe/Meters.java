@@ -189,13 +189,15 @@ sealed interface Meters extends AutoCloseable permits Meters.Http, Meters.Jmx {
 
 		/**
 		 * A read waits for a request thread behind the load: seconds where every thread
-		 * is busy (Tomcat's queue is not first come, first served), so it is given five
-		 * before it counts as no answer.
+		 * is busy (Tomcat's queue is not first come, first served). A scrape, a whole
+		 * round, is given five before it counts as no answer; a JSON meter, one of a
+		 * round's many, two.
 		 */
 		private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+			Duration timeout = path.startsWith("/actuator/metrics/") ? Duration.ofSeconds(2) : Duration.ofSeconds(5);
 			return this.http.send(HttpRequest.newBuilder(URI.create(this.base + path))
 				.header("Accept", "text/plain;version=0.0.4, application/json;q=0.9, */*;q=0.5")
-				.timeout(Duration.ofSeconds(5))
+				.timeout(timeout)
 				.build(), HttpResponse.BodyHandlers.ofString());
 		}
 

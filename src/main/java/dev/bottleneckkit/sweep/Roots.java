@@ -32,18 +32,6 @@ import dev.bottleneckkit.sweep.Verdict.Capped;
  */
 final class Roots {
 
-	/**
-	 * The CPU's model within this share of the ceiling caps with the pool: raising the
-	 * pool could gain no more.
-	 */
-	static final double CO_SATURATED = 0.10;
-
-	/**
-	 * A pool's hold at the cap this many times its hold at one user has grown by waiting
-	 * for a core.
-	 */
-	static final double HOLD_GREW = 1.5;
-
 	/** The resources whose holds may be waits for a core. */
 	private static final Set<Resource> POOLS = EnumSet.of(Resource.HIKARI_POOL, Resource.HTTP_CLIENT_POOL,
 			Resource.REACTOR_NETTY_POOL, Resource.CONNECTION_POOL, Resource.TOMCAT_THREADS, Resource.JETTY_THREADS,
@@ -60,37 +48,47 @@ final class Roots {
 		if (!POOLS.contains(verdict.resource())) {
 			return verdict;
 		}
-		Optional<Capped> cpu = DemandRules.cpu(at).filter((capped) -> capped.modelError() <= CO_SATURATED);
+		Optional<Capped> cpu = DemandRules.cpu(at).filter((capped) -> capped.modelError() <= Capped.MODEL_AGREEMENT);
 		if (cpu.isEmpty()) {
 			return verdict;
 		}
 		String pool = verdict.resource().description();
-		double gain = Math.max(0, cpu.get().model().rps() / at.ceiling() - 1);
-		String gains = String.format(Locale.ROOT, "raising the %s gains at most %.0f %%: the cores cap at %.1f rps",
-				pool, 100 * gain, cpu.get().model().rps());
-		Optional<Duration> atOneUser = ownHold(at, verdict);
+		double cores = cpu.get().model().rps();
+		String poolGains = String.format(Locale.ROOT, "raising the %s gains at most %.0f %%: the cores cap at %.1f rps",
+				pool, 100 * gain(cores, at.ceiling()), cores);
 		String pays = String.format(Locale.ROOT, "; the cores are full too: raising it gains at most %.0f %%",
-				100 * gain);
+				100 * gain(cores, at.ceiling()));
+		Optional<Duration> atOneUser = ownHold(at, verdict);
 		if (atOneUser.isEmpty()) {
 			return withReading(verdict, pays, "co-saturated",
-					"the cores are full too; " + gains + ". The readings cannot tell whether the " + pool
+					"the cores are full too; " + poolGains + ". The readings cannot tell whether the " + pool
 							+ " are full because the cores are (their own hold is not read): confirming() turns their"
 							+ " knob and would");
 		}
-		double grew = verdict.model().hold().toNanos() / (double) atOneUser.get().toNanos();
-		String holds = String.format(Locale.ROOT, "its hold %.3f s at 1 user, %.3f s at the cap (×%.1f)",
-				atOneUser.get().toNanos() / 1e9, verdict.model().hold().toNanos() / 1e9, grew);
-		if (grew < HOLD_GREW) {
+		double own = verdict.model().limit() / (atOneUser.get().toNanos() / 1e9);
+		String holds = String.format(Locale.ROOT, "its hold %.3f s at 1 user, %.3f s at the cap",
+				atOneUser.get().toNanos() / 1e9, verdict.model().hold().toNanos() / 1e9);
+		String coresGain = String.format(Locale.ROOT,
+				"raising the cores gains at most %.0f %%: at its hold with 1 user the %s allows %s / %.3f s = %.1f rps",
+				100 * gain(own, at.ceiling()), pool, Verdict.count(verdict.model().limit()),
+				atOneUser.get().toNanos() / 1e9, own);
+		if (own <= cores) {
 			return withReading(verdict, pays, "co-saturated",
-					"the cores are full too; " + holds + ", full on its own work; " + gains);
+					"the cores are full too; " + holds + ": full on its own work; " + poolGains + "; " + coresGain);
 		}
 		Map<String, String> readings = new LinkedHashMap<>(cpu.get().readings());
 		readings.put("root", "the CPU: the " + pool + " is full too (" + verdict.saw() + "), " + holds
-				+ ": its uses wait for a core; " + gains);
+				+ ": its uses wait for a core; " + poolGains + "; " + coresGain);
 		return new Capped(Resource.CPU, cpu.get().ceilingRps(), cpu.get().fromUsers(),
 				cpu.get().saw() + "; the " + pool + " is full because its uses wait for a core (" + holds
-						+ "): raising it gains at most " + String.format(Locale.ROOT, "%.0f %%", 100 * gain),
+						+ "): raising it gains at most "
+						+ String.format(Locale.ROOT, "%.0f %%", 100 * gain(cores, at.ceiling())),
 				cpu.get().model(), cpu.get().where(), readings);
+	}
+
+	/** What a resource whose own ceiling is {@code ceiling} gains over {@code now}. */
+	private static double gain(double ceiling, double now) {
+		return Math.max(0, ceiling / now - 1);
 	}
 
 	/**

@@ -40,7 +40,7 @@ class RootsTest {
 		assertThat(verdict.resource()).isEqualTo(Resource.CPU);
 		assertThat(verdict.line()).startsWith("capped at 69.0 rps from 4 users: the machine's 2 cores were busy")
 			.contains("; the Hikari connection pool is full because its uses wait for a core (its hold 0.030 s at"
-					+ " 1 user, 0.145 s at the cap (×4.8)): raising it gains at most 4 %")
+					+ " 1 user, 0.145 s at the cap): raising it gains at most 4 %")
 			.endsWith("cores / 0.028 s = 71.9 rps");
 		assertThat(verdict.readings().get("root"))
 			.startsWith("the CPU: the Hikari connection pool is full too" + " (Hikari pool 10/10 active, 5 pending)");
@@ -59,8 +59,9 @@ class RootsTest {
 		assertThat(verdict.line()).isEqualTo("capped at 69.0 rps from 4 users: Hikari pool 10/10 active, 5 pending;"
 				+ " the cores are full too: raising it gains at most 4 % — 10 connections / 0.145 s = 69.0 rps");
 		assertThat(verdict.readings().get("co-saturated")).isEqualTo("the cores are full too; its hold 0.140 s at 1"
-				+ " user, 0.145 s at the cap (×1.0), full on its own work; raising the Hikari connection pool gains at"
-				+ " most 4 %: the cores cap at 71.9 rps");
+				+ " user, 0.145 s at the cap: full on its own work; raising the Hikari connection pool gains at most 4 %:"
+				+ " the cores cap at 71.9 rps; raising the cores gains at most 4 %: at its hold with 1 user the Hikari"
+				+ " connection pool allows 10 / 0.140 s = 71.4 rps");
 	}
 
 	@Test

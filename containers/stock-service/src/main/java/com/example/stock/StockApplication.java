@@ -1,19 +1,24 @@
 package com.example.stock;
 
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Map;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.client.RestClient;
 
 /**
  * A small service as a team writes it: a price from a quote service (RestClient on Apache HttpClient 5, as
- * Spring Boot builds it), stock from the database (JdbcClient on Hikari), and a report that takes a while on a
- * request thread. Every limit is Spring Boot's default unless the environment sets it.
+ * Spring Boot builds it), stock from the database (JdbcClient on Hikari), a report that takes a while on a
+ * request thread, and a ledger whose transaction queries and then computes while it holds its connection. Every
+ * limit is Spring Boot's default unless the environment sets it.
  */
 @SpringBootApplication
 @RestController
@@ -23,9 +28,17 @@ public class StockApplication {
 
 	private final JdbcClient jdbc;
 
-	StockApplication(RestClient.Builder builder, JdbcClient jdbc, @Value("${stock.quotes-url}") String quotesUrl) {
+	private final TransactionTemplate transaction;
+
+	/** Rounds of SHA-256 over 64 KiB a ledger entry takes, inside its transaction. */
+	private final int ledgerRounds;
+
+	StockApplication(RestClient.Builder builder, JdbcClient jdbc, TransactionTemplate transaction,
+			@Value("${stock.quotes-url}") String quotesUrl, @Value("${stock.ledger-rounds:192}") int ledgerRounds) {
 		this.quotes = builder.baseUrl(quotesUrl).build();
 		this.jdbc = jdbc;
+		this.transaction = transaction;
+		this.ledgerRounds = ledgerRounds;
 	}
 
 	public static void main(String[] args) {
@@ -44,6 +57,33 @@ public class StockApplication {
 	Map<String, Object> stock() {
 		Integer slept = this.jdbc.sql("SELECT SLEEP(0.25)").query(Integer.class).single();
 		return Map.of("inStock", 7, "slept", slept);
+	}
+
+	/**
+	 * A 100 ms query, then the entry's checksum computed inside the same transaction (about 10 ms of CPU): the
+	 * connection is held while the request computes.
+	 */
+	@GetMapping("/ledger")
+	Map<String, Object> ledger() {
+		return this.transaction.execute((status) -> {
+			Integer slept = this.jdbc.sql("SELECT SLEEP(0.1)").query(Integer.class).single();
+			return Map.of("checksum", checksum(this.ledgerRounds), "slept", slept);
+		});
+	}
+
+	private static String checksum(int rounds) {
+		try {
+			MessageDigest sha = MessageDigest.getInstance("SHA-256");
+			byte[] block = new byte[64 * 1024];
+			for (int round = 0; round < rounds; round++) {
+				block[round % block.length] = (byte) round;
+				sha.update(block);
+			}
+			return HexFormat.of().formatHex(sha.digest());
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	/** 300 ms of waiting on the request's thread. */

@@ -1,0 +1,75 @@
+package com.example.guards;
+
+import dev.bottleneckkit.containers.KitContainers;
+import dev.bottleneckkit.containers.ServiceContainer;
+import dev.bottleneckkit.junit.Scenario;
+import dev.bottleneckkit.junit.ScenarioReport;
+import dev.bottleneckkit.sweep.Knob;
+import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Sweep;
+import dev.bottleneckkit.sweep.SweepResult;
+import org.junit.jupiter.api.Test;
+import org.testcontainers.containers.Network;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.mysql.MySQLContainer;
+
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
+
+/**
+ * The stock service's /ledger: a 100 ms query and about 10 ms of checksum inside one transaction, on one CPU
+ * with a Hikari pool of 8. Under load the pool is full with requests waiting, and Little's law holds for it
+ * (8 connections over a use at the cap); yet its uses are long only because they wait for the core: with one
+ * user a use holds about 0.11 s, which would allow 8 / 0.11 s = 70 rps where the core allows about 45. The sweep names the root, the CPU, and
+ * says what raising the pool gains at most; raising the pool leaves the ceiling where it was, and fewer cores
+ * lower it as the CPU's model predicts.
+ */
+@Scenario(id = "T4", title = "A pool full because the cores are: the root, not the symptom")
+class LedgerRootIT {
+
+	static final Network network = KitContainers.newNetwork();
+
+	@Container
+	static final MySQLContainer mysql = KitContainers.mysql(network);
+
+	@Container
+	static final ServiceContainer stock = new ServiceContainer(System.getenv().getOrDefault("STOCK_IMAGE", "example/stock:1.0.0"))
+		.withNetwork(network)
+		.withSpringProperty("spring.datasource.url",
+				"jdbc:mysql://mysql:3306/" + mysql.getDatabaseName() + "?useSSL=false&allowPublicKeyRetrieval=true")
+		.withSpringProperty("spring.datasource.username", mysql.getUsername())
+		.withSpringProperty("spring.datasource.password", mysql.getPassword())
+		.withSpringProperty("spring.datasource.hikari.maximum-pool-size", 8)
+		.withCpuLimit(1.0)
+		.dependsOn(mysql);
+
+	@Test
+	void raisingTheFullPoolGainsNothingWhereItsUsesWaitForACore(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(stock, "/ledger")
+			.named("stock /ledger, Hikari raised")
+			.upToUsers(32)
+			.confirming(Knob.springProperty("Hikari 16", "spring.datasource.hikari.maximum-pool-size", 16, 2))
+			.run();
+
+		report.record("sweep: /ledger (a query and a checksum in one transaction), Hikari raised", sweep);
+		assertThat(sweep).hasCeilingNearItsModel(withPercentage(10)).isNotConfirmed();
+		org.assertj.core.api.Assertions.assertThat(sweep.verdict().cap()).as("the sweep names the root").hasValue(Resource.CPU);
+		org.assertj.core.api.Assertions.assertThat(sweep.verdict().readings().get("root"))
+			.as("the pool, full too, named as waiting for the cores")
+			.contains("the Hikari connection pool is full too")
+			.contains("raising the Hikari connection pool gains at most");
+	}
+
+	@Test
+	void fewerCoresLowerTheLedgersCeiling(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(stock, "/ledger")
+			.named("stock /ledger, half a CPU")
+			.upToUsers(32)
+			.confirming(Knob.of("0.5 CPUs", 0.5, (service) -> service.withCpuLimit(0.5)))
+			.run();
+
+		report.record("sweep: /ledger with the service held to half a CPU", sweep);
+		assertThat(sweep).isCappedBy(Resource.CPU).isConfirmedWithin(withPercentage(15));
+	}
+
+}
