@@ -98,14 +98,15 @@ class DownstreamContainerIT {
 
 		assertThat(sweep.blind()).as("what the probes could not see")
 			.anySatisfy((line) -> org.assertj.core.api.Assertions.assertThat(line)
-				.startsWith("Actuator metrics: 404 at /actuator/metrics — expose \"metrics\" (management.endpoints.web"
-						+ ".exposure.include), or Hikari, Tomcat and pool meters cannot be read"))
+				.isEqualTo("meters: 404 at /actuator/metrics, 404 at /actuator/prometheus, 404 at /q/metrics, 404 at"
+						+ " /metrics, 404 at /prometheus — expose \"metrics\" or \"prometheus\""
+						+ " (management.endpoints.web.exposure.include), or Hikari, Tomcat and pool meters cannot be read"))
 			.anySatisfy((line) -> org.assertj.core.api.Assertions.assertThat(line)
 				.isEqualTo("thread dumps, pinned threads and carriers: the service's JMX agent is off (withoutJmx());"
 						+ " leave it on to see locks, thread pools and pinning"));
 		org.assertj.core.api.Assertions.assertThat(sweep.verdict().line())
 			.as("an unexplained verdict lists what was blind beside what was seen")
-			.contains("; blind: ", "Actuator metrics: 404 at /actuator/metrics", "the service's JMX agent is off");
+			.contains("; blind: ", "meters: 404 at /actuator/metrics", "the service's JMX agent is off");
 	}
 
 }
