@@ -12,7 +12,7 @@
 #   3. runs `mvn verify` there and fails unless every sweep named its cap with its model: the HttpClient pool, Hikari
 #      and Tomcat's threads; pinned carriers, a meterless connection pool, the downstream's threads and the machine's
 #      CPU; Jetty's worker pool; a Hikari pool full because its uses wait for the service's one core, the CPU named
-#      as the root (raising the pool leaves the ceiling, half a core lowers it as predicted); prints each verdict;
+#      as the root (twice the pool leaves the ceiling at the cores' model, half a core lowers it as predicted); prints each verdict;
 #   4. holds that run against a baseline run of the same service with a bigger Hikari pool (6 instead of 4) with the
 #      kit's comparison (dev.bottleneckkit.baseline.Baseline): it must fail with the before / after lines, and the
 #      run held against itself must pass;

@@ -2,7 +2,8 @@
 """The figures page (docs/figures.md) from one CI run: every sweep's verdict with its model, confirmation and
 search, and every fixed load against its model, as the run's results.json files hold them.
 
-    python3 bench/figures.py COMMIT DATE RESULTS.json [RESULTS.json ...] [--log CI.log] > docs/figures.md
+    python3 bench/figures.py COMMIT DATE RESULTS.json [RESULTS.json ...] [--log CI.log]
+        [--calibration CALIBRATION.log [--calibrated-on COMMIT]] > docs/figures.md
 
 RESULTS.json: the suite's target/bottleneck-report/results.json and the stock services' target/stock-report/
 results.json (.ci/stock-service-check.sh keeps it). CI.log, the output of `CI=true bash .ci/run`, adds the
@@ -28,9 +29,14 @@ def main(argv):
         i = argv.index("--log")
         log = argv[i + 1]
         argv = argv[:i] + argv[i + 2:]
+    calibrated = None
     if "--calibration" in argv:
         i = argv.index("--calibration")
         calibration = argv[i + 1]
+        argv = argv[:i] + argv[i + 2:]
+    if "--calibrated-on" in argv:
+        i = argv.index("--calibrated-on")
+        calibrated = argv[i + 1]
         argv = argv[:i] + argv[i + 2:]
     commit, date, files = argv[0], argv[1], argv[2:]
     out = [f"# Figures of one CI run", "",
@@ -72,7 +78,8 @@ def main(argv):
                 " against itself.", "", "```", *guard, "```"]
     if calibration:
         summary = [line.rstrip() for line in open(calibration, errors="replace") if line.startswith("[calibration]")]
-        out += ["", f"`bench/ab-calibration.sh 10` on the same commit's code, on the lab's `/orders/{{id}}` (a 200 ms hold"
+        on = f"commit `{calibrated}`'s code" if calibrated else "the same commit's code"
+        out += ["", f"`bench/ab-calibration.sh 10` on {on}, on the lab's `/orders/{{id}}` (a 200 ms hold"
                 " on 10 Tomcat threads; the heads run 8 and 9), each guard from two fresh containers:", "", "```",
                 *summary, "```"]
     print("\n".join(out))

