@@ -4,6 +4,8 @@
 #   containers/stock-service-vt     Spring Boot 3.5 at real speed: virtual threads, Connector/J 8.3 with millisecond
 #                                   queries, a WebClient pool of 16 without meters, the JDK HttpClient, a CPU route
 #   containers/stock-service-jetty  Spring Boot 4.1 on Jetty, platform threads
+#   containers/quarkus-service      Quarkus 3.33: REST, REST client, Agroal with MariaDB's driver, Micrometer's
+#                                   Prometheus registry (the fulfilment service)
 # This script
 #   1. builds their jars and images, as a team's pipeline would;
 #   2. generates a consumer project outside the tree, as a team on Spring Boot 3.5 has it (Boot 3.5's parent, the one
@@ -12,7 +14,9 @@
 #   3. runs `mvn verify` there and fails unless every sweep named its cap with its model: the HttpClient pool, Hikari
 #      and Tomcat's threads; pinned carriers, a meterless connection pool, the downstream's threads and the machine's
 #      CPU; Jetty's worker pool; a Hikari pool full because its uses wait for the service's one core, the CPU named
-#      as the root (twice the pool leaves the ceiling at the cores' model, half a core lowers it as predicted); prints each verdict;
+#      as the root (twice the pool leaves the ceiling at the cores' model, half a core lowers it as predicted); on
+#      Quarkus, Agroal, the worker pool, blocked event loops and pinned carriers, each confirmed by its own setting;
+#      prints each verdict;
 #   4. holds that run against a baseline run of the same service with a bigger Hikari pool (6 instead of 4) with the
 #      kit's comparison (dev.bottleneckkit.baseline.Baseline): it must fail with the before / after lines, and the
 #      run held against itself must pass;
@@ -29,8 +33,9 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/bottleneck-kit-stock.XXXXXX")
 image="example/stock-service:ci-$$"
 shop_image="example/shop-service:ci-$$"
 reports_image="example/reports-service:ci-$$"
+fulfilment_image="example/fulfilment-service:ci-$$"
 cleanup() {
-  docker image rm -f "$image" "$shop_image" "$reports_image" "example/stock-service:main-$$" \
+  docker image rm -f "$image" "$shop_image" "$reports_image" "$fulfilment_image" "example/stock-service:main-$$" \
     "example/stock-service:pr-$$" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
@@ -52,6 +57,7 @@ build_image() { # directory image
 build_image containers/stock-service "$image"
 build_image containers/stock-service-vt "$shop_image"
 build_image containers/stock-service-jetty "$reports_image"
+build_image containers/quarkus-service "$fulfilment_image"
 
 project="$work/guards"
 mkdir -p "$project/src/test/java/com/example/guards"
@@ -110,11 +116,12 @@ STOCK_IMAGE="$image" STOCK_HIKARI_POOL=6 "$root/mvnw" -B -ntp -q -f "$project/po
   || { tail -n 40 "$work/baseline.log"; say "error: the baseline run failed"; exit 1; }
 cp "$project/target/bottleneck-report/results.json" "$work/baseline.json"
 
-say "mvn verify in the consumer project (STOCK_IMAGE=$image SHOP_IMAGE=$shop_image REPORTS_IMAGE=$reports_image)"
-STOCK_IMAGE="$image" SHOP_IMAGE="$shop_image" REPORTS_IMAGE="$reports_image" "$root/mvnw" -B -ntp -f "$project/pom.xml" \
-  verify | tee "$work/verify.log"
+say "mvn verify in the consumer project (STOCK_IMAGE=$image SHOP_IMAGE=$shop_image REPORTS_IMAGE=$reports_image" \
+  "FULFILMENT_IMAGE=$fulfilment_image)"
+STOCK_IMAGE="$image" SHOP_IMAGE="$shop_image" REPORTS_IMAGE="$reports_image" FULFILMENT_IMAGE="$fulfilment_image" \
+  "$root/mvnw" -B -ntp -f "$project/pom.xml" verify | tee "$work/verify.log"
 for guards in 'Tests run: 4, .* StockServiceCapsIT' 'Tests run: 4, .* ShopServiceCapsIT' 'Tests run: 1, .* ReportsServiceCapsIT' \
-    'Tests run: 2, .* LedgerRootIT'; do
+    'Tests run: 2, .* LedgerRootIT' 'Tests run: 4, .* FulfilmentServiceCapsIT'; do
   grep -qE "${guards/, .*/, Failures: 0, Errors: 0, Skipped: 0, .* in com.example.guards.}${guards##* }" "$work/verify.log" \
     || { say "error: not every sweep of ${guards##* } passed"; exit 1; }
 done

@@ -104,11 +104,29 @@ public record Gauge(String label, String meter, List<String> tags, String statis
 	public static final Gauge VIRTUAL_QUEUED = tagged("jvm.threads.virtual.queued", "jvm.threads.virtual.live",
 			"scheduling.status:queued");
 
-	/** Everything above; meters a service does not have are skipped. */
+	/**
+	 * Agroal connections in use (Quarkus' datasource, with
+	 * {@code quarkus.datasource.metrics.enabled=true}).
+	 */
+	public static final Gauge AGROAL_ACTIVE = of("agroal.active", "agroal.active.count");
+
+	/**
+	 * The most Agroal connections ever in use at once: Agroal publishes no maximum size,
+	 * and a pool that made threads wait has reached it.
+	 */
+	public static final Gauge AGROAL_MAX_USED = of("agroal.max-used", "agroal.max.used.count");
+
+	/** Threads waiting for an Agroal connection. */
+	public static final Gauge AGROAL_AWAITING = of("agroal.awaiting", "agroal.awaiting.count");
+
+	/**
+	 * Everything above, Spring Boot's and Quarkus' meters; meters a service does not have
+	 * are skipped.
+	 */
 	public static final List<Gauge> SPRING_BOOT_CAPS = List.of(TOMCAT_BUSY, TOMCAT_MAX, TOMCAT_CONNECTIONS,
 			HTTP_POOL_LEASED, HTTP_POOL_PENDING, HTTP_POOL_MAX_PER_ROUTE, REACTOR_ACTIVE, REACTOR_PENDING, REACTOR_MAX,
 			HIKARI_ACTIVE, HIKARI_IDLE, HIKARI_PENDING, HIKARI_MAX, HIKARI_USES, HIKARI_USAGE_SECONDS, JVM_LIVE_THREADS,
-			VIRTUAL_MOUNTED, VIRTUAL_QUEUED);
+			VIRTUAL_MOUNTED, VIRTUAL_QUEUED, AGROAL_ACTIVE, AGROAL_MAX_USED, AGROAL_AWAITING);
 
 	/** The meter {@code meter}, labelled by its own name. */
 	public static Gauge of(String meter) {

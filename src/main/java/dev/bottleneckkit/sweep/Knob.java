@@ -55,9 +55,9 @@ public record Knob(String name, double factor, Consumer<AbstractServiceContainer
 	}
 
 	/**
-	 * The knob Spring Boot or the JVM has for the resource {@code verdict} names,
-	 * doubling its limit; empty for a resource with no such knob (a client pool, a lock,
-	 * the machine's cores, the downstream): pass one of your own.
+	 * The knob Spring Boot, Quarkus or the JVM has for the resource {@code verdict}
+	 * names, doubling its limit; empty for a resource with no such knob (a client pool, a
+	 * lock, the machine's cores, the downstream): pass one of your own.
 	 */
 	static Optional<Knob> doubling(Verdict.Capped verdict, AbstractServiceContainer<?> service) {
 		double limit = verdict.model().limit();
@@ -83,6 +83,9 @@ public record Knob(String name, double factor, Consumer<AbstractServiceContainer
 				yield Optional.of(new Family(1, (value) -> springProperty("Jetty threads " + Verdict.count(value),
 						"server.jetty.threads.max", (int) Math.round(value) + others, 1)));
 			}
+			case AGROAL_POOL -> quarkus("Agroal ", "QUARKUS_DATASOURCE_JDBC_MAX_SIZE");
+			case QUARKUS_WORKER_THREADS -> quarkus("Quarkus workers ", "QUARKUS_THREAD_POOL_MAX_THREADS");
+			case EVENT_LOOPS -> quarkus("event loops ", "QUARKUS_VERTX_EVENT_LOOPS_POOL_SIZE");
 			case CARRIER_THREADS ->
 				Optional.of(new Family(1, (value) -> of("carriers " + Verdict.count(value), 1, (container) -> container
 					.withJvmOptions("-Djdk.virtualThreadScheduler.parallelism=" + Math.round(value)))));
@@ -95,6 +98,16 @@ public record Knob(String name, double factor, Consumer<AbstractServiceContainer
 						(container) -> container.withCpuLimit(value))));
 			default -> Optional.empty();
 		};
+	}
+
+	/**
+	 * A Quarkus setting by its environment variable (Quarkus reads
+	 * {@code quarkus.datasource.jdbc.max-size} from
+	 * {@code QUARKUS_DATASOURCE_JDBC_MAX_SIZE}).
+	 */
+	private static Optional<Family> quarkus(String name, String variable) {
+		return Optional.of(new Family(1, (value) -> of(name + Verdict.count(value), 1,
+				(container) -> container.withEnv(variable, Long.toString(Math.round(value))))));
 	}
 
 	/**

@@ -31,7 +31,7 @@ final class LimitRules {
 	 * connections said of the same pool beside it: the two must agree.
 	 */
 	static Capped agreeing(AtCap at, Capped verdict) {
-		if (!List.of(Resource.HIKARI_POOL, Resource.HTTP_CLIENT_POOL, Resource.REACTOR_NETTY_POOL)
+		if (!List.of(Resource.HIKARI_POOL, Resource.HTTP_CLIENT_POOL, Resource.REACTOR_NETTY_POOL, Resource.AGROAL_POOL)
 			.contains(verdict.resource())) {
 			return verdict;
 		}
@@ -58,6 +58,36 @@ final class LimitRules {
 								use.isPresent() ? "a use" : "W₁"),
 						Optional.empty(), pool.readings());
 			});
+	}
+
+	/**
+	 * Agroal (Quarkus' datasource) from its meters: threads waited for a connection while
+	 * the most connections in use reached their high-water mark. Agroal publishes no
+	 * maximum size; a pool that made threads wait was at it.
+	 */
+	static Optional<Capped> agroal(AtCap at) {
+		return Pool.agroal(at.last().service())
+			.map((pool) -> at.capped(Resource.AGROAL_POOL,
+					String.format(Locale.ROOT, "Agroal pool %d/%d active, %d awaiting", pool.inUse(), pool.limit(),
+							pool.pending()),
+					new Verdict.Model(pool.limit(), "connections", at.w1(), "W₁"), Optional.empty(), pool.readings()));
+	}
+
+	/**
+	 * Agroal without its meters (Quarkus binds them only with
+	 * {@code quarkus.datasource.metrics.enabled=true}), from thread dumps: request
+	 * threads parked in {@code ConnectionPool.getConnection} wait for a connection; those
+	 * in Agroal's statement or connection wrappers hold one.
+	 */
+	static Optional<Capped> agroalFromDump(AtCap at) {
+		return ThreadDumps
+			.pooledFromDump(at.readings().steps(), at.last(), ThreadDumps.AGROAL_WAITING, ThreadDumps.AGROAL_HOLDING,
+					ThreadDumps.AGROAL_PASSING)
+			.map((pool) -> at.capped(Resource.AGROAL_POOL, String.format(Locale.ROOT,
+					"Agroal pool (from a thread dump) %d request threads hold a connection, %d wait in its getConnection",
+					pool.inUse(), pool.pending()), new Verdict.Model(pool.limit(), "connections", at.w1(), "W₁"),
+					Optional.empty(), withoutMeters(at, pool.readings(), "Agroal's meters", "agroal.*",
+							"Quarkus binds them with quarkus.datasource.metrics.enabled=true")));
 	}
 
 	static Optional<Capped> httpClient(AtCap at) {
@@ -224,9 +254,7 @@ final class LimitRules {
 				if (pool.idle() > 0 || busy < mostSeen || busy < 1 || busy >= at.last().users()) {
 					continue;
 				}
-				Resource resource = pool.serving().get(0).hasFrame("org.eclipse.jetty") ? Resource.JETTY_THREADS
-						: pool.serving().get(0).hasFrame("io.undertow") ? Resource.UNDERTOW_THREADS
-								: Resource.TOMCAT_THREADS;
+				Resource resource = serverOf(pool);
 				Map<String, String> readings = new LinkedHashMap<>();
 				readings.put("pool " + pool.name() + "*",
 						busy + " serving, 0 idle (thread dump " + dump.file().getFileName() + ")");
@@ -239,10 +267,25 @@ final class LimitRules {
 		return Optional.empty();
 	}
 
+	/** Whose threads a pool's are, by their frames and their name. */
+	private static Resource serverOf(ThreadDumps.WorkerPool pool) {
+		ThreadDump.DumpedThread one = pool.serving().get(0);
+		if (pool.name().equals(ThreadDumps.EVENT_LOOP)) {
+			return Resource.EVENT_LOOPS;
+		}
+		if (one.hasFrame("org.jboss.resteasy.reactive")) {
+			return Resource.QUARKUS_WORKER_THREADS;
+		}
+		return one.hasFrame("org.eclipse.jetty") ? Resource.JETTY_THREADS
+				: one.hasFrame("io.undertow") ? Resource.UNDERTOW_THREADS : Resource.TOMCAT_THREADS;
+	}
+
 	private static String serverName(Resource resource) {
 		return switch (resource) {
 			case JETTY_THREADS -> "Jetty worker pool";
 			case UNDERTOW_THREADS -> "Undertow worker pool";
+			case QUARKUS_WORKER_THREADS -> "Quarkus worker pool";
+			case EVENT_LOOPS -> "Vert.x event loops";
 			default -> "Tomcat thread pool";
 		};
 	}

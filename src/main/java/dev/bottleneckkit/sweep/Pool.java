@@ -50,6 +50,25 @@ record Pool(String label, int inUse, int limit, int pending, Map<String, String>
 				(int) Math.round(max.getAsDouble()), (int) Math.round(waiting.orElse(0))));
 	}
 
+	/**
+	 * Agroal's pool at its limit: threads awaited a connection. Agroal publishes no
+	 * maximum size; the most connections it ever had in use is that limit once threads
+	 * waited (a pool short of its size lends an idle or a new connection at once).
+	 */
+	static Optional<Pool> agroal(GaugeTimeline gauges) {
+		OptionalDouble used = gauges.max(Gauge.AGROAL_ACTIVE);
+		OptionalDouble most = gauges.max(Gauge.AGROAL_MAX_USED);
+		OptionalDouble waiting = gauges.max(Gauge.AGROAL_AWAITING);
+		if (used.isEmpty() || most.isEmpty() || waiting.isEmpty() || waiting.getAsDouble() < 1 || most.getAsDouble() < 1
+				|| used.getAsDouble() < most.getAsDouble()) {
+			return Optional.empty();
+		}
+		Map<String, String> more = new LinkedHashMap<>();
+		more.put("limit", "the most connections ever in use (agroal.max.used.count): Agroal publishes no maximum size");
+		return Optional.of(new Pool(Gauge.AGROAL_ACTIVE.label(), (int) Math.round(used.getAsDouble()),
+				(int) Math.round(most.getAsDouble()), (int) Math.round(waiting.getAsDouble()), more));
+	}
+
 	/** Tomcat's platform threads all busy, from its meters. */
 	static Optional<Pool> tomcatThreads(GaugeTimeline gauges) {
 		OptionalDouble busy = gauges.max(Gauge.TOMCAT_BUSY);

@@ -21,6 +21,12 @@ public enum Resource {
 	REACTOR_NETTY_POOL("Reactor Netty connection pool"),
 
 	/**
+	 * Agroal's JDBC connection pool (Quarkus' datasource): every connection in use,
+	 * threads waiting for one.
+	 */
+	AGROAL_POOL("Agroal connection pool"),
+
+	/**
 	 * A client's connection pool of any library, seen from outside: the service's TCP
 	 * connections to one destination flat at their number while users doubled.
 	 */
@@ -34,6 +40,18 @@ public enum Resource {
 
 	/** Undertow's (XNIO) worker pool: every worker serving a request, none idle. */
 	UNDERTOW_THREADS("Undertow worker threads"),
+
+	/**
+	 * Quarkus' worker pool ({@code executor-thread-*}), where its blocking routes run:
+	 * every thread serving a request, none idle.
+	 */
+	QUARKUS_WORKER_THREADS("Quarkus worker threads"),
+
+	/**
+	 * Vert.x's event loops (Quarkus, Vert.x): every loop busy in a route that blocks it,
+	 * none back in its selector.
+	 */
+	EVENT_LOOPS("Vert.x event loops"),
 
 	/** The virtual-thread scheduler's carriers, held by pinned virtual threads. */
 	CARRIER_THREADS("carrier threads (pinned virtual threads)"),

@@ -35,7 +35,7 @@ final class Roots {
 	/** The resources whose holds may be waits for a core. */
 	private static final Set<Resource> POOLS = EnumSet.of(Resource.HIKARI_POOL, Resource.HTTP_CLIENT_POOL,
 			Resource.REACTOR_NETTY_POOL, Resource.CONNECTION_POOL, Resource.TOMCAT_THREADS, Resource.JETTY_THREADS,
-			Resource.UNDERTOW_THREADS);
+			Resource.UNDERTOW_THREADS, Resource.AGROAL_POOL, Resource.QUARKUS_WORKER_THREADS);
 
 	private Roots() {
 	}

@@ -21,10 +21,14 @@ import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
  */
 final class ThreadDumps {
 
-	/** Frames of a thread serving an HTTP request on a servlet container or Undertow. */
+	/**
+	 * Frames of a thread serving an HTTP request on a servlet container, Undertow or
+	 * Quarkus REST (on a worker thread or on an event loop).
+	 */
 	static final List<String> REQUEST_FRAMES = List.of("org.apache.catalina.core.ApplicationFilterChain",
 			"jakarta.servlet.http.HttpServlet.service", "javax.servlet.http.HttpServlet.service",
-			"org.eclipse.jetty.server.Server.handle", "io.undertow.server.Connectors.executeRootHandler");
+			"org.eclipse.jetty.server.Server.handle", "io.undertow.server.Connectors.executeRootHandler",
+			"org.jboss.resteasy.reactive.server.handlers.InvocationHandler.handle");
 
 	/** Frames of a worker thread idle in its pool, waiting for the next request. */
 	static final List<String> IDLE_WORKER_FRAMES = List.of("java.util.concurrent.ThreadPoolExecutor.getTask",
@@ -32,7 +36,12 @@ final class ThreadDumps {
 			"org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.idleJobPoll",
 			"org.eclipse.jetty.util.thread.ReservedThreadExecutor$ReservedThread.reservedWait",
 			"org.jboss.threads.EnhancedQueueExecutor$PoolThreadNode.park",
-			"org.jboss.threads.EnhancedQueueExecutor.park");
+			"org.jboss.threads.EnhancedQueueExecutor.park", "io.netty.channel.nio.NioEventLoop.select",
+			"io.netty.channel.epoll.EpollEventLoop.epollWait", "io.netty.channel.nio.NioIoHandler.select",
+			"io.netty.channel.epoll.EpollIoHandler.epollWait");
+
+	/** The name of a Vert.x event loop thread without its number. */
+	static final String EVENT_LOOP = "vert.x-eventloop-thread-";
 
 	/**
 	 * Frames of a request thread waiting for an HttpClient 5 pooled connection (all of
@@ -75,6 +84,24 @@ final class ThreadDumps {
 	 */
 	static final List<String> HIKARI_PASSING = List.of("com.zaxxer.hikari.pool.HikariPool.getConnection",
 			"com.zaxxer.hikari.pool.ProxyConnection.close", "com.zaxxer.hikari.pool.HikariPool.recycle");
+
+	/** Frames of a request thread waiting for an Agroal connection (all of them). */
+	static final List<String> AGROAL_WAITING = List.of("io.agroal.pool.ConnectionPool.getConnection",
+			"io.agroal.pool.ConnectionPool.handlerFromSharedCache", "jdk.internal.misc.Unsafe.park");
+
+	/**
+	 * Frames of a request thread that holds an Agroal connection: its wrappers at work.
+	 */
+	static final List<String> AGROAL_HOLDING = List.of("io.agroal.pool.wrapper.StatementWrapper",
+			"io.agroal.pool.wrapper.PreparedStatementWrapper", "io.agroal.pool.wrapper.ConnectionWrapper",
+			"io.agroal.pool.wrapper.CallableStatementWrapper", "io.agroal.pool.wrapper.ResultSetWrapper");
+
+	/**
+	 * Frames of a request thread taking an Agroal connection or handing one back (any of
+	 * them): not a holder at that instant.
+	 */
+	static final List<String> AGROAL_PASSING = List.of("io.agroal.pool.ConnectionPool.getConnection",
+			"io.agroal.pool.ConnectionPool.returnConnectionHandler", "io.agroal.pool.wrapper.ConnectionWrapper.close");
 
 	/**
 	 * A pool read from the steps' thread dumps: its limit is the number of request
@@ -146,7 +173,8 @@ final class ThreadDumps {
 	 * than one dump.
 	 */
 	static boolean waitsForAPooledConnection(ThreadDump dump) {
-		return waiting(dump, HTTP_CLIENT_WAITING) > 0 || waiting(dump, HIKARI_WAITING) > 0;
+		return waiting(dump, HTTP_CLIENT_WAITING) > 0 || waiting(dump, HIKARI_WAITING) > 0
+				|| waiting(dump, AGROAL_WAITING) > 0;
 	}
 
 	/**

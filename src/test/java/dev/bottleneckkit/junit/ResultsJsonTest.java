@@ -1,5 +1,8 @@
 package dev.bottleneckkit.junit;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +14,7 @@ import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.model.FailureMode;
+import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.SweepResult;
 import dev.bottleneckkit.sweep.SweepResults;
 import org.junit.jupiter.api.Test;
@@ -19,6 +23,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The schema of results.json, pinned: a pipeline reads these names. */
 class ResultsJsonTest {
+
+	/**
+	 * A resource the kit can name and the schema cannot is a results.json no pipeline
+	 * accepts.
+	 */
+	@Test
+	void theSchemaNamesEveryResourceAVerdictCanName() throws IOException {
+		String schema;
+		try (InputStream in = Results.class.getResourceAsStream("/dev/bottleneckkit/results.schema.json")) {
+			schema = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+		}
+
+		for (Resource resource : Resource.values()) {
+			assertThat(schema).as("results.schema.json's verdict.resource enum").contains('"' + resource.name() + '"');
+		}
+	}
 
 	@Test
 	void aLoadASweepAndAFailureModeAreWrittenWithTheSchemasFields() {

@@ -41,6 +41,8 @@ class AttributionTest {
 
 	private static final String REQUEST = "org.apache.catalina.core.ApplicationFilterChain.doFilter";
 
+	private static final String QUARKUS_REQUEST = "org.jboss.resteasy.reactive.server.handlers.InvocationHandler.handle";
+
 	@Test
 	void aPoolAtItsLimitWithWaitersIsTheCap() {
 		GaugeTimeline gauges = gauges(Map.of(Gauge.HTTP_POOL_LEASED, 5.0, Gauge.HTTP_POOL_MAX_PER_ROUTE, 5.0,
@@ -575,6 +577,110 @@ class AttributionTest {
 		assertThat(sweep).isCappedBy(Resource.JETTY_THREADS).hasCeilingNearItsModel(withPercentage(5));
 		assertThat(sweep.verdict().line()).isEqualTo("capped at 20.0 rps from 8 users: Jetty worker pool (from a thread"
 				+ " dump) 6 of 6 qtp1510067370-* threads serving, none idle — 6 threads / 0.300 s = 20.0 rps");
+	}
+
+	/**
+	 * Agroal publishes no maximum size: where threads awaited a connection, the most ever
+	 * in use is the pool's limit.
+	 */
+	@Test
+	void agroalWithThreadsAwaitingIsTheCapAtTheMostItEverLent() {
+		GaugeTimeline full = gauges(
+				Map.of(Gauge.AGROAL_ACTIVE, 3.0, Gauge.AGROAL_MAX_USED, 3.0, Gauge.AGROAL_AWAITING, 5.0));
+		GaugeTimeline unhurried = gauges(
+				Map.of(Gauge.AGROAL_ACTIVE, 3.0, Gauge.AGROAL_MAX_USED, 3.0, Gauge.AGROAL_AWAITING, 0.0));
+
+		SweepResult sweep = capped(6.0, full, List.of(), List.of());
+
+		assertThat(sweep).isCappedBy(Resource.AGROAL_POOL).hasCeilingNearItsModel(withPercentage(5));
+		assertThat(sweep.verdict().line()).isEqualTo(
+				"capped at 6.0 rps from 8 users: Agroal pool 3/3 active, 5 awaiting — 3 connections / 0.500 s = 6.0 rps");
+		assertThat(capped(6.0, unhurried, List.of(), List.of()))
+			.as("a pool that made nobody wait was at no limit, whatever it lent at most")
+			.isNotCappedBy(Resource.AGROAL_POOL);
+	}
+
+	/**
+	 * Agroal without its meters (Quarkus binds them only when asked), from dumps: request
+	 * threads parked in its {@code getConnection} wait, those in its statement wrapper
+	 * hold a connection.
+	 */
+	@Test
+	void agroalWithoutMetersIsReadFromItsThreadsFrames() {
+		List<DumpedThread> threads = new ArrayList<>();
+		for (int i = 1; i <= 3; i++) {
+			threads.add(new DumpedThread("executor-thread-" + i,
+					List.of("org.mariadb.jdbc.Statement.executeQuery",
+							"io.agroal.pool.wrapper.StatementWrapper.executeQuery",
+							"com.example.fulfilment.FulfilmentResource.parcel", QUARKUS_REQUEST)));
+		}
+		for (int i = 4; i <= 7; i++) {
+			threads.add(new DumpedThread("executor-thread-" + i,
+					List.of("jdk.internal.misc.Unsafe.park", "java.util.concurrent.LinkedTransferQueue.poll",
+							"io.agroal.pool.ConnectionPool.handlerFromSharedCache",
+							"io.agroal.pool.ConnectionPool.getConnection", "io.agroal.pool.DataSource.getConnection",
+							"com.example.fulfilment.FulfilmentResource.parcel", QUARKUS_REQUEST)));
+		}
+		ThreadDump dump = new ThreadDump(Path.of("threads-4.json"), threads);
+
+		SweepResult sweep = capped(6.0, empty(), List.of(dump, dump, dump), List.of());
+
+		assertThat(sweep).isCappedBy(Resource.AGROAL_POOL).hasCeilingNearItsModel(withPercentage(5));
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 6.0 rps from 8 users: Agroal pool (from a thread dump)"
+				+ " 3 request threads hold a connection, 4 wait in its getConnection — 3 connections / 0.500 s = 6.0 rps");
+	}
+
+	/**
+	 * Quarkus' worker pool from a dump (frames as a Quarkus 3.33 service's dump shows
+	 * them; its {@code worker.pool.*} meters count Vert.x's blocking tasks, not the REST
+	 * routes' work): its {@code executor-thread-*} all in a route, the event loops in
+	 * their selector.
+	 */
+	@Test
+	void quarkusWorkersAllServingAreTheCap() {
+		List<DumpedThread> threads = new ArrayList<>();
+		for (int i = 1; i <= 6; i++) {
+			threads.add(new DumpedThread("executor-thread-" + i,
+					List.of("java.lang.Thread.sleep", "com.example.fulfilment.FulfilmentResource.rate", QUARKUS_REQUEST,
+							"org.jboss.resteasy.reactive.common.core.AbstractResteasyReactiveContext.run",
+							"org.jboss.threads.EnhancedQueueExecutor$ThreadBody.run")));
+		}
+		threads.add(eventLoop(0, List.of("sun.nio.ch.EPoll.wait", "io.netty.channel.nio.NioEventLoop.select",
+				"io.netty.channel.nio.NioEventLoop.run")));
+
+		SweepResult sweep = capped(12.0, empty(), List.of(new ThreadDump(Path.of("t.json"), threads)), List.of());
+
+		assertThat(sweep).isCappedBy(Resource.QUARKUS_WORKER_THREADS).hasCeilingNearItsModel(withPercentage(5));
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 12.0 rps from 8 users: Quarkus worker pool (from a"
+				+ " thread dump) 6 of 6 executor-thread-* threads serving, none idle — 6 threads / 0.500 s = 12.0 rps");
+	}
+
+	/**
+	 * A route that blocks its event loop: every {@code vert.x-eventloop-thread-*} in the
+	 * route, none back in its selector; with one in its selector, no cap.
+	 */
+	@Test
+	void eventLoopsAllBlockedInARouteAreTheCap() {
+		List<String> blocked = List.of("java.lang.Thread.sleep", "com.example.fulfilment.FulfilmentResource.tracking",
+				QUARKUS_REQUEST, "org.jboss.resteasy.reactive.server.vertx.ResteasyReactiveVertxHandler.handle",
+				"io.netty.channel.nio.NioEventLoop.run");
+		List<String> selecting = List.of("sun.nio.ch.EPoll.wait", "io.netty.channel.nio.NioEventLoop.select",
+				"io.netty.channel.nio.NioEventLoop.run");
+		ThreadDump both = new ThreadDump(Path.of("t-1.json"), List.of(eventLoop(0, blocked), eventLoop(1, blocked)));
+		ThreadDump one = new ThreadDump(Path.of("t-2.json"),
+				List.of(eventLoop(0, blocked), eventLoop(1, blocked), eventLoop(2, selecting)));
+
+		SweepResult sweep = capped(40.0, empty(), List.of(both), List.of(), Duration.ofMillis(50));
+
+		assertThat(sweep).isCappedBy(Resource.EVENT_LOOPS).hasCeilingNearItsModel(withPercentage(5));
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 40.0 rps from 8 users: Vert.x event loops (from a"
+				+ " thread dump) 2 of 2 vert.x-eventloop-thread-* threads serving, none idle — 2 threads / 0.050 s ="
+				+ " 40.0 rps");
+		assertThat(capped(40.0, empty(), List.of(one), List.of(), Duration.ofMillis(50))).isUnexplained();
+	}
+
+	private static DumpedThread eventLoop(int number, List<String> frames) {
+		return new DumpedThread("vert.x-eventloop-thread-" + number, frames);
 	}
 
 	/**
