@@ -120,7 +120,7 @@ say "mvn verify in the consumer project (STOCK_IMAGE=$image SHOP_IMAGE=$shop_ima
   "FULFILMENT_IMAGE=$fulfilment_image)"
 STOCK_IMAGE="$image" SHOP_IMAGE="$shop_image" REPORTS_IMAGE="$reports_image" FULFILMENT_IMAGE="$fulfilment_image" \
   "$root/mvnw" -B -ntp -f "$project/pom.xml" verify | tee "$work/verify.log"
-for guards in 'Tests run: 4, .* StockServiceCapsIT' 'Tests run: 4, .* ShopServiceCapsIT' 'Tests run: 1, .* ReportsServiceCapsIT' \
+for guards in 'Tests run: 5, .* StockServiceCapsIT' 'Tests run: 4, .* ShopServiceCapsIT' 'Tests run: 1, .* ReportsServiceCapsIT' \
     'Tests run: 2, .* LedgerRootIT' 'Tests run: 4, .* FulfilmentServiceCapsIT'; do
   grep -qE "${guards/, .*/, Failures: 0, Errors: 0, Skipped: 0, .* in com.example.guards.}${guards##* }" "$work/verify.log" \
     || { say "error: not every sweep of ${guards##* } passed"; exit 1; }

@@ -94,6 +94,19 @@ class StockServiceCapsIT {
 		assertThat(sweep).isCappedBy(Resource.TOMCAT_THREADS).hasCeilingNearItsModel(withPercentage(15)).isConfirmedWithin(withPercentage(10));
 	}
 
+	/**
+	 * The connection is held for the query only, not for the rendering after it: Hikari's usage timer gives the hold
+	 * (100 ms), where the request's latency (150 ms) would put the ceiling a third too low.
+	 */
+	@Test
+	void theInvoiceRouteIsCappedByHikariAtTheHoldOfAUse(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(stock, "/invoice").named("stock /invoice").upToUsers(16).run();
+
+		report.record("sweep: /invoice (a 100 ms query, then 50 ms rendering without the connection)", sweep);
+		// With the request's latency for its hold the model would read 4 / 0.15 s = 26.7 rps, a third below.
+		assertThat(sweep).isCappedBy(Resource.HIKARI_POOL).hasCeilingNearItsModel(withPercentage(10));
+	}
+
 	/** A knob of a resource that is not the cap leaves the ceiling where it was: raising Hikari where Tomcat caps. */
 	@Test
 	void raisingHikariWhereTomcatCapsDoesNotMoveTheCeiling(ScenarioReport report) {

@@ -17,8 +17,9 @@ import org.springframework.web.client.RestClient;
 /**
  * A small service as a team writes it: a price from a quote service (RestClient on Apache HttpClient 5, as
  * Spring Boot builds it), stock from the database (JdbcClient on Hikari), a report that takes a while on a
- * request thread, and a ledger whose transaction queries and then computes while it holds its connection. Every
- * limit is Spring Boot's default unless the environment sets it.
+ * request thread, a ledger whose transaction queries and then computes while it holds its connection, and an
+ * invoice rendered after its transaction has given the connection back. Every limit is Spring Boot's default
+ * unless the environment sets it.
  */
 @SpringBootApplication
 @RestController
@@ -69,6 +70,17 @@ public class StockApplication {
 			Integer slept = this.jdbc.sql("SELECT SLEEP(0.1)").query(Integer.class).single();
 			return Map.of("checksum", checksum(this.ledgerRounds), "slept", slept);
 		});
+	}
+
+	/**
+	 * A 100 ms query in its transaction, then 50 ms rendering the invoice with the connection back in the pool (as
+	 * open-in-view off leaves it): the connection is held for two thirds of the request.
+	 */
+	@GetMapping("/invoice")
+	Map<String, Object> invoice() throws InterruptedException {
+		Integer slept = this.transaction.execute((status) -> this.jdbc.sql("SELECT SLEEP(0.1)").query(Integer.class).single());
+		Thread.sleep(50);
+		return Map.of("invoice", "rendered", "slept", slept);
 	}
 
 	private static String checksum(int rounds) {
