@@ -37,7 +37,19 @@ final class Roots {
 			Resource.REACTOR_NETTY_POOL, Resource.CONNECTION_POOL, Resource.TOMCAT_THREADS, Resource.JETTY_THREADS,
 			Resource.UNDERTOW_THREADS, Resource.AGROAL_POOL, Resource.QUARKUS_WORKER_THREADS);
 
+	/**
+	 * The reading a verdict turned from a pool to the CPU carries: what the pool's own
+	 * hold said, and what raising each gains.
+	 */
+	static final String ROOT = "root";
+
 	private Roots() {
+	}
+
+	/** Whether {@code verdict} names the CPU as the root of a pool it found full. */
+	static boolean foundTheRoot(Verdict verdict) {
+		return verdict instanceof Capped capped && capped.resource() == Resource.CPU
+				&& capped.readings().containsKey(ROOT);
 	}
 
 	/**
@@ -77,7 +89,7 @@ final class Roots {
 					"the cores are full too; " + holds + ": full on its own work; " + poolGains + "; " + coresGain);
 		}
 		Map<String, String> readings = new LinkedHashMap<>(cpu.get().readings());
-		readings.put("root", "the CPU: the " + pool + " is full too (" + verdict.saw() + "), " + holds
+		readings.put(ROOT, "the CPU: the " + pool + " is full too (" + verdict.saw() + "), " + holds
 				+ ": its uses wait for a core; " + poolGains + "; " + coresGain);
 		return new Capped(Resource.CPU, cpu.get().ceilingRps(), cpu.get().fromUsers(),
 				cpu.get().saw() + "; the " + pool + " is full because its uses wait for a core (" + holds
@@ -95,7 +107,7 @@ final class Roots {
 	 * The pool's own hold with one user, when the pool's model holds a use it measured
 	 * (Hikari's usage timer), from the first step that used it.
 	 */
-	static Optional<Duration> ownHold(AtCap at, Capped verdict) {
+	private static Optional<Duration> ownHold(AtCap at, Capped verdict) {
 		if (verdict.resource() != Resource.HIKARI_POOL || !"a use".equals(verdict.model().holdIs())) {
 			return Optional.empty();
 		}
@@ -118,7 +130,7 @@ final class Roots {
 	 * are raised.
 	 */
 	static List<Verdict.Bound> unqueued(AtCap at, Verdict verdict, List<Verdict.Bound> bounds) {
-		if (!(verdict instanceof Capped capped) || !capped.readings().containsKey("root")) {
+		if (!foundTheRoot(verdict)) {
 			return bounds;
 		}
 		Optional<Duration> own = hikariUseAtOneUser(at);

@@ -42,7 +42,7 @@ class RootsTest {
 			.contains("; the Hikari connection pool is full because its uses wait for a core (its hold 0.030 s at"
 					+ " 1 user, 0.145 s at the cap): raising it gains at most 4 %")
 			.endsWith("cores / 0.028 s = 71.9 rps");
-		assertThat(verdict.readings().get("root"))
+		assertThat(verdict.readings().get(Roots.ROOT))
 			.startsWith("the CPU: the Hikari connection pool is full too" + " (Hikari pool 10/10 active, 5 pending)");
 		// Raised cores, the pool allows what its uses hold at one user: 10 / 0.030 s.
 		assertThat(analysis.nextCap()).hasValueSatisfying((next) -> {
@@ -94,7 +94,7 @@ class RootsTest {
 		assertThat(verdict.cap()).hasValue(Resource.HIKARI_POOL);
 		assertThat(verdict.line()).isEqualTo(
 				"capped at 69.0 rps from 4 users: Hikari pool 10/10 active, 5 pending — 10 connections / 0.145 s = 69.0 rps");
-		assertThat(verdict.readings()).doesNotContainKeys("co-saturated", "root");
+		assertThat(verdict.readings()).doesNotContainKeys("co-saturated", Roots.ROOT);
 	}
 
 	/**
