@@ -80,14 +80,7 @@ final class LimitRules {
 	 * in Agroal's statement or connection wrappers hold one.
 	 */
 	static Optional<Capped> agroalFromDump(AtCap at) {
-		return ThreadDumps
-			.pooledFromDump(at.readings().steps(), at.last(), ThreadDumps.AGROAL_WAITING, ThreadDumps.AGROAL_HOLDING,
-					ThreadDumps.AGROAL_PASSING)
-			.map((pool) -> at.capped(Resource.AGROAL_POOL, String.format(Locale.ROOT,
-					"Agroal pool (from a thread dump) %d request threads hold a connection, %d wait in its getConnection",
-					pool.inUse(), pool.pending()), new Verdict.Model(pool.limit(), "connections", at.w1(), "W₁"),
-					Optional.empty(), withoutMeters(at, pool.readings(), "Agroal's meters", "agroal.*",
-							"Quarkus binds them with quarkus.datasource.metrics.enabled=true")));
+		return fromDump(at, AGROAL);
 	}
 
 	static Optional<Capped> httpClient(AtCap at) {
@@ -106,16 +99,7 @@ final class LimitRules {
 	 * wait for a connection, while those inside {@code MainClientExec} hold one.
 	 */
 	static Optional<Capped> httpClientFromDump(AtCap at) {
-		return ThreadDumps
-			.pooledFromDump(at.readings().steps(), at.last(), ThreadDumps.HTTP_CLIENT_WAITING,
-					ThreadDumps.HTTP_CLIENT_HOLDING, ThreadDumps.HTTP_CLIENT_PASSING)
-			.map((pool) -> at.capped(Resource.HTTP_CLIENT_POOL, String.format(Locale.ROOT,
-					"HttpClient pool (from a thread dump) %d request threads hold a connection, %d wait in its lease",
-					pool.inUse(), pool.pending()), new Verdict.Model(pool.limit(), "connections", at.w1(), "W₁"),
-					Optional.empty(),
-					withoutMeters(at, pool.readings(), "HttpClient 5's pool meters", "httpcomponents.httpclient.pool.*",
-							"Spring Boot binds none;"
-									+ " PoolingHttpClientConnectionManagerMetricsBinder on the connection manager does")));
+		return fromDump(at, HTTP_CLIENT);
 	}
 
 	/**
@@ -124,16 +108,47 @@ final class LimitRules {
 	 * connection; those using a Hikari proxy hold one.
 	 */
 	static Optional<Capped> hikariFromDump(AtCap at) {
+		return fromDump(at, HIKARI);
+	}
+
+	/**
+	 * A pool read from thread dumps where its meters are not published: what a verdict
+	 * calls it and where its waiters wait, its frames
+	 * ({@link ThreadDumps#pooledFromDump}), and which meters would have shown it and why
+	 * they were not there.
+	 */
+	private record DumpedPool(Resource resource, String name, String waitsIn, List<String> waiting,
+			List<String> holding, List<String> passing, String meters, String meterNames, String why) {
+
+	}
+
+	private static final DumpedPool AGROAL = new DumpedPool(Resource.AGROAL_POOL, "Agroal pool", "its getConnection",
+			ThreadDumps.AGROAL_WAITING, ThreadDumps.AGROAL_HOLDING, ThreadDumps.AGROAL_PASSING, "Agroal's meters",
+			"agroal.*", "Quarkus binds them with quarkus.datasource.metrics.enabled=true");
+
+	private static final DumpedPool HTTP_CLIENT = new DumpedPool(Resource.HTTP_CLIENT_POOL, "HttpClient pool",
+			"its lease", ThreadDumps.HTTP_CLIENT_WAITING, ThreadDumps.HTTP_CLIENT_HOLDING,
+			ThreadDumps.HTTP_CLIENT_PASSING, "HttpClient 5's pool meters", "httpcomponents.httpclient.pool.*",
+			"Spring Boot binds none; PoolingHttpClientConnectionManagerMetricsBinder on the connection manager does");
+
+	private static final DumpedPool HIKARI = new DumpedPool(Resource.HIKARI_POOL, "Hikari pool", "its borrow",
+			ThreadDumps.HIKARI_WAITING, ThreadDumps.HIKARI_HOLDING, ThreadDumps.HIKARI_PASSING, "Hikari's meters",
+			"hikaricp.connections.*",
+			"Spring Boot binds them to a HikariDataSource it created, not to one wrapped or built by hand");
+
+	/**
+	 * {@code pool} at its limit by what most of the steps' dumps say, modelled at W₁, and
+	 * why its meters were not read.
+	 */
+	private static Optional<Capped> fromDump(AtCap at, DumpedPool pool) {
 		return ThreadDumps
-			.pooledFromDump(at.readings().steps(), at.last(), ThreadDumps.HIKARI_WAITING, ThreadDumps.HIKARI_HOLDING,
-					ThreadDumps.HIKARI_PASSING)
-			.map((pool) -> at.capped(Resource.HIKARI_POOL, String.format(Locale.ROOT,
-					"Hikari pool (from a thread dump) %d request threads hold a connection, %d wait in its borrow",
-					pool.inUse(), pool.pending()), new Verdict.Model(pool.limit(), "connections", at.w1(), "W₁"),
-					Optional.empty(),
-					withoutMeters(at, pool.readings(), "Hikari's meters", "hikaricp.connections.*",
-							"Spring Boot binds them to a HikariDataSource it created, not to one wrapped or built"
-									+ " by hand")));
+			.pooledFromDump(at.readings().steps(), at.last(), pool.waiting(), pool.holding(), pool.passing())
+			.map((read) -> at.capped(pool.resource(),
+					String.format(Locale.ROOT,
+							"%s (from a thread dump) %d request threads hold a connection, %d wait in %s", pool.name(),
+							read.inUse(), read.pending(), pool.waitsIn()),
+					new Verdict.Model(read.limit(), "connections", at.w1(), "W₁"), Optional.empty(),
+					withoutMeters(at, read.readings(), pool.meters(), pool.meterNames(), pool.why())));
 	}
 
 	/**
