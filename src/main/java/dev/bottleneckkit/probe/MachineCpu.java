@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -73,23 +74,50 @@ public final class MachineCpu {
 
 	/** One reading of every counter, now. */
 	public Reading read() {
+		List<String> ids = testContainers().stream().map(Container::getId).toList();
+		List<Path> forwarding = this.local ? processStats("docker-proxy") : List.of();
+		this.known = new Known(ids, forwarding);
+		return read(this.known);
+	}
+
+	/**
+	 * One reading of the counters the last {@link #read()} found: the same containers and
+	 * port forwarders, without asking the engine again.
+	 */
+	private Reading read(Known known) {
 		long at = System.nanoTime();
 		Map<String, Long> containers = new LinkedHashMap<>();
-		for (Container container : testContainers()) {
-			cpuNanos(container.getId()).ifPresent((nanos) -> containers.put(container.getId(), nanos));
+		for (String id : known.containers()) {
+			cpuNanos(id).ifPresent((nanos) -> containers.put(id, nanos));
 		}
 		long generator = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
 			.getProcessCpuTime();
 		OptionalLong machine = this.local ? machineBusyNanos() : OptionalLong.empty();
-		if (this.local) {
-			// The engine's port forwarding carries every request of the load: a process
-			// on the machine, in no container, whose CPU the test's requests cost.
-			long forwarding = processNanos("docker-proxy");
-			if (forwarding > 0) {
-				containers.put(PORT_FORWARDING, forwarding);
-			}
+		// The engine's port forwarding carries every request of the load: a process on
+		// the machine, in no container, whose CPU the test's requests cost.
+		long forwarding = nanosOf(known.forwarding());
+		if (forwarding > 0) {
+			containers.put(PORT_FORWARDING, forwarding);
 		}
 		return new Reading(at, containers, generator, machine);
+	}
+
+	/** What the last full reading found to read. */
+	private volatile Known known = new Known(List.of(), List.of());
+
+	private record Known(List<String> containers, List<Path> forwarding) {
+
+	}
+
+	/**
+	 * A reading of what the last {@link #read()} found: the same containers and port
+	 * forwarders, read from a few files of this host without asking the engine again, so
+	 * that readings can be taken every tenth of a second at little cost. Empty with a
+	 * remote engine, where a container's CPU costs a process started in it.
+	 */
+	public Optional<Reading> readAgain() {
+		Known known = this.known;
+		return (this.local && !known.containers().isEmpty()) ? Optional.of(read(known)) : Optional.empty();
 	}
 
 	/** Cores used on average between two readings, by whom. */
@@ -213,11 +241,10 @@ public final class MachineCpu {
 	private static final String PORT_FORWARDING = "port forwarding (docker-proxy)";
 
 	/**
-	 * CPU time so far of this machine's processes named {@code name}
-	 * ({@code /proc/<pid>/stat}: user and system ticks), 0 when there are none.
+	 * The {@code /proc/<pid>/stat} files of this machine's processes named {@code name}.
 	 */
-	static long processNanos(String name) {
-		long ticks = 0;
+	static List<Path> processStats(String name) {
+		List<Path> stats = new ArrayList<>();
 		try (var processes = Files.newDirectoryStream(Path.of("/proc"),
 				(path) -> path.getFileName().toString().chars().allMatch(Character::isDigit))) {
 			for (Path process : processes) {
@@ -225,12 +252,9 @@ public final class MachineCpu {
 					String stat = Files.readString(process.resolve("stat"));
 					int open = stat.indexOf('(');
 					int close = stat.lastIndexOf(')');
-					if (open < 0 || close < open || !stat.substring(open + 1, close).equals(name)) {
-						continue;
+					if (open >= 0 && close > open && stat.substring(open + 1, close).equals(name)) {
+						stats.add(process.resolve("stat"));
 					}
-					String[] fields = stat.substring(close + 2).split(" ");
-					// After the name: state is field 3, utime field 14, stime field 15.
-					ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
 				}
 				catch (IOException | RuntimeException ex) {
 					// a process that ended meanwhile
@@ -238,7 +262,27 @@ public final class MachineCpu {
 			}
 		}
 		catch (IOException | RuntimeException ex) {
-			return 0;
+			return List.of();
+		}
+		return stats;
+	}
+
+	/**
+	 * CPU time so far of the processes whose {@code stat} files these are (user and
+	 * system ticks); 0 when there are none.
+	 */
+	static long nanosOf(List<Path> stats) {
+		long ticks = 0;
+		for (Path path : stats) {
+			try {
+				String stat = Files.readString(path);
+				String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+				// After the name: state is field 3, utime field 14, stime field 15.
+				ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+			}
+			catch (IOException | RuntimeException ex) {
+				// a process that ended meanwhile
+			}
 		}
 		return Math.round(ticks / TICKS_PER_SECOND * 1e9);
 	}

@@ -15,8 +15,10 @@ import dev.bottleneckkit.probe.MachineCpu;
 /**
  * What a request of a step demanded of the resources that divide by it, and the ceilings
  * that gives: a carrier's time (pinned, on a core or waiting for one), the CPU, the
- * stand-in downstream's hold. Each is read over the whole step (warm-up included) and
- * divided by the requests that ended in it.
+ * stand-in downstream's hold. The CPU is read over the window the throughput is measured
+ * in and divided by the window's requests, where readings inside it were taken; the pins
+ * and the rest over the whole step (warm-up included), divided by the requests that ended
+ * in it.
  */
 final class Demands {
 
@@ -93,7 +95,11 @@ final class Demands {
 	static Duration onCarriersPerRequest(Step step, int carriers) {
 		OptionalDouble onCarriers = step.carrierCores().isPresent() ? step.carrierCores()
 				: step.cpu().map((use) -> OptionalDouble.of(use.service())).orElse(OptionalDouble.empty());
-		return onCarriers.isPresent() ? perRequest(Math.min(onCarriers.getAsDouble(), carriers), step) : Duration.ZERO;
+		if (onCarriers.isEmpty()) {
+			return Duration.ZERO;
+		}
+		double cores = Math.min(onCarriers.getAsDouble(), carriers);
+		return step.carrierCores().isPresent() ? overTheStep(cores, step) : perRequest(cores, step);
 	}
 
 	/**
@@ -117,13 +123,31 @@ final class Demands {
 				"pinned or on the CPU per request");
 	}
 
+	/**
+	 * A request's CPU from {@code cores} of the step's CPU reading: over the window, the
+	 * cores over the window's requests a second (the utilization law, D = U / X, both
+	 * figures from the same seconds); else over the whole step, as {@link #overTheStep}.
+	 */
 	static Duration perRequest(double cores, Step step) {
+		double perSecond = step.throughput() + step.result().errorsPerSecond();
+		return (step.cpuOverTheWindow() && perSecond > 0) ? Duration.ofNanos(Math.round(cores / perSecond * 1e9))
+				: overTheStep(cores, step);
+	}
+
+	/**
+	 * A request's share of {@code cores} used on average over the whole step: the cores
+	 * times the step's wall time over the requests that ended in it.
+	 */
+	static Duration overTheStep(double cores, Step step) {
 		return Duration.ofNanos(Math.round(cores * step.wall().toNanos() / Math.max(1, requests(step))));
 	}
 
 	static String cpuPerRequest(Duration perRequest, Step step) {
-		return String.format(Locale.ROOT, "%.1f ms, %d requests in the %d-user step", perRequest.toNanos() / 1e6,
-				requests(step), step.users());
+		return step.cpuOverTheWindow()
+				? String.format(Locale.ROOT, "%.1f ms, at %.1f requests a second in the %d-user step's window",
+						perRequest.toNanos() / 1e6, step.throughput() + step.result().errorsPerSecond(), step.users())
+				: String.format(Locale.ROOT, "%.1f ms, %d requests in the %d-user step", perRequest.toNanos() / 1e6,
+						requests(step), step.users());
 	}
 
 	/**

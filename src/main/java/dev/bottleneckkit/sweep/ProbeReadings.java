@@ -20,6 +20,6 @@ import dev.bottleneckkit.probe.ThreadDump;
 record ProbeReadings(GaugeTimeline service, GaugeTimeline downstream, Optional<MachineCpu.Use> cpu,
 		List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
 		List<OutboundConnections.Destination> connections, Duration wall,
-		Optional<DownstreamContainer.InFlight> standIn, OptionalDouble carrierCores) {
+		Optional<DownstreamContainer.InFlight> standIn, OptionalDouble carrierCores, boolean cpuOverTheWindow) {
 
 }

@@ -55,6 +55,9 @@ final class Probes implements AutoCloseable {
 
 	private MachineCpu.Reading cpuBefore;
 
+	/** The step's CPU read all along, for its window's. */
+	private CpuSamples cpuSamples;
+
 	private CarrierTime carriersBefore;
 
 	Probes(AbstractServiceContainer<?> service, GenericContainer<?> downstream) {
@@ -141,6 +144,7 @@ final class Probes implements AutoCloseable {
 			}
 		}
 		this.cpuBefore = read(this.cpu);
+		this.cpuSamples = (this.cpuBefore != null) ? CpuSamples.of(this.cpu) : null;
 		this.carriersBefore = carrierTime();
 	}
 
@@ -182,13 +186,20 @@ final class Probes implements AutoCloseable {
 	/**
 	 * Ends the readings of a step, its thread dumps given: what every probe read over it.
 	 */
-	ProbeReadings endStep(long wallStart, long windowStart, long wallEnd, List<ThreadDump> dumps) {
+	ProbeReadings endStep(long wallStart, long windowStart, long windowEnd, long wallEnd, List<ThreadDump> dumps) {
 		try (Budget.Span reading = Budget.span(Budget.Category.PROBES)) {
-			return readStep(wallStart, windowStart, wallEnd, dumps);
+			return readStep(wallStart, windowStart, windowEnd, wallEnd, dumps);
 		}
 	}
 
-	private ProbeReadings readStep(long wallStart, long windowStart, long wallEnd, List<ThreadDump> dumps) {
+	private ProbeReadings readStep(long wallStart, long windowStart, long windowEnd, long wallEnd,
+			List<ThreadDump> dumps) {
+		Optional<MachineCpu.Use> inTheWindow = Optional.empty();
+		if (this.cpuSamples != null) {
+			this.cpuSamples.close();
+			inTheWindow = this.cpuSamples.within(windowStart, windowEnd);
+			this.cpuSamples = null;
+		}
 		MachineCpu.Reading cpuAfter = read(this.cpu);
 		CarrierTime carriersAfter = carrierTime();
 		GaugeTimeline service = (this.serviceGauges != null) ? this.serviceGauges.stop() : new GaugeTimeline(Map.of());
@@ -208,8 +219,9 @@ final class Probes implements AutoCloseable {
 				this.pinning = null;
 			}
 		}
-		Optional<MachineCpu.Use> cpu = (this.cpuBefore != null && cpuAfter != null)
-				? Optional.of(this.cpu.between(this.cpuBefore, cpuAfter)) : Optional.empty();
+		Optional<MachineCpu.Use> cpu = inTheWindow.isPresent() ? inTheWindow
+				: (this.cpuBefore != null && cpuAfter != null) ? Optional.of(this.cpu.between(this.cpuBefore, cpuAfter))
+						: Optional.empty();
 		List<OutboundConnections.Destination> seen = (this.connections != null)
 				? this.connections.between(windowStart, wallEnd) : List.of();
 		if (this.connections != null && this.connections.readings() == 0) {
@@ -221,7 +233,7 @@ final class Probes implements AutoCloseable {
 		OptionalDouble carrierCores = (carriersAfter != null) ? carriersAfter.coresSince(this.carriersBefore)
 				: OptionalDouble.empty();
 		return new ProbeReadings(service, downstream, cpu, pinned, this.carriers, dumps, seen,
-				Duration.ofNanos(wallEnd - wallStart), standIn, carrierCores);
+				Duration.ofNanos(wallEnd - wallStart), standIn, carrierCores, inTheWindow.isPresent());
 	}
 
 	private MachineCpu.Reading read(MachineCpu machine) {
@@ -240,6 +252,9 @@ final class Probes implements AutoCloseable {
 
 	@Override
 	public void close() {
+		if (this.cpuSamples != null) {
+			this.cpuSamples.close();
+		}
 		if (this.pinning != null) {
 			this.pinning.close();
 		}

@@ -22,8 +22,8 @@ import dev.bottleneckkit.probe.ThreadDump;
  * @param result what the load measured
  * @param service the service's gauges during the step (empty when it has none)
  * @param downstream its downstream's gauges during the step (empty without one)
- * @param cpu the CPU the service, its neighbours and the load generator used over the
- * step, when it was read
+ * @param cpu the CPU the service, its neighbours and the load generator used, when it was
+ * read: over the step's window when {@code cpuOverTheWindow}, else over the whole step
  * @param pinned virtual threads pinned during the step (empty without a pinning probe)
  * @param carriers the service's carrier threads (its virtual-thread scheduler's
  * parallelism), when read
@@ -37,11 +37,23 @@ import dev.bottleneckkit.probe.ThreadDump;
  * step, when read: on a core or runnable and waiting for one where the host's
  * {@code /proc} shows their threads
  * ({@link dev.bottleneckkit.probe.PinningProbe#carrierTimeNanos()}), else their CPU
+ * @param cpuOverTheWindow whether {@code cpu} was read between readings inside the window
+ * the throughput is measured in, so that a request's CPU is the window's CPU over the
+ * window's requests
  */
 public record Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream,
 		Optional<MachineCpu.Use> cpu, List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
 		List<OutboundConnections.Destination> connections, Duration wall,
-		Optional<DownstreamContainer.InFlight> standIn, OptionalDouble carrierCores) {
+		Optional<DownstreamContainer.InFlight> standIn, OptionalDouble carrierCores, boolean cpuOverTheWindow) {
+
+	/** A step whose CPU was read over the whole step. */
+	public Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream,
+			Optional<MachineCpu.Use> cpu, List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
+			List<OutboundConnections.Destination> connections, Duration wall,
+			Optional<DownstreamContainer.InFlight> standIn, OptionalDouble carrierCores) {
+		this(users, result, service, downstream, cpu, pinned, carriers, threads, connections, wall, standIn,
+				carrierCores, false);
+	}
 
 	/** A step whose carriers' CPU was not read. */
 	public Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream,

@@ -329,9 +329,14 @@ final class SweepRun {
 			.run(this.mix.toArray(Request[]::new));
 
 		long wallEnd = System.nanoTime();
-		ProbeReadings read = probes.endStep(wallStart, wallStart + warmUp.toNanos(), wallEnd, join(dump));
+		// The window opens as the load's warm-up ends, a few milliseconds after wallStart
+		// + warmUp at most, and closes result.window() later.
+		long windowStart = wallStart + warmUp.toNanos();
+		ProbeReadings read = probes.endStep(wallStart, windowStart, windowStart + result.window().toNanos(), wallEnd,
+				join(dump));
 		return new Step(users, result, read.service(), read.downstream(), read.cpu(), read.pinned(), read.carriers(),
-				read.threads(), read.connections(), read.wall(), read.standIn(), read.carrierCores());
+				read.threads(), read.connections(), read.wall(), read.standIn(), read.carrierCores(),
+				read.cpuOverTheWindow());
 	}
 
 	private static List<ThreadDump> join(Future<List<ThreadDump>> dumps) {

@@ -803,6 +803,45 @@ class AttributionTest {
 	}
 
 	/**
+	 * S9's CPU-bound sweep in a clean run: one user filled the one core at 7.7 rps, 129
+	 * ms a request, but the whole step's CPU (warm-up, probes and the compiler's work
+	 * too) over its requests said 155 ms, a model 17 % under the ceiling. Read between
+	 * readings inside the window, the CPU and the requests come from the same seconds.
+	 */
+	@Test
+	void theCpuModelIsTheWindowsCpuOverTheWindowsRequests() {
+		Step overTheStep = stepOf1CoreAt7Rps(false);
+		Step overTheWindow = stepOf1CoreAt7Rps(true);
+		Step queued = cpuStep(2, 7.2, 1.00);
+
+		assertThat(Demands.perRequest(1.0, overTheStep)).isEqualTo(Duration.ofMillis(175));
+		assertThat(Demands.perRequest(1.0, overTheWindow)).isEqualTo(Duration.ofNanos(133_333_333));
+		SweepResult sweep = result(List.of(overTheWindow, queued), true);
+		assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(withPercentage(1));
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 7.5 rps from 1 user: the service used 1.00 of its 1"
+				+ " CPU with 1 user — 1 core / 0.133 s = 7.5 rps");
+		assertThat(((Verdict.Capped) sweep.verdict()).readings()).containsEntry("CPU per request",
+				"133.3 ms, at 7.5 requests a second in the 1-user step's window");
+	}
+
+	/**
+	 * One user at 7.5 rps in a 2 s window (129 ms a request), 21 requests in a step of
+	 * 3.675 s with its warm-up and probes, the service at 1.00 of its 1 CPU: over the
+	 * window when {@code inTheWindow}, else over the step.
+	 */
+	private static Step stepOf1CoreAt7Rps(boolean inTheWindow) {
+		Duration window = Duration.ofSeconds(2);
+		List<LoadResult.Second> timeline = List.of(new LoadResult.Second(0, 6, 0, 150, false),
+				new LoadResult.Second(1, 8, 0, 129, true), new LoadResult.Second(2, 7, 0, 129, true));
+		LoadResult result = LoadResults.of("load", 1, window, 15, Duration.ofMillis(129), timeline,
+				Duration.ofSeconds(1), Double.NaN);
+		return new Step(1, result, empty(), empty(),
+				Optional.of(new MachineCpu.Use(1.00, 1, true, Optional.empty(), 0, Map.of(), 0.05, 2, 1.1)), List.of(),
+				OptionalInt.empty(), List.of(), List.of(), Duration.ofMillis(3675), Optional.empty(),
+				OptionalDouble.empty(), inTheWindow);
+	}
+
+	/**
 	 * spring-petclinic without CPU limits read "unexplained" at 82 rps while it used 1.65
 	 * of 2 cores and MySQL, Toxiproxy and the load generator the rest: the machine's
 	 * cores, shared, are the cap, with the split.
