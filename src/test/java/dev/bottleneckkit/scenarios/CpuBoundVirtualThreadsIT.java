@@ -134,11 +134,11 @@ class CpuBoundVirtualThreadsIT {
 				.run();
 
 			report.record("sweep: CPU-bound route on 1 CPU", sweep);
-			// The cores' model is the CPU of the step over its requests; a step with one
-			// user on the one core also pays the probes' and the compiler's CPU, and
-			// clean runs have read the model at 1.024, 0.934 and 0.867 of the ceiling.
+			// The cores' model is the CPU of the step's window over its requests. Read
+			// over the whole step, it paid the warm-up's, the probes' and the compiler's
+			// CPU too, and clean runs read it at 0.934, 0.867 and 0.833 of the ceiling.
 			assertThat(sweep).isCappedBy(Resource.CPU)
-				.hasCeilingNearItsModel(withPercentage(20))
+				.hasCeilingNearItsModel(withPercentage(15))
 				.isConfirmedWithin(withPercentage(20));
 		}
 
