@@ -75,14 +75,17 @@ final class BudgetReport {
 			return "";
 		}
 		return String.format(Locale.ROOT,
-				"%nThe load slots were busy %.0f s of the run's %.0f s (%.0f %%): the loads' turns, which follow one"
-						+ " another unless the machine has the CPU for two (`bottleneck.loads-at-once`), hold %.0f s of measured windows, %.0f s of warm-ups,"
-						+ " %.0f s of load tails (connecting the users, waiting for the answers in flight at a"
-						+ " window's end) and %.0f s of the rest of a turn (a sweep's probes and its pauses between"
-						+ " steps while it holds the slot). The run takes at least the busy time; shorter turns or"
-						+ " loads side by side shorten it, and nothing else much does.%n",
-				slots.busy().toMillis() / 1000.0, slots.span().toMillis() / 1000.0, 100 * slots.share(), windows,
-				warmUps, tails, Math.max(0, turns - windows - warmUps - tails))
+				"%nThe slots' floor of this run is %.0f s: the run cannot take less than its loads' turns.%n",
+				slots.busy().toMillis() / 1000.0)
+				+ String.format(Locale.ROOT,
+						"%nThe load slots were busy %.0f s of the run's %.0f s (%.0f %%): the loads' turns, which follow one"
+								+ " another unless the machine has the CPU for two (`bottleneck.loads-at-once`), hold %.0f s of measured windows, %.0f s of warm-ups,"
+								+ " %.0f s of load tails (connecting the users, waiting for the answers in flight at a"
+								+ " window's end) and %.0f s of the rest of a turn (a sweep's probes and its pauses between"
+								+ " steps while it holds the slot). The run takes at least the busy time; shorter turns or"
+								+ " loads side by side shorten it, and nothing else much does.%n",
+						slots.busy().toMillis() / 1000.0, slots.span().toMillis() / 1000.0, 100 * slots.share(),
+						windows, warmUps, tails, Math.max(0, turns - windows - warmUps - tails))
 				+ ((slots.loadsBeside() == 0) ? ""
 						: String.format(Locale.ROOT,
 								"%n%d loads went beside another while the machine's cores were at most %.0f %% busy;"
@@ -98,9 +101,10 @@ final class BudgetReport {
 			return "";
 		}
 		StringBuilder md = new StringBuilder("\n## Where the time went\n\n");
-		md.append("Seconds per scenario class. *Windows* are the measured windows the figures are counted over;"
-				+ " the rest is overhead. Classes run side by side, so their walls overlap; a class that measures two"
-				+ " services at once waits on two threads, and can wait longer than its wall.\n\n");
+		md.append("Seconds per scenario class. *Windows*, *warm-ups* and *load tails* are measurement: the figures"
+				+ " are counted over the windows, and the warm-ups and tails keep a cold JIT and censored latencies out"
+				+ " of them. The rest is overhead. Classes run side by side, so their walls overlap; a class that"
+				+ " measures two services at once waits on two threads, and can wait longer than its wall.\n\n");
 		md.append("| class | ").append(String.join(" | ", HEADINGS)).append(" | overhead |\n");
 		md.append("|---".repeat(HEADINGS.size() + 2)).append("|\n");
 		double[] totals = new double[COLUMNS.size()];
@@ -113,14 +117,16 @@ final class BudgetReport {
 			}
 			md.append(row)
 				.append(" | ")
-				.append(overhead(seconds.getOrDefault("wall", 0.0), seconds.getOrDefault("windows", 0.0)))
+				.append(overhead(seconds.getOrDefault("wall", 0.0),
+						seconds.getOrDefault("windows", 0.0) + seconds.getOrDefault("warm_ups", 0.0)
+								+ seconds.getOrDefault("tails", 0.0)))
 				.append(" |\n");
 		});
 		md.append("| **all**");
 		for (double total : totals) {
 			md.append(String.format(Locale.ROOT, " | %.0f", total));
 		}
-		md.append(" | ").append(overhead(totals[0], totals[1])).append(" |\n");
+		md.append(" | ").append(overhead(totals[0], totals[1] + totals[2] + totals[3])).append(" |\n");
 		md.append(slotLine(totals[1], totals[2], totals[3], totals[COLUMNS.indexOf("load_turns")]));
 		replayLines().forEach(md::append);
 		return md.toString();
@@ -240,9 +246,12 @@ final class BudgetReport {
 			.findFirst();
 	}
 
-	/** The share of {@code wall} that was not measured windows: "62 %", or "—". */
-	static String overhead(double wall, double windows) {
-		return (wall > 0) ? String.format(Locale.ROOT, "%.0f %%", 100 * (1 - windows / wall)) : "—";
+	/**
+	 * The share of {@code wall} that was not measurement (windows, warm-ups and tails):
+	 * "62 %", or "—".
+	 */
+	static String overhead(double wall, double measured) {
+		return (wall > 0) ? String.format(Locale.ROOT, "%.0f %%", 100 * Math.max(0, 1 - measured / wall)) : "—";
 	}
 
 }

@@ -58,6 +58,13 @@ class BudgetReportTest {
 		assertThat(BudgetReport.cpuLine(List.of(windows.get(4)))).isEmpty();
 	}
 
+	@Test
+	void overheadIsWhatIsNotMeasurementWithWarmUpsAndTailsMeasured() {
+		assertThat(BudgetReport.overhead(100, 25 + 10 + 5)).isEqualTo("60 %");
+		assertThat(BudgetReport.overhead(30, 40)).isEqualTo("0 %");
+		assertThat(BudgetReport.overhead(0, 0)).isEqualTo("—");
+	}
+
 	private static Budget.Window busy(String name, double share) {
 		return new Budget.Window(name, Duration.ofSeconds(8), 80, new double[0], List.of(), Duration.ofSeconds(10),
 				java.util.OptionalDouble.of(share));
