@@ -101,10 +101,8 @@ final class BudgetReport {
 			return "";
 		}
 		StringBuilder md = new StringBuilder("\n## Where the time went\n\n");
-		md.append("Seconds per scenario class. *Windows*, *warm-ups* and *load tails* are measurement: the figures"
-				+ " are counted over the windows, and the warm-ups and tails keep a cold JIT and censored latencies out"
-				+ " of them. The rest is overhead. Classes run side by side, so their walls overlap; a class that"
-				+ " measures two services at once waits on two threads, and can wait longer than its wall.\n\n");
+		md.append(INTRO.replace("windows, warm-ups and load tails", "*windows*, *warm-ups* and *load tails*"))
+			.append("\n\n");
 		md.append("| class | ").append(String.join(" | ", HEADINGS)).append(" | overhead |\n");
 		md.append("|---".repeat(HEADINGS.size() + 2)).append("|\n");
 		double[] totals = new double[COLUMNS.size()];
@@ -115,12 +113,7 @@ final class BudgetReport {
 				totals[i] += value;
 				row.append(String.format(Locale.ROOT, " | %.0f", value));
 			}
-			md.append(row)
-				.append(" | ")
-				.append(overhead(seconds.getOrDefault("wall", 0.0),
-						seconds.getOrDefault("windows", 0.0) + seconds.getOrDefault("warm_ups", 0.0)
-								+ seconds.getOrDefault("tails", 0.0)))
-				.append(" |\n");
+			md.append(row).append(" | ").append(overhead(seconds)).append(" |\n");
 		});
 		md.append("| **all**");
 		for (double total : totals) {
@@ -244,6 +237,21 @@ final class BudgetReport {
 			.stream()
 			.filter((replay) -> replay.latencies() == 0 && replay.length().equals(atLeast))
 			.findFirst();
+	}
+
+	/** What the table of seconds per class says of its columns. */
+	static final String INTRO = "Seconds per scenario class. The windows, warm-ups and load tails are measurement:"
+			+ " the figures are counted over the windows, and the warm-ups and tails keep a cold JIT and censored"
+			+ " latencies out of them. The rest is overhead. Classes run side by side, so their walls overlap; a class"
+			+ " that measures two services at once waits on two threads, and can wait longer than its wall.";
+
+	/**
+	 * A class's overhead from its seconds by column: see
+	 * {@link #overhead(double, double)}.
+	 */
+	static String overhead(Map<String, Double> seconds) {
+		return overhead(seconds.getOrDefault("wall", 0.0), seconds.getOrDefault("windows", 0.0)
+				+ seconds.getOrDefault("warm_ups", 0.0) + seconds.getOrDefault("tails", 0.0));
 	}
 
 	/**

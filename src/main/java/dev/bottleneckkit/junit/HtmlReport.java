@@ -392,11 +392,8 @@ final class HtmlReport {
 		if (classes.isEmpty()) {
 			return "";
 		}
-		StringBuilder html = new StringBuilder("<section class=\"baseline\"><h2>Where the time went</h2><p>Seconds per"
-				+ " scenario class. <b>windows</b> are the measured windows the figures are counted over; the rest is"
-				+ " overhead. Classes run side by side, so their walls overlap; a class that measures two services"
-				+ " at once waits on two threads, and can wait longer than its wall.</p><table class=\"steps\"><tr>"
-				+ "<th>class</th>");
+		StringBuilder html = new StringBuilder("<section class=\"baseline\"><h2>Where the time went</h2><p>"
+				+ ReportText.escape(BudgetReport.INTRO) + "</p><table class=\"steps\"><tr><th>class</th>");
 		BudgetReport.HEADINGS.forEach((heading) -> html.append("<th>").append(heading).append("</th>"));
 		html.append("<th>overhead</th></tr>");
 		classes.forEach((name, seconds) -> {
@@ -404,21 +401,22 @@ final class HtmlReport {
 			for (String key : BudgetReport.COLUMNS) {
 				html.append(String.format(Locale.ROOT, "<td>%.0f</td>", seconds.getOrDefault(key, 0.0)));
 			}
-			html.append("<td>")
-				.append(BudgetReport.overhead(seconds.getOrDefault("wall", 0.0), seconds.getOrDefault("windows", 0.0)))
-				.append("</td></tr>");
+			html.append("<td>").append(BudgetReport.overhead(seconds)).append("</td></tr>");
 		});
 		html.append("<tr><td><b>all</b></td>");
 		for (String key : BudgetReport.COLUMNS) {
 			html.append(String.format(Locale.ROOT, "<td><b>%.0f</b></td>", total(classes, key)));
 		}
 		html.append("<td><b>")
-			.append(BudgetReport.overhead(total(classes, "wall"), total(classes, "windows")))
+			.append(BudgetReport.overhead(total(classes, "wall"),
+					total(classes, "windows") + total(classes, "warm_ups") + total(classes, "tails")))
 			.append("</b></td></tr></table>");
 		String slots = BudgetReport.slotLine(total(classes, "windows"), total(classes, "warm_ups"),
 				total(classes, "tails"), total(classes, "load_turns"));
-		if (!slots.isBlank()) {
-			html.append("<p>").append(ReportText.escape(slots.strip().replace("`", ""))).append("</p>");
+		for (String paragraph : slots.strip().split("\\R\\R")) {
+			if (!paragraph.isBlank()) {
+				html.append("<p>").append(ReportText.escape(paragraph.strip().replace("`", ""))).append("</p>");
+			}
 		}
 		for (String line : BudgetReport.replayLines()) {
 			html.append("<p>").append(ReportText.escape(line.strip().replace("`", ""))).append("</p>");

@@ -2,6 +2,7 @@ package dev.bottleneckkit.junit;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import dev.bottleneckkit.internal.Budget;
 import org.junit.jupiter.api.Test;
@@ -63,6 +64,9 @@ class BudgetReportTest {
 		assertThat(BudgetReport.overhead(100, 25 + 10 + 5)).isEqualTo("60 %");
 		assertThat(BudgetReport.overhead(30, 40)).isEqualTo("0 %");
 		assertThat(BudgetReport.overhead(0, 0)).isEqualTo("—");
+		assertThat(BudgetReport
+			.overhead(Map.of("wall", 100.0, "windows", 25.0, "warm_ups", 10.0, "tails", 5.0, "waiting", 50.0)))
+			.isEqualTo("60 %");
 	}
 
 	private static Budget.Window busy(String name, double share) {
