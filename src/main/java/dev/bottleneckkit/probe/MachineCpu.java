@@ -76,19 +76,22 @@ public final class MachineCpu {
 	public Reading read() {
 		List<String> ids = testContainers().stream().map(Container::getId).toList();
 		List<Path> forwarding = this.local ? processStats("docker-proxy") : List.of();
-		this.known = new Known(ids, forwarding);
-		return read(this.known);
+		boolean onHost = this.local && ids.stream().allMatch((id) -> ContainerCpu.onHost(id).isPresent());
+		this.known = new Known(ids, forwarding, onHost);
+		return read(this.known, false);
 	}
 
 	/**
 	 * One reading of the counters the last {@link #read()} found: the same containers and
 	 * port forwarders, without asking the engine again.
 	 */
-	private Reading read(Known known) {
+	private Reading read(Known known, boolean onHostOnly) {
 		long at = System.nanoTime();
 		Map<String, Long> containers = new LinkedHashMap<>();
 		for (String id : known.containers()) {
-			cpuNanos(id).ifPresent((nanos) -> containers.put(id, nanos));
+			// A container another class removed since is gone from the host: read again,
+			// it is left out, not asked of the engine.
+			(onHostOnly ? ContainerCpu.onHost(id) : cpuNanos(id)).ifPresent((nanos) -> containers.put(id, nanos));
 		}
 		long generator = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
 			.getProcessCpuTime();
@@ -103,21 +106,26 @@ public final class MachineCpu {
 	}
 
 	/** What the last full reading found to read. */
-	private volatile Known known = new Known(List.of(), List.of());
+	private volatile Known known = new Known(List.of(), List.of(), false);
 
-	private record Known(List<String> containers, List<Path> forwarding) {
+	/**
+	 * The containers and port forwarders a full reading found, and whether every
+	 * container's CPU was read from its cgroup on this host.
+	 */
+	private record Known(List<String> containers, List<Path> forwarding, boolean onHost) {
 
 	}
 
 	/**
 	 * A reading of what the last {@link #read()} found: the same containers and port
 	 * forwarders, read from a few files of this host without asking the engine again, so
-	 * that readings can be taken every tenth of a second at little cost. Empty with a
-	 * remote engine, where a container's CPU costs a process started in it.
+	 * that readings can be taken every tenth of a second at little cost. Empty where a
+	 * container's CPU was not read from the host (a remote engine, where it costs a
+	 * process started in the container, or a cgroup layout the kit does not know).
 	 */
 	public Optional<Reading> readAgain() {
 		Known known = this.known;
-		return (this.local && !known.containers().isEmpty()) ? Optional.of(read(known)) : Optional.empty();
+		return (known.onHost() && !known.containers().isEmpty()) ? Optional.of(read(known, true)) : Optional.empty();
 	}
 
 	/** Cores used on average between two readings, by whom. */
