@@ -76,9 +76,13 @@ public final class MachineCpu {
 	public Reading read() {
 		List<String> ids = testContainers().stream().map(Container::getId).toList();
 		List<Path> forwarding = this.local ? processStats("docker-proxy") : List.of();
-		boolean onHost = this.local && ids.stream().allMatch((id) -> ContainerCpu.onHost(id).isPresent());
-		this.known = new Known(ids, forwarding, onHost);
-		return read(this.known, false);
+		Known all = new Known(ids, forwarding);
+		// What a re-read reads: the containers whose cgroups this host shows (one being
+		// removed meanwhile does not count).
+		this.known = new Known(
+				this.local ? ids.stream().filter((id) -> ContainerCpu.onHost(id).isPresent()).toList() : List.of(),
+				forwarding);
+		return read(all, false);
 	}
 
 	/**
@@ -106,26 +110,25 @@ public final class MachineCpu {
 	}
 
 	/** What the last full reading found to read. */
-	private volatile Known known = new Known(List.of(), List.of(), false);
+	private volatile Known known = new Known(List.of(), List.of());
 
-	/**
-	 * The containers and port forwarders a full reading found, and whether every
-	 * container's CPU was read from its cgroup on this host.
-	 */
-	private record Known(List<String> containers, List<Path> forwarding, boolean onHost) {
+	/** The containers and port forwarders a reading reads. */
+	private record Known(List<String> containers, List<Path> forwarding) {
 
 	}
 
 	/**
 	 * A reading of what the last {@link #read()} found: the same containers and port
 	 * forwarders, read from a few files of this host without asking the engine again, so
-	 * that readings can be taken every tenth of a second at little cost. Empty where a
-	 * container's CPU was not read from the host (a remote engine, where it costs a
-	 * process started in the container, or a cgroup layout the kit does not know).
+	 * that readings can be taken every tenth of a second at little cost; a container
+	 * whose cgroup the host did not show is left out. Empty where the service's was not
+	 * shown (a remote engine, where a container's CPU costs a process started in it, or a
+	 * cgroup layout the kit does not know).
 	 */
 	public Optional<Reading> readAgain() {
 		Known known = this.known;
-		return (known.onHost() && !known.containers().isEmpty()) ? Optional.of(read(known, true)) : Optional.empty();
+		return known.containers().contains(this.service.getContainerId()) ? Optional.of(read(known, true))
+				: Optional.empty();
 	}
 
 	/** Cores used on average between two readings, by whom. */
