@@ -97,8 +97,8 @@ class HikariPoolCapIT {
 		Run run = run(smallPoolShortTimeout);
 
 		Ceiling pool = Ceiling.of(POOL, "Hikari connections", run.held());
-		report.record("pool " + POOL + ", connectionTimeout " + CONNECTION_TIMEOUT.toMillis() + " ms", run.result, pool, run.evidence(),
-				Map.of("caller", run.hikari));
+		report.record("pool " + POOL + ", connectionTimeout " + CONNECTION_TIMEOUT.toMillis() + " ms", run.result, pool,
+				run.evidence(), Map.of("caller", run.hikari));
 		assertThat(run.result.errors()).as("a wait past connectionTimeout is a 503 db-pool-timeout")
 			.containsOnlyKeys("http-503 db-pool-timeout");
 		assertThat(run.result.failureLatencyAt(50)).as("and ends at the 250 ms timeout")

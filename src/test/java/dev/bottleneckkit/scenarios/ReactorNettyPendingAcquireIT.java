@@ -123,13 +123,14 @@ class ReactorNettyPendingAcquireIT {
 			.gauges(Gauge.REACTOR_ACTIVE, Gauge.REACTOR_PENDING)
 			.start();
 
-		LoadResult result = LOAD.named("pending timeout " + PENDING_TIMEOUT.toMillis() + " ms").run(pendingTimeout.uri(ROUTE));
+		LoadResult result = LOAD.named("pending timeout " + PENDING_TIMEOUT.toMillis() + " ms")
+			.run(pendingTimeout.uri(ROUTE));
 
 		GaugeTimeline gauges = pool.stop();
 		Duration held = downstream.inFlight().read().meanServiceTime();
 		Ceiling connections = Ceiling.of(MAX_CONNECTIONS, "WebClient connections", held);
-		report.record("pendingAcquireTimeout " + PENDING_TIMEOUT.toMillis() + " ms, pending up to 1000", result, connections,
-				evidence(held, result, gauges), Map.of("caller", gauges));
+		report.record("pendingAcquireTimeout " + PENDING_TIMEOUT.toMillis() + " ms, pending up to 1000", result,
+				connections, evidence(held, result, gauges), Map.of("caller", gauges));
 		assertThat(result.errors()).as("waits end with PoolAcquireTimeoutException")
 			.containsOnlyKeys("http-503 pool-acquire-timeout");
 		assertThat(result.failureLatencyAt(50)).as("time-to-fail follows the configured timeout")
