@@ -33,7 +33,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * S4 (seed 002's caveats): with virtual threads, threads stop being the cap and the
- * connection pool takes their place. 12 users run {@code SELECT SLEEP(1)} through a
+ * connection pool takes their place. 12 users run {@code SELECT SLEEP(0.5)} through a
  * Hikari pool of 4: throughput is 4 / W and the other users wait in Hikari (pending), W
  * being how long one use held a connection in the run (Hikari's own usage timer). A short
  * {@code connectionTimeout} turns that wait into a clear 503 {@code db-pool-timeout}. The
@@ -43,20 +43,20 @@ import static org.awaitility.Awaitility.await;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HikariPoolCapIT {
 
-	static final Duration QUERY = Duration.ofSeconds(1);
+	static final Duration QUERY = Duration.ofMillis(500);
 
 	static final int POOL = 4;
 
 	static final int USERS = 12;
 
-	static final Duration CONNECTION_TIMEOUT = Duration.ofMillis(500);
+	static final Duration CONNECTION_TIMEOUT = Duration.ofMillis(250);
 
-	/** 10 s: 40 answers at the cap, 10 per connection. */
+	/** 5 s: 40 answers at the cap, 10 per connection. */
 	static final ClosedLoopLoad LOAD = ClosedLoopLoad.users(USERS)
-		.warmUp(Duration.ofSeconds(2))
-		.forDuration(Duration.ofSeconds(10));
+		.warmUp(Duration.ofSeconds(1))
+		.forDuration(Duration.ofSeconds(5));
 
-	static final String ROUTE = "/db/sleep?seconds=" + QUERY.toSeconds();
+	static final String ROUTE = "/db/sleep?seconds=" + QUERY.toMillis() / 1000.0;
 
 	static final Network network = KitContainers.newNetwork();
 
@@ -97,11 +97,11 @@ class HikariPoolCapIT {
 		Run run = run(smallPoolShortTimeout);
 
 		Ceiling pool = Ceiling.of(POOL, "Hikari connections", run.held());
-		report.record("pool " + POOL + ", connectionTimeout 500 ms", run.result, pool, run.evidence(),
-				Map.of("caller", run.hikari));
+		report.record("pool " + POOL + ", connectionTimeout " + CONNECTION_TIMEOUT.toMillis() + " ms", run.result, pool,
+				run.evidence(), Map.of("caller", run.hikari));
 		assertThat(run.result.errors()).as("a wait past connectionTimeout is a 503 db-pool-timeout")
 			.containsOnlyKeys("http-503 db-pool-timeout");
-		assertThat(run.result.failureLatencyAt(50)).as("and ends at the 500 ms timeout")
+		assertThat(run.result.failureLatencyAt(50)).as("and ends at the 250 ms timeout")
 			.isBetween(CONNECTION_TIMEOUT.multipliedBy(9).dividedBy(10), CONNECTION_TIMEOUT.multipliedBy(2));
 		assertThat(run.result).as("the connections keep serving their 4 per W")
 			.hasThroughputNear(pool, withPercentage(15));

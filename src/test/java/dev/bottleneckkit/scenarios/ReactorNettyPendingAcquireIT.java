@@ -41,19 +41,19 @@ import static org.assertj.core.data.Percentage.withPercentage;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReactorNettyPendingAcquireIT {
 
-	static final Duration DOWNSTREAM_LATENCY = Duration.ofSeconds(1);
+	static final Duration DOWNSTREAM_LATENCY = Duration.ofMillis(500);
 
-	/** The WebClient pool's connections: with 1 s calls, 5 rps. */
+	/** The WebClient pool's connections: with 500 ms calls, 10 rps. */
 	static final int MAX_CONNECTIONS = 5;
 
-	static final double OFFERED_RPS = 20;
+	static final double OFFERED_RPS = 40;
 
 	static final OpenLoopLoad LOAD = OpenLoopLoad.ratePerSecond(OFFERED_RPS)
-		.warmUp(Duration.ofSeconds(2))
-		.forDuration(Duration.ofSeconds(8))
+		.warmUp(Duration.ofSeconds(1))
+		.forDuration(Duration.ofSeconds(4))
 		.requestTimeout(Duration.ofSeconds(30));
 
-	static final Duration PENDING_TIMEOUT = Duration.ofSeconds(1);
+	static final Duration PENDING_TIMEOUT = Duration.ofMillis(500);
 
 	static final String ROUTE = "/call/webclient/sleep";
 
@@ -123,16 +123,17 @@ class ReactorNettyPendingAcquireIT {
 			.gauges(Gauge.REACTOR_ACTIVE, Gauge.REACTOR_PENDING)
 			.start();
 
-		LoadResult result = LOAD.named("pending timeout 1 s").run(pendingTimeout.uri(ROUTE));
+		LoadResult result = LOAD.named("pending timeout " + PENDING_TIMEOUT.toMillis() + " ms")
+			.run(pendingTimeout.uri(ROUTE));
 
 		GaugeTimeline gauges = pool.stop();
 		Duration held = downstream.inFlight().read().meanServiceTime();
 		Ceiling connections = Ceiling.of(MAX_CONNECTIONS, "WebClient connections", held);
-		report.record("pendingAcquireTimeout 1 s, pending up to 1000", result, connections,
-				evidence(held, result, gauges), Map.of("caller", gauges));
+		report.record("pendingAcquireTimeout " + PENDING_TIMEOUT.toMillis() + " ms, pending up to 1000", result,
+				connections, evidence(held, result, gauges), Map.of("caller", gauges));
 		assertThat(result.errors()).as("waits end with PoolAcquireTimeoutException")
 			.containsOnlyKeys("http-503 pool-acquire-timeout");
-		assertThat(result.failureLatencyAt(50)).as("time-to-fail follows the configured 1 s timeout")
+		assertThat(result.failureLatencyAt(50)).as("time-to-fail follows the configured timeout")
 			.isBetween(PENDING_TIMEOUT.multipliedBy(9).dividedBy(10), PENDING_TIMEOUT.multipliedBy(3).dividedBy(2));
 		assertThat(result).as("the connections still carry connections / latency")
 			.hasThroughputNear(connections, withPercentage(15));
