@@ -71,7 +71,9 @@ final class BudgetReport {
 	 */
 	static String slotLine(double windows, double warmUps, double tails, double turns) {
 		Budget.SlotTime slots = Budget.loadSlots();
-		if (slots.span().isZero()) {
+		// No turn taken: the loads passed straight through (one class at a time, no
+		// schedule), and there is no floor to name.
+		if (slots.span().isZero() || slots.busy().isZero()) {
 			return "";
 		}
 		return String.format(Locale.ROOT,

@@ -200,7 +200,9 @@ final class Probes implements AutoCloseable {
 			inTheWindow = this.cpuSamples.within(windowStart, windowEnd);
 			this.cpuSamples = null;
 		}
-		MachineCpu.Reading cpuAfter = read(this.cpu);
+		// The whole step's reading lists the engine's containers and scans /proc: taken
+		// only where the window's own could not be.
+		MachineCpu.Reading cpuAfter = inTheWindow.isPresent() ? null : read(this.cpu);
 		CarrierTime carriersAfter = carrierTime();
 		GaugeTimeline service = (this.serviceGauges != null) ? this.serviceGauges.stop() : new GaugeTimeline(Map.of());
 		if (this.serviceGauges != null) {
