@@ -32,7 +32,8 @@ import static org.assertj.core.data.Percentage.withPercentage;
  * request needs the CPU for all of its time, so the core is the cap, X = U / S (the
  * utilization law: one core over the CPU a request costs), whichever threads serve it:
  * virtual threads add no cores. S is measured in the run itself, from the container's
- * cgroup (JIT, GC and Tomcat included), so the ceiling holds on any machine.
+ * cgroup (JIT, GC and Tomcat included), so the ceiling holds on any machine. Its hold is
+ * the work itself, about 130 ms of CPU a request: there is no wait to shorten.
  */
 @Scenario(id = "S9", title = "Virtual threads add no cores: a CPU-bound route on one CPU")
 // The CPU is what this scenario measures: it runs alone, after the scenarios that run

@@ -38,6 +38,11 @@ import static org.awaitility.Awaitility.await;
  * being how long one use held a connection in the run (Hikari's own usage timer). A short
  * {@code connectionTimeout} turns that wait into a clear 503 {@code db-pool-timeout}. The
  * fix: a pool sized for the load.
+ * <p>
+ * The query holds half a second, not the seed's second: Hikari refuses a
+ * {@code connectionTimeout} under 250 ms, and the timeout test needs waits for a
+ * connection that outlast it. 500 ms is the shortest hold that leaves them clearly
+ * longer, and it halves the class's load turns.
  */
 @Scenario(id = "S4", title = "Virtual threads: the connection pool is the new cap")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)

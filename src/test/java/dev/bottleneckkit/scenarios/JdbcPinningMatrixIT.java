@@ -44,7 +44,8 @@ import static org.assertj.core.data.Percentage.withPercentage;
  * the Java image are chosen per container; the service is the same jar. JDK 25 can still
  * pin for a few milliseconds while a virtual thread waits for a class another thread is
  * loading, so the unpinned rows assert that no pinned event blocked in the driver, and
- * the throughput that only unpinned waits reach.
+ * the throughput that only unpinned waits reach. {@code SLEEP(1)} is seed 001's query,
+ * and carriers / 1 s its published cap, so the matrix keeps that clock.
  */
 @Scenario(id = "S3", title = "JDBC pinning matrix: Connector/J 8.0 on JDK 21 pins virtual threads")
 class JdbcPinningMatrixIT {

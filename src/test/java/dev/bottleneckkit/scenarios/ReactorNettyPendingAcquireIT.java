@@ -36,6 +36,11 @@ import static org.assertj.core.data.Percentage.withPercentage;
  * waiting acquisitions end at {@code pendingAcquireTimeout} with
  * {@code PoolAcquireTimeoutException}. The caller maps both to 503 with a kind.
  * Time-to-fail follows the configured timeout (seed 000 waited 30 s).
+ * <p>
+ * The downstream holds 500 ms and the pending timeout is 500 ms: an open loop at four
+ * times the pool shows both limits at that clock as well as at 1 s, in half the turns. At
+ * 250 ms the open loop would send 80 rps, and on two cores its own CPU would start to
+ * count.
  */
 @Scenario(id = "S6", title = "Reactor Netty pool: pending-acquire limit and timeout")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)

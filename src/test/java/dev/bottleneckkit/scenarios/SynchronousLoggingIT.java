@@ -45,7 +45,9 @@ import static org.awaitility.Awaitility.await;
  * completes one per write: 1 / 20 ms = 50 rps. Thread dumps taken during the load show
  * the request threads parked on that lock. An AsyncAppender in front of the same
  * appender, which then writes 8 KB at a time, removes the cap: the requests run at users
- * / work time, no request thread waits for the lock, and no line is dropped.
+ * / work time, no request thread waits for the lock, and no line is dropped. Its clock is
+ * already short (100 ms of work, 20 ms a write), and the 20 ms sink is what the 50 rps
+ * cap is made of.
  */
 @Scenario(id = "S11", title = "Synchronous logging to a slow sink serialises virtual threads")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
