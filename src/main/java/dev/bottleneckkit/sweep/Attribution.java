@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -44,6 +45,22 @@ final class Attribution {
 	private static final Set<Resource> DEMANDS = EnumSet.of(Resource.CARRIER_THREADS, Resource.CPU,
 			Resource.DOWNSTREAM);
 
+	private static final Limit TOMCAT = new Limit(Resource.TOMCAT_THREADS, Gauge.TOMCAT_MAX,
+			"Tomcat threads (%.0f configured)", "threads");
+
+	private static final Limit HIKARI = new Limit(Resource.HIKARI_POOL, Gauge.HIKARI_MAX,
+			"Hikari pool (%.0f connections)", "connections");
+
+	private static final Limit HTTP_CLIENT = new Limit(Resource.HTTP_CLIENT_POOL, Gauge.HTTP_POOL_MAX_PER_ROUTE,
+			"HttpClient pool (%.0f per route)", "connections");
+
+	private static final Limit REACTOR_NETTY = new Limit(Resource.REACTOR_NETTY_POOL, Gauge.REACTOR_MAX,
+			"Reactor Netty pool (%.0f connections)", "connections");
+
+	/** The configured limits a bound is read from, by the resource they limit. */
+	private static final Map<Resource, Limit> LIMITS = Map.of(TOMCAT.resource(), TOMCAT, HIKARI.resource(), HIKARI,
+			HTTP_CLIENT.resource(), HTTP_CLIENT, REACTOR_NETTY.resource(), REACTOR_NETTY);
+
 	private Attribution() {
 	}
 
@@ -67,21 +84,39 @@ final class Attribution {
 
 	/**
 	 * What caps next with the knob turned, read from {@code turned}, the confirmation's
-	 * best step: the configured limits as the sweep read them, the demands a request
-	 * makes (its CPU, its pinned time, the downstream's hold) as that step measured them.
-	 * A demand read on the knee's step is the service's at that step's pace and warmth: a
-	 * service still warming, or one whose carriers queued, spent more CPU a request there
-	 * than it spends with the cap raised.
+	 * best step: the configured limits as the sweep read them, or as {@code turned} read
+	 * them where the knob changed one (a pool raised under a CPU root is not the cap, and
+	 * keeps its bound, at its new limit), the demands a request makes (its CPU, its
+	 * pinned time, the downstream's hold) as that step measured them. A demand read on
+	 * the knee's step is the service's at that step's pace and warmth: a service still
+	 * warming, or one whose carriers queued, spent more CPU a request there than it
+	 * spends with the cap raised.
 	 */
 	static Optional<Verdict.Bound> nextCap(Analysis sweep, double ceiling, Step turned) {
 		Optional<Resource> cap = sweep.verdict().cap();
-		List<Verdict.Bound> bounds = new ArrayList<>(
-				sweep.bounds().stream().filter((bound) -> !DEMANDS.contains(bound.resource())).toList());
+		List<Verdict.Bound> bounds = new ArrayList<>(sweep.bounds()
+			.stream()
+			.filter((bound) -> !DEMANDS.contains(bound.resource()))
+			.map((bound) -> asConfigured(bound, turned))
+			.toList());
 		bounds.addAll(Demands.demandBounds(turned));
 		return bounds.stream()
 			.filter((bound) -> cap.isPresent() && bound.resource() != cap.get())
 			.filter((bound) -> bound.model().rps() >= ceiling)
 			.min(Comparator.comparingDouble((Verdict.Bound bound) -> bound.model().rps()));
+	}
+
+	/**
+	 * {@code bound} at the limit {@code turned} read for its resource, where that differs
+	 * from the sweep's: the same hold, the new limit.
+	 */
+	private static Verdict.Bound asConfigured(Verdict.Bound bound, Step turned) {
+		Limit limit = LIMITS.get(bound.resource());
+		OptionalDouble now = (limit != null) ? turned.service().max(limit.gauge()) : OptionalDouble.empty();
+		if (now.isEmpty() || !(now.getAsDouble() > 0) || now.getAsDouble() == bound.model().limit()) {
+			return bound;
+		}
+		return limit.at(now.getAsDouble(), bound.model().hold(), bound.model().holdIs());
 	}
 
 	private static Verdict verdict(AtCap at) {
@@ -123,30 +158,19 @@ final class Attribution {
 		// A resource the route does not use has no ceiling on it: pools and threads count
 		// only when the steps saw them in use.
 		if (inUse(at, Gauge.TOMCAT_BUSY)) {
-			gauges.max(Gauge.TOMCAT_MAX)
-				.ifPresent((max) -> bounds.add(new Verdict.Bound(Resource.TOMCAT_THREADS,
-						String.format(Locale.ROOT, "Tomcat threads (%.0f configured)", max),
-						new Model(max, "threads", w1, "W₁"))));
+			gauges.max(Gauge.TOMCAT_MAX).ifPresent((max) -> bounds.add(TOMCAT.at(max, w1, "W₁")));
 		}
 		if (inUse(at, Gauge.HIKARI_ACTIVE)) {
 			gauges.max(Gauge.HIKARI_MAX).ifPresent((max) -> {
 				Optional<Duration> use = gauges.meanTime(Gauge.HIKARI_USAGE_SECONDS, Gauge.HIKARI_USES);
-				bounds.add(new Verdict.Bound(Resource.HIKARI_POOL,
-						String.format(Locale.ROOT, "Hikari pool (%.0f connections)", max),
-						new Model(max, "connections", use.orElse(w1), use.isPresent() ? "a use" : "W₁")));
+				bounds.add(HIKARI.at(max, use.orElse(w1), use.isPresent() ? "a use" : "W₁"));
 			});
 		}
 		if (inUse(at, Gauge.HTTP_POOL_LEASED)) {
-			gauges.max(Gauge.HTTP_POOL_MAX_PER_ROUTE)
-				.ifPresent((max) -> bounds.add(new Verdict.Bound(Resource.HTTP_CLIENT_POOL,
-						String.format(Locale.ROOT, "HttpClient pool (%.0f per route)", max),
-						new Model(max, "connections", w1, "W₁"))));
+			gauges.max(Gauge.HTTP_POOL_MAX_PER_ROUTE).ifPresent((max) -> bounds.add(HTTP_CLIENT.at(max, w1, "W₁")));
 		}
 		if (inUse(at, Gauge.REACTOR_ACTIVE)) {
-			gauges.max(Gauge.REACTOR_MAX)
-				.ifPresent((max) -> bounds.add(new Verdict.Bound(Resource.REACTOR_NETTY_POOL,
-						String.format(Locale.ROOT, "Reactor Netty pool (%.0f connections)", max),
-						new Model(max, "connections", w1, "W₁"))));
+			gauges.max(Gauge.REACTOR_MAX).ifPresent((max) -> bounds.add(REACTOR_NETTY.at(max, w1, "W₁")));
 		}
 		bounds.addAll(Demands.demandBounds(at.last()));
 		bounds.sort(Comparator.comparingDouble((Verdict.Bound bound) -> bound.model().rps()));
@@ -184,6 +208,19 @@ final class Attribution {
 			seen.put("errors", step.result().errors().toString());
 		}
 		return seen;
+	}
+
+	/**
+	 * A configured limit: the resource, the gauge that reads it, and how a bound names it
+	 * ({@code name} formats the limit).
+	 */
+	private record Limit(Resource resource, Gauge gauge, String name, String unit) {
+
+		Verdict.Bound at(double max, Duration hold, String holdIs) {
+			return new Verdict.Bound(this.resource, String.format(Locale.ROOT, this.name, max),
+					new Model(max, this.unit, hold, holdIs));
+		}
+
 	}
 
 }

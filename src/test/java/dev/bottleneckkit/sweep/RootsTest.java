@@ -52,6 +52,21 @@ class RootsTest {
 	}
 
 	@Test
+	void aPoolRaisedUnderACpuRootKeepsItsBoundAtTheLimitTheKnobGaveIt() {
+		Analysis analysis = Attribution.of(hikari(0.030, 0.145, FULL));
+		// The confirmation's best step with Hikari 20: the pool is not the cap, and what
+		// it allows next is its new limit over its hold with one user, not the sweep's
+		// 10.
+		Step turned = step(32, 72, pool(20, 12, 0, 720, 0.040), FULL);
+
+		assertThat(Attribution.nextCap(analysis, 69, turned)).hasValueSatisfying((next) -> {
+			assertThat(next.resource()).isEqualTo(Resource.HIKARI_POOL);
+			assertThat(next.what()).isEqualTo("Hikari pool (20 connections)");
+			assertThat(next.model().rps()).isCloseTo(666.7, org.assertj.core.data.Offset.offset(0.1));
+		});
+	}
+
+	@Test
 	void aPoolFullOnItsOwnWorkBesideFullCoresKeepsTheVerdictAndSaysWhatRaisingItGains() {
 		Verdict verdict = Attribution.of(hikari(0.140, 0.145, FULL)).verdict();
 
@@ -112,9 +127,13 @@ class RootsTest {
 	}
 
 	private static GaugeTimeline pool(double active, double pending, double uses, double useSeconds) {
+		return pool(10, active, pending, uses, useSeconds);
+	}
+
+	private static GaugeTimeline pool(double max, double active, double pending, double uses, double useSeconds) {
 		Map<String, List<GaugeTimeline.Sample>> series = new LinkedHashMap<>();
 		series.put(Gauge.HIKARI_ACTIVE.label(), samples(0, active));
-		series.put(Gauge.HIKARI_MAX.label(), samples(10, 10));
+		series.put(Gauge.HIKARI_MAX.label(), samples(max, max));
 		series.put(Gauge.HIKARI_PENDING.label(), samples(0, pending));
 		series.put(Gauge.HIKARI_USES.label(), samples(0, uses));
 		series.put(Gauge.HIKARI_USAGE_SECONDS.label(), samples(0, uses * useSeconds));
