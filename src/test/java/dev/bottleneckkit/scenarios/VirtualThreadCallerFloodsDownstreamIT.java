@@ -75,9 +75,14 @@ class VirtualThreadCallerFloodsDownstreamIT {
 	 */
 	static final int LARGE_POOL = 500;
 
+	/**
+	 * Warmed up for 2 s, eight holds: the first calls through a path not yet taken (fix
+	 * (a)'s downstream) wait up to twice the hold, and after a 1 s warm-up they were
+	 * answered inside the window, which then read 1.044 of the offered rate (ci13).
+	 */
 	static final OpenLoopLoad LOAD = OpenLoopLoad.ratePerSecond(OFFERED_RPS)
 		.maxOutstanding(400)
-		.warmUp(Duration.ofSeconds(1))
+		.warmUp(Duration.ofSeconds(2))
 		.forDuration(Duration.ofSeconds(4))
 		.requestTimeout(Duration.ofSeconds(20));
 
