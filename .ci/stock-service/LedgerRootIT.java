@@ -60,16 +60,15 @@ class LedgerRootIT {
 			.as("the pool, full too, named as waiting for the cores")
 			.contains("the Hikari connection pool is full too")
 			.contains("raising the Hikari connection pool gains at most");
-		// Twice the pool, had it been the cap, would have taken the ceiling towards twice; the cores hold it well
-		// under. Neither the kit's 15 % "moved" rule nor the cores' model read on the knob's own step is a test of
-		// that here: a CPU-bound service just started again spends less CPU a request as its compiler settles and its
-		// users double (runs read the ceiling +9 % to +20 %, and 48.3 rps against the cores' 42.3 as the step read
-		// them, its compiler's CPU charged to its requests).
+		// Twice the pool, had it been the cap, would have taken the ceiling towards twice; the cores hold it at
+		// their model as the knob's own step read them. Not against the sweep's ceiling: that is another JVM's,
+		// and a CPU-bound JVM's CPU a request differs from start to start (a fresh run read the sweep at 40.8 rps,
+		// 25 ms a request, and Hikari 16 at 61.5 rps, 16 ms: "rose", though the cores held both).
 		Confirmation raised = sweep.confirmation().orElseThrow();
 		Assertions.assertThat(raised.predictedBy()).as("what the ceiling with Hikari 16 is held to").startsWith("the CPU");
 		Assertions.assertThat(raised.ceilingAfter())
-			.as("the ceiling with Hikari 16: nowhere near twice %.1f rps", raised.ceilingBefore())
-			.isLessThan(1.35 * raised.ceilingBefore());
+			.as("the ceiling with Hikari 16 at the cores as its step read them: %s", raised.predictedBy())
+			.isCloseTo(raised.predicted(), withPercentage(10));
 	}
 
 	@Test

@@ -803,6 +803,24 @@ class AttributionTest {
 	}
 
 	/**
+	 * The stock /ledger in a fresh run read "the ceiling is 12 % from its model": its
+	 * knee of 8 users used 0.89 of its 1 CPU at 52.1 rps, and "1 core / 0.017 s = 58.3"
+	 * was a core the step left idle 11 % of its seconds. The 16-user step filled it (0.98
+	 * at 50.5 rps): a request's CPU with the core busy is read there.
+	 */
+	@Test
+	void theCpuModelReadsCpuPerRequestWhereTheCoresWereFullest() {
+		List<Step> steps = List.of(cpuStep(1, 8.1, 0.45), cpuStep(2, 17.1, 0.59), cpuStep(4, 30.4, 0.89),
+				cpuStep(8, 52.1, 0.89), cpuStep(16, 50.5, 0.98));
+
+		SweepResult sweep = result(steps, true);
+
+		assertThat(sweep).isCappedBy(Resource.CPU).hasCeilingNearItsModel(withPercentage(5));
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 52.1 rps from 8 users: the service used 0.98 of its 1"
+				+ " CPU with 16 users — 1 core / 0.019 s = 52.0 rps");
+	}
+
+	/**
 	 * S9's CPU-bound sweep in a clean run: one user filled the one core at 7.7 rps, 129
 	 * ms a request, but the whole step's CPU (warm-up, probes and the compiler's work
 	 * too) over its requests said 155 ms, a model 17 % under the ceiling. Read between
