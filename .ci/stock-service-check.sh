@@ -119,7 +119,13 @@ cp "$project/target/bottleneck-report/results.json" "$work/baseline.json"
 say "mvn verify in the consumer project (STOCK_IMAGE=$image SHOP_IMAGE=$shop_image REPORTS_IMAGE=$reports_image" \
   "FULFILMENT_IMAGE=$fulfilment_image)"
 STOCK_IMAGE="$image" SHOP_IMAGE="$shop_image" REPORTS_IMAGE="$reports_image" FULFILMENT_IMAGE="$fulfilment_image" \
-  "$root/mvnw" -B -ntp -f "$project/pom.xml" verify | tee "$work/verify.log"
+  "$root/mvnw" -B -ntp -f "$project/pom.xml" verify | tee "$work/verify.log" || {
+  # The red run's report, its thread dumps and logs, kept: the work directory goes with this script.
+  rm -rf "$root/target/stock-report/failed" && mkdir -p "$root/target/stock-report" \
+    && cp -r "$project/target/bottleneck-report" "$root/target/stock-report/failed" || true
+  say "error: mvn verify failed in the consumer project; its report: target/stock-report/failed/index.html"
+  exit 1
+}
 for guards in 'Tests run: 5, .* StockServiceCapsIT' 'Tests run: 4, .* ShopServiceCapsIT' 'Tests run: 1, .* ReportsServiceCapsIT' \
     'Tests run: 2, .* LedgerRootIT' 'Tests run: 4, .* FulfilmentServiceCapsIT'; do
   grep -qE "${guards/, .*/, Failures: 0, Errors: 0, Skipped: 0, .* in com.example.guards.}${guards##* }" "$work/verify.log" \

@@ -74,37 +74,55 @@ public final class MachineCpu {
 
 	/** One reading of every counter, now. */
 	public Reading read() {
-		List<String> ids = testContainers().stream().map(Container::getId).toList();
+		List<Container> containers = testContainers();
 		List<Path> forwarding = this.local ? processStats("docker-proxy") : List.of();
-		Known all = new Known(ids, forwarding);
-		// What a re-read reads: the containers whose cgroups this host shows (one being
+		long at = System.nanoTime();
+		Map<String, Long> used = new LinkedHashMap<>();
+		List<String> onHost = new ArrayList<>();
+		for (Container container : containers) {
+			String id = container.getId();
+			OptionalLong nanos = ContainerCpu.onHost(id);
+			if (nanos.isPresent()) {
+				onHost.add(id);
+			}
+			else {
+				nanos = remoteNanos(id);
+			}
+			nanos.ifPresent((value) -> used.put(id, value));
+		}
+		// What a re-read reads: the containers whose cgroups this host showed (one being
 		// removed meanwhile does not count).
-		this.known = new Known(
-				this.local ? ids.stream().filter((id) -> ContainerCpu.onHost(id).isPresent()).toList() : List.of(),
-				forwarding);
-		return read(all, false);
+		this.known = new Known(this.local ? onHost : List.of(), forwarding);
+		return reading(at, used, forwarding);
 	}
 
 	/**
-	 * One reading of the counters the last {@link #read()} found: the same containers and
-	 * port forwarders, without asking the engine again.
+	 * One reading of the counters the last {@link #read()} found on this host: the same
+	 * containers and port forwarders, without asking the engine again. A container
+	 * another class removed since is gone from the host: it is left out.
 	 */
-	private Reading read(Known known, boolean onHostOnly) {
+	private Reading readKnown(Known known) {
 		long at = System.nanoTime();
-		Map<String, Long> containers = new LinkedHashMap<>();
+		Map<String, Long> used = new LinkedHashMap<>();
 		for (String id : known.containers()) {
-			// A container another class removed since is gone from the host: read again,
-			// it is left out, not asked of the engine.
-			(onHostOnly ? ContainerCpu.onHost(id) : cpuNanos(id)).ifPresent((nanos) -> containers.put(id, nanos));
+			ContainerCpu.onHost(id).ifPresent((nanos) -> used.put(id, nanos));
 		}
+		return reading(at, used, known.forwarding());
+	}
+
+	/**
+	 * A reading of {@code containers} taken at {@code at}, with the load generator's CPU,
+	 * the machine's and the port forwarders'.
+	 */
+	private Reading reading(long at, Map<String, Long> containers, List<Path> forwarding) {
 		long generator = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
 			.getProcessCpuTime();
 		OptionalLong machine = this.local ? machineBusyNanos() : OptionalLong.empty();
 		// The engine's port forwarding carries every request of the load: a process on
 		// the machine, in no container, whose CPU the test's requests cost.
-		long forwarding = nanosOf(known.forwarding());
-		if (forwarding > 0) {
-			containers.put(PORT_FORWARDING, forwarding);
+		long forwarded = nanosOf(forwarding);
+		if (forwarded > 0) {
+			containers.put(PORT_FORWARDING, forwarded);
 		}
 		return new Reading(at, containers, generator, machine);
 	}
@@ -127,7 +145,7 @@ public final class MachineCpu {
 	 */
 	public Optional<Reading> readAgain() {
 		Known known = this.known;
-		return known.containers().contains(this.service.getContainerId()) ? Optional.of(read(known, true))
+		return known.containers().contains(this.service.getContainerId()) ? Optional.of(readKnown(known))
 				: Optional.empty();
 	}
 
@@ -233,13 +251,10 @@ public final class MachineCpu {
 	}
 
 	/**
-	 * A container's CPU time so far: its cgroup on this host, else from the container.
+	 * A container's CPU time so far as the engine tells it, where this host does not show
+	 * its cgroup.
 	 */
-	private OptionalLong cpuNanos(String id) {
-		OptionalLong onHost = ContainerCpu.onHost(id);
-		if (onHost.isPresent()) {
-			return onHost;
-		}
+	private OptionalLong remoteNanos(String id) {
 		try {
 			return OptionalLong.of(this.remote.computeIfAbsent(id, ContainerCpu::byId).used().toNanos());
 		}

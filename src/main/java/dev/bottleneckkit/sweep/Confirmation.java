@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * A verdict put to the test: the service started again with the named resource's knob
@@ -12,7 +13,11 @@ import java.util.Optional;
  * holds when the ceiling moved the knob's way, up for a raised limit, down for a lowered
  * one, by at least {@value #ROSE_PERCENT} %, as a doubling of the users must move it; the
  * prediction it is held against is the turned resource's model or the next cap's,
- * whichever is lower.
+ * whichever is lower. A CPU-bound ceiling moves in cores: the ceiling is the cores over a
+ * request's CPU, and a request's CPU is a JVM's, which a start changes by itself (the
+ * stock /ledger read 25 ms a request in one JVM and 16 ms in the next, both on a full
+ * core): under a CPU cap the knob moved the ceiling when the cores the service used at it
+ * moved too, each ceiling times the CPU a request took there.
  *
  * @param knob what was turned, e.g. {@code Hikari 8}
  * @param confirmed whether the ceiling moved the knob's way
@@ -25,9 +30,15 @@ import java.util.Optional;
  * sweep's steps read it when it has none)
  * @param took how long the confirmation took, the service's start with the knob turned
  * included
+ * @param coresBefore under a CPU cap, the cores the service used at the sweep's ceiling:
+ * the ceiling times the CPU a request took on the step the verdict's model read; empty
+ * under another cap
+ * @param coresAfter under a CPU cap, the cores used at the ceiling with the knob turned,
+ * as its best step read them; empty under another cap or without a reading
  */
 public record Confirmation(String knob, boolean confirmed, double ceilingBefore, double ceilingAfter, double predicted,
-		String predictedBy, List<Step> steps, Optional<Verdict.Bound> nextCap, Duration took) {
+		String predictedBy, List<Step> steps, Optional<Verdict.Bound> nextCap, Duration took,
+		OptionalDouble coresBefore, OptionalDouble coresAfter) {
 
 	/** A ceiling that rose or fell by less than this share did not move. */
 	static final int ROSE_PERCENT = 15;
@@ -87,9 +98,30 @@ public record Confirmation(String knob, boolean confirmed, double ceilingBefore,
 			predicted = byUsers;
 			by = String.format(Locale.ROOT, "the users, %d / W₁ %.3f s", users, sweep.oneUserLatency().toNanos() / 1e9);
 		}
+		// Under a CPU cap, in cores: each ceiling times the CPU a request took there.
+		OptionalDouble coresBefore = cpu.isPresent() ? analysis.verdict()
+			.ceilingModel()
+			.map((model) -> OptionalDouble.of(sweep.ceiling() * seconds(model.hold())))
+			.orElse(OptionalDouble.empty()) : OptionalDouble.empty();
+		OptionalDouble coresAfter = coresBefore.isPresent()
+				? OptionalDouble.of(after * seconds(cpu.get().model().hold())) : OptionalDouble.empty();
+		boolean moved = moved(factor, sweep.ceiling(), after)
+				&& (coresBefore.isEmpty() || moved(factor, coresBefore.getAsDouble(), coresAfter.getAsDouble()));
+		return new Confirmation(knob, moved, sweep.ceiling(), after, predicted, by, steps, turnedNext, took,
+				coresBefore, coresAfter);
+	}
+
+	/**
+	 * Whether {@code after} moved from {@code before} the way a knob of {@code factor}
+	 * turns, by at least {@value #ROSE_PERCENT} %.
+	 */
+	private static boolean moved(double factor, double before, double after) {
 		double move = 1 + ROSE_PERCENT / 100.0;
-		boolean moved = (factor < 1) ? after <= sweep.ceiling() / move : after >= move * sweep.ceiling();
-		return new Confirmation(knob, moved, sweep.ceiling(), after, predicted, by, steps, turnedNext, took);
+		return (factor < 1) ? after <= before / move : after >= move * before;
+	}
+
+	private static double seconds(Duration duration) {
+		return duration.toNanos() / 1e9;
 	}
 
 	/**
@@ -114,6 +146,9 @@ public record Confirmation(String knob, boolean confirmed, double ceilingBefore,
 	 * stayed at 15.8 rps (predicted 31.6 rps) — the cap is elsewhere".
 	 */
 	public String line() {
+		if (this.coresBefore.isPresent() && this.coresAfter.isPresent()) {
+			return coresLine(this.coresBefore.getAsDouble(), this.coresAfter.getAsDouble());
+		}
 		if (this.confirmed) {
 			return String.format(Locale.ROOT,
 					"confirmed: with %s the ceiling %s %.1f → %.1f rps (predicted %.1f rps," + " by %s)", this.knob,
@@ -124,6 +159,27 @@ public record Confirmation(String knob, boolean confirmed, double ceilingBefore,
 				"not confirmed: with %s the ceiling stayed at %.1f rps (was %.1f, predicted"
 						+ " %.1f rps by %s) — the cap is elsewhere",
 				this.knob, this.ceilingAfter, this.ceilingBefore, this.predicted, this.predictedBy);
+	}
+
+	/**
+	 * "confirmed: with 0.5 CPUs the service's cores fell 1.00 → 0.50, the ceiling 44.7 →
+	 * 24.2 rps (predicted …)", or "not confirmed: with Hikari 16 the service's cores
+	 * stayed at 1.00 (were 1.00), the ceiling 46.3 → 55.3 rps as a request's CPU went
+	 * 21.6 → 18.0 ms (predicted …) — the cap is elsewhere".
+	 */
+	private String coresLine(double before, double after) {
+		String ceiling = String.format(Locale.ROOT, "the ceiling %.1f → %.1f rps", this.ceilingBefore,
+				this.ceilingAfter);
+		String perRequest = String.format(Locale.ROOT, " as a request's CPU went %.1f → %.1f ms",
+				1000 * before / this.ceilingBefore, 1000 * after / this.ceilingAfter);
+		String predicted = String.format(Locale.ROOT, "predicted %.1f rps, by %s", this.predicted, this.predictedBy);
+		if (this.confirmed) {
+			return String.format(Locale.ROOT, "confirmed: with %s the service's cores %s %.2f → %.2f, %s (%s)",
+					this.knob, (after < before) ? "fell" : "rose", before, after, ceiling, predicted);
+		}
+		return String.format(Locale.ROOT,
+				"not confirmed: with %s the service's cores went %.2f → %.2f, %s%s (%s) — the cap is elsewhere",
+				this.knob, before, after, ceiling, perRequest, predicted);
 	}
 
 	/** The step of the confirmation with the highest throughput. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.OutboundConnections;
@@ -244,11 +245,14 @@ final class LimitRules {
 	 * registry, Jetty and Undertow: in a dump of the last step every thread of the pool
 	 * (by name, {@code http-nio-8080-exec-}, {@code qtp…-}, {@code XNIO-1 task-}) that is
 	 * not accepting or selecting serves a request and none is idle in the pool's queue.
-	 * Its size is the most threads of the pool seen serving at once.
+	 * Its size is what most dumps at the cap with none idle agree on, the larger on a
+	 * tie: a dump is taken thread by thread, and a request handed from one thread to the
+	 * next while it is written can be counted twice (Jetty's 6 workers read "7 of 7
+	 * serving" in one dump of a fresh run, and the most seen made the model 7 / 0.309 s =
+	 * 22.6 rps for a ceiling of 19.5), or a worker between two requests not at all.
 	 */
 	static Optional<Capped> workerPoolFromDump(AtCap at) {
-		// Every dump of the steps at the cap, the last first: a dump is taken thread by
-		// thread, and a worker between two requests can read idle in one of them.
+		// Every dump of the steps at the cap, the last first.
 		List<ThreadDump> dumps = new ArrayList<>();
 		for (int i = at.atCap().size() - 1; i >= 0; i--) {
 			dumps.addAll(at.atCap().get(i).threads().reversed());
@@ -256,17 +260,7 @@ final class LimitRules {
 		for (ThreadDump dump : dumps) {
 			for (ThreadDumps.WorkerPool pool : ThreadDumps.workerPools(dump)) {
 				int busy = pool.serving().size();
-				int mostSeen = at.readings()
-					.steps()
-					.stream()
-					.flatMap((s) -> s.threads().stream())
-					.mapToInt((other) -> other
-						.matching((thread) -> ThreadDumps.servesARequest(thread)
-								&& ThreadDumps.poolOf(thread).equals(pool.name()))
-						.size())
-					.max()
-					.orElse(busy);
-				if (pool.idle() > 0 || busy < mostSeen || busy < 1 || busy >= at.last().users()) {
+				if (pool.idle() > 0 || busy != agreedSize(dumps, pool.name()) || busy >= at.last().users()) {
 					continue;
 				}
 				Resource resource = serverOf(pool);
@@ -280,6 +274,26 @@ final class LimitRules {
 			}
 		}
 		return Optional.empty();
+	}
+
+	/**
+	 * The threads of the worker pool {@code name} serving a request that most of
+	 * {@code dumps} with none of them idle agree on, the larger on a tie; 0 when no dump
+	 * shows the pool with none idle.
+	 */
+	static int agreedSize(List<ThreadDump> dumps, String name) {
+		Map<Integer, Integer> dumpsBySize = new TreeMap<>();
+		for (ThreadDump dump : dumps) {
+			ThreadDumps.workerPools(dump)
+				.stream()
+				.filter((pool) -> pool.name().equals(name) && pool.idle() == 0)
+				.forEach((pool) -> dumpsBySize.merge(pool.serving().size(), 1, Integer::sum));
+		}
+		return dumpsBySize.entrySet()
+			.stream()
+			.max(Map.Entry.<Integer, Integer>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
+			.map(Map.Entry::getKey)
+			.orElse(0);
 	}
 
 	/** Whose threads a pool's are, by their frames and their name. */

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
@@ -37,10 +38,12 @@ class AssertionMessagesTest {
 	private static final SweepResult POOL_OF_FIVE = SweepResults.cappedByAPoolOfFive();
 
 	private static final Confirmation HELD = new Confirmation("HttpClient 10 a route", true, 9.9, 19.6, 19.8,
-			"10 connections / 0.505 s", List.of(), Optional.empty(), Duration.ofSeconds(30));
+			"10 connections / 0.505 s", List.of(), Optional.empty(), Duration.ofSeconds(30), OptionalDouble.empty(),
+			OptionalDouble.empty());
 
 	private static final Confirmation DID_NOT_HOLD = new Confirmation("HttpClient 10 a route", false, 9.9, 10.1, 19.8,
-			"10 connections / 0.505 s", List.of(), Optional.empty(), Duration.ofSeconds(30));
+			"10 connections / 0.505 s", List.of(), Optional.empty(), Duration.ofSeconds(30), OptionalDouble.empty(),
+			OptionalDouble.empty());
 
 	private static final Search TWO_STARTS = new Search(16, 1.98, 1,
 			List.of(new Search.Try("HttpClient 7 a route", 7, 13.9, 13.8),
