@@ -162,10 +162,11 @@ public record Confirmation(String knob, boolean confirmed, double ceilingBefore,
 	}
 
 	/**
-	 * "confirmed: with 0.5 CPUs the service's cores fell 1.00 → 0.50, the ceiling 44.7 →
-	 * 24.2 rps (predicted …)", or "not confirmed: with Hikari 16 the service's cores
-	 * stayed at 1.00 (were 1.00), the ceiling 46.3 → 55.3 rps as a request's CPU went
-	 * 21.6 → 18.0 ms (predicted …) — the cap is elsewhere".
+	 * "confirmed: with 0.5 CPUs the service's cores fell 1.01 → 0.50, the ceiling 51.8 →
+	 * 20.8 rps (predicted …)", or "not confirmed: with Hikari 16 the service's cores went
+	 * 0.97 → 0.98, the ceiling 51.9 → 59.8 rps as a request's CPU went 18.7 → 16.4 ms
+	 * (predicted …) — the cap is elsewhere" (the stock /ledger in ci15). Under a cap of
+	 * the machine's cores, the cores are those the test's own processes used.
 	 */
 	private String coresLine(double before, double after) {
 		String ceiling = String.format(Locale.ROOT, "the ceiling %.1f → %.1f rps", this.ceilingBefore,

@@ -40,11 +40,11 @@ import static org.assertj.core.data.Percentage.withPercentage;
  * The downstream holds 500 ms and the pending timeout is 500 ms: an open loop at four
  * times the pool shows both limits at that clock as well as at 1 s, in half the turns. At
  * 250 ms the open loop would send 80 rps, and on two cores its own CPU would start to
- * count. The loads warm up 4 s: the pool's first seconds are slow while CPU is taken
- * beside them (a clean run read 6, 9, 10, 10 answers a second in the pending-timeout
- * window after a 1 s warm-up, as another class started a JFR recording; the class run
- * alone read 7, 8, 10, 10 in the pending-limit window after 2 s, its other callers just
- * started): 8.75 rps for the connections' 9.9, where the tolerance is 15 %.
+ * count. The loads warm up 4 s: run alone, the class read 7, 8, 10, 10 answers a second
+ * in the pending-limit window after 2 s, its other callers just started and still
+ * compiling (8.75 rps for the connections' 9.9, where the tolerance is 15 %), and 10 in
+ * every second after 4 s. CPU taken beside a window bends it too (clean runs read 6, 9,
+ * 10, 10 and 10, 10, 7, 9 while the next class set up its probes): docs/scenarios.md.
  */
 @Scenario(id = "S6", title = "Reactor Netty pool: pending-acquire limit and timeout")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
