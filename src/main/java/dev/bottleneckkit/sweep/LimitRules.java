@@ -257,10 +257,11 @@ final class LimitRules {
 		for (int i = at.atCap().size() - 1; i >= 0; i--) {
 			dumps.addAll(at.atCap().get(i).threads().reversed());
 		}
+		Map<String, Integer> sizes = agreedSizes(dumps);
 		for (ThreadDump dump : dumps) {
 			for (ThreadDumps.WorkerPool pool : ThreadDumps.workerPools(dump)) {
 				int busy = pool.serving().size();
-				if (pool.idle() > 0 || busy != agreedSize(dumps, pool.name()) || busy >= at.last().users()) {
+				if (pool.idle() > 0 || busy != sizes.getOrDefault(pool.name(), 0) || busy >= at.last().users()) {
 					continue;
 				}
 				Resource resource = serverOf(pool);
@@ -277,23 +278,24 @@ final class LimitRules {
 	}
 
 	/**
-	 * The threads of the worker pool {@code name} serving a request that most of
-	 * {@code dumps} with none of them idle agree on, the larger on a tie; 0 when no dump
-	 * shows the pool with none idle.
+	 * Each worker pool's threads serving a request, as most of {@code dumps} with none of
+	 * the pool's threads idle agree ({@link ThreadDumps#agreed}).
 	 */
-	static int agreedSize(List<ThreadDump> dumps, String name) {
-		Map<Integer, Integer> dumpsBySize = new TreeMap<>();
+	static Map<String, Integer> agreedSizes(List<ThreadDump> dumps) {
+		Map<String, Map<Integer, List<ThreadDump>>> dumpsBySize = new LinkedHashMap<>();
 		for (ThreadDump dump : dumps) {
-			ThreadDumps.workerPools(dump)
-				.stream()
-				.filter((pool) -> pool.name().equals(name) && pool.idle() == 0)
-				.forEach((pool) -> dumpsBySize.merge(pool.serving().size(), 1, Integer::sum));
+			for (ThreadDumps.WorkerPool pool : ThreadDumps.workerPools(dump)) {
+				if (pool.idle() == 0) {
+					dumpsBySize.computeIfAbsent(pool.name(), (name) -> new TreeMap<>())
+						.computeIfAbsent(pool.serving().size(), (size) -> new ArrayList<>())
+						.add(dump);
+				}
+			}
 		}
-		return dumpsBySize.entrySet()
-			.stream()
-			.max(Map.Entry.<Integer, Integer>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
-			.map(Map.Entry::getKey)
-			.orElse(0);
+		Map<String, Integer> sizes = new LinkedHashMap<>();
+		dumpsBySize.forEach(
+				(name, bySize) -> ThreadDumps.agreed(bySize).ifPresent((agreed) -> sizes.put(name, agreed.getKey())));
+		return sizes;
 	}
 
 	/** Whose threads a pool's are, by their frames and their name. */

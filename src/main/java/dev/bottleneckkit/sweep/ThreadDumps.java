@@ -139,11 +139,7 @@ final class ThreadDumps {
 		if (!lastWaits) {
 			return Optional.empty();
 		}
-		Map.Entry<Integer, List<String>> agreed = dumpsByHolders.entrySet()
-			.stream()
-			.max(Comparator.<Map.Entry<Integer, List<String>>>comparingInt((entry) -> entry.getValue().size())
-				.thenComparing(Map.Entry::getKey))
-			.orElseThrow();
+		Map.Entry<Integer, List<String>> agreed = agreed(dumpsByHolders).orElseThrow();
 		int full = dumpsByHolders.values().stream().mapToInt(List::size).sum();
 		String counted = String.format(Locale.ROOT, "%d in %d of %d dumps with waiters%s (e.g. %s)", agreed.getKey(),
 				agreed.getValue().size(), full, seenOtherwise(dumpsByHolders, agreed.getKey()),
@@ -153,6 +149,18 @@ final class ThreadDumps {
 	}
 
 	/** "; 6 in 1" when dumps with waiters counted other numbers of holders. */
+	/**
+	 * Of the counts dumps read (each count with the dumps that read it), the one most of
+	 * them read, the larger on a tie: a dump is taken thread by thread, and what one dump
+	 * miscounts the others outvote. Empty without a dump.
+	 */
+	static <T> Optional<Map.Entry<Integer, List<T>>> agreed(Map<Integer, List<T>> dumpsByCount) {
+		return dumpsByCount.entrySet()
+			.stream()
+			.max(Comparator.<Map.Entry<Integer, List<T>>>comparingInt((entry) -> entry.getValue().size())
+				.thenComparing(Map.Entry::getKey));
+	}
+
 	private static String seenOtherwise(Map<Integer, List<String>> dumpsByHolders, int agreed) {
 		String others = dumpsByHolders.entrySet()
 			.stream()

@@ -583,18 +583,7 @@ class AttributionTest {
 	 */
 	@Test
 	void aJettyPoolWithEveryWorkerServingIsTheCap() {
-		List<DumpedThread> threads = new ArrayList<>();
-		for (int i = 1; i <= 6; i++) {
-			threads.add(new DumpedThread("qtp1510067370-" + (30 + i),
-					List.of("java.lang.Thread.sleep", "com.example.Reports.report",
-							"jakarta.servlet.http.HttpServlet.service",
-							"org.eclipse.jetty.ee10.servlet.ServletChannel.handle",
-							"org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.run")));
-		}
-		threads.add(new DumpedThread("qtp1510067370-29",
-				List.of("sun.nio.ch.EPoll.wait", "org.eclipse.jetty.io.ManagedSelector.select",
-						"org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.run")));
-		ThreadDump busy = new ThreadDump(Path.of("threads-5.json"), threads);
+		ThreadDump busy = jettyDump("threads-5.json", "qtp1510067370-", 6);
 
 		SweepResult sweep = capped(20.0, empty(), List.of(busy), List.of(), Duration.ofMillis(300));
 
@@ -611,9 +600,9 @@ class AttributionTest {
 	 */
 	@Test
 	void aJettyWorkerCountedTwiceInOneDumpIsOutvotedByTheOthers() {
-		ThreadDump six = jettyDump("threads-7.json", 6);
-		ThreadDump seven = jettyDump("threads-8.json", 7);
-		ThreadDump sixAgain = jettyDump("threads-9.json", 6);
+		ThreadDump six = jettyDump("threads-7.json", "qtp488928549-", 6);
+		ThreadDump seven = jettyDump("threads-8.json", "qtp488928549-", 7);
+		ThreadDump sixAgain = jettyDump("threads-9.json", "qtp488928549-", 6);
 
 		SweepResult sweep = capped(19.5, empty(), List.of(six, seven, sixAgain), List.of(), Duration.ofMillis(309));
 
@@ -622,18 +611,19 @@ class AttributionTest {
 	}
 
 	/**
-	 * A dump of a Jetty pool with {@code serving} workers in a request and its selector.
+	 * A dump of the Jetty pool {@code pool} with {@code serving} workers in a request and
+	 * its selector.
 	 */
-	private static ThreadDump jettyDump(String file, int serving) {
+	private static ThreadDump jettyDump(String file, String pool, int serving) {
 		List<DumpedThread> threads = new ArrayList<>();
 		for (int i = 1; i <= serving; i++) {
-			threads.add(new DumpedThread("qtp488928549-" + (30 + i),
+			threads.add(new DumpedThread(pool + (30 + i),
 					List.of("java.lang.Thread.sleep", "com.example.Reports.report",
 							"jakarta.servlet.http.HttpServlet.service",
 							"org.eclipse.jetty.ee10.servlet.ServletChannel.handle",
 							"org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.run")));
 		}
-		threads.add(new DumpedThread("qtp488928549-29",
+		threads.add(new DumpedThread(pool + 29,
 				List.of("sun.nio.ch.EPoll.wait", "org.eclipse.jetty.io.ManagedSelector.select",
 						"org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.run")));
 		return new ThreadDump(Path.of(file), threads);
