@@ -5,9 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import dev.bottleneckkit.internal.Budget;
 import dev.bottleneckkit.internal.Json;
-import dev.bottleneckkit.internal.Phases;
 
 /**
  * Where the run's seconds went, for {@code budget.json} and the summary: per scenario
