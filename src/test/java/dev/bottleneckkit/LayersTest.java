@@ -188,7 +188,9 @@ class LayersTest {
 		assertThat(circles(arrows)).containsExactly(List.of("sweep/Sweep", "sweep/SweepResult"));
 	}
 
-	/** The suite's schedule and time budget: what a user's load must never run through. */
+	/**
+	 * The suite's schedule and time budget: what a user's load must never run through.
+	 */
 	static final Set<String> SUITE_MACHINERY = Set.of("junit/Phases", "junit/LoadSlots", "junit/Budget",
 			"junit/SuiteHook", "junit/BudgetReport");
 

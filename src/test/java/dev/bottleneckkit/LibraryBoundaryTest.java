@@ -42,7 +42,8 @@ class LibraryBoundaryTest {
 	private static final List<Path> COPIED = List.of(Path.of("src/test/java/dev/bottleneckkit/scenarios"),
 			Path.of(".ci/stock-service"), Path.of("README.md"));
 
-	private static final Pattern INTERNAL_IMPORT = Pattern.compile("import (static )?dev\\.bottleneckkit\\.internal\\.");
+	private static final Pattern INTERNAL_IMPORT = Pattern
+		.compile("import (static )?dev\\.bottleneckkit\\.internal\\.");
 
 	@Test
 	void noApiSignatureExposesATypeOutsideTheApi() throws Exception {
@@ -51,7 +52,8 @@ class LibraryBoundaryTest {
 			exposed.addAll(exposedNonApiTypes(type));
 		}
 
-		assertThat(exposed).as("API signatures that hand a user a type of internal, or one that is not public").isEmpty();
+		assertThat(exposed).as("API signatures that hand a user a type of internal, or one that is not public")
+			.isEmpty();
 	}
 
 	@Test
@@ -216,7 +218,9 @@ class LibraryBoundaryTest {
 		return isApiPackage(type.getName());
 	}
 
-	/** A type of this test, public, with signatures that leak: what the check must find. */
+	/**
+	 * A type of this test, public, with signatures that leak: what the check must find.
+	 */
 	public static final class Leaky {
 
 		public RunHook hook() {

@@ -17,8 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The public API stays small and says what it means: at most {@value #TOP_LEVEL_BUDGET}
  * public top-level types outside {@code internal} and {@value #BUDGET} with the nested
  * ones, and no sentinel (NaN, null, -1) in a public signature's Javadoc where a type
- * belongs ({@code Optional}, a sealed verdict, a record per kind). What the boundary keeps
- * out, {@link LibraryBoundaryTest} holds.
+ * belongs ({@code Optional}, a sealed verdict, a record per kind). What the boundary
+ * keeps out, {@link LibraryBoundaryTest} holds.
  */
 class PublicApiTest {
 
@@ -30,22 +30,22 @@ class PublicApiTest {
 
 	/**
 	 * Public top-level types outside {@code internal}: what a user's imports can name. 40
-	 * are what a user writes and reads today: the loads with their request and result (4),
-	 * the containers (4), the images (1), the probes and what they read (8), the models
-	 * (2), the sweep with its knob, resource, steps, result, verdict, confirmation,
-	 * search, fit, warm-up and A/B comparison (11), the baseline (1), the JUnit annotation
-	 * and the report parameter (2), and the assertions: an entry point and, per result
-	 * type, an abstract assert to extend and its leaf (7). A new public type replaces one
-	 * or raises the budget in review, with its reason.
+	 * are what a user writes and reads today: the loads with their request and result
+	 * (4), the containers (4), the images (1), the probes and what they read (8), the
+	 * models (2), the sweep with its knob, resource, steps, result, verdict,
+	 * confirmation, search, fit, warm-up and A/B comparison (11), the baseline (1), the
+	 * JUnit annotation and the report parameter (2), and the assertions: an entry point
+	 * and, per result type, an abstract assert to extend and its leaf (7). A new public
+	 * type replaces one or raises the budget in review, with its reason.
 	 */
 	static final int TOP_LEVEL_BUDGET = 40;
 
 	/**
 	 * Public types a user can name, top-level and nested: nesting hides no API and
-	 * splitting a class into files costs nothing. The 40 top-level ones and their 16
-	 * nested records, enums and the JUnit extension.
+	 * splitting a class into files costs nothing. The 40 top-level ones and their 23
+	 * nested records, enums, verdict kinds and the JUnit extension.
 	 */
-	static final int BUDGET = 56;
+	static final int BUDGET = 63;
 
 	/** A type declared on a line of its own, with its modifiers. */
 	private static final Pattern DECLARATION = Pattern
@@ -56,8 +56,7 @@ class PublicApiTest {
 	void atMostTheBudgetOfPublicTypesTopLevelAndNestedNoneOfThemInternal() throws IOException {
 		List<String> types = publicTypes();
 
-		assertThat(types.stream().filter((type) -> !type.contains(".")))
-			.as("public top-level types outside internal")
+		assertThat(types.stream().filter((type) -> !type.contains("."))).as("public top-level types outside internal")
 			.hasSizeLessThanOrEqualTo(TOP_LEVEL_BUDGET);
 		assertThat(types).as("public types outside internal, nested ones included").hasSizeLessThanOrEqualTo(BUDGET);
 	}

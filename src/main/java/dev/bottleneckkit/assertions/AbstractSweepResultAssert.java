@@ -182,11 +182,11 @@ public abstract class AbstractSweepResultAssert<SELF extends AbstractSweepResult
 
 	/**
 	 * Measured side by side against its base image ({@code against(image)} or
-	 * {@code -Dbottleneck.against}), no figure regressed beyond {@code bound} (1 % to
-	 * 100 %, {@code withPercentage(5)}): fails only when a figure's 95 % interval lies
-	 * wholly beyond it (a throughput below 1 − bound of the base's, a p99 above 1 +
-	 * bound), or when the cap moved to another resource, and when the sweep had no base.
-	 * A difference the blocks cannot resolve passes: no change at this precision.
+	 * {@code -Dbottleneck.against}), no figure regressed beyond {@code bound} (1 % to 100
+	 * %, {@code withPercentage(5)}): fails only when a figure's 95 % interval lies wholly
+	 * beyond it (a throughput below 1 − bound of the base's, a p99 above 1 + bound), or
+	 * when the cap moved to another resource, and when the sweep had no base. A
+	 * difference the blocks cannot resolve passes: no change at this precision.
 	 */
 	public SELF hasNotRegressedAgainstItsBase(Percentage bound) {
 		isNotNull();

@@ -142,9 +142,9 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 	}
 
 	/**
-	 * Tells the JVM's JMX agent, whoever enables it, to copy its password file in owned by
-	 * the image's user (a JVM refuses a password file others may read), and the service's
-	 * name for its messages.
+	 * Tells the JVM's JMX agent, whoever enables it, to copy its password file in owned
+	 * by the image's user (a JVM refuses a password file others may read), and the
+	 * service's name for its messages.
 	 */
 	private void ownFilesForTheJmxAgent() {
 		JmxAgent.ownedFilesOf(this, new JmxAgent.OwnedFiles() {
@@ -354,7 +354,6 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 	}
 
 	/** Its name in log files and reports. */
-	@Override
 	public String name() {
 		if (this.name != null) {
 			return this.name;

@@ -53,7 +53,8 @@ public final class KitContainers {
 				if (getContainerId() != null) {
 					return;
 				}
-				try (RunHook.Span starting = RunHook.installed().begin(RunHook.Work.CONTAINER_START, "starting MySQL")) {
+				try (RunHook.Span starting = RunHook.installed()
+					.begin(RunHook.Work.CONTAINER_START, "starting MySQL")) {
 					super.start();
 				}
 			}

@@ -55,7 +55,9 @@ public final class JmxAgent {
 	private static final Map<GenericContainer<?>, JmxAgent> enabled = Collections
 		.synchronizedMap(new IdentityHashMap<>());
 
-	/** How each container that told ({@link #ownedFilesOf}) copies in its user's files. */
+	/**
+	 * How each container that told ({@link #ownedFilesOf}) copies in its user's files.
+	 */
 	private static final Map<GenericContainer<?>, OwnedFiles> owners = Collections
 		.synchronizedMap(new IdentityHashMap<>());
 
@@ -183,7 +185,8 @@ public final class JmxAgent {
 
 	private static String nameOf(GenericContainer<?> container) {
 		OwnedFiles owned = owners.get(container);
-		return (owned != null) ? owned.name() : container.getNetworkAliases().isEmpty() ? "container" : container.getNetworkAliases().get(0);
+		return (owned != null) ? owned.name()
+				: container.getNetworkAliases().isEmpty() ? "container" : container.getNetworkAliases().get(0);
 	}
 
 	/** The agent's address, {@code service:jmx:rmi:///jndi/rmi://host:port/jmxrmi}. */

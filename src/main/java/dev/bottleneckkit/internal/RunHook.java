@@ -26,7 +26,8 @@ public interface RunHook {
 		CONTAINER_START,
 
 		/**
-		 * A sweep starting a service of its own: with a knob turned, or an A/B run's base.
+		 * A sweep starting a service of its own: with a knob turned, or an A/B run's
+		 * base.
 		 */
 		SWEEP_START,
 
@@ -61,8 +62,8 @@ public interface RunHook {
 	}
 
 	/**
-	 * Begins a run of loads whose sizes it tells as it goes ({@link Load#next}): a sweep's
-	 * steps, an A/B run's pairs.
+	 * Begins a run of loads whose sizes it tells as it goes ({@link Load#next}): a
+	 * sweep's steps, an A/B run's pairs.
 	 */
 	default Load loads(String what) {
 		return Load.NONE;
@@ -89,7 +90,8 @@ public interface RunHook {
 		};
 
 		/**
-		 * The run's next part (a sweep's next step) drives {@code users} users from now on.
+		 * The run's next part (a sweep's next step) drives {@code users} users from now
+		 * on.
 		 */
 		default void next(int users, String what) {
 		}
@@ -111,8 +113,7 @@ public interface RunHook {
 	 * @param replays what it would have read had it ended earlier, computed only when
 	 * asked
 	 */
-	record Window(String name, Duration warmUp, Duration length, long answers, double[] perSecond,
-			Replays replays) {
+	record Window(String name, Duration warmUp, Duration length, long answers, double[] perSecond, Replays replays) {
 
 	}
 
@@ -143,7 +144,9 @@ public interface RunHook {
 
 	}
 
-	/** The hook installed for this JVM's run: {@link #NONE} until a harness installs one. */
+	/**
+	 * The hook installed for this JVM's run: {@link #NONE} until a harness installs one.
+	 */
 	static RunHook installed() {
 		return Installed.hook;
 	}

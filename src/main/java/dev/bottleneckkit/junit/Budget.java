@@ -149,8 +149,7 @@ final class Budget {
 	 * Adds a load's warm-up and window, the rest of its run ({@code ran} in all) as its
 	 * tail, and the window's precision.
 	 */
-	static void load(String name, Duration warmUp, Duration window, Duration ran, long answers,
-			double[] perSecond) {
+	static void load(String name, Duration warmUp, Duration window, Duration ran, long answers, double[] perSecond) {
 		load(name, warmUp, window, ran, answers, perSecond, List.of(), OptionalDouble.empty());
 	}
 
@@ -159,8 +158,8 @@ final class Budget {
 	 * tail, and the window's precision, with what shorter windows would have read and how
 	 * busy the machine's cores were over the run ({@link #cpuSince()}).
 	 */
-	static void load(String name, Duration warmUp, Duration window, Duration ran, long answers,
-			double[] perSecond, List<Replay> replays, OptionalDouble machineBusy) {
+	static void load(String name, Duration warmUp, Duration window, Duration ran, long answers, double[] perSecond,
+			List<Replay> replays, OptionalDouble machineBusy) {
 		add(Category.WARM_UPS, warmUp.toNanos());
 		add(Category.TAILS, ran.minus(warmUp).minus(window).toNanos());
 		Category as = windowsAs.get();
@@ -330,8 +329,8 @@ final class Budget {
 	 * @param machineBusy how busy the machine's cores were over the run, 0 to 1 (a load
 	 * beside it counts too); empty where not read
 	 */
-	record Window(String name, Duration length, long answers, double[] perSecond, List<Replay> replays,
-			Duration ran, OptionalDouble machineBusy) {
+	record Window(String name, Duration length, long answers, double[] perSecond, List<Replay> replays, Duration ran,
+			OptionalDouble machineBusy) {
 
 		/**
 		 * How close to the whole window's throughput a shorter window must read for the

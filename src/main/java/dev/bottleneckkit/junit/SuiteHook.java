@@ -11,8 +11,8 @@ import org.slf4j.LoggerFactory;
  * The hook a suite of scenario classes run side by side installs: container starts and
  * loads take turns ({@link Phases}), and where the run's seconds went is counted
  * ({@link Budget}) for the report. The {@code @Scenario} extension installs it when JUnit
- * runs classes at once or {@code -Dbottleneck.schedule=shared} asks for it; a user's tests,
- * one class at a time, run with none.
+ * runs classes at once or {@code -Dbottleneck.schedule=shared} asks for it; a user's
+ * tests, one class at a time, run with none.
  */
 final class SuiteHook implements RunHook {
 
@@ -110,7 +110,9 @@ final class SuiteHook implements RunHook {
 
 		private final Budget.CpuSince cpu = Budget.cpuSince();
 
-		/** The machine's CPU since the run's current part began; empty before the first. */
+		/**
+		 * The machine's CPU since the run's current part began; empty before the first.
+		 */
 		private Budget.CpuSince part;
 
 		Turn(Phases.Turn turn) {

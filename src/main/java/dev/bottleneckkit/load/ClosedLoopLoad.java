@@ -269,8 +269,7 @@ public final class ClosedLoopLoad {
 				ExecutorService both = Executors.newVirtualThreadPerTaskExecutor()) {
 			log.info("{} ({} users against {}) and {} ({} users against {}) at once", first.name, first.users,
 					firstTarget, second.name, second.users, secondTarget);
-			Future<LoadResult> firstRun = both
-				.submit(() -> first.execute(List.of(Request.get(firstTarget)), loading));
+			Future<LoadResult> firstRun = both.submit(() -> first.execute(List.of(Request.get(firstTarget)), loading));
 			LoadResult secondResult = second.execute(List.of(Request.get(secondTarget)), loading);
 			return List.of(firstRun.get(), secondResult);
 		}

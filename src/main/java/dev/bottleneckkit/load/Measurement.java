@@ -10,7 +10,6 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
 import dev.bottleneckkit.internal.RunHook;
-
 import org.HdrHistogram.Recorder;
 
 /**
@@ -354,8 +353,7 @@ final class Measurement {
 		return replays;
 	}
 
-	private RunHook.Replay replay(int latencies, long end, double wholeThroughput,
-			double wholeMean) {
+	private RunHook.Replay replay(int latencies, long end, double wholeThroughput, double wholeMean) {
 		return new RunHook.Replay(latencies, Duration.ofNanos(end - this.windowStartNanos),
 				throughputByLives(end) / wholeThroughput, meanLatencyNanosByLives(end) / wholeMean);
 	}

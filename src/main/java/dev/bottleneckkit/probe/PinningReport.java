@@ -95,8 +95,8 @@ public record PinningReport(Path jfrFile, List<PinnedEvent> events) {
 		/**
 		 * What the virtual thread was pinned by: where it waited for another thread to
 		 * initialize a class, {@code initialization of sun.nio.ch.Poller (by another
-		 * thread)}, whatever code touched the class; else the first frame outside the JDK,
-		 * the code that blocked while pinned (e.g.
+		 * thread)}, whatever code touched the class; else the first frame outside the
+		 * JDK, the code that blocked while pinned (e.g.
 		 * {@code com.mysql.cj.protocol.ReadAheadInputStream.fill}), or the top frame if
 		 * every frame is the JDK's.
 		 */

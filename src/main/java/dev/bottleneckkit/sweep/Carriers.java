@@ -33,8 +33,8 @@ final class Carriers implements AutoCloseable {
 	private static final Logger log = LoggerFactory.getLogger(Carriers.class);
 
 	/**
-	 * A carrier thread as the JVM names it: a {@code ForkJoinPool}'s worker other than the
-	 * common pool's, which is what the virtual-thread scheduler's are named.
+	 * A carrier thread as the JVM names it: a {@code ForkJoinPool}'s worker other than
+	 * the common pool's, which is what the virtual-thread scheduler's are named.
 	 */
 	private static final Pattern CARRIER_NAME = Pattern.compile("ForkJoinPool-\\d+-worker-\\d+");
 
@@ -81,8 +81,7 @@ final class Carriers implements AutoCloseable {
 
 	/** The carriers of the test's own JVM. */
 	static Carriers inThisJvm() {
-		return new Carriers("this JVM", ManagementFactory.getPlatformMBeanServer(), Optional.empty(),
-				Optional.empty());
+		return new Carriers("this JVM", ManagementFactory.getPlatformMBeanServer(), Optional.empty(), Optional.empty());
 	}
 
 	/**

@@ -11,9 +11,9 @@ import dev.bottleneckkit.internal.RunHook;
  * by side (an A/B run's base and head), until throughput stops rising on every side. At
  * each count every side takes its step in turn, the order turning from one count to the
  * next (A B, then B A) so that neither side always goes first. A side is done when a
- * doubling is flat ({@link #flat}) or its route stops answering; it keeps stepping
- * while another side climbs, so that every side has a step at every count. The load
- * generator at its own limit ends the climb for all.
+ * doubling is flat ({@link #flat}) or its route stops answering; it keeps stepping while
+ * another side climbs, so that every side has a step at every count. The load generator
+ * at its own limit ends the climb for all.
  */
 final class Climb {
 

@@ -6,7 +6,6 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 
-
 /**
  * A step's CPU read every {@link #EVERY} on a thread of its own, so that its window,
  * whose end is known only once the load has ended, can be read between readings inside

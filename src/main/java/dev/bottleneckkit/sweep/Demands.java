@@ -10,7 +10,6 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.stream.Collectors;
 
-
 /**
  * What a request of a step demanded of the resources that divide by it, and the ceilings
  * that gives: a carrier's time (pinned, on a core or waiting for one), the CPU, the

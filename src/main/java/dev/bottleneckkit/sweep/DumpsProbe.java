@@ -15,8 +15,8 @@ import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.probe.ThreadDumpProbe;
 
 /**
- * Thread dumps of the service taken during a step: one halfway through the window the step
- * is likely to have, and {@value #POOL_DUMPS} in all where it shows request threads
+ * Thread dumps of the service taken during a step: one halfway through the window the
+ * step is likely to have, and {@value #POOL_DUMPS} in all where it shows request threads
  * waiting for a pooled connection or a web server's worker pool with none idle (a dump is
  * taken thread by thread, and a pool's holders are counted by what most dumps say).
  */

@@ -54,14 +54,14 @@ final class PairRun {
 	 * @param blocks the interleaved blocks
 	 * @param took how long the pair took, the base's start included
 	 */
-	record Measured(Readings base, Readings head, String baseImage, String headImage, boolean sameImage,
-			int kneeUsers, int ceilingUsers, List<ABComparison.Block> blocks, Duration took) {
+	record Measured(Readings base, Readings head, String baseImage, String headImage, boolean sameImage, int kneeUsers,
+			int ceilingUsers, List<ABComparison.Block> blocks, Duration took) {
 
 		/** The comparison, with each side's cap as its verdict names it. */
 		ABComparison compared(Verdict baseVerdict, Verdict headVerdict) {
-			return new ABComparison(this.baseImage, this.headImage, this.sameImage, this.kneeUsers,
-					this.ceilingUsers, ABComparison.figures(this.blocks), baseVerdict.headline(),
-					headVerdict.headline(), this.blocks.size(), this.base.steps(), this.took);
+			return new ABComparison(this.baseImage, this.headImage, this.sameImage, this.kneeUsers, this.ceilingUsers,
+					ABComparison.figures(this.blocks), baseVerdict.headline(), headVerdict.headline(),
+					this.blocks.size(), this.base.steps(), this.took);
 		}
 
 	}
@@ -115,12 +115,12 @@ final class PairRun {
 			});
 			Climb.Side baseSide = climb.sides().get(0);
 			Climb.Side headSide = climb.sides().get(1);
-			Readings baseReadings = new Readings(baseSide.steps(), baseSide.saturated(), baseWarmUp,
-					baseProbes.blind(), baseProbes.meters(), Duration.ZERO);
+			Readings baseReadings = new Readings(baseSide.steps(), baseSide.saturated(), baseWarmUp, baseProbes.blind(),
+					baseProbes.meters(), Duration.ZERO);
 			// The pair's time is the comparison's: the head's readings count none of it
 			// twice.
-			Readings headReadings = new Readings(headSide.steps(), headSide.saturated(), headWarmUp,
-					headProbes.blind(), headProbes.meters(), Duration.ZERO);
+			Readings headReadings = new Readings(headSide.steps(), headSide.saturated(), headWarmUp, headProbes.blind(),
+					headProbes.meters(), Duration.ZERO);
 			int ceilingUsers = headReadings.last().users();
 			int kneeUsers = baseReadings.knee()
 				.or(headReadings::knee)

@@ -18,10 +18,9 @@ import dev.bottleneckkit.probe.ThreadDump;
  * What the {@link Probes} read over one step, beside its load: each field as {@link Step}
  * names it; what a probe that is off would have read is empty.
  */
-record ProbeReadings(GaugeTimeline service, GaugeTimeline downstream, Optional<Step.Cpu> cpu,
-		boolean cpuOverTheWindow, List<PinnedEvent> pinned, OptionalInt carriers, OptionalDouble carrierCores,
-		List<ThreadDump> threads, List<Step.Destination> connections,
-		Optional<DownstreamContainer.InFlight> standIn) {
+record ProbeReadings(GaugeTimeline service, GaugeTimeline downstream, Optional<Step.Cpu> cpu, boolean cpuOverTheWindow,
+		List<PinnedEvent> pinned, OptionalInt carriers, OptionalDouble carrierCores, List<ThreadDump> threads,
+		List<Step.Destination> connections, Optional<DownstreamContainer.InFlight> standIn) {
 
 	ProbeReadings {
 		pinned = List.copyOf(pinned);

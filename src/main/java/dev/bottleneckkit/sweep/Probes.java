@@ -21,12 +21,14 @@ import org.testcontainers.containers.GenericContainer;
 /**
  * The probes of one sweep, on the service it loads: the {@link StepProbe}s that can see,
  * begun and ended around each step. A probe that cannot open, or can no longer see, says
- * so in one line ({@link #blind()}), once, and is left out from then on; the sweep goes on
- * without it.
+ * so in one line ({@link #blind()}), once, and is left out from then on; the sweep goes
+ * on without it.
  */
 final class Probes implements AutoCloseable {
 
-	/** The probes that still see, in the order they begin a step; they end it in reverse. */
+	/**
+	 * The probes that still see, in the order they begin a step; they end it in reverse.
+	 */
 	private final List<StepProbe> seeing;
 
 	private final Set<String> blind;
@@ -40,9 +42,9 @@ final class Probes implements AutoCloseable {
 	}
 
 	/**
-	 * Opens the probes {@code service} (when the kit sees it) and {@code downstream} (when
-	 * watched) get: the service's meters, its downstream's, its pinned threads, its CPU
-	 * and the machine's, its carriers, its outbound connections, its thread dumps.
+	 * Opens the probes {@code service} (when the kit sees it) and {@code downstream}
+	 * (when watched) get: the service's meters, its downstream's, its pinned threads, its
+	 * CPU and the machine's, its carriers, its outbound connections, its thread dumps.
 	 */
 	static Probes open(Optional<AbstractServiceContainer<?>> service, Optional<GenericContainer<?>> downstream) {
 		try (RunHook.Span opening = RunHook.installed().begin(RunHook.Work.PROBE, "opening probes")) {
@@ -83,8 +85,8 @@ final class Probes implements AutoCloseable {
 				seeing.add(new CarriersProbe(Carriers.connect(jmx.get(), service)));
 			}
 			catch (RuntimeException ex) {
-				blind.add("carriers: JMX at " + jmx.get() + " did not answer (" + StepProbe.Blind.rootMessage(ex)
-						+ ")");
+				blind
+					.add("carriers: JMX at " + jmx.get() + " did not answer (" + StepProbe.Blind.rootMessage(ex) + ")");
 			}
 		}
 		try {

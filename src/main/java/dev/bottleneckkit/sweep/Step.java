@@ -36,38 +36,36 @@ import dev.bottleneckkit.probe.ThreadDump;
  * ({@code DownstreamContainer}): in flight at most, its threads, its hold
  * @param carrierCores the cores the service's carrier threads took on average over the
  * step, when read: on a core or runnable and waiting for one where the host's
- * {@code /proc} shows their threads
- * ({@code Carriers#readTimeNanos()}), else their CPU
+ * {@code /proc} shows their threads ({@code Carriers#readTimeNanos()}), else their CPU
  * @param cpuOverTheWindow whether {@code cpu} was read between readings inside the window
  * the throughput is measured in, so that a request's CPU is the window's CPU over the
  * window's requests
  */
 public record Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream,
 		Optional<Step.Cpu> cpu, List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
-		List<Step.Destination> connections, Duration wall,
-		Optional<DownstreamContainer.InFlight> standIn, OptionalDouble carrierCores, boolean cpuOverTheWindow) {
+		List<Step.Destination> connections, Duration wall, Optional<DownstreamContainer.InFlight> standIn,
+		OptionalDouble carrierCores, boolean cpuOverTheWindow) {
 
 	/** A step whose CPU was read over the whole step. */
-	public Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream,
-			Optional<Step.Cpu> cpu, List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
-			List<Step.Destination> connections, Duration wall,
-			Optional<DownstreamContainer.InFlight> standIn, OptionalDouble carrierCores) {
+	public Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream, Optional<Step.Cpu> cpu,
+			List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
+			List<Step.Destination> connections, Duration wall, Optional<DownstreamContainer.InFlight> standIn,
+			OptionalDouble carrierCores) {
 		this(users, result, service, downstream, cpu, pinned, carriers, threads, connections, wall, standIn,
 				carrierCores, false);
 	}
 
 	/** A step whose carriers' CPU was not read. */
-	public Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream,
-			Optional<Step.Cpu> cpu, List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
-			List<Step.Destination> connections, Duration wall,
-			Optional<DownstreamContainer.InFlight> standIn) {
+	public Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream, Optional<Step.Cpu> cpu,
+			List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
+			List<Step.Destination> connections, Duration wall, Optional<DownstreamContainer.InFlight> standIn) {
 		this(users, result, service, downstream, cpu, pinned, carriers, threads, connections, wall, standIn,
 				OptionalDouble.empty());
 	}
 
 	/** A step without a stand-in downstream. */
-	public Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream,
-			Optional<Step.Cpu> cpu, List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
+	public Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream, Optional<Step.Cpu> cpu,
+			List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
 			List<Step.Destination> connections, Duration wall) {
 		this(users, result, service, downstream, cpu, pinned, carriers, threads, connections, wall, Optional.empty());
 	}
@@ -98,7 +96,10 @@ public record Step(int users, LoadResult result, GaugeTimeline service, GaugeTim
 		return this.pinned.stream().filter((event) -> !event.oneTime()).toList();
 	}
 
-	/** Carrier time pinned on the requests' path during the step, summed ({@link #heldPins()}). */
+	/**
+	 * Carrier time pinned on the requests' path during the step, summed
+	 * ({@link #heldPins()}).
+	 */
 	public Duration pinnedTime() {
 		return heldPins().stream().map(PinnedEvent::duration).reduce(Duration.ZERO, Duration::plus);
 	}

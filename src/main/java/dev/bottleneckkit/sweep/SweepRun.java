@@ -134,8 +134,7 @@ final class SweepRun {
 	/** Warms the service up and runs the steps until throughput stops rising. */
 	Readings measure() {
 		long started = System.nanoTime();
-		try (Probes probes = openProbes();
-				RunHook.Load loading = RunHook.installed().loads(this.name)) {
+		try (Probes probes = openProbes(); RunHook.Load loading = RunHook.installed().loads(this.name)) {
 			Console.line(String.format(Locale.ROOT, "%s: sweeping %s from 1 user, doubling up to %d", this.name,
 					target(), this.maxUsers));
 			Optional<WarmUp> warmedUp = warmUp(this.name);
@@ -242,8 +241,8 @@ final class SweepRun {
 		// The window opens as the load's warm-up ends, a few milliseconds after wallStart
 		// + warmUp at most, and closes result.window() later.
 		long windowStart = wallStart + warmUp.toNanos();
-		StepProbe.Window window = new StepProbe.Window(wallStart, windowStart,
-				windowStart + result.window().toNanos(), wallEnd);
+		StepProbe.Window window = new StepProbe.Window(wallStart, windowStart, windowStart + result.window().toNanos(),
+				wallEnd);
 		ProbeReadings read = probes.end(window);
 		return new Step(users, result, read.service(), read.downstream(), read.cpu(), read.pinned(), read.carriers(),
 				read.threads(), read.connections(), window.wall(), read.standIn(), read.carrierCores(),

@@ -14,8 +14,8 @@ import java.util.stream.Stream;
 
 import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.internal.ContainerCpu;
-import dev.bottleneckkit.internal.RunHook;
 import dev.bottleneckkit.internal.ReportDirectory;
+import dev.bottleneckkit.internal.RunHook;
 import dev.bottleneckkit.junit.Scenario;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
@@ -129,8 +129,8 @@ class KitImagesIT {
 
 	/**
 	 * {@code SELECT SLEEP(1)} on a warmed connection, and the shortest of three
-	 * {@code SELECT SLEEP(0)} round trips before it. Timed as a load (the run's hook),
-	 * so a container starting beside it does not stretch it.
+	 * {@code SELECT SLEEP(0)} round trips before it. Timed as a load (the run's hook), so
+	 * a container starting beside it does not stretch it.
 	 */
 	private static Timing timeSleep(String jdbcUrl) throws Exception {
 		try (Connection connection = DriverManager.getConnection(jdbcUrl, mysql.getUsername(), mysql.getPassword());

@@ -5,9 +5,9 @@ import org.junit.platform.launcher.LauncherSessionListener;
 
 /**
  * The kit's own build asks for the suite's schedule and time budget for all its tests,
- * not only the {@code @Scenario} classes: its unit tests' loads and its other
- * integration tests' container starts take turns too. Registered for this tree's tests
- * only (its {@code META-INF/services}), and on only where the build sets
+ * not only the {@code @Scenario} classes: its unit tests' loads and its other integration
+ * tests' container starts take turns too. Registered for this tree's tests only (its
+ * {@code META-INF/services}), and on only where the build sets
  * {@code -Dbottleneck.schedule=shared}.
  */
 public class KitBuildSchedule implements LauncherSessionListener {

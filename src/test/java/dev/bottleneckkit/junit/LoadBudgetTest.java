@@ -1,4 +1,4 @@
-package dev.bottleneckkit.load;
+package dev.bottleneckkit.junit;
 
 import java.time.Duration;
 import java.util.Map;
@@ -13,9 +13,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 /**
- * Where the suite's budget puts a load's seconds, as the load tells its hook: its warm-up,
- * its window, and its tail, the time it ran past them waiting for the answers in flight at
- * the window's end; and each window replayed as if it had ended earlier.
+ * Where the suite's budget puts a load's seconds, as the load tells its hook: its
+ * warm-up, its window, and its tail, the time it ran past them waiting for the answers in
+ * flight at the window's end; and each window replayed as if it had ended earlier.
  */
 class LoadBudgetTest {
 

@@ -115,8 +115,8 @@ class AttributionTest {
 		List<PinnedEvent> pinned = driverPins();
 		Duration window = Duration.ofSeconds(10);
 		Step last = new Step(8, LoadResults.closedLoop("load", 8, window, 450, Duration.ofMillis(178)), empty(),
-				empty(), Optional.of(new Step.Cpu(0.77, 2, false, Optional.empty(), 0, Map.of(), 0.2, 2, 1.1)),
-				pinned, OptionalInt.of(2), List.of(), List.of(), window);
+				empty(), Optional.of(new Step.Cpu(0.77, 2, false, Optional.empty(), 0, Map.of(), 0.2, 2, 1.1)), pinned,
+				OptionalInt.of(2), List.of(), List.of(), window);
 
 		SweepResult sweep = result(steps(45.0, last), true);
 
@@ -137,8 +137,8 @@ class AttributionTest {
 		List<PinnedEvent> pinned = driverPins();
 		Duration window = Duration.ofSeconds(10);
 		Step last = new Step(8, LoadResults.closedLoop("load", 8, window, 450, Duration.ofMillis(178)), empty(),
-				empty(), Optional.of(new Step.Cpu(1.2, 2, false, Optional.empty(), 0, Map.of(), 0.2, 2, 1.5)),
-				pinned, OptionalInt.of(2), List.of(), List.of(), window, Optional.empty(), OptionalDouble.of(0.77));
+				empty(), Optional.of(new Step.Cpu(1.2, 2, false, Optional.empty(), 0, Map.of(), 0.2, 2, 1.5)), pinned,
+				OptionalInt.of(2), List.of(), List.of(), window, Optional.empty(), OptionalDouble.of(0.77));
 
 		SweepResult sweep = result(steps(45.0, last), true);
 
@@ -217,10 +217,8 @@ class AttributionTest {
 	 */
 	@Test
 	void raisedCarriersThatWaitLongerForACoreAreHeldToTheirModelOnTheKnobsStep() {
-		Step turned = withCarriersOnACore(
-				pinnedStep(16, 80.0, 4,
-						new Step.Cpu(1.00, 2, false, Optional.empty(), 0, Map.of("mysql", 0.12), 0.30, 2, 1.40)),
-				2.13);
+		Step turned = withCarriersOnACore(pinnedStep(16, 80.0, 4,
+				new Step.Cpu(1.00, 2, false, Optional.empty(), 0, Map.of("mysql", 0.12), 0.30, 2, 1.40)), 2.13);
 
 		Confirmation confirmation = confirmation(orderRoute(), "carriers 4", 2, List.of(turned), Duration.ZERO);
 
@@ -1172,13 +1170,11 @@ class AttributionTest {
 	}
 
 	private static List<Step.Destination> pricing(int connections) {
-		return List.of(
-				new Step.Destination("pricing:8080", "172.18.0.5:8080", connections, connections, 12),
+		return List.of(new Step.Destination("pricing:8080", "172.18.0.5:8080", connections, connections, 12),
 				new Step.Destination("mysql:3306", "172.18.0.3:3306", 10, 10, 12));
 	}
 
-	private static Step connectionsStep(int users, double rps, long latencyMs,
-			List<Step.Destination> connections) {
+	private static Step connectionsStep(int users, double rps, long latencyMs, List<Step.Destination> connections) {
 		Duration window = Duration.ofSeconds(10);
 		LoadResult result = LoadResults.closedLoop("load", users, window, Math.round(rps * 10),
 				Duration.ofMillis(latencyMs));
@@ -1249,8 +1245,7 @@ class AttributionTest {
 	 * at {@code cores} of its 1 CPU.
 	 */
 	private static Step cpuStep(int users, double rps, double cores) {
-		return timedStep(users, rps,
-				new Step.Cpu(cores, 1, true, Optional.empty(), 0, Map.of(), 0.05, 2, cores + 0.1));
+		return timedStep(users, rps, new Step.Cpu(cores, 1, true, Optional.empty(), 0, Map.of(), 0.05, 2, cores + 0.1));
 	}
 
 	/** A step whose service has no CPU limit, on a machine of 2 cores. */

@@ -25,11 +25,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RootsTest {
 
-	private static final Step.Cpu QUIET = new Step.Cpu(0.5, 2, false, Optional.empty(), 0,
-			Map.of("mysql", 0.1), 0.1, 2, 0.72);
+	private static final Step.Cpu QUIET = new Step.Cpu(0.5, 2, false, Optional.empty(), 0, Map.of("mysql", 0.1), 0.1, 2,
+			0.72);
 
-	private static final Step.Cpu FULL = new Step.Cpu(1.5, 2, false, Optional.empty(), 0,
-			Map.of("mysql", 0.2), 0.2, 2, 1.92);
+	private static final Step.Cpu FULL = new Step.Cpu(1.5, 2, false, Optional.empty(), 0, Map.of("mysql", 0.2), 0.2, 2,
+			1.92);
 
 	@Test
 	void aPoolWhoseUsesWaitForACoreIsFullBecauseTheCpuIsAndTheCpuIsNamed() {
@@ -100,8 +100,7 @@ class RootsTest {
 
 	@Test
 	void aPoolFullWhileTheCoresAreNotIsTheCapAlone() {
-		Step.Cpu half = new Step.Cpu(0.6, 2, false, Optional.empty(), 0, Map.of("mysql", 0.2), 0.2, 2,
-				1.02);
+		Step.Cpu half = new Step.Cpu(0.6, 2, false, Optional.empty(), 0, Map.of("mysql", 0.2), 0.2, 2, 1.02);
 
 		Verdict verdict = Attribution.of(hikari(0.030, 0.145, half)).verdict();
 

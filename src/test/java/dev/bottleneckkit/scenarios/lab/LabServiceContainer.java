@@ -158,8 +158,7 @@ public class LabServiceContainer extends AbstractServiceContainer<LabServiceCont
 	 * ({@code -Djdk.virtualThreadScheduler.parallelism}), 1 to 256.
 	 */
 	public LabServiceContainer withCarrierThreads(int carriers) {
-		return withJvmOptions(
-				"-Djdk.virtualThreadScheduler.parallelism=" + between("carriers", carriers, 1, 256));
+		return withJvmOptions("-Djdk.virtualThreadScheduler.parallelism=" + between("carriers", carriers, 1, 256));
 	}
 
 	/**
@@ -230,8 +229,7 @@ public class LabServiceContainer extends AbstractServiceContainer<LabServiceCont
 			Duration pendingAcquireTimeout) {
 		between("webclient maxConnections", maxConnections, 1, 10_000);
 		between("webclient pendingAcquireMaxCount", pendingAcquireMaxCount, 1, 100_000);
-		between("webclient pendingAcquireTimeout", pendingAcquireTimeout, Duration.ofMillis(1),
-				Duration.ofMinutes(10));
+		between("webclient pendingAcquireTimeout", pendingAcquireTimeout, Duration.ofMillis(1), Duration.ofMinutes(10));
 		return withEnv("LAB_CALLER_WEBCLIENT_MAXCONNECTIONS", Integer.toString(maxConnections))
 			.withEnv("LAB_CALLER_WEBCLIENT_PENDINGACQUIREMAXCOUNT", Integer.toString(pendingAcquireMaxCount))
 			.withEnv("LAB_CALLER_WEBCLIENT_PENDINGACQUIRETIMEOUT", pendingAcquireTimeout.toMillis() + "ms");
@@ -304,9 +302,8 @@ public class LabServiceContainer extends AbstractServiceContainer<LabServiceCont
 	/** {@code value}, or one line naming the knob and its range. */
 	private static Duration between(String knob, Duration value, Duration min, Duration max) {
 		if (value == null || value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-			throw new IllegalArgumentException(
-					knob + " must be between " + min.toMillis() + " ms and " + max.toMillis() + " ms, was "
-							+ ((value != null) ? value.toMillis() + " ms" : "not set"));
+			throw new IllegalArgumentException(knob + " must be between " + min.toMillis() + " ms and " + max.toMillis()
+					+ " ms, was " + ((value != null) ? value.toMillis() + " ms" : "not set"));
 		}
 		return value;
 	}
