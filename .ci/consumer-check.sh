@@ -134,6 +134,11 @@ for flavour in ${CONSUMERS:-plain boot-3.5 boot-4.1}; do
   grep -qE '^\[bottleneck-kit\] sweep /orders/42: meters: read from /actuator/prometheus \(Prometheus text\)' \
     "$work/verify-$flavour.log" \
     || { say "error: the sweep did not read the service's meters from /actuator/prometheus in '$flavour'"; exit 1; }
+  # One class at a time and no schedule asked for: the run kept no time table, and the report shows none.
+  if [ -f "$project/target/bottleneck-report/budget.json" ] \
+    || grep -q '^## Where the time went' "$project/target/bottleneck-report/summary.md"; then
+    say "error: '$flavour''s report carries the suite's time budget, which it never asked for"; exit 1
+  fi
   say "'$flavour': the console showed every step and the verdict:"
   grep -E '^\[bottleneck-kit\] sweep /orders/42' "$work/verify-$flavour.log" | sed 's/^/[consumer]   /'
   say "'$flavour': the copied scenarios ran and passed; their report (target/bottleneck-report/summary.md):"

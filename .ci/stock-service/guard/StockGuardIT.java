@@ -42,8 +42,7 @@ class StockGuardIT {
 		SweepResult sweep = Sweep.of(stock, "/stock").named("guard /stock").upToUsers(16).run();
 
 		report.record("guard: /stock against main", sweep);
-		assertThat(sweep.comparison()).as("the run names main's image (-Dbottleneck.against)").isPresent();
-		assertThat(sweep.comparison().get()).hasNotRegressed(withPercentage(5));
+		assertThat(sweep).hasNotRegressedAgainstItsBase(withPercentage(5));
 	}
 
 }

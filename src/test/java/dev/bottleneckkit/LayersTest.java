@@ -188,6 +188,37 @@ class LayersTest {
 		assertThat(circles(arrows)).containsExactly(List.of("sweep/Sweep", "sweep/SweepResult"));
 	}
 
+	/**
+	 * The suite's schedule and time budget: what a user's load must never run through.
+	 */
+	static final Set<String> SUITE_MACHINERY = Set.of("junit/Phases", "junit/LoadSlots", "junit/Budget",
+			"junit/SuiteHook", "junit/BudgetReport");
+
+	@Test
+	void aLoadsPathEntersNoScheduleOrBudget() throws IOException {
+		Map<String, Set<String>> arrows = fileArrows();
+
+		Set<String> reached = reachable(arrows, List.of("load/ClosedLoopLoad", "load/OpenLoopLoad", "sweep/Sweep",
+				"containers/ServiceContainer", "containers/KitContainers"));
+
+		assertThat(reached).as("files a load, a sweep or a container start reaches").isNotEmpty();
+		assertThat(reached).as("the suite's schedule and budget, reached from a user's load: install a hook instead")
+			.doesNotContainAnyElementsOf(SUITE_MACHINERY);
+	}
+
+	/** Every file {@code from} reaches by arrows, {@code from} included. */
+	static Set<String> reachable(Map<String, Set<String>> arrows, List<String> from) {
+		Set<String> reached = new TreeSet<>();
+		Deque<String> next = new ArrayDeque<>(from);
+		while (!next.isEmpty()) {
+			String file = next.pop();
+			if (reached.add(file)) {
+				next.addAll(arrows.getOrDefault(file, Set.of()));
+			}
+		}
+		return reached;
+	}
+
 	@Test
 	void everyPackageOfTheLibraryHasAFloor() throws IOException {
 		try (Stream<Path> packages = Files.list(LIBRARY)) {

@@ -3,6 +3,7 @@ package dev.bottleneckkit.assertions;
 import dev.bottleneckkit.baseline.Baseline;
 import dev.bottleneckkit.baseline.Baseline.Comparison;
 import dev.bottleneckkit.internal.Knobs;
+import dev.bottleneckkit.sweep.ABComparison;
 import dev.bottleneckkit.sweep.Confirmation;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Search;
@@ -175,6 +176,27 @@ public abstract class AbstractSweepResultAssert<SELF extends AbstractSweepResult
 		if (capped.modelError() > share) {
 			throwAssertionError(
 					ShouldHaveCeilingNearItsModel.shouldHaveCeilingNearItsModel(this.actual, capped, share));
+		}
+		return this.myself;
+	}
+
+	/**
+	 * Measured side by side against its base image ({@code against(image)} or
+	 * {@code -Dbottleneck.against}), no figure regressed beyond {@code bound} (1 % to 100
+	 * %, {@code withPercentage(5)}): fails only when a figure's 95 % interval lies wholly
+	 * beyond it (a throughput below 1 − bound of the base's, a p99 above 1 + bound), or
+	 * when the cap moved to another resource, and when the sweep had no base. A
+	 * difference the blocks cannot resolve passes: no change at this precision.
+	 */
+	public SELF hasNotRegressedAgainstItsBase(Percentage bound) {
+		isNotNull();
+		double share = Tolerances.share(bound, 100);
+		if (this.actual.comparison().isEmpty()) {
+			throwAssertionError(ShouldNotHaveRegressedAgainstItsBase.shouldHaveABase(this.actual));
+		}
+		ABComparison comparison = this.actual.comparison().get();
+		if (comparison.regressed(share)) {
+			throwAssertionError(ShouldNotHaveRegressedAgainstItsBase.shouldNotHaveRegressed(comparison, share));
 		}
 		return this.myself;
 	}

@@ -2,7 +2,6 @@ package dev.bottleneckkit.assertions;
 
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.probe.PinningReport;
-import dev.bottleneckkit.sweep.ABComparison;
 import dev.bottleneckkit.sweep.SweepResult;
 import org.assertj.core.api.Assertions;
 
@@ -27,14 +26,6 @@ public class BottleneckAssertions extends Assertions {
 	 */
 	public static SweepResultAssert assertThat(SweepResult actual) {
 		return new SweepResultAssert(actual);
-	}
-
-	/**
-	 * Assertions on a service against its base image, measured side by side: no figure
-	 * regressed beyond a bound.
-	 */
-	public static ABComparisonAssert assertThat(ABComparison actual) {
-		return new ABComparisonAssert(actual);
 	}
 
 	/** Assertions on pinned-thread events: none, at least n, every stack in some code. */

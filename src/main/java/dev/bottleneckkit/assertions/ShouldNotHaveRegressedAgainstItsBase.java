@@ -3,15 +3,28 @@ package dev.bottleneckkit.assertions;
 import java.util.Locale;
 
 import dev.bottleneckkit.sweep.ABComparison;
+import dev.bottleneckkit.sweep.SweepResult;
 
 /**
- * {@code hasNotRegressed}: the head regressed against its base, measured side by side: a
- * figure's interval wholly beyond the bound, or the cap moved.
+ * {@code hasNotRegressedAgainstItsBase}: the head regressed against its base, measured
+ * side by side: a figure's interval wholly beyond the bound, or the cap moved; or the
+ * sweep had no base to be held against.
  */
 final class ShouldNotHaveRegressedAgainstItsBase extends AssertionMessage {
 
 	static ShouldNotHaveRegressedAgainstItsBase shouldNotHaveRegressed(ABComparison actual, double bound) {
 		return new ShouldNotHaveRegressedAgainstItsBase(actual, bound);
+	}
+
+	static ShouldNotHaveRegressedAgainstItsBase shouldHaveABase(SweepResult actual) {
+		return new ShouldNotHaveRegressedAgainstItsBase(String.format(Locale.ROOT,
+				"%s was not measured against a base image: name main's with Sweep.against(image) or"
+						+ " -Dbottleneck.against=<image>",
+				actual.name()));
+	}
+
+	private ShouldNotHaveRegressedAgainstItsBase(String message) {
+		super("%s", message);
 	}
 
 	private ShouldNotHaveRegressedAgainstItsBase(ABComparison actual, double bound) {

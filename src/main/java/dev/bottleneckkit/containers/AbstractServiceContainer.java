@@ -15,11 +15,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.bottleneckkit.images.KitImages;
-import dev.bottleneckkit.internal.Budget;
+import dev.bottleneckkit.internal.ContainerCpu;
 import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.internal.JvmOptions;
 import dev.bottleneckkit.internal.Knobs;
-import dev.bottleneckkit.internal.Phases;
+import dev.bottleneckkit.internal.RunHook;
 import org.rnorth.ducttape.ratelimits.RateLimiterBuilder;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
@@ -52,7 +52,7 @@ import org.testcontainers.utility.DockerImageName;
  * @param <SELF> the subclass, returned by every {@code withX}
  */
 public abstract class AbstractServiceContainer<SELF extends AbstractServiceContainer<SELF>>
-		extends GenericContainer<SELF> implements JmxAgent.OwnedFiles {
+		extends GenericContainer<SELF> {
 
 	/** The HTTP port inside the container unless {@link #withPort} says otherwise. */
 	public static final int DEFAULT_PORT = 8080;
@@ -125,6 +125,7 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 		this.imageName = image;
 		KitContainers.guarded(this);
 		this.kitModifiers = Set.copyOf(getCreateContainerCmdModifiers());
+		ownFilesForTheJmxAgent();
 	}
 
 	/**
@@ -137,6 +138,28 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 		this.imageName = null;
 		KitContainers.guarded(this);
 		this.kitModifiers = Set.copyOf(getCreateContainerCmdModifiers());
+		ownFilesForTheJmxAgent();
+	}
+
+	/**
+	 * Tells the JVM's JMX agent, whoever enables it, to copy its password file in owned
+	 * by the image's user (a JVM refuses a password file others may read), and the
+	 * service's name for its messages.
+	 */
+	private void ownFilesForTheJmxAgent() {
+		JmxAgent.ownedFilesOf(this, new JmxAgent.OwnedFiles() {
+
+			@Override
+			public void copyOwnedByServiceUser(Transferable file, String path) {
+				withCopyOwnedByServiceUser(file, path);
+			}
+
+			@Override
+			public String name() {
+				return AbstractServiceContainer.this.name();
+			}
+
+		});
 	}
 
 	/**
@@ -223,15 +246,20 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 		return self();
 	}
 
+	/**
+	 * The CPU time the service's container has used since it started, the JIT, the
+	 * collector and the server included: read from its cgroup on this host, else with a
+	 * {@code cat} in the container, else from the engine's statistics; asked anew at each
+	 * call. Two readings around a load give the CPU its requests cost, the S of the
+	 * utilization law U = X × S.
+	 */
+	public Duration readCpuUsed() {
+		return ContainerCpu.on(this).used();
+	}
+
 	/** Whether the start enables the JVM's JMX agent ({@link #withoutJmx()}). */
 	public boolean jmxEnabled() {
 		return this.jmx;
-	}
-
-	/** Copies {@code file} in before the start, owned by the image's user. */
-	@Override
-	public void copyOwnedByServiceUser(Transferable file, String path) {
-		withCopyOwnedByServiceUser(file, path);
 	}
 
 	/**
@@ -326,7 +354,6 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 	}
 
 	/** Its name in log files and reports. */
-	@Override
 	public String name() {
 		if (this.name != null) {
 			return this.name;
@@ -363,7 +390,7 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 			this.configuredModifiers = new LinkedHashSet<>(getCreateContainerCmdModifiers());
 			this.configuredModifiers.removeAll(this.kitModifiers);
 		}
-		try (Phases.Turn starting = Phases.enter(Phases.Phase.STARTING, "starting " + name())) {
+		try (RunHook.Span starting = RunHook.installed().begin(RunHook.Work.CONTAINER_START, "starting " + name())) {
 			if (this.jmx) {
 				JmxAgent.on(this);
 			}
@@ -424,12 +451,10 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 		withEnv(variable, String.join(",", exposed));
 	}
 
-	/**
-	 * Stops the service, its time counted in the run's budget.
-	 */
+	/** Stops the service, telling a test harness's hook how long it took. */
 	@Override
 	public void stop() {
-		try (Budget.Span stopping = Budget.span(Budget.Category.STOPS)) {
+		try (RunHook.Span stopping = RunHook.installed().begin(RunHook.Work.CONTAINER_STOP, "stopping " + name())) {
 			super.stop();
 		}
 	}

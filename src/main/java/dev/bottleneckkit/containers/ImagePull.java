@@ -6,7 +6,7 @@ import java.util.concurrent.TimeUnit;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.command.PullImageResultCallback;
 import com.github.dockerjava.api.exception.NotFoundException;
-import dev.bottleneckkit.internal.Budget;
+import dev.bottleneckkit.internal.RunHook;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.ContainerFetchException;
 import org.testcontainers.images.PullPolicy;
@@ -48,7 +48,7 @@ final class ImagePull {
 		if (present && !PullPolicy.defaultPolicy().shouldPull(resolved)) {
 			return;
 		}
-		try (Budget.Span pulling = Budget.span(Budget.Category.IMAGES)) {
+		try (RunHook.Span pulling = RunHook.installed().begin(RunHook.Work.IMAGE, "pulling " + resolved)) {
 			pull(docker, resolved, timeout);
 		}
 	}

@@ -11,7 +11,7 @@ import dev.bottleneckkit.images.KitImages;
 import dev.bottleneckkit.internal.DockerHost;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.internal.Passwords;
-import dev.bottleneckkit.internal.Phases;
+import dev.bottleneckkit.internal.RunHook;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import eu.rekawek.toxiproxy.model.Toxic;
@@ -53,7 +53,8 @@ public final class KitContainers {
 				if (getContainerId() != null) {
 					return;
 				}
-				try (Phases.Turn starting = Phases.enter(Phases.Phase.STARTING, "starting MySQL")) {
+				try (RunHook.Span starting = RunHook.installed()
+					.begin(RunHook.Work.CONTAINER_START, "starting MySQL")) {
 					super.start();
 				}
 			}
@@ -106,7 +107,8 @@ public final class KitContainers {
 				if (getContainerId() != null) {
 					return;
 				}
-				try (Phases.Turn starting = Phases.enter(Phases.Phase.STARTING, "starting Toxiproxy")) {
+				try (RunHook.Span starting = RunHook.installed()
+					.begin(RunHook.Work.CONTAINER_START, "starting Toxiproxy")) {
 					super.start();
 				}
 			}

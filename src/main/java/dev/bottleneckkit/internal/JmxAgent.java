@@ -44,7 +44,7 @@ import org.testcontainers.images.builder.Transferable;
  * JVM needs the module {@code java.management.rmi}, in every Temurin JRE.
  *
  * <p>
- * A container that knows which user its image runs as ({@link OwnedFiles}) gets the
+ * A container that knows which user its image runs as ({@link #ownedFilesOf}) gets the
  * password file owned by that user; any other gets it owned by root, enough for a JVM
  * that runs as root.
  */
@@ -53,6 +53,12 @@ public final class JmxAgent {
 	private static final Logger log = LoggerFactory.getLogger(JmxAgent.class);
 
 	private static final Map<GenericContainer<?>, JmxAgent> enabled = Collections
+		.synchronizedMap(new IdentityHashMap<>());
+
+	/**
+	 * How each container that told ({@link #ownedFilesOf}) copies in its user's files.
+	 */
+	private static final Map<GenericContainer<?>, OwnedFiles> owners = Collections
 		.synchronizedMap(new IdentityHashMap<>());
 
 	/** The one JMX user; its password is new for every container. */
@@ -113,6 +119,15 @@ public final class JmxAgent {
 		return java.util.Optional.ofNullable(enabled.get(container));
 	}
 
+	/**
+	 * Tells the agent that {@code container} copies files in owned by the user its image
+	 * runs as, and names itself, through {@code files}: its agent's password file then
+	 * belongs to the JVM's user, whoever enables the agent.
+	 */
+	public static void ownedFilesOf(GenericContainer<?> container, OwnedFiles files) {
+		owners.put(container, files);
+	}
+
 	/** Files a container copies in owned by the user its image runs as. */
 	public interface OwnedFiles {
 
@@ -144,7 +159,8 @@ public final class JmxAgent {
 		Transferable passwordFile = Transferable.of((USER + " " + password + "\n").getBytes(StandardCharsets.UTF_8),
 				0600);
 		Transferable accessFile = Transferable.of((USER + " readwrite\n").getBytes(StandardCharsets.UTF_8), 0644);
-		if (container instanceof OwnedFiles owned) {
+		OwnedFiles owned = owners.get(container);
+		if (owned != null) {
 			owned.copyOwnedByServiceUser(passwordFile, PASSWORD_FILE);
 			owned.copyOwnedByServiceUser(accessFile, ACCESS_FILE);
 		}
@@ -168,7 +184,8 @@ public final class JmxAgent {
 	}
 
 	private static String nameOf(GenericContainer<?> container) {
-		return (container instanceof OwnedFiles owned) ? owned.name()
+		OwnedFiles owned = owners.get(container);
+		return (owned != null) ? owned.name()
 				: container.getNetworkAliases().isEmpty() ? "container" : container.getNetworkAliases().get(0);
 	}
 

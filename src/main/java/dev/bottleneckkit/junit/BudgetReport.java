@@ -5,9 +5,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import dev.bottleneckkit.internal.Budget;
 import dev.bottleneckkit.internal.Json;
-import dev.bottleneckkit.internal.Phases;
+import dev.bottleneckkit.internal.RunHook;
 
 /**
  * Where the run's seconds went, for {@code budget.json} and the summary: per scenario
@@ -201,9 +200,9 @@ final class BudgetReport {
 		int replayed = 0;
 		double saved = 0;
 		for (Budget.Window window : windows) {
-			java.util.Optional<Budget.Replay> shorter = byRule(window, latencies, atLeast);
+			java.util.Optional<RunHook.Replay> shorter = byRule(window, latencies, atLeast);
 			if (shorter.isPresent()) {
-				Budget.Replay replay = shorter.get();
+				RunHook.Replay replay = shorter.get();
 				replayed++;
 				saved += (window.length().toMillis() - replay.length().toMillis()) / 1000.0;
 				if (Math.abs(replay.throughput() - 1) > within) {
@@ -227,8 +226,8 @@ final class BudgetReport {
 	 * The replay the rule picks: the window ended after {@code latencies} mean latencies,
 	 * or at {@code atLeast} when they passed sooner; empty when the window was no longer.
 	 */
-	static java.util.Optional<Budget.Replay> byRule(Budget.Window window, int latencies, java.time.Duration atLeast) {
-		java.util.Optional<Budget.Replay> byLatencies = window.replays()
+	static java.util.Optional<RunHook.Replay> byRule(Budget.Window window, int latencies, java.time.Duration atLeast) {
+		java.util.Optional<RunHook.Replay> byLatencies = window.replays()
 			.stream()
 			.filter((replay) -> replay.latencies() == latencies)
 			.findFirst();

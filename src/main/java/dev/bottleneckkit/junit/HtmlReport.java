@@ -388,8 +388,8 @@ final class HtmlReport {
 	 * everything around them (the same figures as {@code budget.json}).
 	 */
 	static String budgetSection() {
-		Map<String, Map<String, Double>> classes = dev.bottleneckkit.internal.Budget.byClass();
-		if (classes.isEmpty()) {
+		Map<String, Map<String, Double>> classes = Budget.byClass();
+		if (!Budget.recorded() || classes.isEmpty()) {
 			return "";
 		}
 		StringBuilder html = new StringBuilder("<section class=\"baseline\"><h2>Where the time went</h2><p>"

@@ -50,7 +50,9 @@ final class ReportWriter {
 			Files.writeString(dir.resolve("index.html"), html(entries, comparison));
 			Files.writeString(dir.resolve("summary.md"), markdown(entries)
 					+ ((comparison != null) ? "\n" + comparison.markdown() : "") + BudgetReport.markdown());
-			Files.writeString(dir.resolve("budget.json"), BudgetReport.json());
+			if (Budget.recorded()) {
+				Files.writeString(dir.resolve("budget.json"), BudgetReport.json());
+			}
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("cannot write the scenario report to " + dir, ex);

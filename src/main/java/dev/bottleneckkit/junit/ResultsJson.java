@@ -18,7 +18,6 @@ import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.model.FailureMode;
 import dev.bottleneckkit.probe.GaugeTimeline;
-import dev.bottleneckkit.probe.MachineCpu;
 import dev.bottleneckkit.sweep.ABComparison;
 import dev.bottleneckkit.sweep.Confirmation;
 import dev.bottleneckkit.sweep.Scalability;
@@ -155,8 +154,7 @@ final class ResultsJson {
 			.map((step) -> new SweepRecord.Step(step.users(), step.throughput(),
 					(step.result().succeeded() > 0) ? OptionalDouble.of(millis(step.meanLatency()))
 							: OptionalDouble.empty(),
-					step.result().errorCount(), cores(step, MachineCpu.Use::service),
-					cores(step, MachineCpu.Use::machineUsed)))
+					step.result().errorCount(), cores(step, Step.Cpu::service), cores(step, Step.Cpu::machineUsed)))
 			.toList();
 		OptionalDouble ceiling = sweep.saturated() ? OptionalDouble.of(sweep.ceiling()) : OptionalDouble.empty();
 		Verdict verdict = sweep.verdict();
@@ -174,7 +172,7 @@ final class ResultsJson {
 				sweep.search().map(ResultsJson::search), sweep.comparison().map(ResultsJson::comparison));
 	}
 
-	private static OptionalDouble cores(Step step, ToDoubleFunction<MachineCpu.Use> which) {
+	private static OptionalDouble cores(Step step, ToDoubleFunction<Step.Cpu> which) {
 		return step.cpu().map((use) -> OptionalDouble.of(which.applyAsDouble(use))).orElse(OptionalDouble.empty());
 	}
 

@@ -11,8 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 
-import dev.bottleneckkit.internal.Budget;
-import dev.bottleneckkit.internal.Phases;
+import dev.bottleneckkit.internal.RunHook;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
@@ -58,14 +57,26 @@ public @interface Scenario {
 
 		private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(Extension.class);
 
+		/**
+		 * The system property that asks for the suite's schedule and budget where JUnit
+		 * does not run classes at once: {@code -Dbottleneck.schedule=shared}.
+		 */
+		static final String SCHEDULE = "bottleneck.schedule";
+
+		/** {@link #SCHEDULE}'s value that asks for it. */
+		static final String SHARED = "shared";
+
 		@Override
 		public void beforeAll(ExtensionContext context) {
-			Budget.owner(outermost(context.getRequiredTestClass()).getSimpleName());
+			if (classesRunAtOnce(context)) {
+				SuiteHook.install("classes run at once");
+			}
+			else if (SHARED.equals(System.getProperty(SCHEDULE))) {
+				SuiteHook.install("-D" + SCHEDULE + "=" + SHARED);
+			}
+			SuiteHook.owner(outermost(context.getRequiredTestClass()).getSimpleName());
 			if (context.getRequiredTestClass().getEnclosingClass() == null) {
 				context.getStore(NAMESPACE).put(Began.class, new Began(System.nanoTime()));
-			}
-			if (classesRunAtOnce(context)) {
-				Phases.shareAmongClasses();
 			}
 			DockerCheck.requireDocker();
 			Leftovers.reapOnce();
@@ -73,7 +84,7 @@ public @interface Scenario {
 			// after they have stopped (a store closes its values in reverse order): a
 			// network cannot be removed while containers use it.
 			context.getStore(NAMESPACE).put(Networks.class, new Networks(context.getRequiredTestClass()));
-			try (Budget.Span starting = Budget.span(Budget.Category.STARTS)) {
+			try (RunHook.Span starting = SuiteHook.classStarts()) {
 				startContainersTogether(context.getRequiredTestClass());
 			}
 		}
@@ -172,7 +183,7 @@ public @interface Scenario {
 		public void afterAll(ExtensionContext context) {
 			Began began = context.getStore(NAMESPACE).get(Began.class, Began.class);
 			if (began != null && context.getRequiredTestClass().getEnclosingClass() == null) {
-				Budget.wall(context.getRequiredTestClass().getSimpleName(), System.nanoTime() - began.nanos());
+				SuiteHook.wall(context.getRequiredTestClass().getSimpleName(), System.nanoTime() - began.nanos());
 			}
 			ReportWriter.writeAll(ScenarioReport.entries());
 		}

@@ -10,10 +10,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.bottleneckkit.internal.Budget;
 import dev.bottleneckkit.internal.Console;
 import dev.bottleneckkit.internal.Knobs;
-import dev.bottleneckkit.internal.Phases;
+import dev.bottleneckkit.internal.RunHook;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,16 +42,6 @@ public final class ClosedLoopLoad {
 	public static final Duration DEFAULT_WARM_UP = Duration.ofSeconds(2);
 
 	public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(60);
-
-	/**
-	 * The shorter windows the budget replays each window as: ended after this many mean
-	 * latencies...
-	 */
-	private static final int[] REPLAYED_LATENCIES = { 2, 3, 4, 6, 8 };
-
-	/** ...and after this long. */
-	private static final Duration[] REPLAYED_LENGTHS = { Duration.ofSeconds(2), Duration.ofSeconds(3),
-			Duration.ofSeconds(4), Duration.ofSeconds(5), Duration.ofSeconds(6) };
 
 	private static final Duration MAX_RUN = Duration.ofMinutes(30);
 
@@ -209,8 +198,8 @@ public final class ClosedLoopLoad {
 	 * throughput read within 1.4 % of a long window's after four mean latencies and 3 s
 	 * on a quiet machine; with a core busy elsewhere a service's first seconds after its
 	 * warm-up may still be warming, and a fixed window ({@link #forDuration}) is the
-	 * safer choice. The report's budget replays every closed-loop window as if it had
-	 * ended sooner, so a run shows what this would have read.
+	 * safer choice. The kit's own suite replays every closed-loop window as if it had
+	 * ended sooner, to show what this would have read.
 	 */
 	public ClosedLoopLoad forLatencies(int latencies, Duration atLeast, Duration atMost) {
 		Duration longest = Knobs.between("atMost", atMost, MIN_WINDOW, MAX_RUN);
@@ -244,9 +233,9 @@ public final class ClosedLoopLoad {
 	}
 
 	/**
-	 * Runs the load against {@code target} and blocks until every user has stopped. While
-	 * container starts of scenario classes running side by side are under way, the run
-	 * waits for them to end first.
+	 * Runs the load against {@code target} and blocks until every user has stopped. Where
+	 * a test harness keeps turns (scenario classes side by side), the run waits for its
+	 * turn first.
 	 */
 	public LoadResult run(URI target) {
 		return run(Request.get(target));
@@ -260,10 +249,10 @@ public final class ClosedLoopLoad {
 	 */
 	public LoadResult run(Request... mix) {
 		List<Request> requests = Mix.of(mix);
-		try (Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, this.name, slots(this.users))) {
+		try (RunHook.Load loading = RunHook.installed().load(this.name, this.users)) {
 			log.debug("{}: {} users against {} ({} warm-up, then {})", this.name, this.users, Mix.describe(requests),
 					Knobs.human(this.warmUp), this.window);
-			return execute(requests);
+			return execute(requests, loading);
 		}
 	}
 
@@ -275,13 +264,13 @@ public final class ClosedLoopLoad {
 	 */
 	public static List<LoadResult> together(ClosedLoopLoad first, URI firstTarget, ClosedLoopLoad second,
 			URI secondTarget) {
-		try (Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, first.name + " and " + second.name,
-				slots(first.users + second.users));
+		try (RunHook.Load loading = RunHook.installed()
+			.load(first.name + " and " + second.name, first.users + second.users);
 				ExecutorService both = Executors.newVirtualThreadPerTaskExecutor()) {
 			log.info("{} ({} users against {}) and {} ({} users against {}) at once", first.name, first.users,
 					firstTarget, second.name, second.users, secondTarget);
-			Future<LoadResult> firstRun = both.submit(() -> first.execute(List.of(Request.get(firstTarget))));
-			LoadResult secondResult = second.execute(List.of(Request.get(secondTarget)));
+			Future<LoadResult> firstRun = both.submit(() -> first.execute(List.of(Request.get(firstTarget)), loading));
+			LoadResult secondResult = second.execute(List.of(Request.get(secondTarget)), loading);
 			return List.of(firstRun.get(), secondResult);
 		}
 		catch (ExecutionException ex) {
@@ -294,7 +283,7 @@ public final class ClosedLoopLoad {
 		}
 	}
 
-	/** The answers of each whole second of the window, for the budget's precision. */
+	/** The answers of each whole second of the window. */
 	static double[] perSecond(LoadResult result) {
 		return result.timeline()
 			.stream()
@@ -303,16 +292,7 @@ public final class ClosedLoopLoad {
 			.toArray();
 	}
 
-	/**
-	 * Load slots for {@code users}: two above {@value Phases#USERS_PER_SLOT}, else one.
-	 */
-	static int slots(double users) {
-		return (users > Phases.USERS_PER_SLOT) ? 2 : 1;
-	}
-
-	private LoadResult execute(List<Request> mix) {
-		long began = System.nanoTime();
-		Budget.CpuSince cpu = Budget.cpuSince();
+	private LoadResult execute(List<Request> mix, RunHook.Load loading) {
 		Measurement measurement = switch (this.window) {
 			case Window.ForDuration(Duration length) ->
 				new Measurement(this.warmUp, length, length, this.requestTimeout, 0, this.users);
@@ -361,9 +341,8 @@ public final class ClosedLoopLoad {
 			throw failure.get();
 		}
 		LoadResult result = measurement.result(this.name, this.users, Double.NaN, this.warmUp, Mix.shares(mix));
-		Budget.load(this.name, this.warmUp, result.window(), Duration.ofNanos(System.nanoTime() - began),
-				result.completed(), perSecond(result), measurement.replays(REPLAYED_LATENCIES, REPLAYED_LENGTHS),
-				cpu.busyShare());
+		loading.measured(new RunHook.Window(this.name, this.warmUp, result.window(), result.completed(),
+				perSecond(result), measurement::replays));
 		if (this.printed) {
 			Console.line(result.summary());
 		}

@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
+import dev.bottleneckkit.internal.RunHook;
 import org.HdrHistogram.Recorder;
 
 /**
@@ -316,7 +317,7 @@ final class Measurement {
 	 * for each of them. Empty for an open loop and for a window that never reached the
 	 * count.
 	 */
-	synchronized List<dev.bottleneckkit.internal.Budget.Replay> replays(int[] latencies, Duration[] lengths) {
+	synchronized List<RunHook.Replay> replays(int[] latencies, Duration[] lengths) {
 		long wholeEnd = Math.min(this.windowEndNanos, System.nanoTime());
 		if (this.usersToWaitFor <= 0 || this.whole != null || this.livesRecorded == 0) {
 			return List.of();
@@ -333,7 +334,7 @@ final class Measurement {
 		java.util.Arrays.sort(sorted);
 		double wholeThroughput = throughputByLives(wholeEnd);
 		double wholeMean = meanLatencyNanosByLives(wholeEnd);
-		List<dev.bottleneckkit.internal.Budget.Replay> replays = new ArrayList<>();
+		List<RunHook.Replay> replays = new ArrayList<>();
 		if (wholeThroughput <= 0) {
 			return List.of();
 		}
@@ -352,9 +353,8 @@ final class Measurement {
 		return replays;
 	}
 
-	private dev.bottleneckkit.internal.Budget.Replay replay(int latencies, long end, double wholeThroughput,
-			double wholeMean) {
-		return new dev.bottleneckkit.internal.Budget.Replay(latencies, Duration.ofNanos(end - this.windowStartNanos),
+	private RunHook.Replay replay(int latencies, long end, double wholeThroughput, double wholeMean) {
+		return new RunHook.Replay(latencies, Duration.ofNanos(end - this.windowStartNanos),
 				throughputByLives(end) / wholeThroughput, meanLatencyNanosByLives(end) / wholeMean);
 	}
 

@@ -4,9 +4,8 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 
-import dev.bottleneckkit.internal.Budget;
 import dev.bottleneckkit.internal.Knobs;
-import dev.bottleneckkit.internal.Phases;
+import dev.bottleneckkit.internal.RunHook;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -118,16 +117,14 @@ public final class OpenLoopLoad {
 	 */
 	public LoadResult run(Request... mix) {
 		List<Request> requests = Mix.of(mix);
-		try (Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, this.name, ClosedLoopLoad.slots(this.rate))) {
+		try (RunHook.Load loading = RunHook.installed().load(this.name, this.rate)) {
 			log.info("{}: {} rps against {} ({} warm-up, then {}; at most {} outstanding)", this.name, this.rate,
 					Mix.describe(requests), Knobs.human(this.warmUp), Knobs.human(this.duration), this.maxOutstanding);
-			return execute(requests);
+			return execute(requests, loading);
 		}
 	}
 
-	private LoadResult execute(List<Request> mix) {
-		long began = System.nanoTime();
-		Budget.CpuSince cpu = Budget.cpuSince();
+	private LoadResult execute(List<Request> mix, RunHook.Load loading) {
 		Measurement measurement = new Measurement(this.warmUp, this.duration, this.requestTimeout)
 			.withRoutes(Mix.names(mix));
 		double intervalNanos = 1e9 / this.rate;
@@ -135,8 +132,8 @@ public final class OpenLoopLoad {
 			loop.openLoop((i) -> measurement.startNanos + (long) (i * intervalNanos), this.maxOutstanding);
 		}
 		LoadResult result = measurement.result(this.name, this.maxOutstanding, this.rate, this.warmUp, Mix.shares(mix));
-		Budget.load(this.name, this.warmUp, result.window(), Duration.ofNanos(System.nanoTime() - began),
-				result.completed(), ClosedLoopLoad.perSecond(result), List.of(), cpu.busyShare());
+		loading.measured(new RunHook.Window(this.name, this.warmUp, result.window(), result.completed(),
+				ClosedLoopLoad.perSecond(result), RunHook.Replays.NONE));
 		log.info("{}", result.summary());
 		return result;
 	}

@@ -11,15 +11,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.management.JMX;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 
-import dev.bottleneckkit.internal.ContainerCpu;
 import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.internal.ReportDirectory;
@@ -72,9 +69,6 @@ public final class PinningProbe implements AutoCloseable {
 
 	private final Duration threshold;
 
-	/** The container the JVM runs in; null for the test's own JVM. */
-	private final GenericContainer<?> container;
-
 	private FlightRecorderMXBean recorder;
 
 	private JMXConnector connector;
@@ -84,16 +78,15 @@ public final class PinningProbe implements AutoCloseable {
 	/** Where the last {@link #drain()} cut the events: the next one reads from here. */
 	private java.time.Instant drainedUntil = java.time.Instant.MIN;
 
-	private PinningProbe(String name, JmxAgent connection, Duration threshold, GenericContainer<?> container) {
+	private PinningProbe(String name, JmxAgent connection, Duration threshold) {
 		this.name = name;
 		this.connection = connection;
 		this.threshold = threshold;
-		this.container = container;
 	}
 
 	/** A probe on the test's own JVM. */
 	public static PinningProbe inThisJvm(String name) {
-		return new PinningProbe(name, null, DEFAULT_THRESHOLD, null);
+		return new PinningProbe(name, null, DEFAULT_THRESHOLD);
 	}
 
 	/**
@@ -105,7 +98,7 @@ public final class PinningProbe implements AutoCloseable {
 	 */
 	public static PinningProbe on(GenericContainer<?> container) {
 		JmxAgent agent = JmxAgent.on(container);
-		return new PinningProbe(agent.name(), agent, DEFAULT_THRESHOLD, container);
+		return new PinningProbe(agent.name(), agent, DEFAULT_THRESHOLD);
 	}
 
 	/**
@@ -114,7 +107,7 @@ public final class PinningProbe implements AutoCloseable {
 	 */
 	public PinningProbe withThreshold(Duration threshold) {
 		return new PinningProbe(this.name, this.connection,
-				Knobs.between("threshold", threshold, Duration.ZERO, Duration.ofSeconds(10)), this.container);
+				Knobs.between("threshold", threshold, Duration.ZERO, Duration.ofSeconds(10)));
 	}
 
 	/**
@@ -217,180 +210,6 @@ public final class PinningProbe implements AutoCloseable {
 		}
 	}
 
-	/**
-	 * The JVM's carrier threads: its virtual-thread scheduler's parallelism, read over
-	 * JMX ({@code jdk.management:type=VirtualThreadScheduler} on JDK 24+; on JDK 21 the
-	 * system property {@code jdk.virtualThreadScheduler.parallelism}, else the processors
-	 * the JVM sees). Empty when it cannot be read. Call after {@link #start()}.
-	 */
-	public OptionalInt carriers() {
-		try {
-			MBeanServerConnection server = (this.connector != null) ? this.connector.getMBeanServerConnection()
-					: ManagementFactory.getPlatformMBeanServer();
-			try {
-				Object parallelism = server.getAttribute(objectName("jdk.management:type=VirtualThreadScheduler"),
-						"Parallelism");
-				if (parallelism instanceof Number number && number.intValue() > 0) {
-					return OptionalInt.of(number.intValue());
-				}
-			}
-			catch (javax.management.InstanceNotFoundException | javax.management.AttributeNotFoundException ex) {
-				// JDK 21-23: no scheduler MXBean
-			}
-			java.lang.management.RuntimeMXBean runtime = ManagementFactory.newPlatformMXBeanProxy(server,
-					ManagementFactory.RUNTIME_MXBEAN_NAME, java.lang.management.RuntimeMXBean.class);
-			String property = runtime.getSystemProperties().get("jdk.virtualThreadScheduler.parallelism");
-			if (property != null && property.trim().matches("\\d+")) {
-				return OptionalInt.of(Integer.parseInt(property.trim()));
-			}
-			java.lang.management.OperatingSystemMXBean os = ManagementFactory.newPlatformMXBeanProxy(server,
-					ManagementFactory.OPERATING_SYSTEM_MXBEAN_NAME, java.lang.management.OperatingSystemMXBean.class);
-			return OptionalInt.of(os.getAvailableProcessors());
-		}
-		catch (IOException | javax.management.JMException | RuntimeException ex) {
-			log.debug("carriers of {} not read: {}", this.name, ex.toString());
-			return OptionalInt.empty();
-		}
-	}
-
-	/**
-	 * The CPU time each carrier thread of the JVM has used so far, by thread id: the
-	 * platform threads of a {@code ForkJoinPool} other than the common pool
-	 * ({@code ForkJoinPool-1-worker-1}), which is what the virtual-thread scheduler's are
-	 * named. A virtual thread's CPU is its carrier's while it is mounted, so two readings
-	 * give what ran on carriers in between: the requests' own work, not the JVM's
-	 * compilers, collectors or Tomcat's poller. Empty when it cannot be read. Call after
-	 * {@link #start()}.
-	 */
-	public Optional<Map<Long, Long>> carrierCpuNanos() {
-		try {
-			MBeanServerConnection server = (this.connector != null) ? this.connector.getMBeanServerConnection()
-					: ManagementFactory.getPlatformMBeanServer();
-			com.sun.management.ThreadMXBean threads = ManagementFactory.newPlatformMXBeanProxy(server,
-					ManagementFactory.THREAD_MXBEAN_NAME, com.sun.management.ThreadMXBean.class);
-			if (!threads.isThreadCpuTimeSupported() || !threads.isThreadCpuTimeEnabled()) {
-				return Optional.empty();
-			}
-			List<Long> carriers = new ArrayList<>();
-			for (java.lang.management.ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
-				if (info != null && CARRIER_NAME.matcher(info.getThreadName()).matches()) {
-					carriers.add(info.getThreadId());
-				}
-			}
-			long[] ids = carriers.stream().mapToLong(Long::longValue).toArray();
-			long[] nanos = threads.getThreadCpuTime(ids);
-			Map<Long, Long> cpu = new java.util.LinkedHashMap<>();
-			for (int i = 0; i < ids.length; i++) {
-				if (nanos[i] >= 0) {
-					cpu.put(ids[i], nanos[i]);
-				}
-			}
-			return Optional.of(cpu);
-		}
-		catch (IOException | RuntimeException ex) {
-			log.debug("carriers' CPU of {} not read: {}", this.name, ex.toString());
-			return Optional.empty();
-		}
-	}
-
-	/**
-	 * The time each carrier thread has held a core or waited in the kernel's run queue
-	 * for one so far, by its thread id on the host, read from
-	 * {@code /proc/<pid>/task/<tid>/schedstat} (its first two fields); else, where the
-	 * JVM's threads cannot be read on this host (a remote engine), their CPU time
-	 * ({@link #carrierCpuNanos()}). A carrier is taken from the moment its virtual thread
-	 * is runnable: on a machine whose cores are busy elsewhere it waits for one, and that
-	 * wait is carrier time a request costs as much as its CPU. The carrier threads are
-	 * the JVM's threads named {@code ForkJoinPool-N-…} on the host (a thread's name there
-	 * is its Java name cut to 15 characters, so the common pool's
-	 * {@code ForkJoinPool.commonPool-…} does not match). One source for the probe's life,
-	 * decided at the first reading, so that two readings always compare.
-	 */
-	public Optional<Map<Long, Long>> carrierTimeNanos() {
-		if (this.carrierSource != CarrierSource.JMX) {
-			Map<Long, Long> onHost = schedstat();
-			if (!onHost.isEmpty() || this.carrierSource == CarrierSource.HOST) {
-				this.carrierSource = CarrierSource.HOST;
-				return Optional.of(onHost);
-			}
-			this.carrierSource = CarrierSource.JMX;
-		}
-		return carrierCpuNanos();
-	}
-
-	/** Where {@link #carrierTimeNanos()} reads the carriers. */
-	private enum CarrierSource {
-
-		/** Not read yet. */
-		UNDECIDED,
-		/** The host's {@code /proc}: on a core and waiting for one. */
-		HOST,
-		/** The JVM's thread CPU times over JMX. */
-		JMX
-
-	}
-
-	private volatile CarrierSource carrierSource = CarrierSource.UNDECIDED;
-
-	/** On a core and waiting for one, by carrier thread, from the host's /proc. */
-	private Map<Long, Long> schedstat() {
-		List<Long> processes = (this.container == null) ? List.of(ProcessHandle.current().pid())
-				: (this.container.getContainerId() == null) ? List.of()
-						: ContainerCpu.processesOnHost(this.container.getContainerId());
-		Map<Long, Long> time = new java.util.LinkedHashMap<>();
-		for (long process : processes) {
-			try (var tasks = Files.newDirectoryStream(Path.of("/proc", String.valueOf(process), "task"))) {
-				for (Path task : tasks) {
-					try {
-						String comm = Files.readString(task.resolve("comm")).trim();
-						if (!HOST_CARRIER_NAME.matcher(comm).matches()) {
-							continue;
-						}
-						onCoreAndWaiting(Files.readString(task.resolve("schedstat")))
-							.ifPresent((nanos) -> time.put(Long.valueOf(task.getFileName().toString()), nanos));
-					}
-					catch (IOException | RuntimeException ex) {
-						// a thread that ended meanwhile
-					}
-				}
-			}
-			catch (IOException | RuntimeException ex) {
-				// a process that ended, or a /proc this JVM cannot read
-			}
-		}
-		return time;
-	}
-
-	/**
-	 * {@code schedstat}'s first two fields, time on a core and time runnable waiting for
-	 * one (ns), summed; empty for anything else.
-	 */
-	static OptionalLong onCoreAndWaiting(String schedstat) {
-		String[] fields = schedstat.trim().split("\\s+");
-		if (fields.length < 2 || !fields[0].matches("\\d+") || !fields[1].matches("\\d+")) {
-			return OptionalLong.empty();
-		}
-		return OptionalLong.of(Long.parseLong(fields[0]) + Long.parseLong(fields[1]));
-	}
-
-	private static final java.util.regex.Pattern HOST_CARRIER_NAME = java.util.regex.Pattern
-		.compile("ForkJoinPool-\\d+(-.*)?");
-
-	/**
-	 * The carriers' cores on average between two readings of {@link #carrierCpuNanos()}
-	 * {@code seconds} apart: a carrier that began after the first counts from 0.
-	 */
-	public static double carrierCores(Map<Long, Long> before, Map<Long, Long> after, double seconds) {
-		long nanos = 0;
-		for (Map.Entry<Long, Long> carrier : after.entrySet()) {
-			nanos += Math.max(0, carrier.getValue() - before.getOrDefault(carrier.getKey(), 0L));
-		}
-		return (seconds > 0) ? nanos / 1e9 / seconds : 0;
-	}
-
-	private static final java.util.regex.Pattern CARRIER_NAME = java.util.regex.Pattern
-		.compile("ForkJoinPool-\\d+-worker-\\d+");
-
 	/** Stops recording and disconnects; the container keeps running. */
 	@Override
 	public void close() {
@@ -409,7 +228,7 @@ public final class PinningProbe implements AutoCloseable {
 		}
 	}
 
-	private static List<PinnedEvent> parse(Path file) throws IOException {
+	static List<PinnedEvent> parse(Path file) throws IOException {
 		List<PinnedEvent> events = new ArrayList<>();
 		for (RecordedEvent event : RecordingFile.readAllEvents(file)) {
 			if (!EVENT.equals(event.getEventType().getName())) {

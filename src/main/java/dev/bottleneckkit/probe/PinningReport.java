@@ -60,7 +60,8 @@ public record PinningReport(Path jfrFile, List<PinnedEvent> events) {
 			.map((entry) -> entry.getKey() + " ×" + entry.getValue())
 			.collect(Collectors.joining(", ")));
 		PinnedEvent longest = this.events.stream().max(Comparator.comparing(PinnedEvent::duration)).orElseThrow();
-		text.append(String.format(Locale.ROOT, "%n  longest (%d ms), top of stack:", longest.duration().toMillis()));
+		text.append(String.format(Locale.ROOT, "%n  longest (%d ms, %s), top of stack:", longest.duration().toMillis(),
+				longest.why()));
 		longest.frames().stream().limit(maxFrames).forEach((frame) -> text.append("\n    at ").append(frame));
 		text.append("\n  recording: ").append(this.jfrFile);
 		return text.toString();
@@ -82,18 +83,60 @@ public record PinningReport(Path jfrFile, List<PinnedEvent> events) {
 	public record PinnedEvent(Instant start, Duration duration, String thread, List<String> frames,
 			Optional<String> pinnedReason, Optional<String> blockingOperation) {
 
+		/** JDK 24+'s reason for a wait on another thread's class initialization. */
+		private static final java.util.regex.Pattern INITIALIZATION = java.util.regex.Pattern
+			.compile("Waited for initialization of (\\S+) by another thread");
+
 		/** An event as JDK 21–23 record it: no reason, no blocking operation. */
 		public PinnedEvent(Instant start, Duration duration, String thread, List<String> frames) {
 			this(start, duration, thread, frames, Optional.empty(), Optional.empty());
 		}
 
 		/**
-		 * The first frame outside the JDK: the code that blocked while pinned (e.g.
+		 * What the virtual thread was pinned by: where it waited for another thread to
+		 * initialize a class, {@code initialization of sun.nio.ch.Poller (by another
+		 * thread)}, whatever code touched the class; else the first frame outside the
+		 * JDK, the code that blocked while pinned (e.g.
 		 * {@code com.mysql.cj.protocol.ReadAheadInputStream.fill}), or the top frame if
 		 * every frame is the JDK's.
 		 */
 		public String culprit() {
-			return Frames.firstOutsideJdk(this.frames);
+			return initializationWaitedFor().map((type) -> "initialization of " + type + " (by another thread)")
+				.orElseGet(() -> Frames.firstOutsideJdk(this.frames));
+		}
+
+		/**
+		 * The class whose initialization by another thread the virtual thread waited for,
+		 * as JDK 24+ records it ({@code Waited for initialization of X by another
+		 * thread}): a wait each class costs once, not a lock its code holds.
+		 */
+		public Optional<String> initializationWaitedFor() {
+			return this.pinnedReason.map(INITIALIZATION::matcher)
+				.filter(java.util.regex.Matcher::matches)
+				.map((matched) -> matched.group(1));
+		}
+
+		/**
+		 * Whether it pinned for a class's initialization, which each class costs once,
+		 * rather than on a path every request may take: it waited for another thread's
+		 * initialization of a class, or blocked inside an initializer of its own
+		 * ({@code <clinit>} on its stack). Such an event holds no carrier per request.
+		 */
+		public boolean oneTime() {
+			return initializationWaitedFor().isPresent()
+					|| this.frames.stream().anyMatch((frame) -> frame.contains(".<clinit>"))
+					|| this.pinnedReason.filter((reason) -> reason.contains(".<clinit>")).isPresent();
+		}
+
+		/**
+		 * Why it was pinned, in words: {@code pinned: Monitor held; blocked in
+		 * Object.wait}, as JDK 24+ records it; on JDK 21–23, which record no reason,
+		 * {@code pinned (no reason recorded before JDK 24)}.
+		 */
+		public String why() {
+			return this.pinnedReason.map((reason) -> "pinned: " + reason)
+				.orElse("pinned (no reason recorded before JDK 24)")
+					+ this.blockingOperation.map((operation) -> "; blocked in " + operation).orElse("");
 		}
 
 	}

@@ -16,7 +16,6 @@ import java.util.stream.Collectors;
 
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
-import dev.bottleneckkit.probe.OutboundConnections;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.Verdict.Model;
 
@@ -198,7 +197,7 @@ final class Attribution {
 					step.connections()
 						.stream()
 						.limit(5)
-						.map(OutboundConnections.Destination::toString)
+						.map(Step.Destination::toString)
 						.collect(Collectors.joining(", ")));
 		}
 		if (!step.pinned().isEmpty()) {

@@ -165,8 +165,8 @@ public record Confirmation(String knob, boolean confirmed, double ceilingBefore,
 	 * "confirmed: with 0.5 CPUs the service's cores fell 1.01 → 0.50, the ceiling 51.8 →
 	 * 20.8 rps (predicted …)", or "not confirmed: with Hikari 16 the service's cores went
 	 * 0.97 → 0.98, the ceiling 51.9 → 59.8 rps as a request's CPU went 18.7 → 16.4 ms
-	 * (predicted …) — the cap is elsewhere" (the stock /ledger in ci15). Under a cap of
-	 * the machine's cores, the cores are those the test's own processes used.
+	 * (predicted …) — the cap is elsewhere". Under a cap of the machine's cores, the
+	 * cores are those the test's own processes used.
 	 */
 	private String coresLine(double before, double after) {
 		String ceiling = String.format(Locale.ROOT, "the ceiling %.1f → %.1f rps", this.ceilingBefore,

@@ -6,8 +6,6 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 
-import dev.bottleneckkit.probe.MachineCpu;
-
 /**
  * A step's CPU read every {@link #EVERY} on a thread of its own, so that its window,
  * whose end is known only once the load has ended, can be read between readings inside
@@ -57,7 +55,7 @@ final class CpuSamples implements AutoCloseable {
 	 * Cores used between the first and the last reading taken within {@code from} to
 	 * {@code to} ({@code System.nanoTime()}); empty as {@link #edges} says.
 	 */
-	Optional<MachineCpu.Use> within(long from, long to) {
+	Optional<Step.Cpu> within(long from, long to) {
 		return edges(this.readings, from, to).map((edges) -> this.cpu.between(edges.get(0), edges.get(1)));
 	}
 

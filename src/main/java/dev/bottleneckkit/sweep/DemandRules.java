@@ -13,7 +13,6 @@ import java.util.stream.Collectors;
 import dev.bottleneckkit.containers.DownstreamContainer;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
-import dev.bottleneckkit.probe.MachineCpu;
 import dev.bottleneckkit.probe.PinningReport.PinnedEvent;
 import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
@@ -69,7 +68,7 @@ final class DemandRules {
 	 * carriers C: at most C / P requests a second.
 	 */
 	static Optional<Capped> carriers(AtCap at) {
-		List<PinnedEvent> pinned = at.last().pinned();
+		List<PinnedEvent> pinned = at.last().heldPins();
 		if (pinned.isEmpty()) {
 			return Optional.empty();
 		}
@@ -184,7 +183,7 @@ final class DemandRules {
 	static Optional<Capped> cpu(AtCap at) {
 		Optional<Step> limited = saturatedCpuStep(at, true);
 		if (limited.isPresent()) {
-			MachineCpu.Use use = limited.get().cpu().orElseThrow();
+			Step.Cpu use = limited.get().cpu().orElseThrow();
 			Duration perRequest = Demands.perRequest(use.service(), limited.get());
 			Map<String, String> readings = new LinkedHashMap<>();
 			readings.put("cores used",
@@ -200,7 +199,7 @@ final class DemandRules {
 		if (machine.isEmpty()) {
 			return Optional.empty();
 		}
-		MachineCpu.Use use = machine.get().cpu().orElseThrow();
+		Step.Cpu use = machine.get().cpu().orElseThrow();
 		// The utilization law on the test's own CPU: the cores other processes left it,
 		// over what the service, its neighbours and the load generator spent a request.
 		// Another process's load bends no model: it lowers the cores, not the demand.
@@ -243,7 +242,7 @@ final class DemandRules {
 	 */
 	private static Optional<Step> saturatedCpuStep(AtCap at, boolean limited) {
 		List<Step> saturated = at.atCap().stream().filter((s) -> s.cpu().isPresent()).filter((s) -> {
-			MachineCpu.Use use = s.cpu().get();
+			Step.Cpu use = s.cpu().get();
 			boolean machineFull = use.machineUsed() >= CPU_SATURATED * use.machineCores();
 			return limited
 					? use.serviceLimited() && use.service() >= CPU_SATURATED * use.serviceLimit()
@@ -258,7 +257,7 @@ final class DemandRules {
 
 	/** The share of its cores the service container ({@code limited}) or machine used. */
 	private static double share(Step step, boolean limited) {
-		MachineCpu.Use use = step.cpu().orElseThrow();
+		Step.Cpu use = step.cpu().orElseThrow();
 		return limited ? use.service() / use.serviceLimit() : use.machineUsed() / use.machineCores();
 	}
 
@@ -268,7 +267,7 @@ final class DemandRules {
 	 * 1.99 busy with a busy loop on one) is capped by the cores the others left it, not
 	 * by its limit.
 	 */
-	private static boolean machineFuller(MachineCpu.Use use) {
+	private static boolean machineFuller(Step.Cpu use) {
 		return use.machineUsed() / use.machineCores() > use.service() / use.serviceLimit();
 	}
 
@@ -310,11 +309,11 @@ final class DemandRules {
 		}
 		Optional<Step> busy = at.atCap()
 			.stream()
-			.filter((s) -> s.cpu().flatMap(MachineCpu.Use::downstream).isPresent())
+			.filter((s) -> s.cpu().flatMap(Step.Cpu::downstream).isPresent())
 			.filter((s) -> s.cpu().get().downstream().get() >= CPU_SATURATED * s.cpu().get().downstreamLimit())
 			.max(Comparator.comparingDouble(Step::throughput));
 		if (busy.isPresent()) {
-			MachineCpu.Use use = busy.get().cpu().get();
+			Step.Cpu use = busy.get().cpu().get();
 			double cores = use.downstream().get();
 			Duration perRequest = Demands.perRequest(cores, busy.get());
 			Map<String, String> readings = new LinkedHashMap<>();

@@ -10,8 +10,6 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.stream.Collectors;
 
-import dev.bottleneckkit.probe.MachineCpu;
-
 /**
  * What a request of a step demanded of the resources that divide by it, and the ceilings
  * that gives: a carrier's time (pinned, on a core or waiting for one), the CPU, the
@@ -41,7 +39,7 @@ final class Demands {
 	static List<Verdict.Bound> demandBounds(Step step) {
 		List<Verdict.Bound> bounds = new ArrayList<>();
 		long requests = requests(step);
-		if (!step.pinned().isEmpty() && requests > 0 && step.carriers().isPresent()) {
+		if (!step.heldPins().isEmpty() && requests > 0 && step.carriers().isPresent()) {
 			bounds.add(new Verdict.Bound(Resource.CARRIER_THREADS, step.carriers().getAsInt() + " carriers, pinned",
 					new Verdict.Model(step.carriers().getAsInt(), "carriers", step.pinnedTime().dividedBy(requests),
 							"pinned per request")));
@@ -67,7 +65,7 @@ final class Demands {
 	}
 
 	/** "service 1.62, mysql 0.21, load generator 0.14, toxiproxy 0.05" */
-	static String split(MachineCpu.Use use) {
+	static String split(Step.Cpu use) {
 		Map<String, Double> parts = new LinkedHashMap<>();
 		parts.put("service", use.service());
 		use.downstream().ifPresent((cores) -> parts.put("downstream", cores));
@@ -109,7 +107,7 @@ final class Demands {
 	 */
 	static Optional<Verdict.Bound> carriersAsRead(Step step) {
 		long requests = requests(step);
-		if (step.pinned().isEmpty() || requests == 0 || step.carriers().isEmpty()) {
+		if (step.heldPins().isEmpty() || requests == 0 || step.carriers().isEmpty()) {
 			return Optional.empty();
 		}
 		int carriers = step.carriers().getAsInt();

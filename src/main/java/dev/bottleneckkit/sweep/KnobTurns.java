@@ -11,8 +11,8 @@ import java.util.Optional;
 import java.util.Set;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
-import dev.bottleneckkit.internal.Budget;
 import dev.bottleneckkit.internal.Console;
+import dev.bottleneckkit.internal.RunHook;
 
 /**
  * A sweep's service started again with knobs turned, for the confirmation and the search:
@@ -57,7 +57,7 @@ final class KnobTurns implements AutoCloseable {
 		this.configured.restore(this.service);
 		knob.turn().accept(this.service);
 		this.turned = Optional.of(knob.name());
-		try (Budget.Span starting = Budget.span(Budget.Category.STARTS)) {
+		try (RunHook.Span starting = RunHook.installed().begin(RunHook.Work.SWEEP_START, knob.name())) {
 			this.service.start();
 		}
 		// The service came back on a new port: the requests go there.
@@ -121,7 +121,7 @@ final class KnobTurns implements AutoCloseable {
 		this.service.stop();
 		this.configured.restore(this.service);
 		this.turned = Optional.empty();
-		try (Budget.Span starting = Budget.span(Budget.Category.STARTS)) {
+		try (RunHook.Span starting = RunHook.installed().begin(RunHook.Work.SWEEP_START, "as configured")) {
 			this.service.start();
 		}
 	}

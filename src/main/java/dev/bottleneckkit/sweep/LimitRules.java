@@ -11,7 +11,6 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 import dev.bottleneckkit.probe.Gauge;
-import dev.bottleneckkit.probe.OutboundConnections;
 import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 
@@ -36,7 +35,7 @@ final class LimitRules {
 			.contains(verdict.resource())) {
 			return verdict;
 		}
-		Optional<OutboundConnections.Destination> same = flatDestinations(at).stream()
+		Optional<Step.Destination> same = flatDestinations(at).stream()
 			.filter((destination) -> destination.max() == (int) verdict.model().limit())
 			.findFirst();
 		if (same.isEmpty()) {
@@ -202,12 +201,12 @@ final class LimitRules {
 	 * Destinations whose connections stayed at one number N ≥ 1 in every reading of the
 	 * steps at the cap, fewer than the last step's users.
 	 */
-	static List<OutboundConnections.Destination> flatDestinations(AtCap at) {
+	static List<Step.Destination> flatDestinations(AtCap at) {
 		if (at.atCap().size() < 2 || at.atCap().stream().anyMatch((s) -> s.connections().isEmpty())) {
 			return List.of();
 		}
-		List<OutboundConnections.Destination> flat = new ArrayList<>();
-		for (OutboundConnections.Destination last : at.last().connections()) {
+		List<Step.Destination> flat = new ArrayList<>();
+		for (Step.Destination last : at.last().connections()) {
 			// Opened as the load grew, then flat: a pool kept full while idle (Hikari's
 			// minimumIdle) is flat from the first step and says nothing of the load.
 			boolean grew = at.readings()
@@ -247,9 +246,8 @@ final class LimitRules {
 	 * not accepting or selecting serves a request and none is idle in the pool's queue.
 	 * Its size is what most dumps at the cap with none idle agree on, the larger on a
 	 * tie: a dump is taken thread by thread, and a request handed from one thread to the
-	 * next while it is written can be counted twice (Jetty's 6 workers read "7 of 7
-	 * serving" in one dump of a fresh run, and the most seen made the model 7 / 0.309 s =
-	 * 22.6 rps for a ceiling of 19.5), or a worker between two requests not at all.
+	 * next while it is written can be counted twice (a pool of 6 read as 7), or a worker
+	 * between two requests not at all.
 	 */
 	static Optional<Capped> workerPoolFromDump(AtCap at) {
 		// Every dump of the steps at the cap, the last first.

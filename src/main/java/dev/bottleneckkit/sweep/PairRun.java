@@ -5,14 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.containers.ServiceContainer;
-import dev.bottleneckkit.internal.Budget;
 import dev.bottleneckkit.internal.Console;
-import dev.bottleneckkit.internal.Phases;
+import dev.bottleneckkit.internal.RunHook;
 import dev.bottleneckkit.load.LoadResult;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.utility.DockerImageName;
@@ -44,10 +41,29 @@ final class PairRun {
 	}
 
 	/**
-	 * What the pair measured: the head's readings for its own verdict, and the
-	 * comparison.
+	 * What the pair measured: each side's readings, for its own verdict, and the blocks
+	 * at the knee's users and the ceiling's.
+	 *
+	 * @param base the base's readings (A)
+	 * @param head the head's readings (B)
+	 * @param baseImage the base, as the run named it
+	 * @param headImage the head
+	 * @param sameImage whether both are one image by id
+	 * @param kneeUsers the users of the knee
+	 * @param ceilingUsers the users of the ceiling
+	 * @param blocks the interleaved blocks
+	 * @param took how long the pair took, the base's start included
 	 */
-	record Measured(Readings head, ABComparison comparison) {
+	record Measured(Readings base, Readings head, String baseImage, String headImage, boolean sameImage, int kneeUsers,
+			int ceilingUsers, List<ABComparison.Block> blocks, Duration took) {
+
+		/** The comparison, with each side's cap as its verdict names it. */
+		ABComparison compared(Verdict baseVerdict, Verdict headVerdict) {
+			return new ABComparison(this.baseImage, this.headImage, this.sameImage, this.kneeUsers, this.ceilingUsers,
+					ABComparison.figures(this.blocks), baseVerdict.headline(), headVerdict.headline(),
+					this.blocks.size(), this.base.steps(), this.took);
+		}
+
 	}
 
 	Measured measure() {
@@ -56,7 +72,8 @@ final class PairRun {
 		try (ServiceContainer baseService = ServiceContainer.alike(this.headService, this.baseImage, "-base")) {
 			Console.line(name + ": A/B: starting the base " + this.baseImage.asCanonicalNameString()
 					+ ", configured as the head");
-			try (Budget.Span starting = Budget.span(Budget.Category.STARTS)) {
+			try (RunHook.Span starting = RunHook.installed()
+				.begin(RunHook.Work.SWEEP_START, "the base " + this.baseImage.asCanonicalNameString())) {
 				baseService.start();
 			}
 			catch (RuntimeException ex) {
@@ -79,50 +96,32 @@ final class PairRun {
 	private Measured measure(SweepRun base, String headImage, boolean same, long started) {
 		String name = this.head.name();
 		long searching = System.nanoTime();
-		try (Probes baseProbes = new Probes(base.service(), base.downstream());
-				Probes headProbes = new Probes(this.head.service(), this.head.downstream());
-				Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, name + ", A/B", 2);
-				ExecutorService background = Executors.newVirtualThreadPerTaskExecutor()) {
+		try (Probes baseProbes = base.openProbes();
+				Probes headProbes = this.head.openProbes();
+				RunHook.Load loading = RunHook.installed().loads(name + ", A/B")) {
 			Optional<WarmUp> baseWarmUp = base.warmUp(base.name());
 			Optional<WarmUp> headWarmUp = this.head.warmUp(name);
-			List<Step> baseSteps = new ArrayList<>();
-			List<Step> headSteps = new ArrayList<>();
-			boolean baseFlat = false;
-			boolean headFlat = false;
-			for (int users = 1, i = 0; users <= this.head.maxUsers(); users *= 2, i++) {
-				// A B at one count, B A at the next: neither side always goes first.
-				boolean baseFirst = (i % 2 == 0);
-				Step first = baseFirst ? base.step(users, baseSteps, baseProbes, background)
-						: this.head.step(users, headSteps, headProbes, background);
-				Step second = baseFirst ? this.head.step(users, headSteps, headProbes, background)
-						: base.step(users, baseSteps, baseProbes, background);
-				Step baseStep = baseFirst ? first : second;
-				Step headStep = baseFirst ? second : first;
-				baseSteps.add(baseStep);
-				headSteps.add(headStep);
+			Climb climb = new Climb(name + ", A/B",
+					List.of(new Climb.Side(base::step, baseProbes), new Climb.Side(this.head::step, headProbes)),
+					this.head.maxUsers());
+			climb.climb(loading, (users, steps) -> {
+				Step baseStep = steps.get(0);
+				Step headStep = steps.get(1);
 				Console.line(String.format(Locale.ROOT, "%s: A/B %4d %-5s A %8.1f rps  B %8.1f rps", name, users,
 						(users == 1) ? "user" : "users", baseStep.throughput(), headStep.throughput()));
 				if (users == 1) {
 					sameAnswers(this.baseImage, this.head.target().getPath(), baseStep, headStep);
 				}
-				if (baseStep.result().generatorSaturated() || headStep.result().generatorSaturated()) {
-					break;
-				}
-				baseFlat |= baseSteps.size() >= 2 && SweepRun.flat(baseSteps.get(baseSteps.size() - 2), baseStep);
-				headFlat |= headSteps.size() >= 2 && SweepRun.flat(headSteps.get(headSteps.size() - 2), headStep);
-				if (baseFlat && headFlat) {
-					break;
-				}
-			}
-			Readings baseReadings = new Readings(baseSteps, baseFlat, baseWarmUp, baseProbes.blind(),
+			});
+			Climb.Side baseSide = climb.sides().get(0);
+			Climb.Side headSide = climb.sides().get(1);
+			Readings baseReadings = new Readings(baseSide.steps(), baseSide.saturated(), baseWarmUp, baseProbes.blind(),
 					baseProbes.meters(), Duration.ZERO);
 			// The pair's time is the comparison's: the head's readings count none of it
 			// twice.
-			Readings headReadings = new Readings(headSteps, headFlat, headWarmUp, headProbes.blind(),
+			Readings headReadings = new Readings(headSide.steps(), headSide.saturated(), headWarmUp, headProbes.blind(),
 					headProbes.meters(), Duration.ZERO);
-			Verdict baseVerdict = Attribution.of(baseReadings).verdict();
-			Verdict headVerdict = Attribution.of(headReadings).verdict();
-			int ceilingUsers = headSteps.get(headSteps.size() - 1).users();
+			int ceilingUsers = headReadings.last().users();
 			int kneeUsers = baseReadings.knee()
 				.or(headReadings::knee)
 				.map(Step::users)
@@ -135,11 +134,8 @@ final class PairRun {
 					"%s: A/B took %d s: the base's start %d s, warm-ups and the knee's search %d s, %d blocks %d s",
 					name, (ended - started) / 1_000_000_000, (searching - started) / 1_000_000_000,
 					(blocking - searching) / 1_000_000_000, blocks.size(), (ended - blocking) / 1_000_000_000));
-			ABComparison comparison = new ABComparison(this.baseImage.asCanonicalNameString(), headImage, same,
-					kneeUsers, ceilingUsers, ABComparison.figures(blocks), baseVerdict.headline(),
-					headVerdict.headline(), blocks.size(), baseSteps, Duration.ofNanos(System.nanoTime() - started));
-			comparison.toString().lines().forEach((line) -> Console.line(name + ": " + line.strip()));
-			return new Measured(headReadings, comparison);
+			return new Measured(baseReadings, headReadings, this.baseImage.asCanonicalNameString(), headImage, same,
+					kneeUsers, ceilingUsers, blocks, Duration.ofNanos(System.nanoTime() - started));
 		}
 	}
 

@@ -1,25 +1,132 @@
 package dev.bottleneckkit.sweep;
 
-import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
+import java.util.Set;
 
 import dev.bottleneckkit.containers.DownstreamContainer;
 import dev.bottleneckkit.probe.GaugeTimeline;
-import dev.bottleneckkit.probe.MachineCpu;
-import dev.bottleneckkit.probe.OutboundConnections;
 import dev.bottleneckkit.probe.PinningReport.PinnedEvent;
 import dev.bottleneckkit.probe.ThreadDump;
 
 /**
  * What the {@link Probes} read over one step, beside its load: each field as {@link Step}
- * names it.
+ * names it; what a probe that is off would have read is empty.
  */
-record ProbeReadings(GaugeTimeline service, GaugeTimeline downstream, Optional<MachineCpu.Use> cpu,
-		List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
-		List<OutboundConnections.Destination> connections, Duration wall,
-		Optional<DownstreamContainer.InFlight> standIn, OptionalDouble carrierCores, boolean cpuOverTheWindow) {
+record ProbeReadings(GaugeTimeline service, GaugeTimeline downstream, Optional<Step.Cpu> cpu, boolean cpuOverTheWindow,
+		List<PinnedEvent> pinned, OptionalInt carriers, OptionalDouble carrierCores, List<ThreadDump> threads,
+		List<Step.Destination> connections, Optional<DownstreamContainer.InFlight> standIn) {
+
+	ProbeReadings {
+		pinned = List.copyOf(pinned);
+		threads = List.copyOf(threads);
+		connections = List.copyOf(connections);
+	}
+
+	/**
+	 * Where the probes put what they read as a step ends; {@link #readings()} makes the
+	 * value. Also what they say of themselves: a line for what they could not see, where
+	 * the service's meters were read.
+	 */
+	static final class Builder {
+
+		private GaugeTimeline service = new GaugeTimeline(Map.of());
+
+		private GaugeTimeline downstream = new GaugeTimeline(Map.of());
+
+		private Optional<Step.Cpu> cpu = Optional.empty();
+
+		private boolean cpuOverTheWindow;
+
+		private List<PinnedEvent> pinned = List.of();
+
+		private OptionalInt carriers = OptionalInt.empty();
+
+		private OptionalDouble carrierCores = OptionalDouble.empty();
+
+		private final List<ThreadDump> threads = new ArrayList<>();
+
+		private List<Step.Destination> connections = List.of();
+
+		private Optional<DownstreamContainer.InFlight> standIn = Optional.empty();
+
+		private final Set<String> blind = new LinkedHashSet<>();
+
+		private Optional<String> meters = Optional.empty();
+
+		Builder service(GaugeTimeline timeline) {
+			this.service = timeline;
+			return this;
+		}
+
+		Builder downstream(GaugeTimeline timeline) {
+			this.downstream = timeline;
+			return this;
+		}
+
+		/** The CPU's split; {@code overTheWindow}: read inside the window. */
+		Builder cpu(Step.Cpu use, boolean overTheWindow) {
+			this.cpu = Optional.of(use);
+			this.cpuOverTheWindow = overTheWindow;
+			return this;
+		}
+
+		Builder pinned(List<PinnedEvent> events) {
+			this.pinned = events;
+			return this;
+		}
+
+		Builder carriers(OptionalInt count, OptionalDouble cores) {
+			this.carriers = count;
+			this.carrierCores = cores;
+			return this;
+		}
+
+		Builder threads(List<ThreadDump> dumps) {
+			this.threads.addAll(dumps);
+			return this;
+		}
+
+		Builder connections(List<Step.Destination> destinations) {
+			this.connections = destinations;
+			return this;
+		}
+
+		Builder standIn(DownstreamContainer.InFlight inFlight) {
+			this.standIn = Optional.of(inFlight);
+			return this;
+		}
+
+		/** A probe's line on what it could not see, naming what to change. */
+		Builder blind(String line) {
+			this.blind.add(line);
+			return this;
+		}
+
+		/** Where the service's meters were read. */
+		Builder meters(String source) {
+			this.meters = Optional.of(source);
+			return this;
+		}
+
+		Set<String> blind() {
+			return this.blind;
+		}
+
+		Optional<String> meters() {
+			return this.meters;
+		}
+
+		ProbeReadings readings() {
+			return new ProbeReadings(this.service, this.downstream, this.cpu, this.cpuOverTheWindow, this.pinned,
+					this.carriers, this.carrierCores, this.threads, this.connections, this.standIn);
+		}
+
+	}
 
 }

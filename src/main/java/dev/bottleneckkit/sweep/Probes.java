@@ -2,286 +2,180 @@ package dev.bottleneckkit.sweep;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalDouble;
-import java.util.OptionalInt;
 import java.util.Set;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.containers.DownstreamContainer;
-import dev.bottleneckkit.internal.Budget;
 import dev.bottleneckkit.internal.JmxAgent;
-import dev.bottleneckkit.probe.GaugeTimeline;
-import dev.bottleneckkit.probe.MachineCpu;
-import dev.bottleneckkit.probe.OutboundConnections;
+import dev.bottleneckkit.internal.RunHook;
 import dev.bottleneckkit.probe.PinningProbe;
-import dev.bottleneckkit.probe.PinningReport.PinnedEvent;
 import dev.bottleneckkit.probe.ServiceGauges;
-import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.probe.ThreadDumpProbe;
 import org.testcontainers.containers.GenericContainer;
 
 /**
- * The probes of one sweep, on the service it loads: each that cannot see says so in one
- * line ({@link #blind()}), once, and the sweep goes on without it.
+ * The probes of one sweep, on the service it loads: the {@link StepProbe}s that can see,
+ * begun and ended around each step. A probe that cannot open, or can no longer see, says
+ * so in one line ({@link #blind()}), once, and is left out from then on; the sweep goes
+ * on without it.
  */
 final class Probes implements AutoCloseable {
 
-	private final AbstractServiceContainer<?> service;
+	/**
+	 * The probes that still see, in the order they begin a step; they end it in reverse.
+	 */
+	private final List<StepProbe> seeing;
 
-	private final GenericContainer<?> downstream;
+	private final Set<String> blind;
 
-	private final Set<String> blind = new LinkedHashSet<>();
+	/** Where the service's meters were last read, once a step has read them. */
+	private Optional<String> meters = Optional.empty();
 
-	private ServiceGauges serviceGauges;
+	private Probes(List<StepProbe> seeing, Set<String> blind) {
+		this.seeing = seeing;
+		this.blind = blind;
+	}
 
-	/** Where the service's meters were last read; null until a step has read them. */
-	private String meters;
-
-	private ServiceGauges downstreamGauges;
-
-	private ThreadDumpProbe threads;
-
-	private PinningProbe pinning;
-
-	private OptionalInt carriers = OptionalInt.empty();
-
-	private OutboundConnections connections;
-
-	private MachineCpu cpu;
-
-	private MachineCpu.Reading cpuBefore;
-
-	/** The step's CPU read all along, for its window's. */
-	private CpuSamples cpuSamples;
-
-	private CarrierTime carriersBefore;
-
-	Probes(AbstractServiceContainer<?> service, GenericContainer<?> downstream) {
-		this.service = service;
-		this.downstream = downstream;
-		if (service != null) {
-			try (Budget.Span reading = Budget.span(Budget.Category.PROBES)) {
-				open();
-			}
+	/**
+	 * Opens the probes {@code service} (when the kit sees it) and {@code downstream}
+	 * (when watched) get: the service's meters, its downstream's, its pinned threads, its
+	 * CPU and the machine's, its carriers, its outbound connections, its thread dumps.
+	 */
+	static Probes open(Optional<AbstractServiceContainer<?>> service, Optional<GenericContainer<?>> downstream) {
+		try (RunHook.Span opening = RunHook.installed().begin(RunHook.Work.PROBE, "opening probes")) {
+			List<StepProbe> seeing = new ArrayList<>();
+			Set<String> blind = new LinkedHashSet<>();
+			service.ifPresent((loaded) -> seeing.add(MetersProbe.ofTheService(() -> ServiceGauges.on(loaded))));
+			downstream.ifPresent((watched) -> seeing.add(downstream(watched)));
+			service.ifPresent((loaded) -> openOn(loaded, downstream, seeing, blind));
+			return new Probes(seeing, blind);
 		}
 	}
 
-	private void open() {
-		AbstractServiceContainer<?> service = this.service;
-		GenericContainer<?> downstream = this.downstream;
+	/** The probes that read the service itself, each that opens. */
+	private static void openOn(AbstractServiceContainer<?> service, Optional<GenericContainer<?>> downstream,
+			List<StepProbe> seeing, Set<String> blind) {
 		Optional<JmxAgent> jmx = JmxAgent.of(service);
 		if (jmx.isEmpty()) {
-			this.blind.add("thread dumps, pinned threads and carriers: the service's JMX agent is off"
+			blind.add("thread dumps, pinned threads and carriers: the service's JMX agent is off"
 					+ " (withoutJmx()); leave it on to see locks, thread pools and pinning");
 		}
 		else {
-			this.threads = ThreadDumpProbe.on(service);
 			try {
-				this.pinning = PinningProbe.on(service).withThreshold(Duration.ZERO).start();
-				this.carriers = this.pinning.carriers();
+				seeing.add(new PinsProbe(PinningProbe.on(service).withThreshold(Duration.ZERO).start()));
 			}
 			catch (RuntimeException ex) {
-				this.pinning = null;
-				this.blind.add("pinned threads and carriers: JMX at " + jmx.get() + " refused the recording ("
-						+ rootMessage(ex) + "); a JVM with jdk.management.jfr is needed");
+				blind.add("pinned threads: JMX at " + jmx.get() + " refused the recording ("
+						+ StepProbe.Blind.rootMessage(ex) + "); a JVM with jdk.management.jfr is needed");
 			}
 		}
 		try {
-			this.cpu = MachineCpu.around(service, Optional.ofNullable(downstream));
+			seeing.add(new CpuProbe(MachineCpu.around(service, downstream)));
 		}
 		catch (RuntimeException ex) {
-			this.blind.add("CPU: not read (" + rootMessage(ex) + ")");
+			blind.add("CPU: not read (" + StepProbe.Blind.rootMessage(ex) + ")");
+		}
+		if (jmx.isPresent()) {
+			try {
+				seeing.add(new CarriersProbe(Carriers.connect(jmx.get(), service)));
+			}
+			catch (RuntimeException ex) {
+				blind
+					.add("carriers: JMX at " + jmx.get() + " did not answer (" + StepProbe.Blind.rootMessage(ex) + ")");
+			}
 		}
 		try {
-			this.connections = OutboundConnections.of(service).start();
+			seeing.add(new ConnectionsProbe(OutboundConnections.of(service).start()));
 		}
 		catch (RuntimeException ex) {
-			this.blind.add("outbound connections: the socket reader did not start (" + rootMessage(ex)
+			blind.add("outbound connections: the socket reader did not start (" + StepProbe.Blind.rootMessage(ex)
 					+ "); pools without meters cannot be seen");
+		}
+		if (jmx.isPresent()) {
+			seeing.add(new DumpsProbe(ThreadDumpProbe.on(service)));
 		}
 	}
 
+	/** A downstream's probe: a kit stand-in's in-flight count, else its meters. */
+	private static StepProbe downstream(GenericContainer<?> downstream) {
+		if (downstream instanceof DownstreamContainer standIn) {
+			return new StandInProbe(standIn);
+		}
+		if (downstream instanceof AbstractServiceContainer<?> service) {
+			return MetersProbe.ofTheDownstream(() -> ServiceGauges.on(service));
+		}
+		return MetersProbe.ofTheDownstream(() -> ServiceGauges.at(uriOf(downstream)));
+	}
+
+	/** What the probes could not see, each in one line naming what to change. */
 	List<String> blind() {
 		return List.copyOf(this.blind);
 	}
 
 	/** Where the service's meters were read, once a step has read them. */
 	Optional<String> meters() {
-		return Optional.ofNullable(this.meters);
+		return this.meters;
 	}
 
-	/** Starts the readings of a step: its gauges, its pins, its CPU. */
-	void beginStep() {
-		try (Budget.Span reading = Budget.span(Budget.Category.PROBES)) {
-			beginReadings();
-		}
-	}
-
-	private void beginReadings() {
-		if (this.service != null) {
-			this.serviceGauges = ServiceGauges.on(this.service).start();
-		}
-		if (this.downstream instanceof DownstreamContainer standIn) {
-			standIn.resetInFlight();
-		}
-		else if (this.downstream instanceof AbstractServiceContainer<?> service) {
-			this.downstreamGauges = ServiceGauges.on(service).start();
-		}
-		else if (this.downstream != null) {
-			this.downstreamGauges = ServiceGauges.at(uriOf(this.downstream)).start();
-		}
-		if (this.pinning != null) {
-			try {
-				this.pinning.drain();
-			}
-			catch (RuntimeException ex) {
-				this.blind.add("pinned threads: the recording could not be read (" + rootMessage(ex) + ")");
-				this.pinning = null;
+	/** Begins every probe's reading of a step whose load is about to start. */
+	void begin(StepProbe.Plan plan) {
+		try (RunHook.Span reading = RunHook.installed().begin(RunHook.Work.PROBE, "beginning a step")) {
+			Iterator<StepProbe> probes = this.seeing.iterator();
+			while (probes.hasNext()) {
+				StepProbe probe = probes.next();
+				try {
+					probe.begin(plan);
+				}
+				catch (StepProbe.Blind ex) {
+					leaveOut(probe, probes, ex);
+				}
 			}
 		}
-		this.cpuBefore = read(this.cpu);
-		this.cpuSamples = (this.cpuBefore != null) ? CpuSamples.of(this.cpu) : null;
-		this.carriersBefore = carrierTime();
 	}
 
-	/**
-	 * The carriers' time so far (on a core or waiting for one, else their CPU), with when
-	 * it was read; null where not read.
-	 */
-	private CarrierTime carrierTime() {
-		if (this.pinning == null) {
-			return null;
-		}
-		return this.pinning.carrierTimeNanos().map((nanos) -> new CarrierTime(System.nanoTime(), nanos)).orElse(null);
-	}
-
-	private record CarrierTime(long at, Map<Long, Long> nanos) {
-
-		OptionalDouble coresSince(CarrierTime before) {
-			return (before == null) ? OptionalDouble.empty() : OptionalDouble
-				.of(PinningProbe.carrierCores(before.nanos(), this.nanos(), (this.at() - before.at()) / 1e9));
-		}
-
-	}
-
-	Optional<ThreadDump> dump() {
-		if (this.threads == null) {
-			return Optional.empty();
-		}
-		try {
-			return Optional.of(this.threads.take());
-		}
-		catch (RuntimeException ex) {
-			this.blind.add("thread dumps: " + rootMessage(ex)
-					+ "; locks, thread pools and pools without meters cannot be seen");
-			this.threads = null;
-			return Optional.empty();
-		}
-	}
-
-	/**
-	 * Ends the readings of a step, its thread dumps given: what every probe read over it.
-	 */
-	ProbeReadings endStep(long wallStart, long windowStart, long windowEnd, long wallEnd, List<ThreadDump> dumps) {
-		try (Budget.Span reading = Budget.span(Budget.Category.PROBES)) {
-			return readStep(wallStart, windowStart, windowEnd, wallEnd, dumps);
-		}
-	}
-
-	private ProbeReadings readStep(long wallStart, long windowStart, long windowEnd, long wallEnd,
-			List<ThreadDump> dumps) {
-		Optional<MachineCpu.Use> inTheWindow = Optional.empty();
-		if (this.cpuSamples != null) {
-			this.cpuSamples.close();
-			inTheWindow = this.cpuSamples.within(windowStart, windowEnd);
-			this.cpuSamples = null;
-		}
-		// The whole step's reading lists the engine's containers and scans /proc: taken
-		// only where the window's own could not be.
-		MachineCpu.Reading cpuAfter = inTheWindow.isPresent() ? null : read(this.cpu);
-		CarrierTime carriersAfter = carrierTime();
-		GaugeTimeline service = (this.serviceGauges != null) ? this.serviceGauges.stop() : new GaugeTimeline(Map.of());
-		if (this.serviceGauges != null) {
-			this.serviceGauges.blind().ifPresent(this.blind::add);
-			this.serviceGauges.source().ifPresent((source) -> this.meters = source);
-		}
-		GaugeTimeline downstream = (this.downstreamGauges != null) ? this.downstreamGauges.stop()
-				: new GaugeTimeline(Map.of());
-		List<PinnedEvent> pinned = List.of();
-		if (this.pinning != null) {
-			try {
-				pinned = this.pinning.drain();
+	/** Ends every probe's reading of the step: what they read over {@code window}. */
+	ProbeReadings end(StepProbe.Window window) {
+		try (RunHook.Span reading = RunHook.installed().begin(RunHook.Work.PROBE, "ending a step")) {
+			ProbeReadings.Builder readings = new ProbeReadings.Builder();
+			for (StepProbe probe : List.copyOf(this.seeing).reversed()) {
+				try {
+					probe.end(window, readings);
+				}
+				catch (StepProbe.Blind ex) {
+					this.seeing.remove(probe);
+					leaveOut(probe, ex);
+				}
 			}
-			catch (RuntimeException ex) {
-				this.blind.add("pinned threads: the recording could not be read (" + rootMessage(ex) + ")");
-				this.pinning = null;
-			}
+			this.blind.addAll(readings.blind());
+			readings.meters().ifPresent((source) -> this.meters = Optional.of(source));
+			return readings.readings();
 		}
-		Optional<MachineCpu.Use> cpu = inTheWindow.isPresent() ? inTheWindow
-				: (this.cpuBefore != null && cpuAfter != null) ? Optional.of(this.cpu.between(this.cpuBefore, cpuAfter))
-						: Optional.empty();
-		List<OutboundConnections.Destination> seen = (this.connections != null)
-				? this.connections.between(windowStart, wallEnd) : List.of();
-		if (this.connections != null && this.connections.readings() == 0) {
-			this.blind.add("outbound connections: the socket reader gave no reading; pools without meters cannot"
-					+ " be seen");
-		}
-		Optional<DownstreamContainer.InFlight> standIn = (this.downstream instanceof DownstreamContainer stub)
-				? Optional.of(stub.inFlight()) : Optional.empty();
-		OptionalDouble carrierCores = (carriersAfter != null) ? carriersAfter.coresSince(this.carriersBefore)
-				: OptionalDouble.empty();
-		return new ProbeReadings(service, downstream, cpu, pinned, this.carriers, dumps, seen,
-				Duration.ofNanos(wallEnd - wallStart), standIn, carrierCores, inTheWindow.isPresent());
 	}
 
-	private MachineCpu.Reading read(MachineCpu machine) {
-		if (machine == null) {
-			return null;
-		}
-		try {
-			return machine.read();
-		}
-		catch (RuntimeException ex) {
-			this.blind.add("CPU: not read (" + rootMessage(ex) + ")");
-			this.cpu = null;
-			return null;
-		}
+	private void leaveOut(StepProbe probe, Iterator<StepProbe> probes, StepProbe.Blind why) {
+		probes.remove();
+		leaveOut(probe, why);
+	}
+
+	private void leaveOut(StepProbe probe, StepProbe.Blind why) {
+		this.blind.add(why.getMessage());
+		probe.close();
 	}
 
 	@Override
 	public void close() {
-		if (this.cpuSamples != null) {
-			this.cpuSamples.close();
-		}
-		if (this.pinning != null) {
-			this.pinning.close();
-		}
-		if (this.threads != null) {
-			this.threads.close();
-		}
-		if (this.connections != null) {
-			this.connections.close();
-		}
+		this.seeing.forEach(StepProbe::close);
+		this.seeing.clear();
 	}
 
 	private static URI uriOf(GenericContainer<?> container) {
-		if (container instanceof AbstractServiceContainer<?> service) {
-			return service.uri("");
-		}
 		int port = container.getExposedPorts().get(0);
 		return URI.create("http://" + container.getHost() + ":" + container.getMappedPort(port));
-	}
-
-	private static String rootMessage(Throwable failure) {
-		Throwable root = failure;
-		while (root.getCause() != null && root.getCause() != root) {
-			root = root.getCause();
-		}
-		return String.valueOf(root.getMessage());
 	}
 
 }

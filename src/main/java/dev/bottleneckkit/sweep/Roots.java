@@ -20,11 +20,13 @@ import dev.bottleneckkit.sweep.Verdict.Capped;
  * and the cores that serve it are full too, with the CPU's model as near the ceiling, the
  * pool's own hold is compared with its hold at one user:
  * <ul>
- * <li>grown by {@value #HOLD_GREW}× or more: what it grew by is time waiting for a core
- * (the pool's own work, a query, is the same at one user and at the cap), and the root is
- * the CPU; the verdict names it and says what raising the pool gains at most;</li>
- * <li>not grown: the pool is full on its own work and names the cap, with what raising it
- * gains at most before the cores cap;</li>
+ * <li>grown so far that at its hold with one user the pool would allow more than the
+ * cores do (its limit over that hold above the CPU's model): what it grew by is time
+ * waiting for a core (the pool's own work, a query, is the same at one user and at the
+ * cap), and the root is the CPU; the verdict names it and says what raising the pool
+ * gains at most;</li>
+ * <li>not grown that far: the pool is full on its own work and names the cap, with what
+ * raising it gains at most before the cores cap;</li>
  * <li>its own hold not read (a pool from thread dumps, Tomcat's threads, HttpClient's
  * pool, whose model holds W₁): the readings cannot tell, the verdict keeps the pool and
  * says so, and that {@code confirming()}, turning the pool's knob, would tell.</li>

@@ -1,7 +1,10 @@
 package dev.bottleneckkit.sweep;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
@@ -9,8 +12,6 @@ import java.util.OptionalInt;
 import dev.bottleneckkit.containers.DownstreamContainer;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.probe.GaugeTimeline;
-import dev.bottleneckkit.probe.MachineCpu;
-import dev.bottleneckkit.probe.OutboundConnections;
 import dev.bottleneckkit.probe.PinningReport.PinnedEvent;
 import dev.bottleneckkit.probe.ThreadDump;
 
@@ -35,39 +36,37 @@ import dev.bottleneckkit.probe.ThreadDump;
  * ({@code DownstreamContainer}): in flight at most, its threads, its hold
  * @param carrierCores the cores the service's carrier threads took on average over the
  * step, when read: on a core or runnable and waiting for one where the host's
- * {@code /proc} shows their threads
- * ({@link dev.bottleneckkit.probe.PinningProbe#carrierTimeNanos()}), else their CPU
+ * {@code /proc} shows their threads ({@code Carriers#readTimeNanos()}), else their CPU
  * @param cpuOverTheWindow whether {@code cpu} was read between readings inside the window
  * the throughput is measured in, so that a request's CPU is the window's CPU over the
  * window's requests
  */
 public record Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream,
-		Optional<MachineCpu.Use> cpu, List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
-		List<OutboundConnections.Destination> connections, Duration wall,
-		Optional<DownstreamContainer.InFlight> standIn, OptionalDouble carrierCores, boolean cpuOverTheWindow) {
+		Optional<Step.Cpu> cpu, List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
+		List<Step.Destination> connections, Duration wall, Optional<DownstreamContainer.InFlight> standIn,
+		OptionalDouble carrierCores, boolean cpuOverTheWindow) {
 
 	/** A step whose CPU was read over the whole step. */
-	public Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream,
-			Optional<MachineCpu.Use> cpu, List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
-			List<OutboundConnections.Destination> connections, Duration wall,
-			Optional<DownstreamContainer.InFlight> standIn, OptionalDouble carrierCores) {
+	public Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream, Optional<Step.Cpu> cpu,
+			List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
+			List<Step.Destination> connections, Duration wall, Optional<DownstreamContainer.InFlight> standIn,
+			OptionalDouble carrierCores) {
 		this(users, result, service, downstream, cpu, pinned, carriers, threads, connections, wall, standIn,
 				carrierCores, false);
 	}
 
 	/** A step whose carriers' CPU was not read. */
-	public Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream,
-			Optional<MachineCpu.Use> cpu, List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
-			List<OutboundConnections.Destination> connections, Duration wall,
-			Optional<DownstreamContainer.InFlight> standIn) {
+	public Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream, Optional<Step.Cpu> cpu,
+			List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
+			List<Step.Destination> connections, Duration wall, Optional<DownstreamContainer.InFlight> standIn) {
 		this(users, result, service, downstream, cpu, pinned, carriers, threads, connections, wall, standIn,
 				OptionalDouble.empty());
 	}
 
 	/** A step without a stand-in downstream. */
-	public Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream,
-			Optional<MachineCpu.Use> cpu, List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
-			List<OutboundConnections.Destination> connections, Duration wall) {
+	public Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream, Optional<Step.Cpu> cpu,
+			List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
+			List<Step.Destination> connections, Duration wall) {
 		this(users, result, service, downstream, cpu, pinned, carriers, threads, connections, wall, Optional.empty());
 	}
 
@@ -89,14 +88,80 @@ public record Step(int users, LoadResult result, GaugeTimeline service, GaugeTim
 		return this.result.meanLatency();
 	}
 
-	/** Carrier time pinned during the step, summed. */
+	/**
+	 * The pinned events that hold a carrier on a request's path: all but those a class's
+	 * initialization cost once ({@link PinnedEvent#oneTime()}).
+	 */
+	public List<PinnedEvent> heldPins() {
+		return this.pinned.stream().filter((event) -> !event.oneTime()).toList();
+	}
+
+	/**
+	 * Carrier time pinned on the requests' path during the step, summed
+	 * ({@link #heldPins()}).
+	 */
 	public Duration pinnedTime() {
-		return this.pinned.stream().map(PinnedEvent::duration).reduce(Duration.ZERO, Duration::plus);
+		return heldPins().stream().map(PinnedEvent::duration).reduce(Duration.ZERO, Duration::plus);
 	}
 
 	/** The step's last thread dump, when one was taken. */
 	public Optional<ThreadDump> lastDump() {
 		return this.threads.isEmpty() ? Optional.empty() : Optional.of(this.threads.get(this.threads.size() - 1));
+	}
+
+	/**
+	 * Where a stretch of time's CPU went, in cores on average.
+	 *
+	 * @param service the service's container
+	 * @param serviceLimit the cores it may use: its {@code --cpus}, or the machine's
+	 * @param serviceLimited whether it has a CPU limit of its own
+	 * @param downstream the watched downstream's container, when one is watched
+	 * @param downstreamLimit the cores the downstream may use (0 without one)
+	 * @param neighbours each other container of the test, by name ({@code mysql})
+	 * @param generator the test's JVM: the load generator and the probes
+	 * @param machineCores the machine's cores
+	 * @param machineUsed cores busy on the machine (with a local engine every process
+	 * counted, else the sum of the parts)
+	 */
+	public record Cpu(double service, double serviceLimit, boolean serviceLimited, Optional<Double> downstream,
+			double downstreamLimit, Map<String, Double> neighbours, double generator, double machineCores,
+			double machineUsed) {
+
+		public Cpu {
+			neighbours = Collections.unmodifiableMap(new LinkedHashMap<>(neighbours));
+		}
+
+		/** The machine's share in use, 0 to 1. */
+		public double machineBusy() {
+			return this.machineUsed / this.machineCores;
+		}
+
+		/** Cores used by what the split does not name: other processes on the machine. */
+		public double others() {
+			double named = this.service + this.downstream.orElse(0.0) + this.generator
+					+ this.neighbours.values().stream().mapToDouble(Double::doubleValue).sum();
+			return Math.max(0, this.machineUsed - named);
+		}
+
+	}
+
+	/**
+	 * The service's established connections to one destination over a stretch of time.
+	 *
+	 * @param name the destination as the test's containers name it, {@code quotes:8080},
+	 * or its address
+	 * @param address its {@code ip:port}
+	 * @param min the fewest connections in one reading
+	 * @param max the most connections in one reading
+	 * @param readings how many readings the figures come from
+	 */
+	public record Destination(String name, String address, int min, int max, int readings) {
+
+		@Override
+		public String toString() {
+			return (this.min == this.max) ? this.name + " " + this.max : this.name + " " + this.min + "–" + this.max;
+		}
+
 	}
 
 }

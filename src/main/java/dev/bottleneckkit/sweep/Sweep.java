@@ -290,17 +290,14 @@ public final class Sweep {
 		SweepRun run = new SweepRun(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service,
 				this.downstream, this.warmUpAtMost);
 		Optional<DockerImageName> base = this.checks.against().or(() -> RunWide.against(this.service, this.name));
-		Readings readings;
-		Optional<ABComparison> comparison = Optional.empty();
-		if (base.isPresent()) {
-			PairRun.Measured pair = new PairRun(run, this.service, base.get()).measure();
-			readings = pair.head();
-			comparison = Optional.of(pair.comparison());
-		}
-		else {
-			readings = run.measure();
-		}
+		Optional<PairRun.Measured> pair = base.map((image) -> new PairRun(run, this.service, image).measure());
+		Readings readings = pair.map(PairRun.Measured::head).orElseGet(run::measure);
 		Analysis analysis = Attribution.of(readings);
+		Optional<ABComparison> comparison = pair
+			.map((measured) -> measured.compared(Attribution.of(measured.base()).verdict(), analysis.verdict()));
+		comparison.ifPresent((compared) -> compared.toString()
+			.lines()
+			.forEach((line) -> Console.line(this.name + ": " + line.strip())));
 		Console.line(this.name + ": " + analysis.verdict().line());
 		readings.meters().ifPresent((where) -> Console.line(this.name + ": meters: read from " + where));
 		readings.blind().forEach((line) -> Console.line(this.name + ": blind: " + line));

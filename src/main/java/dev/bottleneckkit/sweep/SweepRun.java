@@ -6,22 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.OptionalDouble;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
-import dev.bottleneckkit.internal.Budget;
 import dev.bottleneckkit.internal.Console;
-import dev.bottleneckkit.internal.Phases;
+import dev.bottleneckkit.internal.RunHook;
 import dev.bottleneckkit.load.ClosedLoopLoad;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.Request;
-import dev.bottleneckkit.probe.ThreadDump;
 import org.testcontainers.containers.GenericContainer;
 
 /**
@@ -48,25 +39,6 @@ final class SweepRun {
 	 * {@value #CYCLES} cycles.
 	 */
 	static final int MAX_WINDOW_SECONDS = 6;
-
-	/**
-	 * Thread dumps in a step whose first dump shows request threads waiting for a pooled
-	 * connection (the pool's holders are counted by what most of them say), or a web
-	 * server's worker pool with none idle (its size is the most seen serving at once).
-	 */
-	static final int POOL_DUMPS = 3;
-
-	/** A doubling of the users that raises throughput by less than this share is flat. */
-	static final double FLAT_GAIN = 1.15;
-
-	/** ... when latency grew by at least this factor: the extra users queued. */
-	static final double QUEUED_LATENCY = 1.5;
-
-	/**
-	 * ... or when at least this share of a step's answers were errors: the extra users
-	 * were turned away.
-	 */
-	static final double REJECTED_SHARE = 0.1;
 
 	/** The requests the users draw from. */
 	private final List<Request> mix;
@@ -162,36 +134,26 @@ final class SweepRun {
 	/** Warms the service up and runs the steps until throughput stops rising. */
 	Readings measure() {
 		long started = System.nanoTime();
-		List<Step> steps = new ArrayList<>();
-		boolean saturated = false;
-		try (Probes probes = new Probes(this.service, this.downstream);
-				Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, this.name, 2);
-				ExecutorService background = Executors.newVirtualThreadPerTaskExecutor()) {
+		try (Probes probes = openProbes(); RunHook.Load loading = RunHook.installed().loads(this.name)) {
 			Console.line(String.format(Locale.ROOT, "%s: sweeping %s from 1 user, doubling up to %d", this.name,
 					target(), this.maxUsers));
 			Optional<WarmUp> warmedUp = warmUp(this.name);
-			OptionalDouble lastBusy = OptionalDouble.empty();
-			for (int users = 1; users <= this.maxUsers; users *= 2) {
-				loading.weigh(Phases.stepWeight(users, lastBusy), this.name + ", " + users + " users");
-				Budget.CpuSince cpu = Budget.cpuSince();
-				Step step = step(users, steps, probes, background);
-				lastBusy = cpu.busyShare();
-				steps.add(step);
+			Climb climb = new Climb(this.name, List.of(new Climb.Side(this::step, probes)), this.maxUsers);
+			climb.climb(loading, (users, steps) -> {
+				Step step = steps.get(0);
 				Console.line(String.format(Locale.ROOT, "%s: %4d %-5s %8.1f rps  mean %5d ms  p99 %5d ms  %d errors",
 						this.name, users, (users == 1) ? "user" : "users", step.throughput(),
 						step.meanLatency().toMillis(), step.result().p99().toMillis(), step.result().errorCount()));
-				if (step.result().generatorSaturated() || step.result().succeeded() == 0) {
-					saturated = step.result().generatorSaturated() || steps.size() > 1;
-					break;
-				}
-				if (steps.size() >= 2 && flat(steps.get(steps.size() - 2), step)) {
-					saturated = true;
-					break;
-				}
-			}
-			return new Readings(steps, saturated, warmedUp, probes.blind(), probes.meters(),
+			});
+			Climb.Side side = climb.sides().get(0);
+			return new Readings(side.steps(), side.saturated(), warmedUp, probes.blind(), probes.meters(),
 					Duration.ofNanos(System.nanoTime() - started));
 		}
+	}
+
+	/** The probes of this run's service and downstream, opened. */
+	Probes openProbes() {
+		return Probes.open(Optional.ofNullable(this.service), Optional.ofNullable(this.downstream));
 	}
 
 	/**
@@ -200,13 +162,12 @@ final class SweepRun {
 	 */
 	List<Step> confirmationSteps(List<Integer> users, Step firstOfTheSweep, String knob) {
 		List<Step> steps = new ArrayList<>();
-		try (Probes probes = new Probes(this.service, this.downstream);
-				Phases.Turn loading = Phases.enter(Phases.Phase.LOADING, this.name + ", confirmation", 2);
-				ExecutorService background = Executors.newVirtualThreadPerTaskExecutor()) {
+		try (Probes probes = openProbes();
+				RunHook.Load loading = RunHook.installed().loads(this.name + ", confirmation")) {
 			warmUp(this.name + ", confirmation");
 			List<Step> context = new ArrayList<>(List.of(firstOfTheSweep));
 			for (int each : users) {
-				Step step = step(each, context, probes, background);
+				Step step = step(each, context, probes);
 				context.add(step);
 				steps.add(step);
 				Console.line(String.format(Locale.ROOT, "%s, %s: %4d users %8.1f rps  mean %5d ms", this.name, knob,
@@ -217,38 +178,6 @@ final class SweepRun {
 	}
 
 	/**
-	 * Doubling the users gained less than {@value #FLAT_GAIN}x throughput while the extra
-	 * users queued (latency grew {@value #QUEUED_LATENCY}x) or were turned away (at least
-	 * {@value #REJECTED_SHARE} of the answers were errors, more than before: a pool with
-	 * a pending limit fails the extra users fast instead of making them wait).
-	 */
-	static boolean flat(Step before, Step after) {
-		if (after.throughput() >= FLAT_GAIN * before.throughput()) {
-			return false;
-		}
-		// Queued: the mean latency grew, or, by Little's law, the time each user's
-		// request took (users / throughput) did. Under CPU pressure a queue stops being
-		// fair: the answers that come back are the quick ones, and only users /
-		// throughput shows the wait.
-		boolean queued = after.meanLatency().toNanos() >= QUEUED_LATENCY * before.meanLatency().toNanos()
-				|| cycle(after) >= QUEUED_LATENCY * cycle(before);
-		return queued || (errorShare(after) >= REJECTED_SHARE && errorShare(after) > errorShare(before));
-	}
-
-	/**
-	 * Seconds per request per user by Little's law: users / throughput; infinite without
-	 * answers.
-	 */
-	private static double cycle(Step step) {
-		return (step.throughput() <= 0) ? Double.POSITIVE_INFINITY : step.users() / step.throughput();
-	}
-
-	private static double errorShare(Step step) {
-		long completed = step.result().completed();
-		return (completed == 0) ? 0 : step.result().errorCount() / (double) completed;
-	}
-
-	/**
 	 * Warms the service up in rounds of {@value WarmUp#USERS} users until the mean
 	 * latency settles or the time runs out; empty when no time is allowed.
 	 */
@@ -256,7 +185,7 @@ final class SweepRun {
 		if (this.warmUpAtMost.isZero()) {
 			return Optional.empty();
 		}
-		try (Budget.Span warming = Budget.windowsAs(Budget.Category.WARM_UPS)) {
+		try (RunHook.Span warming = RunHook.installed().begin(RunHook.Work.WARM_UP, what)) {
 			long started = System.nanoTime();
 			List<Duration> means = new ArrayList<>();
 			boolean settled = false;
@@ -288,37 +217,17 @@ final class SweepRun {
 		}
 	}
 
-	/**
-	 * A step of {@code users} after the steps {@code before}, read by {@code probes}; its
-	 * thread dumps taken on {@code background}.
-	 */
-	Step step(int users, List<Step> before, Probes probes, ExecutorService background) {
+	/** A step of {@code users} after the steps {@code before}, read by {@code probes}. */
+	Step step(int users, List<Step> before, Probes probes) {
 		Duration w1 = before.isEmpty() ? null : before.get(0).meanLatency();
 		Duration lastLatency = before.isEmpty() ? Duration.ZERO : before.get(before.size() - 1).meanLatency();
 		Duration warmUp = stepWarmUp(w1, lastLatency);
-		// A thread dump halfway through the window this step is likely to have: its
-		// users' cycles, twice the last step's latency once the users queue. Two more
-		// when it shows a pool's waiters: a dump is taken thread by thread, and the
-		// pool's holders are counted by what most dumps say.
+		// The window this step is likely to have: its users' cycles, twice the last
+		// step's latency once the users queue.
 		Duration likelyWindow = clamp(lastLatency.multipliedBy(2L * (CYCLES + 1)), Duration.ofSeconds(1),
 				Duration.ofSeconds(MAX_WINDOW_SECONDS));
-		probes.beginStep();
+		probes.begin(new StepProbe.Plan(warmUp, likelyWindow));
 		long wallStart = System.nanoTime();
-		Future<List<ThreadDump>> dump = background.submit(() -> {
-			Thread.sleep(warmUp.plus(likelyWindow.dividedBy(2)));
-			List<ThreadDump> dumps = new ArrayList<>();
-			probes.dump().ifPresent(dumps::add);
-			while (!dumps.isEmpty() && dumps.size() < POOL_DUMPS && (ThreadDumps.waitsForAPooledConnection(dumps.get(0))
-					|| ThreadDumps.showsABusyWorkerPool(dumps.get(0)))) {
-				Thread.sleep(likelyWindow.dividedBy(8));
-				Optional<ThreadDump> another = probes.dump();
-				if (another.isEmpty()) {
-					break;
-				}
-				dumps.add(another.get());
-			}
-			return dumps;
-		});
 
 		LoadResult result = ClosedLoopLoad.users(users)
 			.warmUp(warmUp)
@@ -332,24 +241,12 @@ final class SweepRun {
 		// The window opens as the load's warm-up ends, a few milliseconds after wallStart
 		// + warmUp at most, and closes result.window() later.
 		long windowStart = wallStart + warmUp.toNanos();
-		ProbeReadings read = probes.endStep(wallStart, windowStart, windowStart + result.window().toNanos(), wallEnd,
-				join(dump));
+		StepProbe.Window window = new StepProbe.Window(wallStart, windowStart, windowStart + result.window().toNanos(),
+				wallEnd);
+		ProbeReadings read = probes.end(window);
 		return new Step(users, result, read.service(), read.downstream(), read.cpu(), read.pinned(), read.carriers(),
-				read.threads(), read.connections(), read.wall(), read.standIn(), read.carrierCores(),
+				read.threads(), read.connections(), window.wall(), read.standIn(), read.carrierCores(),
 				read.cpuOverTheWindow());
-	}
-
-	private static List<ThreadDump> join(Future<List<ThreadDump>> dumps) {
-		try {
-			return dumps.get(30, TimeUnit.SECONDS);
-		}
-		catch (ExecutionException | TimeoutException ex) {
-			return List.of();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return List.of();
-		}
 	}
 
 	private static Duration max(Duration a, Duration b) {

@@ -14,8 +14,8 @@ import java.util.stream.Stream;
 
 import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.internal.ContainerCpu;
-import dev.bottleneckkit.internal.Phases;
 import dev.bottleneckkit.internal.ReportDirectory;
+import dev.bottleneckkit.internal.RunHook;
 import dev.bottleneckkit.junit.Scenario;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
@@ -129,13 +129,13 @@ class KitImagesIT {
 
 	/**
 	 * {@code SELECT SLEEP(1)} on a warmed connection, and the shortest of three
-	 * {@code SELECT SLEEP(0)} round trips before it. Timed as a load (internal Phases),
-	 * so a container starting beside it does not stretch it.
+	 * {@code SELECT SLEEP(0)} round trips before it. Timed as a load (the run's hook), so
+	 * a container starting beside it does not stretch it.
 	 */
 	private static Timing timeSleep(String jdbcUrl) throws Exception {
 		try (Connection connection = DriverManager.getConnection(jdbcUrl, mysql.getUsername(), mysql.getPassword());
 				Statement statement = connection.createStatement();
-				Phases.Turn timing = Phases.enter(Phases.Phase.LOADING, "timing SELECT SLEEP on " + jdbcUrl)) {
+				RunHook.Load timing = RunHook.installed().load("timing SELECT SLEEP on " + jdbcUrl, 1)) {
 			Duration roundTrip = Duration.ofDays(1);
 			for (int i = 0; i < 3; i++) {
 				Duration took = time(statement, "SELECT SLEEP(0)");

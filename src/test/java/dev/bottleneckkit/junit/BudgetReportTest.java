@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import dev.bottleneckkit.internal.Budget;
+import dev.bottleneckkit.internal.RunHook;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,10 +14,10 @@ class BudgetReportTest {
 
 	@Test
 	void theReplayLineCountsTheWindowsThatHeldAndNamesTheOthers() {
-		Budget.Window steady = window("steady", 10, new Budget.Replay(4, Duration.ofSeconds(2), 1.10, 0.9),
-				new Budget.Replay(0, Duration.ofSeconds(3), 1.01, 0.99));
-		Budget.Window waves = window("waves", 8, new Budget.Replay(4, Duration.ofSeconds(4), 1.143, 0.9),
-				new Budget.Replay(0, Duration.ofSeconds(3), 1.0, 1.0));
+		Budget.Window steady = window("steady", 10, new RunHook.Replay(4, Duration.ofSeconds(2), 1.10, 0.9),
+				new RunHook.Replay(0, Duration.ofSeconds(3), 1.01, 0.99));
+		Budget.Window waves = window("waves", 8, new RunHook.Replay(4, Duration.ofSeconds(4), 1.143, 0.9),
+				new RunHook.Replay(0, Duration.ofSeconds(3), 1.0, 1.0));
 		Budget.Window short_ = window("too short to cut", 3);
 
 		assertThat(BudgetReport.replayLine(List.of(steady, waves, short_), 4, Duration.ofSeconds(3), 0.03)).contains(
@@ -26,20 +26,20 @@ class BudgetReportTest {
 		assertThat(BudgetReport.replayLine(List.of(short_), 4, Duration.ofSeconds(3), 0.03)).isEmpty();
 	}
 
-	private static Budget.Window window(String name, int seconds, Budget.Replay... replays) {
+	private static Budget.Window window(String name, int seconds, RunHook.Replay... replays) {
 		return new Budget.Window(name, Duration.ofSeconds(seconds), 10, new double[0], List.of(replays),
 				Duration.ofSeconds(seconds + 2), java.util.OptionalDouble.empty());
 	}
 
 	@Test
 	void aWindowIsKnownFromTheShortestReplayAfterWhichNoneMoved() {
-		Budget.Window settles = window("settles", 10, new Budget.Replay(0, Duration.ofSeconds(2), 1.05, 1),
-				new Budget.Replay(0, Duration.ofSeconds(3), 1.02, 1),
-				new Budget.Replay(2, Duration.ofMillis(3500), 0.96, 1),
-				new Budget.Replay(0, Duration.ofSeconds(4), 0.99, 1),
-				new Budget.Replay(0, Duration.ofSeconds(5), 1.01, 1));
-		Budget.Window drifts = window("drifts", 6, new Budget.Replay(0, Duration.ofSeconds(2), 1.0, 1),
-				new Budget.Replay(0, Duration.ofSeconds(5), 1.05, 1));
+		Budget.Window settles = window("settles", 10, new RunHook.Replay(0, Duration.ofSeconds(2), 1.05, 1),
+				new RunHook.Replay(0, Duration.ofSeconds(3), 1.02, 1),
+				new RunHook.Replay(2, Duration.ofMillis(3500), 0.96, 1),
+				new RunHook.Replay(0, Duration.ofSeconds(4), 0.99, 1),
+				new RunHook.Replay(0, Duration.ofSeconds(5), 1.01, 1));
+		Budget.Window drifts = window("drifts", 6, new RunHook.Replay(0, Duration.ofSeconds(2), 1.0, 1),
+				new RunHook.Replay(0, Duration.ofSeconds(5), 1.05, 1));
 
 		assertThat(settles.knownAfter()).as("3 s read within 3 %, but 3.5 s did not").hasValue(Duration.ofSeconds(4));
 		assertThat(drifts.knownAfter()).as("its last replay moved: the whole window was needed").isEmpty();

@@ -16,7 +16,7 @@ import com.sun.net.httpserver.HttpServer;
  * latency by construction, which is what the load driver's tests check the driver
  * measures.
  */
-final class LimitedServer implements AutoCloseable {
+public final class LimitedServer implements AutoCloseable {
 
 	private final HttpServer server;
 
@@ -51,7 +51,7 @@ final class LimitedServer implements AutoCloseable {
 		this.server.start();
 	}
 
-	static LimitedServer start(int threads, Duration latency) throws IOException {
+	public static LimitedServer start(int threads, Duration latency) throws IOException {
 		return new LimitedServer(threads, latency, 200, "");
 	}
 
@@ -63,7 +63,7 @@ final class LimitedServer implements AutoCloseable {
 		return new LimitedServer(threads, latency, status, body);
 	}
 
-	URI uri() {
+	public URI uri() {
 		return URI.create("http://127.0.0.1:" + this.server.getAddress().getPort() + "/");
 	}
 

@@ -1,18 +1,16 @@
 package dev.bottleneckkit.probe;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
+import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.bottleneckkit.probe.PinningReport.PinnedEvent;
 import org.junit.jupiter.api.Test;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
-import static org.assertj.core.api.Assertions.within;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The probe on the test's own JVM. A virtual thread that blocks inside a class
@@ -42,93 +40,51 @@ class PinningProbeTest {
 	}
 
 	/**
-	 * A virtual thread spinning 300 ms gets what the machine gives its carrier: on a core
-	 * shared with a busy loop, 0.19 s of it. So the CPU read over JMX is held to what the
-	 * kernel counted the carrier threads ran, not to the spin's wall time.
+	 * Two pins JDK 25 recorded (the program that made them is in the resource's
+	 * directory): a virtual thread in {@code com.example.db.SocketReader.fill} that
+	 * waited while another thread initialized a class it touched, and one that blocked
+	 * inside a class initializer of its own. The first is the class's initialization, not
+	 * the code that touched the class: no driver is blamed for it. Both cost each class
+	 * once.
 	 */
 	@Test
-	void readsTheCpuThatRanOnTheCarriers() throws Exception {
-		assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "the kernel's count is read from /proc");
-		try (PinningProbe probe = PinningProbe.inThisJvm("this-jvm").start()) {
-			Thread.ofVirtual().start(() -> spin(Duration.ofMillis(10))).join();
-			Map<Long, Long> before = probe.carrierCpuNanos().orElseThrow();
-			long kernelBefore = carriersOnACoreNanos();
-			long began = System.nanoTime();
+	void aWaitForAnotherThreadsClassInitializationIsNamedForTheClassNotTheCodeThatTouchedIt() throws Exception {
+		Path recorded = Path.of(PinningProbeTest.class.getResource("/jfr/pins-jdk25.jfr").toURI());
 
-			Thread.ofVirtual().start(() -> spin(Duration.ofMillis(300))).join();
+		List<PinnedEvent> events = PinningProbe.parse(recorded);
 
-			Map<Long, Long> after = probe.carrierCpuNanos().orElseThrow();
-			double kernel = (carriersOnACoreNanos() - kernelBefore) / 1e9;
-			double seconds = (System.nanoTime() - began) / 1e9;
-			double cpu = PinningProbe.carrierCores(before, after, seconds) * seconds;
-			assertThat(kernel).as("the spinning virtual thread ran on a carrier").isGreaterThan(0.05);
-			assertThat(cpu).as("the carriers' CPU over JMX against the kernel's count (%.3f s)", kernel)
-				.isCloseTo(kernel, within(0.02 + 0.05 * kernel));
-		}
+		assertThat(events).hasSize(2);
+		PinnedEvent waited = events.get(0);
+		assertThat(waited.frames()).as("the waiter's stack holds the code that touched the class")
+			.anyMatch((frame) -> frame.startsWith("com.example.db.SocketReader.fill"));
+		assertThat(waited.pinnedReason())
+			.hasValue("Waited for initialization of com.example.db.SocketReader$Poller by another thread");
+		assertThat(waited.initializationWaitedFor()).hasValue("com.example.db.SocketReader$Poller");
+		assertThat(waited.culprit())
+			.isEqualTo("initialization of com.example.db.SocketReader$Poller (by another thread)");
+		assertThat(waited.why()).isEqualTo(
+				"pinned: Waited for initialization of com.example.db.SocketReader$Poller by another thread; blocked in Object.wait");
+		assertThat(waited.oneTime()).isTrue();
+		PinnedEvent inside = events.get(1);
+		assertThat(inside.pinnedReason()).hasValue("VM call to com.example.db.SocketReader$Blocking.<clinit> on stack");
+		assertThat(inside.initializationWaitedFor()).isEmpty();
+		assertThat(inside.oneTime()).as("an initializer runs once").isTrue();
+		PinningReport report = new PinningReport(recorded, events);
+		assertThat(report).as("the class's initialization is no pin of the code that touched the class")
+			.hasNoPinsCausedBy("com.example.db.SocketReader.fill");
+		assertThat(report.describe(3))
+			.contains("pinned: Waited for initialization of com.example.db.SocketReader$Poller");
 	}
 
-	/** Time on a core of this JVM's carrier threads so far, as the kernel counts it. */
-	private static long carriersOnACoreNanos() throws IOException {
-		long nanos = 0;
-		try (var tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
-			for (Path task : tasks) {
-				try {
-					if (Files.readString(task.resolve("comm")).trim().matches("ForkJoinPool-\\d+(-.*)?")) {
-						nanos += Long.parseLong(Files.readString(task.resolve("schedstat")).trim().split("\\s+")[0]);
-					}
-				}
-				catch (IOException ex) {
-					// a thread that ended meanwhile
-				}
-			}
-		}
-		return nanos;
-	}
-
+	/** On JDK 21–23 an event has no reason: it is pinned by its code, and says so. */
 	@Test
-	void readsTheCarriersTimeOnACoreAndWaitingForOneFromTheHost() throws Exception {
-		try (PinningProbe probe = PinningProbe.inThisJvm("this-jvm").start()) {
-			Thread.ofVirtual().start(() -> spin(Duration.ofMillis(10))).join();
-			Map<Long, Long> before = probe.carrierTimeNanos().orElseThrow();
-			long began = System.nanoTime();
+	void anEventWithoutAReasonIsBlamedOnItsCode() {
+		PinnedEvent old = new PinnedEvent(java.time.Instant.EPOCH, Duration.ofMillis(1000), "",
+				List.of("java.net.SocketInputStream.read:1", "com.mysql.cj.protocol.ReadAheadInputStream.fill:2"));
 
-			Thread.ofVirtual().start(() -> spin(Duration.ofMillis(300))).join();
-
-			Map<Long, Long> after = probe.carrierTimeNanos().orElseThrow();
-			double seconds = (System.nanoTime() - began) / 1e9;
-			double cores = PinningProbe.carrierCores(before, after, seconds);
-			// A carrier woken to look for work also counts its time on a core and its
-			// wait for one, so the whole may pass the wall time, but never every
-			// carrier's.
-			assertThat(cores * seconds).as("the 300 ms a virtual thread was runnable took a carrier")
-				.isBetween(0.25, after.size() * seconds + 0.05);
-		}
-	}
-
-	@Test
-	void aCarriersTimeIsItsTimeOnACoreAndItsWaitForOne() {
-		assertThat(PinningProbe.onCoreAndWaiting("1571266283 456051717 158\n")).hasValue(2_027_318_000L);
-		assertThat(PinningProbe.onCoreAndWaiting("garbage")).isEmpty();
-	}
-
-	@Test
-	void aCarrierThatBeganBetweenTwoReadingsCountsFromNothing() {
-		Map<Long, Long> before = Map.of(1L, 5_000_000_000L);
-		Map<Long, Long> after = Map.of(1L, 5_500_000_000L, 2L, 300_000_000L);
-
-		assertThat(PinningProbe.carrierCores(before, after, 2.0)).isCloseTo(0.4, within(1e-9));
-	}
-
-	/** Busy on the CPU for {@code wall}: a virtual thread has no CPU clock of its own. */
-	private static void spin(Duration wall) {
-		long end = System.nanoTime() + wall.toNanos();
-		long sink = 0;
-		while (System.nanoTime() < end) {
-			sink += System.nanoTime() % 7;
-		}
-		if (sink == 42) {
-			System.out.print("");
-		}
+		assertThat(old.culprit()).isEqualTo("com.mysql.cj.protocol.ReadAheadInputStream.fill:2");
+		assertThat(old.why()).isEqualTo("pinned (no reason recorded before JDK 24)");
+		assertThat(old.oneTime()).isFalse();
 	}
 
 	@Test

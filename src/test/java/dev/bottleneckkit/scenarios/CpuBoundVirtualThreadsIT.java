@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.Locale;
 
 import dev.bottleneckkit.containers.KitContainers;
-import dev.bottleneckkit.internal.ContainerCpu;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
 import dev.bottleneckkit.load.ClosedLoopLoad;
@@ -83,9 +82,7 @@ class CpuBoundVirtualThreadsIT {
 			.forDuration(Duration.ofSeconds(3))
 			.named(threads + ", JIT warm-up")
 			.run(route);
-		ContainerCpu cpu = ContainerCpu.on(service);
-
-		Duration cpuBefore = cpu.used();
+		Duration cpuBefore = service.readCpuUsed();
 		long started = System.nanoTime();
 		// The window opens on the queue in its stride, two mean latencies in: one that
 		// opened on it empty would credit the lives of the requests waiting at its end
@@ -97,7 +94,7 @@ class CpuBoundVirtualThreadsIT {
 			.named(threads + ", " + USERS + " users")
 			.run(route);
 		Duration wall = Duration.ofNanos(System.nanoTime() - started);
-		Duration cpuUsed = cpu.used().minus(cpuBefore);
+		Duration cpuUsed = service.readCpuUsed().minus(cpuBefore);
 
 		// Every request of the run, in its warm-up and after its window too: the CPU
 		// reading covers them all.

@@ -40,7 +40,8 @@ class ABComparisonTest {
 			assertThat(ceiling.halfWidth()).isLessThan(0.025);
 		});
 		assertThat(same.regressed(0.05)).isFalse();
-		assertThat(same).hasNotRegressed(withPercentage(5));
+		assertThat(SweepResults.compared(SweepResults.cappedByAPoolOfFive(), same))
+			.hasNotRegressedAgainstItsBase(withPercentage(5));
 	}
 
 	@Test
@@ -56,7 +57,8 @@ class ABComparisonTest {
 			assertThat(ceiling.line(0.05)).startsWith("ceiling: ").endsWith(": regressed").contains("B/A 0.8");
 		});
 		assertThatExceptionOfType(AssertionError.class)
-			.isThrownBy(() -> assertThat(cut).hasNotRegressed(withPercentage(5)))
+			.isThrownBy(() -> assertThat(SweepResults.compared(SweepResults.cappedByAPoolOfFive(), cut))
+				.hasNotRegressedAgainstItsBase(withPercentage(5)))
 			.withMessageContaining("regressed against registry.example.com/orders:main beyond 5 %")
 			.withMessageContaining("ceiling: 10.0 → 8.0 rps");
 	}
@@ -75,7 +77,8 @@ class ABComparisonTest {
 			assertThat(ceiling.change(0.05)).isEqualTo(Change.NO_CHANGE);
 			assertThat(ceiling.line(0.05)).contains("no change at this precision (±");
 		});
-		assertThat(noisy).hasNotRegressed(withPercentage(5));
+		assertThat(SweepResults.compared(SweepResults.cappedByAPoolOfFive(), noisy))
+			.hasNotRegressedAgainstItsBase(withPercentage(5));
 	}
 
 	@Test

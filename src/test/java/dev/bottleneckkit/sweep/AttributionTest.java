@@ -16,8 +16,6 @@ import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
-import dev.bottleneckkit.probe.MachineCpu;
-import dev.bottleneckkit.probe.OutboundConnections;
 import dev.bottleneckkit.probe.PinningReport.PinnedEvent;
 import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
@@ -117,8 +115,8 @@ class AttributionTest {
 		List<PinnedEvent> pinned = driverPins();
 		Duration window = Duration.ofSeconds(10);
 		Step last = new Step(8, LoadResults.closedLoop("load", 8, window, 450, Duration.ofMillis(178)), empty(),
-				empty(), Optional.of(new MachineCpu.Use(0.77, 2, false, Optional.empty(), 0, Map.of(), 0.2, 2, 1.1)),
-				pinned, OptionalInt.of(2), List.of(), List.of(), window);
+				empty(), Optional.of(new Step.Cpu(0.77, 2, false, Optional.empty(), 0, Map.of(), 0.2, 2, 1.1)), pinned,
+				OptionalInt.of(2), List.of(), List.of(), window);
 
 		SweepResult sweep = result(steps(45.0, last), true);
 
@@ -139,8 +137,8 @@ class AttributionTest {
 		List<PinnedEvent> pinned = driverPins();
 		Duration window = Duration.ofSeconds(10);
 		Step last = new Step(8, LoadResults.closedLoop("load", 8, window, 450, Duration.ofMillis(178)), empty(),
-				empty(), Optional.of(new MachineCpu.Use(1.2, 2, false, Optional.empty(), 0, Map.of(), 0.2, 2, 1.5)),
-				pinned, OptionalInt.of(2), List.of(), List.of(), window, Optional.empty(), OptionalDouble.of(0.77));
+				empty(), Optional.of(new Step.Cpu(1.2, 2, false, Optional.empty(), 0, Map.of(), 0.2, 2, 1.5)), pinned,
+				OptionalInt.of(2), List.of(), List.of(), window, Optional.empty(), OptionalDouble.of(0.77));
 
 		SweepResult sweep = result(steps(45.0, last), true);
 
@@ -159,7 +157,7 @@ class AttributionTest {
 	void aCarrierWaitingForACoreIsTakenThoughItRunsNothing() {
 		Duration window = Duration.ofSeconds(10);
 		Step last = new Step(8, LoadResults.closedLoop("load", 8, window, 450, Duration.ofMillis(178)), empty(),
-				empty(), Optional.of(new MachineCpu.Use(0.8, 2, false, Optional.empty(), 0, Map.of(), 1.1, 2, 1.9)),
+				empty(), Optional.of(new Step.Cpu(0.8, 2, false, Optional.empty(), 0, Map.of(), 1.1, 2, 1.9)),
 				driverPins(), OptionalInt.of(2), List.of(), List.of(), window, Optional.empty(),
 				OptionalDouble.of(1.1));
 
@@ -219,10 +217,8 @@ class AttributionTest {
 	 */
 	@Test
 	void raisedCarriersThatWaitLongerForACoreAreHeldToTheirModelOnTheKnobsStep() {
-		Step turned = withCarriersOnACore(
-				pinnedStep(16, 80.0, 4,
-						new MachineCpu.Use(1.00, 2, false, Optional.empty(), 0, Map.of("mysql", 0.12), 0.30, 2, 1.40)),
-				2.13);
+		Step turned = withCarriersOnACore(pinnedStep(16, 80.0, 4,
+				new Step.Cpu(1.00, 2, false, Optional.empty(), 0, Map.of("mysql", 0.12), 0.30, 2, 1.40)), 2.13);
 
 		Confirmation confirmation = confirmation(orderRoute(), "carriers 4", 2, List.of(turned), Duration.ZERO);
 
@@ -540,7 +536,7 @@ class AttributionTest {
 	 */
 	@Test
 	void connectionsFlatAtTheirNumberWhileUsersDoubleAreAPool() {
-		List<OutboundConnections.Destination> sixteen = pricing(16);
+		List<Step.Destination> sixteen = pricing(16);
 		List<Step> steps = List.of(connectionsStep(1, 2.4, 410, pricing(1)), connectionsStep(2, 4.9, 410, pricing(2)),
 				connectionsStep(4, 9.7, 412, pricing(4)), connectionsStep(8, 19.3, 414, pricing(8)),
 				connectionsStep(16, 39.2, 408, sixteen), connectionsStep(32, 39.0, 820, sixteen));
@@ -564,11 +560,11 @@ class AttributionTest {
 		List<Step> steps = List.of(connectionsStep(1, 2.4, 410, List.of()), connectionsStep(2, 4.9, 410, List.of()),
 				connectionsStep(4, 9.7, 412, List.of()),
 				connectionsStep(8, 12.0, 660,
-						List.of(new OutboundConnections.Destination("quotes:8080", "172.18.0.5:8080", 6, 8, 12),
-								new OutboundConnections.Destination("mysql:3306", "172.18.0.3:3306", 10, 10, 12))),
+						List.of(new Step.Destination("quotes:8080", "172.18.0.5:8080", 6, 8, 12),
+								new Step.Destination("mysql:3306", "172.18.0.3:3306", 10, 10, 12))),
 				connectionsStep(16, 12.1, 1320,
-						List.of(new OutboundConnections.Destination("quotes:8080", "172.18.0.5:8080", 12, 16, 12),
-								new OutboundConnections.Destination("mysql:3306", "172.18.0.3:3306", 10, 10, 12))));
+						List.of(new Step.Destination("quotes:8080", "172.18.0.5:8080", 12, 16, 12),
+								new Step.Destination("mysql:3306", "172.18.0.3:3306", 10, 10, 12))));
 
 		SweepResult sweep = result(steps, true);
 
@@ -832,7 +828,7 @@ class AttributionTest {
 	 */
 	private static Step hoggedStep(int users, double rps, double cores) {
 		return timedStep(users, rps,
-				new MachineCpu.Use(cores, 1, true, Optional.empty(), 0, Map.of(), 0.06, 2, cores + 0.06 + 1.0));
+				new Step.Cpu(cores, 1, true, Optional.empty(), 0, Map.of(), 0.06, 2, cores + 0.06 + 1.0));
 	}
 
 	/**
@@ -904,7 +900,7 @@ class AttributionTest {
 		LoadResult result = LoadResults.of("load", 1, window, 15, Duration.ofMillis(129), timeline,
 				Duration.ofSeconds(1), Double.NaN);
 		return new Step(1, result, empty(), empty(),
-				Optional.of(new MachineCpu.Use(1.00, 1, true, Optional.empty(), 0, Map.of(), 0.05, 2, 1.1)), List.of(),
+				Optional.of(new Step.Cpu(1.00, 1, true, Optional.empty(), 0, Map.of(), 0.05, 2, 1.1)), List.of(),
 				OptionalInt.empty(), List.of(), List.of(), Duration.ofMillis(3675), Optional.empty(),
 				OptionalDouble.empty(), inTheWindow);
 	}
@@ -975,7 +971,7 @@ class AttributionTest {
 						LoadResults.of("load", 8, window, 239, Duration.ofMillis(330), timeline, Duration.ZERO,
 								Double.NaN),
 						hikari, empty(),
-						Optional.of(new MachineCpu.Use(0.36, 2, false, Optional.empty(), 0, Map.of(), 0.17, 2, 1.96)),
+						Optional.of(new Step.Cpu(0.36, 2, false, Optional.empty(), 0, Map.of(), 0.17, 2, 1.96)),
 						List.of(), OptionalInt.empty(), List.of(), List.of(), window));
 
 		SweepResult sweep = result(steps, true);
@@ -1101,15 +1097,15 @@ class AttributionTest {
 	void aDoublingIsFlatWhenThroughputStaysAndLatencyGrows() {
 		Step four = step(4, 8.0, 500, empty(), List.of());
 
-		assertThat(SweepRun.flat(four, step(8, 10.0, 800, empty(), List.of()))).as("8 → 10 rps: +25 %").isFalse();
-		assertThat(SweepRun.flat(four, step(8, 8.5, 950, empty(), List.of()))).as("+6 %, latency ×1.9").isTrue();
+		assertThat(Climb.flat(four, step(8, 10.0, 800, empty(), List.of()))).as("8 → 10 rps: +25 %").isFalse();
+		assertThat(Climb.flat(four, step(8, 8.5, 950, empty(), List.of()))).as("+6 %, latency ×1.9").isTrue();
 	}
 
 	@Test
 	void aDoublingIsFlatWhenThroughputFallsThoughTheAnswersThatComeBackAreQuick() {
 		Step sixteen = step(16, 35.8, 461, empty(), List.of());
 
-		assertThat(SweepRun.flat(sixteen, step(32, 28.9, 519, empty(), List.of())))
+		assertThat(Climb.flat(sixteen, step(32, 28.9, 519, empty(), List.of())))
 			.as("S2 under a CPU hog: 35.8 → 28.9 rps, mean 461 → 519 ms, users / throughput 0.45 → 1.11 s")
 			.isTrue();
 	}
@@ -1122,7 +1118,7 @@ class AttributionTest {
 		Step sixteen = new Step(16, rejecting, empty(), empty(), Optional.empty(), List.of(), OptionalInt.empty(),
 				List.of(), List.of(), Duration.ofSeconds(10));
 
-		assertThat(SweepRun.flat(eight, sixteen)).as("5.0 → 5.0 rps, latency ×1.1, 60 of 110 answers 503").isTrue();
+		assertThat(Climb.flat(eight, sixteen)).as("5.0 → 5.0 rps, latency ×1.1, 60 of 110 answers 503").isTrue();
 	}
 
 	/**
@@ -1173,14 +1169,12 @@ class AttributionTest {
 				List.of(), window);
 	}
 
-	private static List<OutboundConnections.Destination> pricing(int connections) {
-		return List.of(
-				new OutboundConnections.Destination("pricing:8080", "172.18.0.5:8080", connections, connections, 12),
-				new OutboundConnections.Destination("mysql:3306", "172.18.0.3:3306", 10, 10, 12));
+	private static List<Step.Destination> pricing(int connections) {
+		return List.of(new Step.Destination("pricing:8080", "172.18.0.5:8080", connections, connections, 12),
+				new Step.Destination("mysql:3306", "172.18.0.3:3306", 10, 10, 12));
 	}
 
-	private static Step connectionsStep(int users, double rps, long latencyMs,
-			List<OutboundConnections.Destination> connections) {
+	private static Step connectionsStep(int users, double rps, long latencyMs, List<Step.Destination> connections) {
 		Duration window = Duration.ofSeconds(10);
 		LoadResult result = LoadResults.closedLoop("load", users, window, Math.round(rps * 10),
 				Duration.ofMillis(latencyMs));
@@ -1194,7 +1188,7 @@ class AttributionTest {
 	 */
 	private static SweepResult orderRoute() {
 		Step knee = pinnedStep(4, 47.2, 2,
-				new MachineCpu.Use(1.00, 2, false, Optional.empty(), 0, Map.of("mysql", 0.10), 0.20, 2, 1.40));
+				new Step.Cpu(1.00, 2, false, Optional.empty(), 0, Map.of("mysql", 0.10), 0.20, 2, 1.40));
 		return result(List.of(step(1, 26.4, 37, empty(), List.of()), step(2, 41.5, 48, empty(), List.of()), knee),
 				true);
 	}
@@ -1204,14 +1198,14 @@ class AttributionTest {
 	 */
 	private static Step turnedOrderRoute(double rps) {
 		return pinnedStep(16, rps, 4,
-				new MachineCpu.Use(1.45, 2, false, Optional.empty(), 0, Map.of("mysql", 0.12), 0.30, 2, 1.92));
+				new Step.Cpu(1.45, 2, false, Optional.empty(), 0, Map.of("mysql", 0.12), 0.30, 2, 1.92));
 	}
 
 	/**
 	 * A step of 10 s at {@code rps} on {@code carriers}, each request pinned for 21 ms (9
 	 * ms pins), the CPU at {@code use}.
 	 */
-	private static Step pinnedStep(int users, double rps, int carriers, MachineCpu.Use use) {
+	private static Step pinnedStep(int users, double rps, int carriers, Step.Cpu use) {
 		Duration window = Duration.ofSeconds(10);
 		long requests = Math.round(rps * 10);
 		List<PinnedEvent> pinned = new ArrayList<>();
@@ -1243,7 +1237,7 @@ class AttributionTest {
 	/** A step whose container used {@code cores} of its {@code limit}. */
 	private static Step containerStep(int users, double rps, double cores, double limit) {
 		return timedStep(users, rps,
-				new MachineCpu.Use(cores, limit, true, Optional.empty(), 0, Map.of(), 0.05, 2, cores + 0.1));
+				new Step.Cpu(cores, limit, true, Optional.empty(), 0, Map.of(), 0.05, 2, cores + 0.1));
 	}
 
 	/**
@@ -1251,18 +1245,17 @@ class AttributionTest {
 	 * at {@code cores} of its 1 CPU.
 	 */
 	private static Step cpuStep(int users, double rps, double cores) {
-		return timedStep(users, rps,
-				new MachineCpu.Use(cores, 1, true, Optional.empty(), 0, Map.of(), 0.05, 2, cores + 0.1));
+		return timedStep(users, rps, new Step.Cpu(cores, 1, true, Optional.empty(), 0, Map.of(), 0.05, 2, cores + 0.1));
 	}
 
 	/** A step whose service has no CPU limit, on a machine of 2 cores. */
 	private static Step machineStep(int users, double rps, double service, Map<String, Double> neighbours,
 			double generator, double machineUsed) {
 		return timedStep(users, rps,
-				new MachineCpu.Use(service, 2, false, Optional.empty(), 0, neighbours, generator, 2, machineUsed));
+				new Step.Cpu(service, 2, false, Optional.empty(), 0, neighbours, generator, 2, machineUsed));
 	}
 
-	private static Step timedStep(int users, double rps, MachineCpu.Use use) {
+	private static Step timedStep(int users, double rps, Step.Cpu use) {
 		Duration window = Duration.ofSeconds(10);
 		List<LoadResult.Second> timeline = new ArrayList<>();
 		for (int second = 0; second < 10; second++) {

@@ -12,7 +12,6 @@ import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
-import dev.bottleneckkit.probe.MachineCpu;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,11 +25,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RootsTest {
 
-	private static final MachineCpu.Use QUIET = new MachineCpu.Use(0.5, 2, false, Optional.empty(), 0,
-			Map.of("mysql", 0.1), 0.1, 2, 0.72);
+	private static final Step.Cpu QUIET = new Step.Cpu(0.5, 2, false, Optional.empty(), 0, Map.of("mysql", 0.1), 0.1, 2,
+			0.72);
 
-	private static final MachineCpu.Use FULL = new MachineCpu.Use(1.5, 2, false, Optional.empty(), 0,
-			Map.of("mysql", 0.2), 0.2, 2, 1.92);
+	private static final Step.Cpu FULL = new Step.Cpu(1.5, 2, false, Optional.empty(), 0, Map.of("mysql", 0.2), 0.2, 2,
+			1.92);
 
 	@Test
 	void aPoolWhoseUsesWaitForACoreIsFullBecauseTheCpuIsAndTheCpuIsNamed() {
@@ -101,8 +100,7 @@ class RootsTest {
 
 	@Test
 	void aPoolFullWhileTheCoresAreNotIsTheCapAlone() {
-		MachineCpu.Use half = new MachineCpu.Use(0.6, 2, false, Optional.empty(), 0, Map.of("mysql", 0.2), 0.2, 2,
-				1.02);
+		Step.Cpu half = new Step.Cpu(0.6, 2, false, Optional.empty(), 0, Map.of("mysql", 0.2), 0.2, 2, 1.02);
 
 		Verdict verdict = Attribution.of(hikari(0.030, 0.145, half)).verdict();
 
@@ -116,7 +114,7 @@ class RootsTest {
 	 * Hikari 10, a use held {@code atOneUser} with one user and {@code atCap} at the cap,
 	 * the cores {@code atCapCpu} from 4 users on.
 	 */
-	private static Readings hikari(double atOneUser, double atCap, MachineCpu.Use atCapCpu) {
+	private static Readings hikari(double atOneUser, double atCap, Step.Cpu atCapCpu) {
 		List<Step> steps = new ArrayList<>();
 		steps.add(step(1, 30, pool(1, 0, 300, atOneUser), QUIET));
 		steps.add(step(2, 55, pool(2, 0, 550, atOneUser * 1.1), QUIET));
@@ -152,7 +150,7 @@ class RootsTest {
 	}
 
 	/** A 10 s step at {@code rps}, its latency by Little's law, its CPU read. */
-	private static Step step(int users, double rps, GaugeTimeline gauges, MachineCpu.Use cpu) {
+	private static Step step(int users, double rps, GaugeTimeline gauges, Step.Cpu cpu) {
 		Duration window = Duration.ofSeconds(10);
 		List<LoadResult.Second> timeline = new ArrayList<>();
 		for (int second = 0; second < 10; second++) {

@@ -6,7 +6,6 @@ import java.util.Locale;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.images.KitImages.JavaRuntime;
-import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.probe.Gauge;
 import org.testcontainers.containers.JdbcDatabaseContainer;
 import org.testcontainers.containers.Network;
@@ -131,7 +130,7 @@ public class LabServiceContainer extends AbstractServiceContainer<LabServiceCont
 	 * all opened at start-up) and {@code driver} on the loader path.
 	 */
 	public LabServiceContainer withMySql(JdbcDatabaseContainer<?> database, JdbcDriver driver, int poolSize) {
-		Knobs.between("poolSize", poolSize, 1, 1000);
+		between("poolSize", poolSize, 1, 1000);
 		String host = database.getNetworkAliases().get(database.getNetworkAliases().size() - 1);
 		return withEnv("SPRING_PROFILES_ACTIVE", this.role + ",db")
 			.withEnv("SPRING_DATASOURCE_URL",
@@ -150,7 +149,7 @@ public class LabServiceContainer extends AbstractServiceContainer<LabServiceCont
 	 * minimum) to 10 min.
 	 */
 	public LabServiceContainer withDbConnectionTimeout(Duration timeout) {
-		Knobs.between("dbConnectionTimeout", timeout, Duration.ofMillis(250), Duration.ofMinutes(10));
+		between("dbConnectionTimeout", timeout, Duration.ofMillis(250), Duration.ofMinutes(10));
 		return withEnv("SPRING_DATASOURCE_HIKARI_CONNECTIONTIMEOUT", Long.toString(timeout.toMillis()));
 	}
 
@@ -159,8 +158,7 @@ public class LabServiceContainer extends AbstractServiceContainer<LabServiceCont
 	 * ({@code -Djdk.virtualThreadScheduler.parallelism}), 1 to 256.
 	 */
 	public LabServiceContainer withCarrierThreads(int carriers) {
-		return withJvmOptions(
-				"-Djdk.virtualThreadScheduler.parallelism=" + Knobs.between("carriers", carriers, 1, 256));
+		return withJvmOptions("-Djdk.virtualThreadScheduler.parallelism=" + between("carriers", carriers, 1, 256));
 	}
 
 	/**
@@ -176,7 +174,7 @@ public class LabServiceContainer extends AbstractServiceContainer<LabServiceCont
 	 * 0 to 10 min.
 	 */
 	public LabServiceContainer withDefaultLatency(Duration latency) {
-		Knobs.between("latency", latency, Duration.ZERO, Duration.ofMinutes(10));
+		between("latency", latency, Duration.ZERO, Duration.ofMinutes(10));
 		return withEnv("LAB_DOWNSTREAM_LATENCY", latency.toMillis() + "ms");
 	}
 
@@ -191,7 +189,7 @@ public class LabServiceContainer extends AbstractServiceContainer<LabServiceCont
 	 * Boot's default is 200.
 	 */
 	public LabServiceContainer withTomcatMaxThreads(int threads) {
-		withSpringProperty("server.tomcat.threads.max", Knobs.between("tomcatMaxThreads", threads, 1, 10_000));
+		withSpringProperty("server.tomcat.threads.max", between("tomcatMaxThreads", threads, 1, 10_000));
 		return this;
 	}
 
@@ -201,7 +199,7 @@ public class LabServiceContainer extends AbstractServiceContainer<LabServiceCont
 	 */
 	public LabServiceContainer withMaxConnectionsPerRoute(int connections) {
 		return withEnv("LAB_CALLER_POOL_MAXPERROUTE",
-				Integer.toString(Knobs.between("maxConnectionsPerRoute", connections, 1, 10_000)));
+				Integer.toString(between("maxConnectionsPerRoute", connections, 1, 10_000)));
 	}
 
 	/**
@@ -209,7 +207,7 @@ public class LabServiceContainer extends AbstractServiceContainer<LabServiceCont
 	 */
 	public LabServiceContainer withMaxConnectionsTotal(int connections) {
 		return withEnv("LAB_CALLER_POOL_MAXTOTAL",
-				Integer.toString(Knobs.between("maxConnectionsTotal", connections, 1, 10_000)));
+				Integer.toString(between("maxConnectionsTotal", connections, 1, 10_000)));
 	}
 
 	/**
@@ -219,7 +217,7 @@ public class LabServiceContainer extends AbstractServiceContainer<LabServiceCont
 	 */
 	public LabServiceContainer withBulkhead(int maxConcurrentCalls) {
 		return withEnv("LAB_CALLER_BULKHEAD_MAXCONCURRENTCALLS",
-				Integer.toString(Knobs.between("bulkhead maxConcurrentCalls", maxConcurrentCalls, 1, 10_000)));
+				Integer.toString(between("bulkhead maxConcurrentCalls", maxConcurrentCalls, 1, 10_000)));
 	}
 
 	/**
@@ -229,10 +227,9 @@ public class LabServiceContainer extends AbstractServiceContainer<LabServiceCont
 	 */
 	public LabServiceContainer withWebClientPool(int maxConnections, int pendingAcquireMaxCount,
 			Duration pendingAcquireTimeout) {
-		Knobs.between("webclient maxConnections", maxConnections, 1, 10_000);
-		Knobs.between("webclient pendingAcquireMaxCount", pendingAcquireMaxCount, 1, 100_000);
-		Knobs.between("webclient pendingAcquireTimeout", pendingAcquireTimeout, Duration.ofMillis(1),
-				Duration.ofMinutes(10));
+		between("webclient maxConnections", maxConnections, 1, 10_000);
+		between("webclient pendingAcquireMaxCount", pendingAcquireMaxCount, 1, 100_000);
+		between("webclient pendingAcquireTimeout", pendingAcquireTimeout, Duration.ofMillis(1), Duration.ofMinutes(10));
 		return withEnv("LAB_CALLER_WEBCLIENT_MAXCONNECTIONS", Integer.toString(maxConnections))
 			.withEnv("LAB_CALLER_WEBCLIENT_PENDINGACQUIREMAXCOUNT", Integer.toString(pendingAcquireMaxCount))
 			.withEnv("LAB_CALLER_WEBCLIENT_PENDINGACQUIRETIMEOUT", pendingAcquireTimeout.toMillis() + "ms");
@@ -243,7 +240,7 @@ public class LabServiceContainer extends AbstractServiceContainer<LabServiceCont
 	 * min.
 	 */
 	public LabServiceContainer withConnectTimeout(Duration timeout) {
-		Knobs.between("connectTimeout", timeout, Duration.ofMillis(1), Duration.ofMinutes(10));
+		between("connectTimeout", timeout, Duration.ofMillis(1), Duration.ofMinutes(10));
 		return withEnv("SPRING_HTTP_CLIENTS_CONNECTTIMEOUT", timeout.toMillis() + "ms");
 	}
 
@@ -251,7 +248,7 @@ public class LabServiceContainer extends AbstractServiceContainer<LabServiceCont
 	 * Caller: read timeout ({@code spring.http.clients.read-timeout}), 1 ms to 10 min.
 	 */
 	public LabServiceContainer withReadTimeout(Duration timeout) {
-		Knobs.between("readTimeout", timeout, Duration.ofMillis(1), Duration.ofMinutes(10));
+		between("readTimeout", timeout, Duration.ofMillis(1), Duration.ofMinutes(10));
 		return withEnv("SPRING_HTTP_CLIENTS_READTIMEOUT", timeout.toMillis() + "ms");
 	}
 
@@ -262,7 +259,7 @@ public class LabServiceContainer extends AbstractServiceContainer<LabServiceCont
 	 * {@code GET /probe/request-log} reads lines logged and written.
 	 */
 	public LabServiceContainer withRequestLog(RequestLogAppender appender, Duration sinkLatency) {
-		Knobs.between("request log sinkLatency", sinkLatency, Duration.ZERO, Duration.ofSeconds(10));
+		between("request log sinkLatency", sinkLatency, Duration.ZERO, Duration.ofSeconds(10));
 		return withEnv("LAB_REQUESTLOG_APPENDER", appender.name().toLowerCase(Locale.ROOT))
 			.withEnv("LAB_REQUESTLOG_SINKLATENCY", sinkLatency.toMillis() + "ms");
 	}
@@ -292,6 +289,23 @@ public class LabServiceContainer extends AbstractServiceContainer<LabServiceCont
 	/** The in-flight probe of this service. */
 	public InFlightProbe inFlight() {
 		return new InFlightProbe(uri(""));
+	}
+
+	/** {@code value}, or one line naming the knob and its range. */
+	private static int between(String knob, int value, int min, int max) {
+		if (value < min || value > max) {
+			throw new IllegalArgumentException(knob + " must be between " + min + " and " + max + ", was " + value);
+		}
+		return value;
+	}
+
+	/** {@code value}, or one line naming the knob and its range. */
+	private static Duration between(String knob, Duration value, Duration min, Duration max) {
+		if (value == null || value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+			throw new IllegalArgumentException(knob + " must be between " + min.toMillis() + " ms and " + max.toMillis()
+					+ " ms, was " + ((value != null) ? value.toMillis() + " ms" : "not set"));
+		}
+		return value;
 	}
 
 }

@@ -1,4 +1,4 @@
-package dev.bottleneckkit.probe;
+package dev.bottleneckkit.sweep;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package dev.bottleneckkit.probe;
+package dev.bottleneckkit.sweep;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,10 +37,10 @@ import org.testcontainers.containers.output.OutputFrame;
  * OutboundConnections connections = OutboundConnections.of(service).start();   // after start
  * long from = System.nanoTime();
  * ... load ...
- * List<OutboundConnections.Destination> seen = connections.between(from, System.nanoTime());
+ * List<Step.Destination> seen = connections.between(from, System.nanoTime());
  * }</pre>
  */
-public final class OutboundConnections implements AutoCloseable {
+final class OutboundConnections implements AutoCloseable {
 
 	private static final Logger log = LoggerFactory.getLogger(OutboundConnections.class);
 
@@ -61,7 +61,7 @@ public final class OutboundConnections implements AutoCloseable {
 	}
 
 	/** A probe on the started container {@code service}. */
-	public static OutboundConnections of(GenericContainer<?> service) {
+	static OutboundConnections of(GenericContainer<?> service) {
 		return new OutboundConnections(service);
 	}
 
@@ -69,7 +69,7 @@ public final class OutboundConnections implements AutoCloseable {
 	 * Starts the reader in the service's network namespace (a container of the kit's Java
 	 * image, as an unprivileged user, labelled like every container of the kit).
 	 */
-	public OutboundConnections start() {
+	OutboundConnections start() {
 		GenericContainer<?> reader = KitContainers.labelled(new GenericContainer<>(KitImages.java(JavaRuntime.JAVA_21)))
 			.withLabel(MachineCpu.NAME_LABEL, "socket reader")
 			.withNetworkMode("container:" + this.service.getContainerId())
@@ -89,7 +89,7 @@ public final class OutboundConnections implements AutoCloseable {
 	 * between {@code fromNanos} and {@code toNanos} ({@code System.nanoTime()}), most
 	 * connections first; destinations never seen are left out.
 	 */
-	public List<Destination> between(long fromNanos, long toNanos) {
+	List<Step.Destination> between(long fromNanos, long toNanos) {
 		Map<String, int[]> range = new HashMap<>();
 		int readingsInRange = 0;
 		synchronized (this.readings) {
@@ -107,15 +107,15 @@ public final class OutboundConnections implements AutoCloseable {
 		}
 		// A destination first seen in a later reading had none in the earlier ones.
 		int readingsSeen = readingsInRange;
-		List<Destination> destinations = new ArrayList<>();
-		range.forEach((address, minMax) -> destinations.add(new Destination(nameOf(address), address,
+		List<Step.Destination> destinations = new ArrayList<>();
+		range.forEach((address, minMax) -> destinations.add(new Step.Destination(nameOf(address), address,
 				(readingsSeen > 1) ? minMax[0] : minMax[1], minMax[1], readingsSeen)));
-		destinations.sort(Comparator.comparingInt(Destination::max).reversed());
+		destinations.sort(Comparator.comparingInt(Step.Destination::max).reversed());
 		return destinations;
 	}
 
 	/** How many readings have arrived since the reader started. */
-	public int readings() {
+	int readings() {
 		synchronized (this.readings) {
 			return this.readings.size();
 		}
@@ -187,25 +187,6 @@ public final class OutboundConnections implements AutoCloseable {
 		catch (RuntimeException ex) {
 			log.debug("container addresses not read: {}", ex.toString());
 		}
-	}
-
-	/**
-	 * The service's established connections to one destination over a stretch of time.
-	 *
-	 * @param name the destination as the test's containers name it, {@code quotes:8080},
-	 * or its address
-	 * @param address its {@code ip:port}
-	 * @param min the fewest connections in one reading
-	 * @param max the most connections in one reading
-	 * @param readings how many readings the figures come from
-	 */
-	public record Destination(String name, String address, int min, int max, int readings) {
-
-		@Override
-		public String toString() {
-			return (this.min == this.max) ? this.name + " " + this.max : this.name + " " + this.min + "–" + this.max;
-		}
-
 	}
 
 }

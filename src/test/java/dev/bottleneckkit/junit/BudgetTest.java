@@ -1,4 +1,4 @@
-package dev.bottleneckkit.internal;
+package dev.bottleneckkit.junit;
 
 import java.time.Duration;
 import java.util.List;
@@ -8,7 +8,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import dev.bottleneckkit.internal.Phases.Phase;
+import dev.bottleneckkit.internal.RunHook;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,6 +18,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Where the budget puts a load's seconds: its wait for a slot, and the slot's busy time.
  */
 class BudgetTest {
+
+	@BeforeAll
+	static void theSuitesHook() {
+		SuiteHook.install("BudgetTest");
+	}
 
 	@Test
 	void theSlotsBusyTimeCountsOverlappingTurnsOnce() {
@@ -37,9 +43,8 @@ class BudgetTest {
 		try (ExecutorService threads = Executors.newFixedThreadPool(2)) {
 			Future<?> first = threads.submit(() -> {
 				Budget.owner("BudgetTest-first");
-				// Every slot there is (-Dbottleneck.loads-at-once may give more than
-				// one).
-				try (Phases.Turn turn = Phases.enter(Phase.LOADING, "first", Phases.LOADS_AT_ONCE)) {
+				// Two slots, every slot the kit's build gives.
+				try (RunHook.Load turn = RunHook.installed().loads("first")) {
 					firstHasTheSlot.countDown();
 					Thread.sleep(400);
 				}
@@ -48,7 +53,7 @@ class BudgetTest {
 			firstHasTheSlot.await();
 			Future<?> second = threads.submit(() -> {
 				Budget.owner("BudgetTest-second");
-				try (Phases.Turn turn = Phases.enter(Phase.LOADING, "second")) {
+				try (RunHook.Load turn = RunHook.installed().load("second", 1)) {
 					Thread.sleep(100);
 				}
 				return null;

@@ -1,4 +1,4 @@
-package dev.bottleneckkit.internal;
+package dev.bottleneckkit.junit;
 
 import java.time.Duration;
 import java.util.EnumMap;
@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.concurrent.Semaphore;
 
+import dev.bottleneckkit.internal.Knobs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * containers start at once, and one load runs at a time (see {@link #LOADS_AT_ONCE}).
  * With one scenario class at a time, nothing ever waits.
  */
-public final class Phases {
+final class Phases {
 
 	private static final Logger log = LoggerFactory.getLogger(Phases.class);
 
@@ -69,14 +70,14 @@ public final class Phases {
 	 * Users of a closed loop (or requests per second of an open one) above which a load
 	 * takes two slots.
 	 */
-	public static final int USERS_PER_SLOT = 20;
+	static final int USERS_PER_SLOT = 20;
 
 	/**
 	 * The busiest the machine's cores may be, as a share of their time, for a load to go
 	 * beside others: on two cores, 0.8 of a core busy leaves more than a core for the
 	 * newcomer and what it drives.
 	 */
-	public static final double BESIDE_BELOW = 0.4;
+	static final double BESIDE_BELOW = 0.4;
 
 	/**
 	 * The load slots a sweep's step takes: one, so that a load may go beside it, when it
@@ -88,7 +89,7 @@ public final class Phases {
 	 * @param lastBusy the machine's busy share over the step before, 0 to 1; empty for
 	 * the first step
 	 */
-	public static int stepWeight(int users, OptionalDouble lastBusy) {
+	static int stepWeight(int users, OptionalDouble lastBusy) {
 		boolean light = users <= USERS_PER_SLOT && lastBusy.isPresent() && 2 * lastBusy.getAsDouble() <= BESIDE_BELOW;
 		return light ? 1 : 2;
 	}
@@ -96,7 +97,7 @@ public final class Phases {
 	private final LoadSlots loadSlots;
 
 	/** What a JVM's test work is doing with the machine. */
-	public enum Phase {
+	enum Phase {
 
 		/** Starting containers (and building their images): CPU-heavy. */
 		STARTING,
@@ -129,53 +130,8 @@ public final class Phases {
 	 */
 	private final ThreadLocal<Turn> held = new ThreadLocal<>();
 
-	/**
-	 * The schedule every class of this JVM shares, once something turned it on; until
-	 * then (one class at a time, or a user's own tests) every turn passes straight
-	 * through and nothing ever waits.
-	 */
-	private static volatile Phases shared = System.getProperty("bottleneck.schedule", "").equals("shared")
-			? new Phases(LOADS_AT_ONCE, LoadSlots.Machine.procStat()) : null;
-
 	Phases(int loadsAtOnce, LoadSlots.Machine machine) {
 		this.loadSlots = new LoadSlots(loadsAtOnce, machine, BESIDE_BELOW);
-	}
-
-	/**
-	 * Turns the schedule on for this JVM, for test classes that run at once (JUnit's
-	 * {@code junit.jupiter.execution.parallel.mode.classes.default = concurrent}); the
-	 * {@code @Scenario} extension calls it when it sees them, and
-	 * {@code -Dbottleneck.schedule=shared} turns it on from the start. Once on it stays
-	 * on for the JVM's run.
-	 */
-	public static synchronized void shareAmongClasses() {
-		if (shared == null) {
-			shared = new Phases(LOADS_AT_ONCE, LoadSlots.Machine.procStat());
-			log.info("starts and loads take turns: classes run at once ({} load slots)", LOADS_AT_ONCE);
-		}
-	}
-
-	/** Whether the classes of this JVM share a schedule. */
-	public static boolean shared() {
-		return shared != null;
-	}
-
-	/**
-	 * Enters {@code phase}, waiting for the other group's turn to end if need be; close
-	 * the result to leave it.
-	 */
-	public static Turn enter(Phase phase, String what) {
-		return enter(phase, what, 1);
-	}
-
-	/**
-	 * Enters {@code phase} as {@code weight} members' worth of its slots (a load of many
-	 * users weighs more), waiting for the other group's turn to end and for free slots if
-	 * need be, when the classes share a schedule; close the result to leave it.
-	 */
-	public static Turn enter(Phase phase, String what, int weight) {
-		Phases phases = shared;
-		return (phases == null) ? new Turn(null, null) : phases.take(phase, what, weight);
 	}
 
 	/** Enters {@code phase} on this schedule. */
@@ -274,7 +230,7 @@ public final class Phases {
 	}
 
 	/** A phase entered; closing it leaves the phase. */
-	public static final class Turn implements AutoCloseable {
+	static final class Turn implements AutoCloseable {
 
 		/**
 		 * The schedule the turn was taken on; null for a turn that passed straight
@@ -307,7 +263,7 @@ public final class Phases {
 		 * load goes beside it only once its new part settled. Does nothing for a turn
 		 * that is not a load's, or one inside another turn.
 		 */
-		public void weigh(int weight, String what) {
+		void weigh(int weight, String what) {
 			if (this.closed || this.load == null) {
 				return;
 			}

@@ -1,4 +1,4 @@
-package dev.bottleneckkit.probe;
+package dev.bottleneckkit.sweep;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -35,10 +35,10 @@ import org.testcontainers.containers.GenericContainer;
  * process counted) and each container's CPU from its cgroup on the host; with a remote
  * engine from the containers themselves ({@link ContainerCpu}).
  */
-public final class MachineCpu {
+final class MachineCpu {
 
 	/** A container's name in the split, as a label; the kit sets it on its probes. */
-	public static final String NAME_LABEL = "dev.bottleneckkit.name";
+	static final String NAME_LABEL = "dev.bottleneckkit.name";
 
 	private static final String SESSION_LABEL = "org.testcontainers.sessionId";
 
@@ -68,12 +68,12 @@ public final class MachineCpu {
 	 * The CPU of the machine {@code service} runs on, split by container;
 	 * {@code downstream} (may be empty) is told apart because a verdict may name it.
 	 */
-	public static MachineCpu around(GenericContainer<?> service, Optional<GenericContainer<?>> downstream) {
+	static MachineCpu around(GenericContainer<?> service, Optional<GenericContainer<?>> downstream) {
 		return new MachineCpu(service, downstream.orElse(null));
 	}
 
 	/** One reading of every counter, now. */
-	public Reading read() {
+	Reading read() {
 		List<Container> containers = testContainers();
 		List<Path> forwarding = this.local ? processStats("docker-proxy") : List.of();
 		long at = System.nanoTime();
@@ -143,14 +143,14 @@ public final class MachineCpu {
 	 * shown (a remote engine, where a container's CPU costs a process started in it, or a
 	 * cgroup layout the kit does not know).
 	 */
-	public Optional<Reading> readAgain() {
+	Optional<Reading> readAgain() {
 		Known known = this.known;
 		return known.containers().contains(this.service.getContainerId()) ? Optional.of(readKnown(known))
 				: Optional.empty();
 	}
 
 	/** Cores used on average between two readings, by whom. */
-	public Use between(Reading before, Reading after) {
+	Step.Cpu between(Reading before, Reading after) {
 		double seconds = (after.at() - before.at()) / 1e9;
 		Map<String, Double> neighbours = new LinkedHashMap<>();
 		double service = 0;
@@ -181,7 +181,7 @@ public final class MachineCpu {
 		double machineUsed = (before.machineBusyNanos().isPresent() && after.machineBusyNanos().isPresent())
 				? (after.machineBusyNanos().getAsLong() - before.machineBusyNanos().getAsLong()) / 1e9 / seconds
 				: parts;
-		return new Use(service, limit(this.service), limited(this.service), downstream,
+		return new Step.Cpu(service, limit(this.service), limited(this.service), downstream,
 				(this.downstream != null) ? limit(this.downstream) : 0, neighbours, generator, this.machineCores,
 				Math.min(this.machineCores, Math.max(machineUsed, parts)));
 	}
@@ -350,43 +350,7 @@ public final class MachineCpu {
 	 * @param machineBusyNanos busy nanoseconds so far of the machine's cores, when the
 	 * engine is local
 	 */
-	public record Reading(long at, Map<String, Long> containers, long generatorNanos, OptionalLong machineBusyNanos) {
-
-	}
-
-	/**
-	 * Where a stretch of time's CPU went, in cores on average.
-	 *
-	 * @param service the service's container
-	 * @param serviceLimit the cores it may use: its {@code --cpus}, or the machine's
-	 * @param serviceLimited whether it has a CPU limit of its own
-	 * @param downstream the watched downstream's container, when one is watched
-	 * @param downstreamLimit the cores the downstream may use (0 without one)
-	 * @param neighbours each other container of the test, by name ({@code mysql})
-	 * @param generator the test's JVM: the load generator and the probes
-	 * @param machineCores the machine's cores
-	 * @param machineUsed cores busy on the machine (with a local engine every process
-	 * counted, else the sum of the parts)
-	 */
-	public record Use(double service, double serviceLimit, boolean serviceLimited, Optional<Double> downstream,
-			double downstreamLimit, Map<String, Double> neighbours, double generator, double machineCores,
-			double machineUsed) {
-
-		public Use {
-			neighbours = Collections.unmodifiableMap(new LinkedHashMap<>(neighbours));
-		}
-
-		/** The machine's share in use, 0 to 1. */
-		public double machineBusy() {
-			return this.machineUsed / this.machineCores;
-		}
-
-		/** Cores used by what the split does not name: other processes on the machine. */
-		public double others() {
-			double named = this.service + this.downstream.orElse(0.0) + this.generator
-					+ this.neighbours.values().stream().mapToDouble(Double::doubleValue).sum();
-			return Math.max(0, this.machineUsed - named);
-		}
+	record Reading(long at, Map<String, Long> containers, long generatorNanos, OptionalLong machineBusyNanos) {
 
 	}
 

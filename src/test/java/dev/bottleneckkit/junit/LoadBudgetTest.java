@@ -1,19 +1,28 @@
-package dev.bottleneckkit.load;
+package dev.bottleneckkit.junit;
 
 import java.time.Duration;
 import java.util.Map;
 
-import dev.bottleneckkit.internal.Budget;
+import dev.bottleneckkit.internal.RunHook;
+import dev.bottleneckkit.load.ClosedLoopLoad;
+import dev.bottleneckkit.load.LimitedServer;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 /**
- * Where the budget puts a load's seconds: its warm-up, its window, and its tail, the time
- * it ran past them waiting for the answers in flight at the window's end.
+ * Where the suite's budget puts a load's seconds, as the load tells its hook: its
+ * warm-up, its window, and its tail, the time it ran past them waiting for the answers in
+ * flight at the window's end; and each window replayed as if it had ended earlier.
  */
 class LoadBudgetTest {
+
+	@BeforeAll
+	static void theSuitesHook() {
+		SuiteHook.install("LoadBudgetTest");
+	}
 
 	/**
 	 * 2 users on 800 ms answers, a 300 ms warm-up and a 1 s window: the window ends while
@@ -63,9 +72,9 @@ class LoadBudgetTest {
 				.run(server.uri());
 
 			Budget.Window window = Budget.windows().get(owner).get(0);
-			assertThat(window.replays()).extracting(Budget.Replay::latencies)
+			assertThat(window.replays()).extracting(RunHook.Replay::latencies)
 				.containsExactly(2, 3, 4, 6, 8, 0, 0, 0, 0, 0);
-			Budget.Replay fourLatencies = window.replays().get(2);
+			RunHook.Replay fourLatencies = window.replays().get(2);
 			assertThat(fourLatencies.length().toMillis()).as("4 mean latencies of 400 ms").isBetween(1400L, 2200L);
 			assertThat(window.replays()).allSatisfy((replay) -> {
 				assertThat(replay.throughput()).as("%s", replay).isCloseTo(1.0, within(0.1));

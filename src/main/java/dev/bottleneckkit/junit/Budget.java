@@ -1,4 +1,4 @@
-package dev.bottleneckkit.internal;
+package dev.bottleneckkit.junit;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,16 +12,19 @@ import java.util.OptionalDouble;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.bottleneckkit.internal.RunHook.Replay;
+
 /**
  * Where a test run's seconds went, per scenario class and in all: the measured windows
  * (the part the statistics need) against everything around them, container starts, image
- * builds, warm-ups, waiting for a turn, probes. The kit's code records each span as it
- * happens, on the thread of the class that caused it; the report writes the sums.
+ * builds, warm-ups, waiting for a turn, probes. The suite's hook ({@link SuiteHook})
+ * records each span as the measuring path tells it, on the thread of the class that
+ * caused it; the report writes the sums. Nothing is recorded where no hook was installed.
  */
-public final class Budget {
+final class Budget {
 
 	/** What a span of time was spent on. */
-	public enum Category {
+	enum Category {
 
 		/** Loads' measurement windows: what the figures are counted over. */
 		WINDOWS("measured windows"),
@@ -64,7 +67,7 @@ public final class Budget {
 		}
 
 		/** How the report names it. */
-		public String label() {
+		String label() {
 			return this.label;
 		}
 
@@ -100,19 +103,24 @@ public final class Budget {
 	private Budget() {
 	}
 
+	/** Whether anything was recorded: a run with no hook installed records nothing. */
+	static boolean recorded() {
+		return !spent.isEmpty() || !walls.isEmpty();
+	}
+
 	/** From now on, this thread's spans count for {@code className}. */
-	public static void owner(String className) {
+	static void owner(String className) {
 		owner.set(className);
 	}
 
 	/** The class this thread's spans count for. */
-	public static String owner() {
+	static String owner() {
 		String name = owner.get();
 		return (name != null) ? name : "(outside a scenario class)";
 	}
 
 	/** Adds {@code nanos} spent on {@code category} to this thread's class. */
-	public static void add(Category category, long nanos) {
+	static void add(Category category, long nanos) {
 		if (nanos > 0) {
 			spent.computeIfAbsent(owner(), (name) -> new ConcurrentHashMap<>()).merge(category, nanos, Long::sum);
 		}
@@ -122,7 +130,7 @@ public final class Budget {
 	 * From now until the result is closed, this thread's load windows count as
 	 * {@code category} (a sweep's warm-up rounds are loads whose windows are warm-up).
 	 */
-	public static Span windowsAs(Category category) {
+	static Span windowsAs(Category category) {
 		Category before = windowsAs.get();
 		windowsAs.set(category);
 		return () -> windowsAs.set(before);
@@ -130,7 +138,7 @@ public final class Budget {
 
 	/** What a span of time ends with: closing it counts the time. */
 	@FunctionalInterface
-	public interface Span extends AutoCloseable {
+	interface Span extends AutoCloseable {
 
 		@Override
 		void close();
@@ -141,8 +149,7 @@ public final class Budget {
 	 * Adds a load's warm-up and window, the rest of its run ({@code ran} in all) as its
 	 * tail, and the window's precision.
 	 */
-	public static void load(String name, Duration warmUp, Duration window, Duration ran, long answers,
-			double[] perSecond) {
+	static void load(String name, Duration warmUp, Duration window, Duration ran, long answers, double[] perSecond) {
 		load(name, warmUp, window, ran, answers, perSecond, List.of(), OptionalDouble.empty());
 	}
 
@@ -151,8 +158,8 @@ public final class Budget {
 	 * tail, and the window's precision, with what shorter windows would have read and how
 	 * busy the machine's cores were over the run ({@link #cpuSince()}).
 	 */
-	public static void load(String name, Duration warmUp, Duration window, Duration ran, long answers,
-			double[] perSecond, List<Replay> replays, OptionalDouble machineBusy) {
+	static void load(String name, Duration warmUp, Duration window, Duration ran, long answers, double[] perSecond,
+			List<Replay> replays, OptionalDouble machineBusy) {
 		add(Category.WARM_UPS, warmUp.toNanos());
 		add(Category.TAILS, ran.minus(warmUp).minus(window).toNanos());
 		Category as = windowsAs.get();
@@ -171,18 +178,18 @@ public final class Budget {
 	 * The machine's CPU from now on: {@link CpuSince#busyShare()} says how busy its cores
 	 * were since, whatever ran on them.
 	 */
-	public static CpuSince cpuSince() {
+	static CpuSince cpuSince() {
 		return new CpuSince(PROC_STAT.ticks());
 	}
 
 	/** A reading of the machine's CPU ticks to measure from. */
-	public record CpuSince(Optional<long[]> from) {
+	record CpuSince(Optional<long[]> from) {
 
 		/**
 		 * The share of the machine's core time busy since the reading, 0 to 1; empty
 		 * where {@code /proc/stat} cannot be read or no tick passed.
 		 */
-		public OptionalDouble busyShare() {
+		OptionalDouble busyShare() {
 			Optional<long[]> to = PROC_STAT.ticks();
 			if (this.from.isEmpty() || to.isEmpty() || to.get()[1] <= this.from.get()[1]) {
 				return OptionalDouble.empty();
@@ -195,13 +202,13 @@ public final class Budget {
 	/**
 	 * From now until the result is closed, this thread's time counts as {@code category}.
 	 */
-	public static Span span(Category category) {
+	static Span span(Category category) {
 		long started = System.nanoTime();
 		return () -> add(category, System.nanoTime() - started);
 	}
 
 	/** The whole of a class's run, from its first container to its last test's end. */
-	public static void wall(String className, long nanos) {
+	static void wall(String className, long nanos) {
 		walls.merge(className, nanos, Long::sum);
 		long ended = System.nanoTime();
 		synchronized (span) {
@@ -215,7 +222,7 @@ public final class Budget {
 	 * warm-up and window, and for a sweep everything between its steps (settling,
 	 * draining, probes read while it holds the slot).
 	 */
-	public static void turn(long began, long ended) {
+	static void turn(long began, long ended) {
 		turn(began, ended, false);
 	}
 
@@ -223,7 +230,7 @@ public final class Budget {
 	 * A load's turn from {@code began} to {@code ended} (nanoTime); {@code beside}: it
 	 * went beside another load (more than one load slot, and the machine had the CPU).
 	 */
-	public static void turn(long began, long ended, boolean beside) {
+	static void turn(long began, long ended, boolean beside) {
 		turns.merge(owner(), ended - began, Long::sum);
 		turnSpans.add(new long[] { began, ended });
 		if (beside) {
@@ -236,7 +243,7 @@ public final class Budget {
 	 * span from the first class's beginning to the last one's end: with one load at a
 	 * time, the suite cannot take less than its busy time.
 	 */
-	public static SlotTime loadSlots() {
+	static SlotTime loadSlots() {
 		List<long[]> sorted;
 		synchronized (turnSpans) {
 			sorted = new ArrayList<>(turnSpans);
@@ -269,7 +276,7 @@ public final class Budget {
 	}
 
 	/** Every class's spans, by category, in seconds, with its wall time. */
-	public static Map<String, Map<String, Double>> byClass() {
+	static Map<String, Map<String, Double>> byClass() {
 		Map<String, Map<String, Double>> classes = new LinkedHashMap<>();
 		spent.keySet().stream().sorted().forEach((name) -> {
 			Map<String, Double> seconds = new LinkedHashMap<>();
@@ -286,7 +293,7 @@ public final class Budget {
 	}
 
 	/** The windows each class measured, with their precision. */
-	public static Map<String, List<Window>> windows() {
+	static Map<String, List<Window>> windows() {
 		Map<String, List<Window>> copy = new LinkedHashMap<>();
 		windows.keySet().stream().sorted().forEach((name) -> copy.put(name, List.copyOf(windows.get(name))));
 		return copy;
@@ -301,10 +308,10 @@ public final class Budget {
 	 * saved
 	 * @param loadsBeside loads that went beside another
 	 */
-	public record SlotTime(Duration busy, Duration span, Duration sideBySide, int loadsBeside) {
+	record SlotTime(Duration busy, Duration span, Duration sideBySide, int loadsBeside) {
 
 		/** The busy time's share of the span: 0.9 for 90 %. */
-		public double share() {
+		double share() {
 			return this.span.isZero() ? 0 : this.busy.toNanos() / (double) this.span.toNanos();
 		}
 
@@ -322,14 +329,14 @@ public final class Budget {
 	 * @param machineBusy how busy the machine's cores were over the run, 0 to 1 (a load
 	 * beside it counts too); empty where not read
 	 */
-	public record Window(String name, Duration length, long answers, double[] perSecond, List<Replay> replays,
-			Duration ran, OptionalDouble machineBusy) {
+	record Window(String name, Duration length, long answers, double[] perSecond, List<Replay> replays, Duration ran,
+			OptionalDouble machineBusy) {
 
 		/**
 		 * How close to the whole window's throughput a shorter window must read for the
 		 * figure to count as known then: 3 %.
 		 */
-		public static final double WITHIN = 0.03;
+		static final double WITHIN = 0.03;
 
 		/**
 		 * The spread of the answers between its seconds over their mean (the coefficient
@@ -337,7 +344,7 @@ public final class Budget {
 		 * rule: a closed loop's answers come in waves, which make it 0 or large whatever
 		 * the throughput's precision.
 		 */
-		public double spread() {
+		double spread() {
 			if (this.perSecond.length < 2) {
 				return 0;
 			}
@@ -356,7 +363,7 @@ public final class Budget {
 		 * the whole window's throughput; empty when none did (the whole window was
 		 * needed, or it was not replayed).
 		 */
-		public Optional<Duration> knownAfter() {
+		Optional<Duration> knownAfter() {
 			List<Replay> byLength = new ArrayList<>(this.replays);
 			byLength.sort(java.util.Comparator.comparing(Replay::length));
 			Optional<Duration> known = Optional.empty();
@@ -370,20 +377,6 @@ public final class Budget {
 			}
 			return known;
 		}
-
-	}
-
-	/**
-	 * A window replayed as if it had ended earlier, after {@code latencies} mean
-	 * latencies (its answers reaching that many times its users) or after a fixed length,
-	 * by the estimator the kit reports.
-	 *
-	 * @param latencies the mean latencies it would have lasted; 0 for a fixed length
-	 * @param length how long it would have lasted
-	 * @param throughput its throughput over the whole window's: 1.03 for 3 % more
-	 * @param meanLatency its mean latency over the whole window's
-	 */
-	public record Replay(int latencies, Duration length, double throughput, double meanLatency) {
 
 	}
 

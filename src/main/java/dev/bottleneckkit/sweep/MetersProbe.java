@@ -1,0 +1,61 @@
+package dev.bottleneckkit.sweep;
+
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import dev.bottleneckkit.probe.ServiceGauges;
+
+/**
+ * A service's meters sampled over a step, wherever it serves them (Actuator's JSON,
+ * Prometheus text, JMX): the loaded service's, which also says where its meters were read
+ * and what it could not read, or its downstream's.
+ */
+final class MetersProbe implements StepProbe {
+
+	private final Supplier<ServiceGauges> gauges;
+
+	private final boolean ofTheService;
+
+	/** The step's sampling, from its begin to its end. */
+	private Optional<ServiceGauges> sampling = Optional.empty();
+
+	private MetersProbe(Supplier<ServiceGauges> gauges, boolean ofTheService) {
+		this.gauges = gauges;
+		this.ofTheService = ofTheService;
+	}
+
+	/** The loaded service's meters. */
+	static MetersProbe ofTheService(Supplier<ServiceGauges> gauges) {
+		return new MetersProbe(gauges, true);
+	}
+
+	/** Its downstream's meters. */
+	static MetersProbe ofTheDownstream(Supplier<ServiceGauges> gauges) {
+		return new MetersProbe(gauges, false);
+	}
+
+	@Override
+	public void begin(Plan plan) {
+		this.sampling = Optional.of(this.gauges.get().start());
+	}
+
+	@Override
+	public void end(Window window, ProbeReadings.Builder readings) {
+		ServiceGauges sampled = this.sampling.orElseThrow();
+		this.sampling = Optional.empty();
+		if (this.ofTheService) {
+			readings.service(sampled.stop());
+			sampled.blind().ifPresent(readings::blind);
+			sampled.source().ifPresent(readings::meters);
+		}
+		else {
+			readings.downstream(sampled.stop());
+		}
+	}
+
+	@Override
+	public void close() {
+		this.sampling.ifPresent(ServiceGauges::stop);
+	}
+
+}
