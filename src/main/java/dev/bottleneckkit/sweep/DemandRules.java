@@ -241,7 +241,9 @@ final class DemandRules {
 	 * 58.3"; the next step, at 0.98, 50.5 rps at 0.019 s).
 	 */
 	private static Optional<Step> saturatedCpuStep(AtCap at, boolean limited) {
-		List<Step> saturated = at.atCap().stream().filter((s) -> s.cpu().isPresent()).filter((s) -> {
+		// A step whose compilers were busy had its cores filled by the JIT, not by the
+		// requests: the cores it shows full are no cap of the service's.
+		List<Step> saturated = at.atCap().stream().filter((s) -> s.cpu().isPresent() && !s.warming()).filter((s) -> {
 			Step.Cpu use = s.cpu().get();
 			boolean machineFull = use.machineUsed() >= CPU_SATURATED * use.machineCores();
 			return limited

@@ -55,6 +55,8 @@ record ProbeReadings(GaugeTimeline service, GaugeTimeline downstream, Optional<S
 
 		private Optional<DownstreamContainer.InFlight> standIn = Optional.empty();
 
+		private OptionalDouble compilerCores = OptionalDouble.empty();
+
 		private final Set<String> blind = new LinkedHashSet<>();
 
 		private Optional<String> meters = Optional.empty();
@@ -102,6 +104,12 @@ record ProbeReadings(GaugeTimeline service, GaugeTimeline downstream, Optional<S
 			return this;
 		}
 
+		/** The share of a core the JIT compilers took. */
+		Builder compiler(OptionalDouble cores) {
+			this.compilerCores = cores;
+			return this;
+		}
+
 		/** A probe's line on what it could not see, naming what to change. */
 		Builder blind(String line) {
 			this.blind.add(line);
@@ -124,7 +132,7 @@ record ProbeReadings(GaugeTimeline service, GaugeTimeline downstream, Optional<S
 
 		ProbeReadings readings() {
 			return new ProbeReadings(this.service, this.downstream, this.cpu, this.cpuOverTheWindow, this.pinned,
-					this.carriers, this.carrierCores, this.threads, this.connections, this.standIn);
+					this.carriers, this.carrierCores, this.threads, this.connections, this.standIn, this.compilerCores);
 		}
 
 	}

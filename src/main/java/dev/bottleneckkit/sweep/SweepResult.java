@@ -48,6 +48,22 @@ public final class SweepResult {
 		return this.comparison;
 	}
 
+	/**
+	 * How the service was warmed up before the first step, when it was: how long, and
+	 * whether its compilers were quiet when the steps began.
+	 */
+	public Optional<WarmUp> warmUp() {
+		return this.readings.warmUp();
+	}
+
+	/**
+	 * How warm the service was, in words: the warm-up's seconds and how it ended, and the
+	 * share of a core its compilers took at the knee.
+	 */
+	public String warmth() {
+		return this.readings.warmth();
+	}
+
 	/** What the sweep's run measured. */
 	Readings readings() {
 		return this.readings;
