@@ -49,14 +49,6 @@ public final class SweepResult {
 	}
 
 	/**
-	 * How the service was warmed up before the first step, when it was: how long, and
-	 * whether its compilers were quiet when the steps began.
-	 */
-	public Optional<WarmUp> warmUp() {
-		return this.readings.warmUp();
-	}
-
-	/**
 	 * How warm the service was, in words: the warm-up's seconds and how it ended, and the
 	 * share of a core its compilers took at the knee.
 	 */
