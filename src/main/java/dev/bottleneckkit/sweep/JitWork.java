@@ -56,8 +56,8 @@ final class JitWork implements AutoCloseable {
 	}
 
 	/**
-	 * The time the JVM's compilers have spent so far, in milliseconds; empty where the JVM
-	 * does not say (no compiler, or no monitoring of its time) or cannot be read.
+	 * The time the JVM's compilers have spent so far, in milliseconds; empty where the
+	 * JVM does not say (no compiler, or no monitoring of its time) or cannot be read.
 	 */
 	OptionalLong readCompileMillis() {
 		try {
@@ -74,7 +74,9 @@ final class JitWork implements AutoCloseable {
 		}
 	}
 
-	/** The CPU time the JVM's process has used so far, in nanoseconds; empty if unread. */
+	/**
+	 * The CPU time the JVM's process has used so far, in nanoseconds; empty if unread.
+	 */
 	OptionalLong readProcessCpuNanos() {
 		try {
 			Object nanos = this.server.getAttribute(new ObjectName(ManagementFactory.OPERATING_SYSTEM_MXBEAN_NAME),
@@ -123,8 +125,8 @@ final class JitWork implements AutoCloseable {
 
 		/**
 		 * The process's CPU between {@code before} and this reading, over
-		 * {@code requests}: what a request cost, the compilers' work included; empty where
-		 * either did not read it or there were no requests.
+		 * {@code requests}: what a request cost, the compilers' work included; empty
+		 * where either did not read it or there were no requests.
 		 */
 		Optional<java.time.Duration> cpuPerRequestSince(Reading before, long requests) {
 			if (this.cpuNanos.isEmpty() || before.cpuNanos.isEmpty() || requests <= 0) {

@@ -20,7 +20,8 @@ import dev.bottleneckkit.probe.ThreadDump;
  */
 record ProbeReadings(GaugeTimeline service, GaugeTimeline downstream, Optional<Step.Cpu> cpu, boolean cpuOverTheWindow,
 		List<PinnedEvent> pinned, OptionalInt carriers, OptionalDouble carrierCores, List<ThreadDump> threads,
-		List<Step.Destination> connections, Optional<DownstreamContainer.InFlight> standIn) {
+		List<Step.Destination> connections, Optional<DownstreamContainer.InFlight> standIn,
+		OptionalDouble compilerCores) {
 
 	ProbeReadings {
 		pinned = List.copyOf(pinned);

@@ -51,23 +51,24 @@ record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, Li
 	}
 
 	/**
-	 * How warm the service was: the warm-up's seconds and how it ended, and the share of a
-	 * core its compilers took at the knee (the last step without one): "warm-up 14.2 s,
+	 * How warm the service was: the warm-up's seconds and how it ended, and the share of
+	 * a core its compilers took at the knee (the last step without one): "warm-up 14.2 s,
 	 * the compilers quiet; at the knee (8 users) they took 0.02 of a core".
 	 */
 	String warmth() {
 		String warmedUp = this.warmUp
-			.map((done) -> String.format(Locale.ROOT, "warm-up %.1f s, %s", done.took().toMillis() / 1000.0,
-					!done.compilersRead() ? (done.settled() ? "the latency settled" : "the latency not settled")
-							: done.settled() ? "the compilers quiet"
-									: String.format(Locale.ROOT, "the compilers at %.2f of a core when its %d s ran out",
-											done.compilersAtTheEnd().getAsDouble(), done.atMost().toSeconds())))
+			.map((done) -> String
+				.format(Locale.ROOT, "warm-up %.1f s, %s", done.took().toMillis() / 1000.0, !done.compilersRead()
+						? (done.settled() ? "the latency settled" : "the latency not settled")
+						: done.settled() ? "the compilers quiet"
+								: String.format(Locale.ROOT, "the compilers at %.2f of a core when its %d s ran out",
+										done.compilersAtTheEnd().getAsDouble(), done.atMost().toSeconds())))
 			.orElse("no warm-up");
 		Step knee = knee().orElse(last());
 		String where = (knee == last() && knee().isEmpty()) ? "the last step" : "the knee";
 		String atTheKnee = knee.compilerCores().isPresent()
 				? String.format(Locale.ROOT, "; at %s (%s) they took %.2f of a core%s", where,
-						AtCap.usersText(knee.users()), knee.compilerCores().getAsDouble(),
+						(knee.users() == 1) ? "1 user" : knee.users() + " users", knee.compilerCores().getAsDouble(),
 						knee.warming() ? ": still warming" : "")
 				: "; the compilers were not read in the steps";
 		return warmedUp + atTheKnee;

@@ -12,13 +12,13 @@ import java.util.stream.Collectors;
  * model rests, and the CPU a request costs are the service's and not its JIT's. Rounds of
  * {@value #USERS} users, each until every user went through a cycle (at least 1 s). Where
  * the kit reads the service's JVM over JMX, the warm-up ends when its JIT compilers are
- * quiet, at most {@value #QUIET} of a core over the last {@link #QUIET_FOR}, and the CPU a
- * request costs has stopped falling (a round no more than {@value #SETTLED_PERCENT} %
- * below the round before): a latency that settled says nothing of the code under it, as
- * a route that waits for its database settles long before its compilers are done. Where
- * it does not, it ends when the mean latency stops falling the same way. It never lasts
- * more than {@code atMost}: a warm-up cut short there says so, and the steps whose
- * compilers were still busy say so too ({@link Step#warming()}).
+ * quiet, at most {@value #QUIET} of a core over the last {@link #QUIET_FOR}, and the CPU
+ * a request costs has stopped falling (a round no more than {@value #SETTLED_PERCENT} %
+ * below the round before): a latency that settled says nothing of the code under it, as a
+ * route that waits for its database settles long before its compilers are done. Where it
+ * does not, it ends when the mean latency stops falling the same way. It never lasts more
+ * than {@code atMost}: a warm-up cut short there says so, and the steps whose compilers
+ * were still busy say so too ({@link Step#warming()}).
  *
  * @param users the users of each round
  * @param took how long the warm-up lasted
@@ -31,7 +31,9 @@ public record WarmUp(int users, Duration took, List<Round> rounds, boolean settl
 	/** Users of a warm-up round. */
 	static final int USERS = 2;
 
-	/** A round whose figure fell less than this (in percent) below the last has settled. */
+	/**
+	 * A round whose figure fell less than this (in percent) below the last has settled.
+	 */
 	static final int SETTLED_PERCENT = 15;
 
 	/**
@@ -44,8 +46,8 @@ public record WarmUp(int users, Duration took, List<Round> rounds, boolean settl
 	static final Duration QUIET_FOR = Duration.ofSeconds(2);
 
 	/**
-	 * The longest a warm-up lasts unless the sweep says otherwise: a Spring Boot service's
-	 * compilers may work for tens of seconds under load after its start.
+	 * The longest a warm-up lasts unless the sweep says otherwise: a Spring Boot
+	 * service's compilers may work for tens of seconds under load after its start.
 	 */
 	static final Duration DEFAULT_AT_MOST = Duration.ofSeconds(60);
 
@@ -82,9 +84,9 @@ public record WarmUp(int users, Duration took, List<Round> rounds, boolean settl
 	}
 
 	/**
-	 * Whether the warm-up is done after {@code rounds}: the compilers quiet and a request's
-	 * CPU no longer falling where the compilers were read, else the latency no longer
-	 * falling.
+	 * Whether the warm-up is done after {@code rounds}: the compilers quiet and a
+	 * request's CPU no longer falling where the compilers were read, else the latency no
+	 * longer falling.
 	 */
 	static boolean settled(List<Round> rounds) {
 		if (rounds.size() < 2) {
@@ -117,7 +119,10 @@ public record WarmUp(int users, Duration took, List<Round> rounds, boolean settl
 		return nanos >= QUIET_FOR.toNanos() && coreNanos / nanos <= QUIET;
 	}
 
-	/** Whether {@code now} fell no more than {@value #SETTLED_PERCENT} % below {@code before}. */
+	/**
+	 * Whether {@code now} fell no more than {@value #SETTLED_PERCENT} % below
+	 * {@code before}.
+	 */
 	static boolean notFalling(Duration before, Duration now) {
 		return now.toNanos() >= (1 - SETTLED_PERCENT / 100.0) * before.toNanos();
 	}
@@ -143,9 +148,11 @@ public record WarmUp(int users, Duration took, List<Round> rounds, boolean settl
 					? ", a request's CPU " + joined(this.rounds.stream().map((r) -> r.cpuPerRequest().get()).toList())
 							+ " ms"
 					: "";
-			return head + "the compilers " + this.rounds.stream()
-				.map((round) -> String.format(Locale.ROOT, "%.2f", round.compilerCores().getAsDouble()))
-				.collect(Collectors.joining(" → ")) + " of a core" + cpu
+			return head + "the compilers "
+					+ this.rounds.stream()
+						.map((round) -> String.format(Locale.ROOT, "%.2f", round.compilerCores().getAsDouble()))
+						.collect(Collectors.joining(" → "))
+					+ " of a core" + cpu
 					+ (this.settled ? ", quiet" : String.format(Locale.ROOT,
 							", not quiet when the warm-up's %d s ran out: the steps say where the compilers still worked",
 							this.atMost.toSeconds()));

@@ -882,7 +882,8 @@ class AttributionTest {
 
 		assertThat(sweep).isNotCappedBy(Resource.CPU);
 		assertThat(sweep.verdict()).isInstanceOf(Verdict.Unexplained.class);
-		assertThat(sweep.verdict().line()).contains("JIT compilers=0.40 of a core: the JVM was still warming up");
+		assertThat(sweep.verdict().line()).contains("and the service's JVM was still warming up (the compilers took up"
+				+ " to 0.55 of a core in 2 of the 2 steps at the cap): no resource is named for a ceiling its JIT set");
 		assertThat(sweep.warmth()).endsWith("at the knee (4 users) they took 0.55 of a core: still warming");
 	}
 
@@ -904,12 +905,16 @@ class AttributionTest {
 	}
 
 	/**
-	 * A pool named while the knee's steps still compiled: the verdict stands, and its line
-	 * says the steps were warming.
+	 * A pool named while the knee's steps still compiled: the verdict stands, and its
+	 * line says the steps were warming.
 	 */
 	@Test
 	void aVerdictWhoseKneeWasWarmingSaysSo() {
-		List<Step> steps = SweepResults.cappedByAPoolOfFive().steps().stream().map((step) -> warming(step, 0.3)).toList();
+		List<Step> steps = SweepResults.cappedByAPoolOfFive()
+			.steps()
+			.stream()
+			.map((step) -> warming(step, 0.3))
+			.toList();
 
 		SweepResult sweep = result(steps, true);
 

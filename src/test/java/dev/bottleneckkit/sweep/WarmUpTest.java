@@ -67,16 +67,19 @@ class WarmUpTest {
 		WarmUp done = new WarmUp(2, Duration.ofMillis(14_200),
 				List.of(round(1162, 0.92, 186), round(165, 0.04, 19), round(161, 0.02, 18)), true,
 				Duration.ofSeconds(60));
-		WarmUp cut = new WarmUp(2, Duration.ofSeconds(60), List.of(round(1162, 0.92, 186), round(165, 0.40, 31)),
-				false, Duration.ofSeconds(60));
+		WarmUp cut = new WarmUp(2, Duration.ofSeconds(60), List.of(round(1162, 0.92, 186), round(165, 0.40, 31)), false,
+				Duration.ofSeconds(60));
 
 		assertThat(done).hasToString("warmed up in 14.2 s (2 users): the compilers 0.92 → 0.04 → 0.02 of a core,"
 				+ " a request's CPU 186 → 19 → 18 ms, quiet");
-		assertThat(cut.toString()).endsWith(
-				"not quiet when the warm-up's 60 s ran out: the steps say where the compilers still worked");
+		assertThat(cut.toString())
+			.endsWith("not quiet when the warm-up's 60 s ran out: the steps say where the compilers still worked");
 	}
 
-	/** A round of 1 s at {@code meanMs}, the compilers at {@code compilers}, {@code cpuMs} a request. */
+	/**
+	 * A round of 1 s at {@code meanMs}, the compilers at {@code compilers}, {@code cpuMs}
+	 * a request.
+	 */
 	private static WarmUp.Round round(long meanMs, double compilers, long cpuMs) {
 		return new WarmUp.Round(Duration.ofSeconds(1), Duration.ofMillis(meanMs), OptionalDouble.of(compilers),
 				Optional.of(Duration.ofMillis(cpuMs)));
