@@ -98,7 +98,7 @@ final class Probes implements AutoCloseable {
 		}
 		if (jmx.isPresent()) {
 			try {
-				seeing.add(new JitProbe(JitWork.connect(jmx.get())));
+				seeing.add(new JitProbe(JitWork.connect(jmx.get(), service)));
 			}
 			catch (RuntimeException ex) {
 				blind.add("the JIT compilers: JMX at " + jmx.get() + " did not answer ("

@@ -51,9 +51,10 @@ public record Step(int users, LoadResult result, GaugeTimeline service, GaugeTim
 
 	/**
 	 * The share of a core a step's JIT compilers may take for the step to count as warm:
-	 * a tenth of a core compiling is code still changing under the step's figures.
+	 * a fifth of a core compiling is code still changing under the step's figures (a warm
+	 * JVM's compilers take a few hundredths).
 	 */
-	public static final double WARMING = 0.1;
+	public static final double WARMING = 0.2;
 
 	/** A step whose compilers were not read. */
 	public Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream, Optional<Step.Cpu> cpu,

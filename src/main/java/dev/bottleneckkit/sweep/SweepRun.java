@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.internal.Console;
@@ -240,7 +239,7 @@ final class SweepRun {
 				return new JitWatch(Optional.empty());
 			}
 			try {
-				return new JitWatch(JmxAgent.of(service).map(JitWork::connect));
+				return new JitWatch(JmxAgent.of(service).map((agent) -> JitWork.connect(agent, service)));
 			}
 			catch (RuntimeException ex) {
 				return new JitWatch(Optional.empty());
@@ -248,8 +247,7 @@ final class SweepRun {
 		}
 
 		JitWork.Reading read() {
-			return this.jit.map(JitWork::read)
-				.orElseGet(() -> new JitWork.Reading(System.nanoTime(), OptionalLong.empty(), OptionalLong.empty()));
+			return this.jit.map(JitWork::read).orElseGet(() -> JitWork.Reading.none(System.nanoTime()));
 		}
 
 		@Override
