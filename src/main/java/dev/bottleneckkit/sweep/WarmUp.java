@@ -73,6 +73,13 @@ public record WarmUp(int users, Duration took, List<Round> rounds, boolean settl
 		return this.rounds.stream().map(Round::mean).toList();
 	}
 
+	/**
+	 * Whether the route answered no request in the warm-up's last round: it ended there.
+	 */
+	public boolean routeFailed() {
+		return !this.settled && !this.rounds.isEmpty() && this.rounds.get(this.rounds.size() - 1).mean().isZero();
+	}
+
 	/** Whether the warm-up read the JIT compilers (the service's JMX agent answered). */
 	public boolean compilersRead() {
 		return !this.rounds.isEmpty() && this.rounds.stream().allMatch((round) -> round.compilerCores().isPresent());
@@ -139,8 +146,7 @@ public record WarmUp(int users, Duration took, List<Round> rounds, boolean settl
 		if (this.rounds.isEmpty()) {
 			return head + "no round";
 		}
-		Duration lastMean = this.rounds.get(this.rounds.size() - 1).mean();
-		if (lastMean.isZero() && !this.settled) {
+		if (routeFailed()) {
 			return head + "mean " + joined(means()) + " ms, the route answered no request";
 		}
 		if (compilersRead()) {

@@ -1,8 +1,5 @@
 package com.example.catalog;
 
-import java.text.NumberFormat;
-import java.util.Locale;
-
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -22,7 +19,6 @@ public class CatalogController {
 	public String catalog(@RequestParam(defaultValue = "1") long category, @RequestParam(defaultValue = "0") int page,
 			Model model) {
 		model.addAttribute("page", this.catalog.page(category, page));
-		model.addAttribute("money", NumberFormat.getCurrencyInstance(Locale.US));
 		return "catalog";
 	}
 
