@@ -6,6 +6,8 @@
 #   containers/stock-service-jetty  Spring Boot 4.1 on Jetty, platform threads
 #   containers/quarkus-service      Quarkus 3.33: REST, REST client, Agroal with MariaDB's driver, Micrometer's
 #                                   Prometheus registry (the fulfilment service)
+#   containers/catalog-service      Spring Boot 3.5: Thymeleaf pages over Spring Data JPA on virtual threads, pages
+#                                   that cost the JIT much work before they run fast
 # This script
 #   1. builds their jars and images, as a team's pipeline would;
 #   2. generates a consumer project outside the tree, as a team on Spring Boot 3.5 has it (Boot 3.5's parent, the one
@@ -16,7 +18,8 @@
 #      CPU; Jetty's worker pool; a Hikari pool full because its uses wait for the service's one core, the CPU named
 #      as the root (twice the pool leaves the ceiling at the cores' model, half a core lowers it as predicted); on
 #      Quarkus, Agroal, the worker pool, blocked event loops and pinned carriers, each confirmed by its own setting;
-#      prints each verdict;
+#      the catalog in two fresh JVMs and once more in the first, one cap and one ceiling within 10 %, each sweep
+#      after a warm-up that waited for the JIT compilers to be quiet; prints each verdict and how warm it was;
 #   4. holds that run against a baseline run of the same service with a bigger Hikari pool (6 instead of 4) with the
 #      kit's comparison (dev.bottleneckkit.baseline.Baseline): it must fail with the before / after lines, and the
 #      run held against itself must pass;
@@ -34,8 +37,9 @@ image="example/stock-service:ci-$$"
 shop_image="example/shop-service:ci-$$"
 reports_image="example/reports-service:ci-$$"
 fulfilment_image="example/fulfilment-service:ci-$$"
+catalog_image="example/catalog-service:ci-$$"
 cleanup() {
-  docker image rm -f "$image" "$shop_image" "$reports_image" "$fulfilment_image" "example/stock-service:main-$$" \
+  docker image rm -f "$image" "$shop_image" "$reports_image" "$fulfilment_image" "$catalog_image" "example/stock-service:main-$$" \
     "example/stock-service:pr-$$" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
@@ -58,6 +62,7 @@ build_image containers/stock-service "$image"
 build_image containers/stock-service-vt "$shop_image"
 build_image containers/stock-service-jetty "$reports_image"
 build_image containers/quarkus-service "$fulfilment_image"
+build_image containers/catalog-service "$catalog_image"
 
 project="$work/guards"
 mkdir -p "$project/src/test/java/com/example/guards"
@@ -117,9 +122,9 @@ STOCK_IMAGE="$image" STOCK_HIKARI_POOL=6 "$root/mvnw" -B -ntp -q -f "$project/po
 cp "$project/target/bottleneck-report/results.json" "$work/baseline.json"
 
 say "mvn verify in the consumer project (STOCK_IMAGE=$image SHOP_IMAGE=$shop_image REPORTS_IMAGE=$reports_image" \
-  "FULFILMENT_IMAGE=$fulfilment_image)"
+  "FULFILMENT_IMAGE=$fulfilment_image CATALOG_IMAGE=$catalog_image)"
 STOCK_IMAGE="$image" SHOP_IMAGE="$shop_image" REPORTS_IMAGE="$reports_image" FULFILMENT_IMAGE="$fulfilment_image" \
-  "$root/mvnw" -B -ntp -f "$project/pom.xml" verify | tee "$work/verify.log" || {
+  CATALOG_IMAGE="$catalog_image" "$root/mvnw" -B -ntp -f "$project/pom.xml" verify | tee "$work/verify.log" || {
   # The red run's report, its thread dumps and logs, kept: the work directory goes with this script.
   rm -rf "$root/target/stock-report/failed" && mkdir -p "$root/target/stock-report" \
     && cp -r "$project/target/bottleneck-report" "$root/target/stock-report/failed" || true
@@ -127,7 +132,7 @@ STOCK_IMAGE="$image" SHOP_IMAGE="$shop_image" REPORTS_IMAGE="$reports_image" FUL
   exit 1
 }
 for guards in 'Tests run: 5, .* StockServiceCapsIT' 'Tests run: 4, .* ShopServiceCapsIT' 'Tests run: 1, .* ReportsServiceCapsIT' \
-    'Tests run: 2, .* LedgerRootIT' 'Tests run: 4, .* FulfilmentServiceCapsIT'; do
+    'Tests run: 2, .* LedgerRootIT' 'Tests run: 4, .* FulfilmentServiceCapsIT' 'Tests run: 1, .* CatalogWarmthIT'; do
   grep -qE "${guards/, .*/, Failures: 0, Errors: 0, Skipped: 0, .* in com.example.guards.}${guards##* }" "$work/verify.log" \
     || { say "error: not every sweep of ${guards##* } passed"; exit 1; }
 done
@@ -138,6 +143,8 @@ python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install -q jsonsche
 python3 .ci/results-schema-check.py "$project/target/bottleneck-report/results.json" | sed 's/^/[stock] /'
 # Kept beside the suite's own report, for bench/figures.py (docs/figures.md).
 mkdir -p "$root/target/stock-report" && cp "$project/target/bottleneck-report/results.json" "$root/target/stock-report/"
+say "how warm each catalog sweep was:"
+grep -E '^\[bottleneck-kit\] catalog, .*: (warmed up|warm:|capped at)' "$work/verify.log" | sed 's/^/[stock]   /'
 say "every sweep named its cap (target/bottleneck-report/summary.md):"
 sed 's/^/[stock]   /' "$project/target/bottleneck-report/summary.md"
 

@@ -42,10 +42,10 @@ class PublicApiTest {
 
 	/**
 	 * Public types a user can name, top-level and nested: nesting hides no API and
-	 * splitting a class into files costs nothing. The 40 top-level ones and their 23
+	 * splitting a class into files costs nothing. The 40 top-level ones and their 24
 	 * nested records, enums, verdict kinds and the JUnit extension.
 	 */
-	static final int BUDGET = 63;
+	static final int BUDGET = 64;
 
 	/** A type declared on a line of its own, with its modifiers. */
 	private static final Pattern DECLARATION = Pattern

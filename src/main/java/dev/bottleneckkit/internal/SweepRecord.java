@@ -151,20 +151,22 @@ public record SweepRecord(String name, List<Step> steps, boolean saturated, Opti
 	 * @param errors failed requests
 	 * @param serviceCores the service's CPU, in cores
 	 * @param machineCores the machine's CPU in use, in cores
+	 * @param compilerCores the share of a core the service's JIT compilers took
 	 */
 	public record Step(int users, double rps, OptionalDouble meanLatencyMs, long errors, OptionalDouble serviceCores,
-			OptionalDouble machineCores) {
+			OptionalDouble machineCores, OptionalDouble compilerCores) {
 
 		Map<String, Object> json() {
 			return Json.object("users", this.users, "rps", this.rps, "meanLatency_ms", Json.orNull(this.meanLatencyMs),
 					"errors", this.errors, "serviceCores", Json.orNull(this.serviceCores), "machineCores",
-					Json.orNull(this.machineCores));
+					Json.orNull(this.machineCores), "compilerCores", Json.orNull(this.compilerCores));
 		}
 
 		static Step read(Object json) {
 			return new Step((int) Json.number(json, "users"), Json.number(json, "rps"),
 					Json.optionalNumber(json, "meanLatency_ms"), Math.round(Json.number(json, "errors")),
-					Json.optionalNumber(json, "serviceCores"), Json.optionalNumber(json, "machineCores"));
+					Json.optionalNumber(json, "serviceCores"), Json.optionalNumber(json, "machineCores"),
+					Json.optionalNumber(json, "compilerCores"));
 		}
 
 	}

@@ -302,6 +302,7 @@ final class HtmlReport {
 			.ifPresent((warmUp) -> card.append("<dt>warm-up</dt><dd>")
 				.append(ReportText.escape(warmUp.toString()))
 				.append("</dd>"));
+		card.append("<dt>warm</dt><dd>").append(ReportText.escape(sweep.warmth())).append("</dd>");
 		sweep.meters()
 			.ifPresent((where) -> card.append("<dt>meters</dt><dd>read from ")
 				.append(ReportText.escape(where))

@@ -154,7 +154,8 @@ final class ResultsJson {
 			.map((step) -> new SweepRecord.Step(step.users(), step.throughput(),
 					(step.result().succeeded() > 0) ? OptionalDouble.of(millis(step.meanLatency()))
 							: OptionalDouble.empty(),
-					step.result().errorCount(), cores(step, Step.Cpu::service), cores(step, Step.Cpu::machineUsed)))
+					step.result().errorCount(), cores(step, Step.Cpu::service), cores(step, Step.Cpu::machineUsed),
+					step.compilerCores()))
 			.toList();
 		OptionalDouble ceiling = sweep.saturated() ? OptionalDouble.of(sweep.ceiling()) : OptionalDouble.empty();
 		Verdict verdict = sweep.verdict();

@@ -118,7 +118,41 @@ final class Attribution {
 		return limit.at(now.getAsDouble(), bound.model().hold(), bound.model().holdIs());
 	}
 
+	/**
+	 * The verdict on {@code at}, and where the knee's steps measured a JVM still warming
+	 * up (its compilers busy), a verdict that says so: its figures are the JIT's as much
+	 * as the service's.
+	 */
 	private static Verdict verdict(AtCap at) {
+		Verdict verdict = named(at);
+		List<Step> warming = at.atCap().stream().filter(Step::warming).toList();
+		if (warming.isEmpty()) {
+			return verdict;
+		}
+		double busiest = warming.stream().mapToDouble((step) -> step.compilerCores().getAsDouble()).max().orElse(0);
+		String warm = String.format(Locale.ROOT,
+				"the compilers took up to %.2f of a core in %d of the %d steps at" + " the cap", busiest,
+				warming.size(), at.atCap().size());
+		if (verdict instanceof Verdict.Unexplained unexplained) {
+			Map<String, String> readings = new LinkedHashMap<>(unexplained.readings());
+			readings.put(Verdict.Unexplained.WARMING, warm);
+			return new Verdict.Unexplained(unexplained.ceilingRps(), unexplained.fromUsers(), unexplained.candidates(),
+					unexplained.blind(), readings);
+		}
+		if (!(verdict instanceof Capped capped)) {
+			return verdict;
+		}
+		Map<String, String> readings = new LinkedHashMap<>(capped.readings());
+		readings.put(Verdict.Unexplained.WARMING, warm);
+		return new Capped(capped.resource(), capped.ceilingRps(), capped.fromUsers(),
+				capped.saw() + String.format(Locale.ROOT,
+						"; the knee's steps were still warming (the compilers at up to %.2f of a core): a longer"
+								+ " warm-up reads the service's own ceiling",
+						busiest),
+				capped.model(), capped.where(), readings);
+	}
+
+	private static Verdict named(AtCap at) {
 		Step last = at.last();
 		if (last.result().generatorSaturated()) {
 			return new Verdict.GeneratorBound(last.throughput(), last.users(), last.result().generatorBusy());
@@ -203,6 +237,9 @@ final class Attribution {
 		if (!step.pinned().isEmpty()) {
 			seen.put("pinned events", Integer.toString(step.pinned().size()));
 		}
+		step.compilerCores()
+			.ifPresent((cores) -> seen.put("JIT compilers", String.format(Locale.ROOT, "%.2f of a core%s", cores,
+					step.warming() ? ": the JVM was still warming up" : "")));
 		if (!step.result().errors().isEmpty()) {
 			seen.put("errors", step.result().errors().toString());
 		}

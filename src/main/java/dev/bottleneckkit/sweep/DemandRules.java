@@ -233,19 +233,23 @@ final class DemandRules {
 
 	/**
 	 * Of the steps at the cap whose service container ({@code limited}) or machine was at
-	 * its cores, the fullest (within {@value #FULLEST} of its cores), and of those the
-	 * one with the highest throughput. The utilization law's demand is a request's CPU
-	 * with the cores busy: a knee's step at 0.89 of its core left it idle 11 % of its
-	 * seconds, and its cheaper requests (fewer threads queued) promise a ceiling the core
-	 * never gave (the stock /ledger: 52.1 rps at 0.89 of 1 CPU read "1 core / 0.017 s =
-	 * 58.3"; the next step, at 0.98, 50.5 rps at 0.019 s).
+	 * its cores without what its JIT compilers took (cores a JVM still compiling fills
+	 * are the JIT's, not the requests'), the fullest (within {@value #FULLEST} of its
+	 * cores), and of those the one with the highest throughput. The utilization law's
+	 * demand is a request's CPU with the cores busy: a knee's step at 0.89 of its core
+	 * left it idle 11 % of its seconds, and its cheaper requests (fewer threads queued)
+	 * promise a ceiling the core never gave (52.1 rps at 0.89 of 1 CPU read "1 core /
+	 * 0.017 s = 58.3"; the next step, at 0.98, 50.5 rps at 0.019 s).
 	 */
 	private static Optional<Step> saturatedCpuStep(AtCap at, boolean limited) {
+		// Cores the JIT compilers filled are no cap of the requests': a step is full only
+		// when its cores are full without them.
 		List<Step> saturated = at.atCap().stream().filter((s) -> s.cpu().isPresent()).filter((s) -> {
 			Step.Cpu use = s.cpu().get();
-			boolean machineFull = use.machineUsed() >= CPU_SATURATED * use.machineCores();
+			double compilers = s.compilerCores().orElse(0);
+			boolean machineFull = use.machineUsed() - compilers >= CPU_SATURATED * use.machineCores();
 			return limited
-					? use.serviceLimited() && use.service() >= CPU_SATURATED * use.serviceLimit()
+					? use.serviceLimited() && use.service() - compilers >= CPU_SATURATED * use.serviceLimit()
 							&& !(machineFull && machineFuller(use))
 					: machineFull && (!use.serviceLimited() || machineFuller(use));
 		}).toList();

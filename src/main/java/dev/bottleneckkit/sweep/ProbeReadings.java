@@ -20,7 +20,8 @@ import dev.bottleneckkit.probe.ThreadDump;
  */
 record ProbeReadings(GaugeTimeline service, GaugeTimeline downstream, Optional<Step.Cpu> cpu, boolean cpuOverTheWindow,
 		List<PinnedEvent> pinned, OptionalInt carriers, OptionalDouble carrierCores, List<ThreadDump> threads,
-		List<Step.Destination> connections, Optional<DownstreamContainer.InFlight> standIn) {
+		List<Step.Destination> connections, Optional<DownstreamContainer.InFlight> standIn,
+		OptionalDouble compilerCores) {
 
 	ProbeReadings {
 		pinned = List.copyOf(pinned);
@@ -54,6 +55,8 @@ record ProbeReadings(GaugeTimeline service, GaugeTimeline downstream, Optional<S
 		private List<Step.Destination> connections = List.of();
 
 		private Optional<DownstreamContainer.InFlight> standIn = Optional.empty();
+
+		private OptionalDouble compilerCores = OptionalDouble.empty();
 
 		private final Set<String> blind = new LinkedHashSet<>();
 
@@ -102,6 +105,12 @@ record ProbeReadings(GaugeTimeline service, GaugeTimeline downstream, Optional<S
 			return this;
 		}
 
+		/** The share of a core the JIT compilers took. */
+		Builder compiler(OptionalDouble cores) {
+			this.compilerCores = cores;
+			return this;
+		}
+
 		/** A probe's line on what it could not see, naming what to change. */
 		Builder blind(String line) {
 			this.blind.add(line);
@@ -124,7 +133,7 @@ record ProbeReadings(GaugeTimeline service, GaugeTimeline downstream, Optional<S
 
 		ProbeReadings readings() {
 			return new ProbeReadings(this.service, this.downstream, this.cpu, this.cpuOverTheWindow, this.pinned,
-					this.carriers, this.carrierCores, this.threads, this.connections, this.standIn);
+					this.carriers, this.carrierCores, this.threads, this.connections, this.standIn, this.compilerCores);
 		}
 
 	}

@@ -97,6 +97,13 @@ final class Probes implements AutoCloseable {
 					+ "); pools without meters cannot be seen");
 		}
 		if (jmx.isPresent()) {
+			try {
+				seeing.add(new JitProbe(JitWork.connect(jmx.get(), service)));
+			}
+			catch (RuntimeException ex) {
+				blind.add("the JIT compilers: JMX at " + jmx.get() + " did not answer ("
+						+ StepProbe.Blind.rootMessage(ex) + "); a step's warmth is not known");
+			}
 			seeing.add(new DumpsProbe(ThreadDumpProbe.on(service)));
 		}
 	}

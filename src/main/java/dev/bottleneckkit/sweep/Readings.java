@@ -2,6 +2,7 @@ package dev.bottleneckkit.sweep;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -47,6 +48,40 @@ record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, Li
 		}
 		double ceiling = ceiling();
 		return this.steps.stream().filter((step) -> step.throughput() >= KNEE_SHARE * ceiling).findFirst();
+	}
+
+	/**
+	 * How warm the service was: the warm-up's seconds and how it ended, and the share of
+	 * a core its compilers took at the knee (the last step without one): "warm-up 14.2 s,
+	 * the compilers quiet; at the knee (8 users) they took 0.02 of a core".
+	 */
+	String warmth() {
+		String warmedUp = this.warmUp.map(Readings::howItEnded).orElse("no warm-up");
+		Step knee = knee().orElse(last());
+		String where = knee().isPresent() ? "the knee" : "the last step";
+		String atTheKnee = knee.compilerCores().isPresent()
+				? String.format(Locale.ROOT, "; at %s (%s) they took %.2f of a core%s", where,
+						(knee.users() == 1) ? "1 user" : knee.users() + " users", knee.compilerCores().getAsDouble(),
+						knee.warming() ? ": still warming" : "")
+				: "; the compilers were not read in the steps";
+		return warmedUp + atTheKnee;
+	}
+
+	/** "warm-up 14.2 s, the compilers quiet", and the other ways a warm-up ends. */
+	private static String howItEnded(WarmUp done) {
+		String ended;
+		if (done.routeFailed()) {
+			ended = "the route answered no request";
+		}
+		else if (!done.compilersRead()) {
+			ended = done.settled() ? "the latency settled" : "the latency not settled";
+		}
+		else {
+			ended = done.settled() ? "the compilers quiet"
+					: String.format(Locale.ROOT, "the compilers at %.2f of a core when its %d s ran out",
+							done.compilersAtTheEnd().getAsDouble(), done.atMost().toSeconds());
+		}
+		return String.format(Locale.ROOT, "warm-up %.1f s, %s", done.took().toMillis() / 1000.0, ended);
 	}
 
 	/** W₁: the route's mean latency with one user. */

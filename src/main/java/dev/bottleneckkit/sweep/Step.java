@@ -40,11 +40,30 @@ import dev.bottleneckkit.probe.ThreadDump;
  * @param cpuOverTheWindow whether {@code cpu} was read between readings inside the window
  * the throughput is measured in, so that a request's CPU is the window's CPU over the
  * window's requests
+ * @param compilerCores the share of a core the service's JIT compilers took over the
+ * step's window, when read (over its JMX agent): above {@value #WARMING} the step
+ * measured a JVM still warming up ({@link #warming()})
  */
 public record Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream,
 		Optional<Step.Cpu> cpu, List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
 		List<Step.Destination> connections, Duration wall, Optional<DownstreamContainer.InFlight> standIn,
-		OptionalDouble carrierCores, boolean cpuOverTheWindow) {
+		OptionalDouble carrierCores, boolean cpuOverTheWindow, OptionalDouble compilerCores) {
+
+	/**
+	 * The share of a core a step's JIT compilers may take for the step to count as warm:
+	 * a fifth of a core compiling is code still changing under the step's figures (a warm
+	 * JVM's compilers take a few hundredths).
+	 */
+	public static final double WARMING = 0.2;
+
+	/** A step whose compilers were not read. */
+	public Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream, Optional<Step.Cpu> cpu,
+			List<PinnedEvent> pinned, OptionalInt carriers, List<ThreadDump> threads,
+			List<Step.Destination> connections, Duration wall, Optional<DownstreamContainer.InFlight> standIn,
+			OptionalDouble carrierCores, boolean cpuOverTheWindow) {
+		this(users, result, service, downstream, cpu, pinned, carriers, threads, connections, wall, standIn,
+				carrierCores, cpuOverTheWindow, OptionalDouble.empty());
+	}
 
 	/** A step whose CPU was read over the whole step. */
 	public Step(int users, LoadResult result, GaugeTimeline service, GaugeTimeline downstream, Optional<Step.Cpu> cpu,
@@ -74,6 +93,14 @@ public record Step(int users, LoadResult result, GaugeTimeline service, GaugeTim
 		pinned = List.copyOf(pinned);
 		threads = List.copyOf(threads);
 		connections = List.copyOf(connections);
+	}
+
+	/**
+	 * Whether the service's compilers took more than {@value #WARMING} of a core over the
+	 * step: its figures are a JVM's still warming up, not the service's own.
+	 */
+	public boolean warming() {
+		return this.compilerCores.isPresent() && this.compilerCores.getAsDouble() > WARMING;
 	}
 
 	/** Successful requests per second. */

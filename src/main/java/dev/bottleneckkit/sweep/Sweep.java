@@ -299,6 +299,7 @@ public final class Sweep {
 			.lines()
 			.forEach((line) -> Console.line(this.name + ": " + line.strip())));
 		Console.line(this.name + ": " + analysis.verdict().line());
+		Console.line(this.name + ": warm: " + readings.warmth());
 		readings.meters().ifPresent((where) -> Console.line(this.name + ": meters: read from " + where));
 		readings.blind().forEach((line) -> Console.line(this.name + ": blind: " + line));
 		if (!this.checks.confirming()) {

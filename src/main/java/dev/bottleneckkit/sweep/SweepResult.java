@@ -48,6 +48,14 @@ public final class SweepResult {
 		return this.comparison;
 	}
 
+	/**
+	 * How warm the service was, in words: the warm-up's seconds and how it ended, and the
+	 * share of a core its compilers took at the knee.
+	 */
+	public String warmth() {
+		return this.readings.warmth();
+	}
+
 	/** What the sweep's run measured. */
 	Readings readings() {
 		return this.readings;

@@ -9,6 +9,7 @@ import java.util.Optional;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.internal.Console;
+import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.internal.RunHook;
 import dev.bottleneckkit.load.ClosedLoopLoad;
 import dev.bottleneckkit.load.LoadResult;
@@ -178,19 +179,23 @@ final class SweepRun {
 	}
 
 	/**
-	 * Warms the service up in rounds of {@value WarmUp#USERS} users until the mean
-	 * latency settles or the time runs out; empty when no time is allowed.
+	 * Warms the service up in rounds of {@value WarmUp#USERS} users until its compilers
+	 * are quiet and a request's CPU stopped falling (the latency, where the service's JVM
+	 * cannot be read), or the time runs out; empty when no time is allowed.
 	 */
 	Optional<WarmUp> warmUp(String what) {
 		if (this.warmUpAtMost.isZero()) {
 			return Optional.empty();
 		}
-		try (RunHook.Span warming = RunHook.installed().begin(RunHook.Work.WARM_UP, what)) {
+		try (RunHook.Span warming = RunHook.installed().begin(RunHook.Work.WARM_UP, what);
+				JitWatch jit = JitWatch.of(this.service)) {
 			long started = System.nanoTime();
-			List<Duration> means = new ArrayList<>();
+			List<WarmUp.Round> rounds = new ArrayList<>();
 			boolean settled = false;
+			JitWork.Reading before = jit.read();
 			while (System.nanoTime() - started < this.warmUpAtMost.toNanos()) {
 				Duration left = this.warmUpAtMost.minusNanos(System.nanoTime() - started);
+				long began = System.nanoTime();
 				LoadResult round = ClosedLoopLoad.users(WarmUp.USERS)
 					.warmUp(Duration.ZERO)
 					.forCycles(1, clamp(left, Duration.ofSeconds(1), Duration.ofSeconds(6)))
@@ -198,23 +203,58 @@ final class SweepRun {
 					.named(what + ", warm-up")
 					.quiet()
 					.run(this.mix.toArray(Request[]::new));
-				Duration mean = round.meanLatency();
+				JitWork.Reading after = jit.read();
+				long requests = round.timeline()
+					.stream()
+					.mapToLong((second) -> second.succeeded() + second.failed())
+					.sum();
+				rounds.add(new WarmUp.Round(Duration.ofNanos(System.nanoTime() - began), round.meanLatency(),
+						after.compilerCoresSince(before), after.cpuPerRequestSince(before, requests)));
+				before = after;
 				if (round.succeeded() == 0) {
 					// A route that fails is not warming up: the steps will say what it
 					// answers.
-					means.add(mean);
 					break;
 				}
-				settled = !means.isEmpty() && WarmUp.settled(means.get(means.size() - 1), mean);
-				means.add(mean);
+				settled = WarmUp.settled(rounds);
 				if (settled) {
 					break;
 				}
 			}
-			WarmUp warmUp = new WarmUp(WarmUp.USERS, Duration.ofNanos(System.nanoTime() - started), means, settled);
+			WarmUp warmUp = new WarmUp(WarmUp.USERS, Duration.ofNanos(System.nanoTime() - started), rounds, settled,
+					this.warmUpAtMost);
 			Console.line(what + ": " + warmUp);
 			return Optional.of(warmUp);
 		}
+	}
+
+	/**
+	 * The compilers of a service's JVM for its warm-up, where its JMX agent answers; a
+	 * reading without them elsewhere.
+	 */
+	private record JitWatch(Optional<JitWork> jit) implements AutoCloseable {
+
+		static JitWatch of(AbstractServiceContainer<?> service) {
+			if (service == null) {
+				return new JitWatch(Optional.empty());
+			}
+			try {
+				return new JitWatch(JmxAgent.of(service).map((agent) -> JitWork.connect(agent, service)));
+			}
+			catch (RuntimeException ex) {
+				return new JitWatch(Optional.empty());
+			}
+		}
+
+		JitWork.Reading read() {
+			return this.jit.map(JitWork::read).orElseGet(() -> JitWork.Reading.none(System.nanoTime()));
+		}
+
+		@Override
+		public void close() {
+			this.jit.ifPresent(JitWork::close);
+		}
+
 	}
 
 	/** A step of {@code users} after the steps {@code before}, read by {@code probes}. */
@@ -246,7 +286,7 @@ final class SweepRun {
 		ProbeReadings read = probes.end(window);
 		return new Step(users, result, read.service(), read.downstream(), read.cpu(), read.pinned(), read.carriers(),
 				read.threads(), read.connections(), window.wall(), read.standIn(), read.carrierCores(),
-				read.cpuOverTheWindow());
+				read.cpuOverTheWindow(), read.compilerCores());
 	}
 
 	private static Duration max(Duration a, Duration b) {

@@ -161,6 +161,12 @@ public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.U
 	record Unexplained(double ceilingRps, int fromUsers, List<Capped> candidates, List<String> blind,
 			Map<String, String> readings) implements Verdict {
 
+		/**
+		 * The reading that says the steps at the cap measured a JVM still warming up: its
+		 * JIT compilers busy.
+		 */
+		static final String WARMING = "warming";
+
 		public Unexplained {
 			candidates = List.copyOf(candidates);
 			blind = List.copyOf(blind);
@@ -180,6 +186,11 @@ public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.U
 									+ String.format(Locale.ROOT, " (%.2f× the ceiling)",
 											candidate.model().rps() / this.ceilingRps))
 							.collect(Collectors.joining("; "));
+			}
+			else if (this.readings.containsKey(WARMING)) {
+				body = ", and the service's JVM was still warming up (" + this.readings.get(WARMING)
+						+ "): no resource is named for a ceiling its JIT set; a longer warm-up reads the service's own ("
+						+ describe(this.readings) + ")";
 			}
 			else {
 				body = ", and no probe explains it: no pool, thread pool, carrier, lock or CPU was at its limit in the"

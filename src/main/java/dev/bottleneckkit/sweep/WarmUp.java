@@ -3,49 +3,172 @@ package dev.bottleneckkit.sweep;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.stream.Collectors;
 
 /**
  * How a sweep warmed the service up before its first step, so that W₁, on which every
- * model rests, is the service's latency and not its JIT's. Rounds of {@value #USERS}
- * users, each until every user went through a cycle (at least 1 s), until the mean
- * latency stops falling: a round no more than {@value #SETTLED_PERCENT} % below the round
- * before (a cold JVM's rounds fall 1235 → 400 → 158 → 150 ms; noise that rises is no
- * warming up), or the warm-up's time runs out.
+ * model rests, and the CPU a request costs are the service's and not its JIT's. Rounds of
+ * {@value #USERS} users, each until every user went through a cycle (at least 1 s). Where
+ * the kit reads the service's JVM over JMX, the warm-up ends when its JIT compilers are
+ * quiet, at most {@value #QUIET} of a core over the last {@link #QUIET_FOR}, and the CPU
+ * a request costs has stopped falling (a round no more than {@value #SETTLED_PERCENT} %
+ * below the round before): a latency that settled says nothing of the code under it, as a
+ * route that waits for its database settles long before its compilers are done. Where it
+ * does not, it ends when the mean latency stops falling the same way. It never lasts more
+ * than {@code atMost}: a warm-up cut short there says so, and the steps whose compilers
+ * were still busy say so too ({@link Step#warming()}).
  *
  * @param users the users of each round
  * @param took how long the warm-up lasted
- * @param means each round's mean latency, in order
- * @param settled whether the latency settled before the time ran out
+ * @param rounds each round, in order
+ * @param settled whether the warm-up ended by its rule before {@code atMost}
+ * @param atMost the longest it could last
  */
-public record WarmUp(int users, Duration took, List<Duration> means, boolean settled) {
+public record WarmUp(int users, Duration took, List<Round> rounds, boolean settled, Duration atMost) {
 
 	/** Users of a warm-up round. */
 	static final int USERS = 2;
 
-	/** A round whose mean fell less than this (in percent) below the last has settled. */
+	/**
+	 * A round whose figure fell less than this (in percent) below the last has settled.
+	 */
 	static final int SETTLED_PERCENT = 15;
 
-	/** The longest a warm-up lasts unless the sweep says otherwise. */
-	static final Duration DEFAULT_AT_MOST = Duration.ofSeconds(20);
+	/**
+	 * The share of a core the compilers may take over {@link #QUIET_FOR} for the JVM to
+	 * count as warm: compiling a twentieth of a core leaves the figures the service's.
+	 */
+	static final double QUIET = 0.05;
+
+	/** How long the compilers must be quiet for. */
+	static final Duration QUIET_FOR = Duration.ofSeconds(2);
+
+	/**
+	 * The longest a warm-up lasts unless the sweep says otherwise: a Spring Boot
+	 * service's compilers may work for tens of seconds under load after its start.
+	 */
+	static final Duration DEFAULT_AT_MOST = Duration.ofSeconds(60);
 
 	public WarmUp {
-		means = List.copyOf(means);
+		rounds = List.copyOf(rounds);
 	}
 
-	/** Whether a round of mean {@code mean} after one of {@code before} has settled. */
-	static boolean settled(Duration before, Duration mean) {
-		return mean.toNanos() >= (1 - SETTLED_PERCENT / 100.0) * before.toNanos();
+	/**
+	 * One round of the warm-up.
+	 *
+	 * @param length how long it ran
+	 * @param mean its mean latency
+	 * @param compilerCores the share of a core the JIT compilers took over it, when read
+	 * @param cpuPerRequest the service JVM's CPU over it over its requests, when read
+	 */
+	public record Round(Duration length, Duration mean, OptionalDouble compilerCores,
+			Optional<Duration> cpuPerRequest) {
+
 	}
 
-	/** "warmed up in 4.1 s (2 users): mean 275 → 41 → 38 ms, settled" */
+	/** Each round's mean latency, in order. */
+	public List<Duration> means() {
+		return this.rounds.stream().map(Round::mean).toList();
+	}
+
+	/**
+	 * Whether the route answered no request in the warm-up's last round: it ended there.
+	 */
+	public boolean routeFailed() {
+		return !this.settled && !this.rounds.isEmpty() && this.rounds.get(this.rounds.size() - 1).mean().isZero();
+	}
+
+	/** Whether the warm-up read the JIT compilers (the service's JMX agent answered). */
+	public boolean compilersRead() {
+		return !this.rounds.isEmpty() && this.rounds.stream().allMatch((round) -> round.compilerCores().isPresent());
+	}
+
+	/** The share of a core the compilers took in the last round, when read. */
+	public OptionalDouble compilersAtTheEnd() {
+		return this.rounds.isEmpty() ? OptionalDouble.empty() : this.rounds.get(this.rounds.size() - 1).compilerCores();
+	}
+
+	/**
+	 * Whether the warm-up is done after {@code rounds}: the compilers quiet and a
+	 * request's CPU no longer falling where the compilers were read, else the latency no
+	 * longer falling.
+	 */
+	static boolean settled(List<Round> rounds) {
+		if (rounds.size() < 2) {
+			return false;
+		}
+		Round last = rounds.get(rounds.size() - 1);
+		Round before = rounds.get(rounds.size() - 2);
+		if (last.compilerCores().isEmpty()) {
+			return notFalling(before.mean(), last.mean());
+		}
+		return quiet(rounds) && last.cpuPerRequest().isPresent() && before.cpuPerRequest().isPresent()
+				&& notFalling(before.cpuPerRequest().get(), last.cpuPerRequest().get());
+	}
+
+	/**
+	 * Whether the compilers took at most {@value #QUIET} of a core over the last rounds
+	 * that span {@link #QUIET_FOR}.
+	 */
+	static boolean quiet(List<Round> rounds) {
+		double coreNanos = 0;
+		long nanos = 0;
+		for (int i = rounds.size() - 1; i >= 0 && nanos < QUIET_FOR.toNanos(); i--) {
+			Round round = rounds.get(i);
+			if (round.compilerCores().isEmpty()) {
+				return false;
+			}
+			coreNanos += round.compilerCores().getAsDouble() * round.length().toNanos();
+			nanos += round.length().toNanos();
+		}
+		return nanos >= QUIET_FOR.toNanos() && coreNanos / nanos <= QUIET;
+	}
+
+	/**
+	 * Whether {@code now} fell no more than {@value #SETTLED_PERCENT} % below
+	 * {@code before}.
+	 */
+	static boolean notFalling(Duration before, Duration now) {
+		return now.toNanos() >= (1 - SETTLED_PERCENT / 100.0) * before.toNanos();
+	}
+
+	/**
+	 * "warmed up in 14.2 s (2 users): the compilers 0.92 → 0.31 → 0.03 of a core, a
+	 * request's CPU 186 → 31 → 18 ms, quiet", or "warmed up in 4.1 s (2 users): mean 275
+	 * → 41 → 38 ms, settled"
+	 */
 	@Override
 	public String toString() {
-		return String.format(Locale.ROOT, "warmed up in %.1f s (%d users): mean %s ms, %s",
-				this.took.toMillis() / 1000.0, this.users,
-				this.means.stream().map((mean) -> Long.toString(mean.toMillis())).collect(Collectors.joining(" → ")),
-				this.settled ? "settled" : this.means.get(this.means.size() - 1).isZero()
-						? "the route answered no request" : "not settled when the warm-up's time ran out");
+		String head = String.format(Locale.ROOT, "warmed up in %.1f s (%d users): ", this.took.toMillis() / 1000.0,
+				this.users);
+		if (this.rounds.isEmpty()) {
+			return head + "no round";
+		}
+		if (routeFailed()) {
+			return head + "mean " + joined(means()) + " ms, the route answered no request";
+		}
+		if (compilersRead()) {
+			String cpu = this.rounds.stream().allMatch((round) -> round.cpuPerRequest().isPresent())
+					? ", a request's CPU " + joined(this.rounds.stream().map((r) -> r.cpuPerRequest().get()).toList())
+							+ " ms"
+					: "";
+			return head + "the compilers "
+					+ this.rounds.stream()
+						.map((round) -> String.format(Locale.ROOT, "%.2f", round.compilerCores().getAsDouble()))
+						.collect(Collectors.joining(" → "))
+					+ " of a core" + cpu
+					+ (this.settled ? ", quiet" : String.format(Locale.ROOT,
+							", not quiet when the warm-up's %d s ran out: the steps say where the compilers still worked",
+							this.atMost.toSeconds()));
+		}
+		return head + "mean " + joined(means()) + " ms, "
+				+ (this.settled ? "settled" : "not settled when the warm-up's time ran out");
+	}
+
+	private static String joined(List<Duration> durations) {
+		return durations.stream().map((each) -> Long.toString(each.toMillis())).collect(Collectors.joining(" → "));
 	}
 
 }

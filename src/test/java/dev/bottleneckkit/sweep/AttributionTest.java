@@ -867,6 +867,71 @@ class AttributionTest {
 	}
 
 	/**
+	 * The outside app of a fresh JVM: its cores full from two users on while its JIT
+	 * compilers took most of a core. The compilers filled them, not the requests: the
+	 * cores are never named the cap, and the verdict says what it saw.
+	 */
+	@Test
+	void aKneeInsideWarmingStepsIsNeverNamedTheCpus() {
+		List<Step> steps = List.of(warming(machineStep(1, 6.6, 1.2, Map.of(), 0.1, 1.5), 0.9),
+				warming(machineStep(2, 30.1, 1.5, Map.of(), 0.2, 1.9), 0.7),
+				warming(machineStep(4, 41.5, 1.6, Map.of(), 0.3, 1.95), 0.55),
+				warming(machineStep(8, 45.5, 1.6, Map.of(), 0.35, 1.98), 0.4));
+
+		SweepResult sweep = result(steps, true);
+
+		assertThat(sweep).isNotCappedBy(Resource.CPU);
+		assertThat(sweep.verdict()).isInstanceOf(Verdict.Unexplained.class);
+		assertThat(sweep.verdict().line()).contains("and the service's JVM was still warming up (the compilers took up"
+				+ " to 0.55 of a core in 2 of the 2 steps at the cap): no resource is named for a ceiling its JIT set");
+		assertThat(sweep.warmth()).endsWith("at the knee (4 users) they took 0.55 of a core: still warming");
+	}
+
+	/**
+	 * The same cores full with the compilers quiet: the requests filled them, and the CPU
+	 * is the cap.
+	 */
+	@Test
+	void theSameCoresFullWithQuietCompilersAreTheCpus() {
+		List<Step> steps = List.of(warming(machineStep(1, 6.6, 0.3, Map.of(), 0.1, 0.45), 0.02),
+				warming(machineStep(2, 30.1, 1.3, Map.of(), 0.2, 1.6), 0.02),
+				warming(machineStep(4, 41.5, 1.6, Map.of(), 0.3, 1.95), 0.03),
+				warming(machineStep(8, 42.0, 1.6, Map.of(), 0.35, 1.98), 0.01));
+
+		SweepResult sweep = result(steps, true);
+
+		assertThat(sweep).isCappedBy(Resource.CPU);
+		assertThat(sweep.verdict().line()).doesNotContain("warming");
+	}
+
+	/**
+	 * A pool named while the knee's steps still compiled: the verdict stands, and its
+	 * line says the steps were warming.
+	 */
+	@Test
+	void aVerdictWhoseKneeWasWarmingSaysSo() {
+		List<Step> steps = SweepResults.cappedByAPoolOfFive()
+			.steps()
+			.stream()
+			.map((step) -> warming(step, 0.3))
+			.toList();
+
+		SweepResult sweep = result(steps, true);
+
+		assertThat(sweep.verdict()).isInstanceOf(Verdict.Capped.class);
+		assertThat(sweep.verdict().line()).contains(
+				"; the knee's steps were still warming (the compilers at up to 0.30 of a core): a longer warm-up reads"
+						+ " the service's own ceiling");
+	}
+
+	/** {@code step} with its compilers at {@code cores} of a core. */
+	private static Step warming(Step step, double cores) {
+		return new Step(step.users(), step.result(), step.service(), step.downstream(), step.cpu(), step.pinned(),
+				step.carriers(), step.threads(), step.connections(), step.wall(), step.standIn(), step.carrierCores(),
+				step.cpuOverTheWindow(), OptionalDouble.of(cores));
+	}
+
+	/**
 	 * S9's CPU-bound sweep in a clean run: one user filled the one core at 7.7 rps, 129
 	 * ms a request, but the whole step's CPU (warm-up, probes and the compiler's work
 	 * too) over its requests said 155 ms, a model 17 % under the ceiling. Read between

@@ -1,0 +1,90 @@
+package com.example.guards;
+
+import dev.bottleneckkit.containers.KitContainers;
+import dev.bottleneckkit.containers.ServiceContainer;
+import dev.bottleneckkit.junit.Scenario;
+import dev.bottleneckkit.junit.ScenarioReport;
+import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Sweep;
+import dev.bottleneckkit.sweep.SweepResult;
+import dev.bottleneckkit.sweep.WarmUp;
+import eu.rekawek.toxiproxy.model.ToxicDirection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.testcontainers.containers.Network;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.lifecycle.Startables;
+import org.testcontainers.mysql.MySQLContainer;
+import org.testcontainers.toxiproxy.ToxiproxyContainer;
+
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
+
+/**
+ * A team's catalog (Thymeleaf pages over Spring Data JPA, virtual threads, stock starters) whose pages cost its JIT
+ * much work before they run fast, with its database 20 ms away and a Hikari pool of 4. Swept in two fresh JVMs of the
+ * same image, and once more in the first: the same cap, the same ceiling within 10 %, whenever the kit looks.
+ */
+@Scenario(id = "T6", title = "A JIT-heavy page: one ceiling in a fresh JVM and in a warm one")
+class CatalogWarmthIT {
+
+	static final Network network = KitContainers.newNetwork();
+
+	@Container
+	static final MySQLContainer mysql = KitContainers.mysql(network);
+
+	@Container
+	static final ToxiproxyContainer toxiproxy = KitContainers.toxiproxy(network);
+
+	/** Started once the database's proxy is there: the catalog reads its schema as it starts. */
+	static final ServiceContainer first = catalog("catalog-1");
+
+	static final ServiceContainer second = catalog("catalog-2");
+
+	static ServiceContainer catalog(String name) {
+		return new ServiceContainer(System.getenv().getOrDefault("CATALOG_IMAGE", "example/catalog:1.0.0"))
+			.withName(name)
+			.withNetwork(network)
+			.withSpringProperty("spring.datasource.url", "jdbc:mysql://toxiproxy:8667/" + mysql.getDatabaseName()
+					+ "?useSSL=false&allowPublicKeyRetrieval=true")
+			.withSpringProperty("spring.datasource.username", mysql.getUsername())
+			.withSpringProperty("spring.datasource.password", mysql.getPassword())
+			.withSpringProperty("spring.datasource.hikari.maximum-pool-size", 4);
+	}
+
+	@BeforeAll
+	static void theDatabaseIs20MillisecondsAway() throws Exception {
+		KitContainers.proxy(toxiproxy, "mysql", 8667, "mysql:3306")
+			.toxics()
+			.latency("twenty-ms-away", ToxicDirection.DOWNSTREAM, 20);
+		Startables.deepStart(first, second).join();
+	}
+
+	@AfterAll
+	static void stopTheCatalogs() {
+		first.stop();
+		second.stop();
+	}
+
+	@Test
+	void twoFreshJvmsAndAWarmOneReadOneCeiling(ScenarioReport report) {
+		SweepResult fresh = Sweep.of(first, "/catalog").named("catalog, fresh JVM").upToUsers(32).run();
+		SweepResult another = Sweep.of(second, "/catalog").named("catalog, another fresh JVM").upToUsers(32).run();
+		SweepResult again = Sweep.of(first, "/catalog").named("catalog, the first JVM again").upToUsers(32).run();
+
+		report.record("sweep: /catalog in a fresh JVM", fresh);
+		report.record("sweep: /catalog in another fresh JVM", another);
+		report.record("sweep: /catalog in the first JVM again", again);
+		for (SweepResult sweep : new SweepResult[] { fresh, another, again }) {
+			assertThat(sweep).as("%s: %s", sweep.name(), sweep.warmth())
+				.isCappedBy(Resource.HIKARI_POOL)
+				.hasCeilingNearItsModel(withPercentage(15));
+			assertThat(sweep.warmUp().map(WarmUp::settled)).as("%s: the compilers were quiet before the steps: %s",
+					sweep.name(), sweep.warmth()).hasValue(true);
+			assertThat(sweep.ceiling()).as("%s against the first fresh JVM's %.1f rps", sweep.name(), fresh.ceiling())
+				.isCloseTo(fresh.ceiling(), withPercentage(10));
+		}
+	}
+
+}

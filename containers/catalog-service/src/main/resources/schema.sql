@@ -1,0 +1,15 @@
+DROP TABLE IF EXISTS product;
+DROP TABLE IF EXISTS category;
+CREATE TABLE category (
+  id BIGINT PRIMARY KEY,
+  name VARCHAR(64) NOT NULL
+);
+CREATE TABLE product (
+  id BIGINT PRIMARY KEY,
+  category_id BIGINT NOT NULL,
+  name VARCHAR(128) NOT NULL,
+  description VARCHAR(512) NOT NULL,
+  price_cents INT NOT NULL,
+  stock INT NOT NULL,
+  INDEX product_category (category_id)
+);
