@@ -233,30 +233,44 @@ final class DemandRules {
 
 	/**
 	 * Of the steps at the cap whose service container ({@code limited}) or machine was at
-	 * its cores without what its JIT compilers took (cores a JVM still compiling fills
-	 * are the JIT's, not the requests'), the fullest (within {@value #FULLEST} of its
-	 * cores), and of those the one with the highest throughput. The utilization law's
-	 * demand is a request's CPU with the cores busy: a knee's step at 0.89 of its core
-	 * left it idle 11 % of its seconds, and its cheaper requests (fewer threads queued)
-	 * promise a ceiling the core never gave (52.1 rps at 0.89 of 1 CPU read "1 core /
-	 * 0.017 s = 58.3"; the next step, at 0.98, 50.5 rps at 0.019 s).
+	 * its cores, and not by its JIT compilers ({@link #filledByTheCompilers}), the
+	 * fullest (within {@value #FULLEST} of its cores), and of those the one with the
+	 * highest throughput. The utilization law's demand is a request's CPU with the cores
+	 * busy: a knee's step at 0.89 of its core left it idle 11 % of its seconds, and its
+	 * cheaper requests (fewer threads queued) promise a ceiling the core never gave (52.1
+	 * rps at 0.89 of 1 CPU read "1 core / 0.017 s = 58.3"; the next step, at 0.98, 50.5
+	 * rps at 0.019 s).
 	 */
 	private static Optional<Step> saturatedCpuStep(AtCap at, boolean limited) {
-		// Cores the JIT compilers filled are no cap of the requests': a step is full only
-		// when its cores are full without them.
-		List<Step> saturated = at.atCap().stream().filter((s) -> s.cpu().isPresent()).filter((s) -> {
-			Step.Cpu use = s.cpu().get();
-			double compilers = s.compilerCores().orElse(0);
-			boolean machineFull = use.machineUsed() - compilers >= CPU_SATURATED * use.machineCores();
-			return limited
-					? use.serviceLimited() && use.service() - compilers >= CPU_SATURATED * use.serviceLimit()
-							&& !(machineFull && machineFuller(use))
-					: machineFull && (!use.serviceLimited() || machineFuller(use));
-		}).toList();
+		// Cores the JIT compilers filled are no cap of the requests': a step whose
+		// compilers took at least half of what its cores did measured the JIT.
+		List<Step> saturated = at.atCap()
+			.stream()
+			.filter((s) -> s.cpu().isPresent() && !filledByTheCompilers(s, limited))
+			.filter((s) -> {
+				Step.Cpu use = s.cpu().get();
+				boolean machineFull = use.machineUsed() >= CPU_SATURATED * use.machineCores();
+				return limited
+						? use.serviceLimited() && use.service() >= CPU_SATURATED * use.serviceLimit()
+								&& !(machineFull && machineFuller(use))
+						: machineFull && (!use.serviceLimited() || machineFuller(use));
+			})
+			.toList();
 		double fullest = saturated.stream().mapToDouble((s) -> share(s, limited)).max().orElse(0);
 		return saturated.stream()
 			.filter((s) -> share(s, limited) >= fullest - FULLEST)
 			.max(Comparator.comparingDouble(Step::throughput));
+	}
+
+	/**
+	 * Whether the JIT compilers took at least half of the CPU the service's container
+	 * ({@code limited}) or the machine used in {@code step}: cores that full measured the
+	 * JIT, and once it is done the requests alone would leave them at most half busy.
+	 */
+	static boolean filledByTheCompilers(Step step, boolean limited) {
+		Step.Cpu use = step.cpu().orElseThrow();
+		double used = limited ? use.service() : use.machineUsed();
+		return step.compilerCores().isPresent() && step.compilerCores().getAsDouble() >= used / 2;
 	}
 
 	/** The share of its cores the service container ({@code limited}) or machine used. */

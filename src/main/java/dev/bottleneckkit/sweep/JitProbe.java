@@ -35,13 +35,13 @@ final class JitProbe implements StepProbe {
 	@Override
 	public void begin(Plan plan) {
 		this.readings.clear();
-		this.readings.add(this.jit.read());
+		this.readings.add(this.jit.readCompilers());
 		this.running = true;
 		this.reading = Optional.of(Thread.ofVirtual().name("bottleneck-kit-jit").start(() -> {
 			while (this.running) {
 				LockSupport.parkNanos(EVERY.toNanos());
 				if (this.running) {
-					this.readings.add(this.jit.read());
+					this.readings.add(this.jit.readCompilers());
 				}
 			}
 		}));
@@ -50,7 +50,7 @@ final class JitProbe implements StepProbe {
 	@Override
 	public void end(Window window, ProbeReadings.Builder readings) {
 		stop();
-		JitWork.Reading last = this.jit.read();
+		JitWork.Reading last = this.jit.readCompilers();
 		this.readings.add(last);
 		OptionalDouble inTheWindow = overTheWindow(this.readings, window.windowStart(), window.windowEnd());
 		readings.compiler(inTheWindow.isPresent() ? inTheWindow : last.compilerCoresSince(this.readings.get(0)));

@@ -114,21 +114,52 @@ final class JitWork implements AutoCloseable {
 	/**
 	 * The CPU each compiler thread of the JVM has used so far, by its thread id on the
 	 * host, from {@code /proc/<pid>/task/<tid>/schedstat} (its first field: time on a
-	 * core); empty where the host does not show the JVM's threads (a remote engine).
+	 * core); empty where the host does not show the JVM's threads (a remote engine). The
+	 * JVM's threads are searched for its compilers at most every {@link #RESCAN}: a
+	 * reading in between reads their few files alone.
 	 */
 	Optional<Map<Long, Long>> readCompilerCpuNanos() {
+		if (this.compilerTasks.isEmpty() || System.nanoTime() - this.scannedAt > RESCAN.toNanos()) {
+			this.compilerTasks = compilerTasks();
+			this.scannedAt = System.nanoTime();
+		}
+		Map<Long, Long> compilers = new LinkedHashMap<>();
+		for (Path task : this.compilerTasks) {
+			try {
+				String[] fields = Files.readString(task.resolve("schedstat")).trim().split("\\s+");
+				compilers.put(Long.valueOf(task.getFileName().toString()), Long.parseLong(fields[0]));
+			}
+			catch (IOException | RuntimeException ex) {
+				// a compiler thread that ended meanwhile: the next search leaves it out
+				this.scannedAt = 0;
+			}
+		}
+		return compilers.isEmpty() ? Optional.empty() : Optional.of(compilers);
+	}
+
+	/**
+	 * How often the JVM's threads are searched for its compilers (the JVM may add some).
+	 */
+	static final java.time.Duration RESCAN = java.time.Duration.ofSeconds(2);
+
+	/** The compiler threads' {@code /proc} directories the last search found. */
+	private volatile List<Path> compilerTasks = List.of();
+
+	private volatile long scannedAt;
+
+	/** The {@code /proc} directories of the JVM's compiler threads on this host. */
+	private List<Path> compilerTasks() {
 		List<Long> processes = this.container
 			.map((running) -> (running.getContainerId() == null) ? List.<Long>of()
 					: ContainerCpu.processesOnHost(running.getContainerId()))
 			.orElse(List.of(ProcessHandle.current().pid()));
-		Map<Long, Long> compilers = new LinkedHashMap<>();
+		List<Path> compilers = new java.util.ArrayList<>();
 		for (long process : processes) {
 			try (var tasks = Files.newDirectoryStream(Path.of("/proc", String.valueOf(process), "task"))) {
 				for (Path task : tasks) {
 					try {
 						if (COMPILER_THREAD.matcher(Files.readString(task.resolve("comm")).trim()).matches()) {
-							String[] fields = Files.readString(task.resolve("schedstat")).trim().split("\\s+");
-							compilers.put(Long.valueOf(task.getFileName().toString()), Long.parseLong(fields[0]));
+							compilers.add(task);
 						}
 					}
 					catch (IOException | RuntimeException ex) {
@@ -140,7 +171,17 @@ final class JitWork implements AutoCloseable {
 				// a process that ended, or a /proc this JVM cannot read
 			}
 		}
-		return compilers.isEmpty() ? Optional.empty() : Optional.of(compilers);
+		return List.copyOf(compilers);
+	}
+
+	/**
+	 * One reading of the compilers, now: their threads' CPU where the host shows them,
+	 * else their time over JMX.
+	 */
+	Reading readCompilers() {
+		long at = System.nanoTime();
+		Optional<Map<Long, Long>> cpu = readCompilerCpuNanos();
+		return new Reading(at, cpu, cpu.isPresent() ? OptionalLong.empty() : readCompileMillis(), OptionalLong.empty());
 	}
 
 	/** One reading of the compilers and the process's CPU, now. */

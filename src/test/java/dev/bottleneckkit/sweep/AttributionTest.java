@@ -867,24 +867,40 @@ class AttributionTest {
 	}
 
 	/**
-	 * The outside app of a fresh JVM: its cores full from two users on while its JIT
-	 * compilers took most of a core. The compilers filled them, not the requests: the
-	 * cores are never named the cap, and the verdict says what it saw.
+	 * The outside app of a fresh JVM: its 2 cores full from two users on while its JIT
+	 * compilers took from 1.2 down to 1.0 of them. The compilers filled them, not the
+	 * requests: the cores are never named the cap, and the verdict says what it saw.
 	 */
 	@Test
 	void aKneeInsideWarmingStepsIsNeverNamedTheCpus() {
-		List<Step> steps = List.of(warming(machineStep(1, 6.6, 1.2, Map.of(), 0.1, 1.5), 0.9),
-				warming(machineStep(2, 30.1, 1.5, Map.of(), 0.2, 1.9), 0.7),
-				warming(machineStep(4, 41.5, 1.6, Map.of(), 0.3, 1.95), 0.55),
-				warming(machineStep(8, 45.5, 1.6, Map.of(), 0.35, 1.98), 0.4));
+		List<Step> steps = List.of(warming(machineStep(1, 6.6, 1.23, Map.of(), 0.1, 1.5), 1.1),
+				warming(machineStep(2, 30.1, 1.5, Map.of(), 0.2, 1.9), 1.2),
+				warming(machineStep(4, 41.5, 1.6, Map.of(), 0.3, 1.95), 1.05),
+				warming(machineStep(8, 45.5, 1.6, Map.of(), 0.35, 1.98), 1.0));
 
 		SweepResult sweep = result(steps, true);
 
 		assertThat(sweep).isNotCappedBy(Resource.CPU);
 		assertThat(sweep.verdict()).isInstanceOf(Verdict.Unexplained.class);
 		assertThat(sweep.verdict().line()).contains("and the service's JVM was still warming up (the compilers took up"
-				+ " to 0.55 of a core in 2 of the 2 steps at the cap): no resource is named for a ceiling its JIT set");
-		assertThat(sweep.warmth()).endsWith("at the knee (4 users) they took 0.55 of a core: still warming");
+				+ " to 1.05 of a core in 2 of the 2 steps at the cap): no resource is named for a ceiling its JIT set");
+		assertThat(sweep.warmth()).endsWith("at the knee (4 users) they took 1.05 of a core: still warming");
+	}
+
+	/**
+	 * A route on one CPU whose compilers still took a fifth of it: the requests filled
+	 * the rest, and the core is the cap, warming or not.
+	 */
+	@Test
+	void aCoreTheRequestsFilledBesideSomeCompilingIsTheCap() {
+		List<Step> steps = List.of(warming(cpuStep(1, 8.1, 0.48), 0.1), warming(cpuStep(2, 15.2, 0.62), 0.1),
+				warming(cpuStep(4, 28.5, 0.76), 0.15), warming(cpuStep(8, 56.3, 1.00), 0.21),
+				warming(cpuStep(16, 53.4, 0.99), 0.1));
+
+		SweepResult sweep = result(steps, true);
+
+		assertThat(sweep).isCappedBy(Resource.CPU);
+		assertThat(sweep.verdict().line()).contains("the knee's steps were still warming (the compilers at up to 0.21");
 	}
 
 	/**
