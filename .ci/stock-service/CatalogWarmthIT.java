@@ -14,7 +14,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
-import org.testcontainers.lifecycle.Startables;
 import org.testcontainers.mysql.MySQLContainer;
 import org.testcontainers.toxiproxy.ToxiproxyContainer;
 
@@ -58,7 +57,9 @@ class CatalogWarmthIT {
 		KitContainers.proxy(toxiproxy, "mysql", 8667, "mysql:3306")
 			.toxics()
 			.latency("twenty-ms-away", ToxicDirection.DOWNSTREAM, 20);
-		Startables.deepStart(first, second).join();
+		// One after the other: both seed the database as they start.
+		first.start();
+		second.start();
 	}
 
 	@AfterAll
@@ -82,8 +83,9 @@ class CatalogWarmthIT {
 		report.record("sweep: /catalog in the first JVM again", again);
 		for (SweepResult sweep : new SweepResult[] { fresh, another }) {
 			WarmUp warmUp = sweep.warmUp().orElseThrow();
-			assertThat(warmUp.rounds().get(0).compilerCores()).as("%s: a fresh JVM compiles: %s", sweep.name(), warmUp)
-				.hasValueSatisfying((cores) -> assertThat(cores).isGreaterThan(0.5));
+			assertThat(warmUp.rounds().get(0).compilerCores().orElse(0))
+				.as("%s: a fresh JVM compiles: %s", sweep.name(), warmUp)
+				.isGreaterThan(0.5);
 			assertThat(warmUp.compilersAtTheEnd().getAsDouble()).as("%s: the warm-up ran until they calmed: %s",
 					sweep.name(), warmUp).isLessThan(warmUp.rounds().get(0).compilerCores().getAsDouble() / 2);
 		}
