@@ -96,8 +96,13 @@ class CatalogWarmthIT {
 			assertThat(sweep.warmUp().filter(WarmUp::compilersRead))
 				.as("%s: the warm-up read the JIT compilers: %s", sweep.name(), sweep.warmth())
 				.isPresent();
-			assertThat(sweep.ceiling()).as("%s against the first fresh JVM's %.1f rps", sweep.name(), fresh.ceiling())
-				.isCloseTo(fresh.ceiling(), withPercentage(10));
+		}
+		// A fresh JVM warmed up reads the warm JVM's ceiling, not a cold one's: its first round's request took 0.7 s of
+		// CPU (a ceiling near 3 rps on two cores). Eight of these sweeps in three runs read 24.4 to 28.5 rps (one
+		// standard deviation 5 %, 7 % for the difference of two), so 20 % below is nearly three of those.
+		for (SweepResult sweep : new SweepResult[] { fresh, another }) {
+			assertThat(sweep.ceiling()).as("%s against the warm JVM's %.1f rps", sweep.name(), again.ceiling())
+				.isGreaterThan(again.ceiling() * 0.8);
 		}
 	}
 
