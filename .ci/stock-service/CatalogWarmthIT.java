@@ -14,7 +14,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
-import org.testcontainers.lifecycle.Startables;
 import org.testcontainers.mysql.MySQLContainer;
 import org.testcontainers.toxiproxy.ToxiproxyContainer;
 
@@ -58,7 +57,9 @@ class CatalogWarmthIT {
 		KitContainers.proxy(toxiproxy, "mysql", 8667, "mysql:3306")
 			.toxics()
 			.latency("twenty-ms-away", ToxicDirection.DOWNSTREAM, 20);
-		Startables.deepStart(first, second).join();
+		// One after the other: both seed the database as they start.
+		first.start();
+		second.start();
 	}
 
 	@AfterAll
@@ -82,8 +83,9 @@ class CatalogWarmthIT {
 		report.record("sweep: /catalog in the first JVM again", again);
 		for (SweepResult sweep : new SweepResult[] { fresh, another }) {
 			WarmUp warmUp = sweep.warmUp().orElseThrow();
-			assertThat(warmUp.rounds().get(0).compilerCores()).as("%s: a fresh JVM compiles: %s", sweep.name(), warmUp)
-				.hasValueSatisfying((cores) -> assertThat(cores).isGreaterThan(0.5));
+			assertThat(warmUp.rounds().get(0).compilerCores().orElse(0))
+				.as("%s: a fresh JVM compiles: %s", sweep.name(), warmUp)
+				.isGreaterThan(0.5);
 			assertThat(warmUp.compilersAtTheEnd().getAsDouble()).as("%s: the warm-up ran until they calmed: %s",
 					sweep.name(), warmUp).isLessThan(warmUp.rounds().get(0).compilerCores().getAsDouble() / 2);
 		}
@@ -94,8 +96,13 @@ class CatalogWarmthIT {
 			assertThat(sweep.warmUp().filter(WarmUp::compilersRead))
 				.as("%s: the warm-up read the JIT compilers: %s", sweep.name(), sweep.warmth())
 				.isPresent();
-			assertThat(sweep.ceiling()).as("%s against the first fresh JVM's %.1f rps", sweep.name(), fresh.ceiling())
-				.isCloseTo(fresh.ceiling(), withPercentage(10));
+		}
+		// A fresh JVM warmed up reads the warm JVM's ceiling, not a cold one's: its first round's request took 0.7 s of
+		// CPU (a ceiling near 3 rps on two cores). Eight of these sweeps in three runs read 24.4 to 28.5 rps (one
+		// standard deviation 5 %, 7 % for the difference of two), so 20 % below is nearly three of those.
+		for (SweepResult sweep : new SweepResult[] { fresh, another }) {
+			assertThat(sweep.ceiling()).as("%s against the warm JVM's %.1f rps", sweep.name(), again.ceiling())
+				.isGreaterThan(again.ceiling() * 0.8);
 		}
 	}
 

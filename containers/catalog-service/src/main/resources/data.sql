@@ -1,5 +1,5 @@
-INSERT INTO category (id, name) VALUES (1, 'Oak collection'), (2, 'Birch collection'), (3, 'Maple collection'), (4, 'Walnut collection'), (5, 'Steel collection'), (6, 'Brass collection'), (7, 'Linen collection'), (8, 'Wool collection');
-INSERT INTO product (id, category_id, name, description, price_cents, stock) VALUES
+INSERT IGNORE INTO category (id, name) VALUES (1, 'Oak collection'), (2, 'Birch collection'), (3, 'Maple collection'), (4, 'Walnut collection'), (5, 'Steel collection'), (6, 'Brass collection'), (7, 'Linen collection'), (8, 'Wool collection');
+INSERT IGNORE INTO product (id, category_id, name, description, price_cents, stock) VALUES
   (1, 1, 'Glass desk no. 1', 'copper birch maple pine walnut stone birch cedar linen birch maple silver silver maple wool maple pine silver birch walnut', 30160, 161),
   (2, 2, 'Birch frame no. 2', 'birch wool birch pine steel leather silver steel pine walnut leather pine brass walnut linen stone walnut pine maple birch', 82034, 52),
   (3, 3, 'Slate basket no. 3', 'glass amber amber stone leather wool brass wool maple leather cedar slate glass amber leather maple walnut cedar silver brass', 45733, 38),
@@ -100,7 +100,7 @@ INSERT INTO product (id, category_id, name, description, price_cents, stock) VAL
   (98, 2, 'Brass lamp no. 98', 'glass silver linen cedar oak wool steel silver copper amber birch birch birch cotton cotton pine birch walnut cotton walnut', 69097, 3),
   (99, 3, 'Silver cabinet no. 99', 'birch leather walnut leather stone brass walnut birch cedar cotton maple amber pine steel amber walnut cedar steel leather silver', 76573, 73),
   (100, 4, 'Cotton cabinet no. 100', 'maple pine leather amber wool copper linen pine stone amber pine leather slate slate leather oak wool glass wool linen', 68067, 139);
-INSERT INTO product (id, category_id, name, description, price_cents, stock) VALUES
+INSERT IGNORE INTO product (id, category_id, name, description, price_cents, stock) VALUES
   (101, 5, 'Copper frame no. 101', 'oak stone brass wool glass pine glass slate cotton leather linen leather birch oak brass pine maple stone amber birch', 68663, 99),
   (102, 6, 'Amber clock no. 102', 'walnut cedar wool steel silver glass stone steel linen cotton cedar walnut slate cotton steel silver walnut oak silver pine', 77686, 30),
   (103, 7, 'Slate frame no. 103', 'steel silver cotton walnut copper amber amber leather stone leather stone copper cedar pine copper glass oak slate copper amber', 40224, 47),
@@ -201,7 +201,7 @@ INSERT INTO product (id, category_id, name, description, price_cents, stock) VAL
   (198, 6, 'Pine tray no. 198', 'maple copper walnut slate slate brass wool silver amber birch walnut linen maple cotton stone amber slate wool glass pine', 8409, 18),
   (199, 7, 'Cedar cabinet no. 199', 'slate linen copper walnut birch silver cedar birch wool cedar brass cedar glass linen walnut maple slate cotton amber amber', 96756, 33),
   (200, 8, 'Maple bowl no. 200', 'glass walnut linen cotton stone maple walnut slate slate cotton brass cedar oak cedar oak slate birch pine wool slate', 87990, 154);
-INSERT INTO product (id, category_id, name, description, price_cents, stock) VALUES
+INSERT IGNORE INTO product (id, category_id, name, description, price_cents, stock) VALUES
   (201, 1, 'Steel clock no. 201', 'steel copper glass birch stone brass wool oak amber maple amber linen birch leather amber steel linen leather glass linen', 9581, 102),
   (202, 2, 'Oak stool no. 202', 'oak stone slate wool maple slate stone cedar slate linen linen linen slate linen leather amber cotton wool glass birch', 54243, 45),
   (203, 3, 'Glass basket no. 203', 'oak stone brass wool oak steel cotton amber slate pine pine copper steel cotton wool pine walnut cotton silver steel', 18867, 133),
@@ -302,7 +302,7 @@ INSERT INTO product (id, category_id, name, description, price_cents, stock) VAL
   (298, 2, 'Leather mirror no. 298', 'walnut linen silver glass amber leather linen slate leather copper maple walnut amber maple amber silver cotton slate cotton copper', 14415, 59),
   (299, 3, 'Cedar stool no. 299', 'cedar silver linen oak slate copper glass copper walnut pine maple copper steel leather silver cedar steel leather glass amber', 62259, 73),
   (300, 4, 'Slate desk no. 300', 'brass cotton cedar oak silver oak cotton pine slate stone linen silver oak amber silver linen maple maple wool leather', 50081, 51);
-INSERT INTO product (id, category_id, name, description, price_cents, stock) VALUES
+INSERT IGNORE INTO product (id, category_id, name, description, price_cents, stock) VALUES
   (301, 5, 'Silver clock no. 301', 'amber silver stone copper walnut wool maple leather cedar walnut amber silver stone silver brass wool cedar pine silver glass', 33672, 98),
   (302, 6, 'Glass tray no. 302', 'amber birch slate cedar linen birch brass birch stone leather maple linen wool slate leather amber pine silver pine maple', 6477, 187),
   (303, 7, 'Maple stool no. 303', 'linen maple copper steel cedar leather stone maple steel pine glass silver wool walnut birch maple slate glass birch copper', 82888, 186),
