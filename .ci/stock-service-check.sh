@@ -58,11 +58,6 @@ build_image() { # directory image
   docker build -q --build-arg "JAVA_IMAGE=$java_image" -t "$2" -f "$work/$(basename "$1")/Dockerfile" \
     "$work/$(basename "$1")/target" >/dev/null
 }
-build_image containers/stock-service "$image"
-build_image containers/stock-service-vt "$shop_image"
-build_image containers/stock-service-jetty "$reports_image"
-build_image containers/quarkus-service "$fulfilment_image"
-build_image containers/catalog-service "$catalog_image"
 
 project="$work/guards"
 mkdir -p "$project/src/test/java/com/example/guards"
@@ -113,6 +108,19 @@ cat >"$project/pom.xml" <<POM
   </build>
 </project>
 POM
+
+# Every stock test, the guard's too, compiles against the kit before the images are built: they compile nowhere else.
+say "compiling the stock tests against bottleneck-kit $version"
+cp -r "$project" "$work/compile-check"
+cp .ci/stock-service/guard/StockGuardIT.java "$work/compile-check/src/test/java/com/example/guards/"
+"$root/mvnw" -B -ntp -q -f "$work/compile-check/pom.xml" test-compile >"$work/compile-check.log" 2>&1 \
+  || { grep -E 'ERROR' "$work/compile-check.log" | head -n 20; say "error: the stock tests do not compile"; exit 1; }
+
+build_image containers/stock-service "$image"
+build_image containers/stock-service-vt "$shop_image"
+build_image containers/stock-service-jetty "$reports_image"
+build_image containers/quarkus-service "$fulfilment_image"
+build_image containers/catalog-service "$catalog_image"
 
 # The baseline first, as main's last run would have left it: the same service with a Hikari pool of 6.
 say "baseline: the /stock sweep with a Hikari pool of 6 (STOCK_HIKARI_POOL=6)"
