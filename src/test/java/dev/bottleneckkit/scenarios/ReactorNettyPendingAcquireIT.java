@@ -118,8 +118,9 @@ class ReactorNettyPendingAcquireIT {
 			.isGreaterThanOrEqualTo(MAX_CONNECTIONS);
 		assertThat(result.errors()).as("one more acquisition fails with PoolAcquirePendingLimitException")
 			.containsOnlyKeys("http-503 pool-pending-limit");
-		// At once: a failure's median took 5-6 ms in five runs, against the 500 ms a connection is held. Its p99 rides
-		// the caller's stalls (60-558 ms in the same runs: a half-second pause in one), far from the 30 s timeout.
+		// At once: a failure's median took 5-6 ms in five runs, against the 500 ms a
+		// connection is held. Its p99 rides the caller's stalls (60-558 ms in the same
+		// runs: a half-second pause in one), far from the 30 s timeout.
 		assertThat(result.failureLatencyAt(50)).as("and fails at once, without waiting for a connection")
 			.isLessThan(DOWNSTREAM_LATENCY.dividedBy(10));
 		assertThat(result.failureLatencyAt(99)).as("and none waited for the 30 s pending timeout")
