@@ -22,8 +22,10 @@ import static org.assertj.core.data.Percentage.withPercentage;
 
 /**
  * A team's catalog (Thymeleaf pages over Spring Data JPA, virtual threads, stock starters) whose pages cost its JIT
- * much work before they run fast, with its database 20 ms away and a Hikari pool of 4. Swept in two fresh JVMs of the
- * same image, and once more in the first: the same cap, the same ceiling within 10 %, whenever the kit looks.
+ * much work before they run fast, with its database 20 ms away and a Hikari pool of 2. Swept in two fresh JVMs of the
+ * same image, and once more in the first: the same cap, the same ceiling within 10 %, whenever the kit looks. The pool
+ * of 2 (about 13 rps) keeps the cap one: with 4 (about 26 rps) it and the cores filled together when another process
+ * took a core, and a fresh JVM read the machine's CPU.
  */
 @Scenario(id = "T6", title = "A JIT-heavy page: one ceiling in a fresh JVM and in a warm one")
 class CatalogWarmthIT {
@@ -49,7 +51,7 @@ class CatalogWarmthIT {
 					+ "?useSSL=false&allowPublicKeyRetrieval=true")
 			.withSpringProperty("spring.datasource.username", mysql.getUsername())
 			.withSpringProperty("spring.datasource.password", mysql.getPassword())
-			.withSpringProperty("spring.datasource.hikari.maximum-pool-size", 4);
+			.withSpringProperty("spring.datasource.hikari.maximum-pool-size", 2);
 	}
 
 	@BeforeAll
@@ -69,7 +71,8 @@ class CatalogWarmthIT {
 	}
 
 	/**
-	 * Each fresh JVM's warm-up found its compilers busy (most of a core) and waited for them to calm; whether they were
+	 * Each fresh JVM's warm-up found its compilers busy (most of a core alone, half of one beside a
+	 * busy neighbour) and waited for them to calm; whether they were
 	 * quiet before the warm-up's bound, each sweep's warm line says.
 	 */
 	@Test
@@ -83,9 +86,11 @@ class CatalogWarmthIT {
 		report.record("sweep: /catalog in the first JVM again", again);
 		for (SweepResult sweep : new SweepResult[] { fresh, another }) {
 			WarmUp warmUp = sweep.warmUp().orElseThrow();
+			// A fresh JVM's first round: 0.98-1.11 of a core alone, 0.53-0.55 with another process on a core; a warm
+			// JVM's first round read 0.03-0.18.
 			assertThat(warmUp.rounds().get(0).compilerCores().orElse(0))
 				.as("%s: a fresh JVM compiles: %s", sweep.name(), warmUp)
-				.isGreaterThan(0.5);
+				.isGreaterThan(0.3);
 			assertThat(warmUp.compilersAtTheEnd().getAsDouble()).as("%s: the warm-up ran until they calmed: %s",
 					sweep.name(), warmUp).isLessThan(warmUp.rounds().get(0).compilerCores().getAsDouble() / 2);
 		}
@@ -98,8 +103,8 @@ class CatalogWarmthIT {
 				.isPresent();
 		}
 		// A fresh JVM warmed up reads the warm JVM's ceiling, not a cold one's: its first round's request took 0.7 s of
-		// CPU, a ceiling near 3 rps on two cores. Measured in one run, the fresh JVMs read -4.3 % and +1.1 % (ci2),
-		// -3.7 % and +5.2 % (a trial) of the warm JVM's ceiling.
+		// CPU, a ceiling near 3 rps on two cores. Measured in one run with a pool of 4, the fresh JVMs read -4.3 % and
+		// +1.1 % (ci2), -3.7 % and +5.2 % (a trial) of the warm JVM's ceiling.
 		for (SweepResult sweep : new SweepResult[] { fresh, another }) {
 			assertThat(sweep.ceiling()).as("%s against the warm JVM's %.1f rps", sweep.name(), again.ceiling())
 				.isCloseTo(again.ceiling(), withPercentage(10));
