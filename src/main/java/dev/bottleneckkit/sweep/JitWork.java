@@ -5,10 +5,13 @@ import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.regex.Pattern;
 import javax.management.MBeanServerConnection;
@@ -140,7 +143,7 @@ final class JitWork implements AutoCloseable {
 	/**
 	 * How often the JVM's threads are searched for its compilers (the JVM may add some).
 	 */
-	static final java.time.Duration RESCAN = java.time.Duration.ofSeconds(2);
+	static final Duration RESCAN = Duration.ofSeconds(2);
 
 	/** The compiler threads' {@code /proc} directories the last search found. */
 	private volatile List<Path> compilerTasks = List.of();
@@ -153,7 +156,7 @@ final class JitWork implements AutoCloseable {
 			.map((running) -> (running.getContainerId() == null) ? List.<Long>of()
 					: ContainerCpu.processesOnHost(running.getContainerId()))
 			.orElse(List.of(ProcessHandle.current().pid()));
-		List<Path> compilers = new java.util.ArrayList<>();
+		List<Path> compilers = new ArrayList<>();
 		for (long process : processes) {
 			try (var tasks = Files.newDirectoryStream(Path.of("/proc", String.valueOf(process), "task"))) {
 				for (Path task : tasks) {
@@ -216,9 +219,9 @@ final class JitWork implements AutoCloseable {
 		 * that began between them counts from 0), else their time; empty where neither
 		 * did or no time passed.
 		 */
-		java.util.OptionalDouble compilerCoresSince(Reading before) {
+		OptionalDouble compilerCoresSince(Reading before) {
 			if (this.at <= before.at) {
-				return java.util.OptionalDouble.empty();
+				return OptionalDouble.empty();
 			}
 			double seconds = (this.at - before.at) / 1e9;
 			if (this.compilerCpu.isPresent() && before.compilerCpu.isPresent()) {
@@ -227,12 +230,12 @@ final class JitWork implements AutoCloseable {
 					nanos += Math.max(0,
 							thread.getValue() - before.compilerCpu.get().getOrDefault(thread.getKey(), 0L));
 				}
-				return java.util.OptionalDouble.of(nanos / 1e9 / seconds);
+				return OptionalDouble.of(nanos / 1e9 / seconds);
 			}
 			if (this.compileMillis.isEmpty() || before.compileMillis.isEmpty()) {
-				return java.util.OptionalDouble.empty();
+				return OptionalDouble.empty();
 			}
-			return java.util.OptionalDouble
+			return OptionalDouble
 				.of(Math.max(0, this.compileMillis.getAsLong() - before.compileMillis.getAsLong()) / 1000.0 / seconds);
 		}
 
@@ -241,12 +244,12 @@ final class JitWork implements AutoCloseable {
 		 * {@code requests}: what a request cost, the compilers' work included; empty
 		 * where either did not read it or there were no requests.
 		 */
-		Optional<java.time.Duration> cpuPerRequestSince(Reading before, long requests) {
+		Optional<Duration> cpuPerRequestSince(Reading before, long requests) {
 			if (this.cpuNanos.isEmpty() || before.cpuNanos.isEmpty() || requests <= 0) {
 				return Optional.empty();
 			}
-			return Optional.of(java.time.Duration
-				.ofNanos(Math.max(0, this.cpuNanos.getAsLong() - before.cpuNanos.getAsLong()) / requests));
+			return Optional
+				.of(Duration.ofNanos(Math.max(0, this.cpuNanos.getAsLong() - before.cpuNanos.getAsLong()) / requests));
 		}
 
 	}
