@@ -201,7 +201,7 @@ rm -rf "$root/target/stock-report/ab" && cp -r "$project/target/bottleneck-repor
 ab "$main_image" "$work/ab-same.log"
 same=$?
 set -e
-[ "$cut" -ne 0 ] && grep -q 'ceiling: .* B/A 0\.[0-9]* (.*, 95 %): regressed' "$work/ab-regressed.log" \
+[ "$cut" -ne 0 ] && grep -q 'ceiling: .* B/A 0\.[0-9]* (.*, 95 %), a block ±[0-9.]* %: regressed' "$work/ab-regressed.log" \
   && grep -q 'regressed against example/stock-service:main-.* beyond 5 %' "$work/ab-regressed.log" \
   || { tail -n 60 "$work/ab-regressed.log"; say "error: a Hikari pool cut from 6 to 4 in the head image was not red"; exit 1; }
 [ "$same" -eq 0 ] && grep -q 'the same image' "$work/ab-same.log" && grep -q 'no change at this precision' "$work/ab-same.log" \

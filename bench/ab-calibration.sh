@@ -1,35 +1,62 @@
 #!/usr/bin/env bash
-# Calibration of the A/B guard (a benchmark that prints figures, not a test): N runs each as A/A (the same image
-# twice), as A/B with the head's capacity cut by a fifth, and as A/B with it cut by a tenth, on the lab's /orders/{id}
-# route (a 200 ms hold on 10 Tomcat threads; the heads run 8 and 9). Prints each run's verdict, then the A/A false
-# regressions, the detections, the median half-width of the ceiling's 95 % interval, and the wall time of one guard.
-#   bench/ab-calibration.sh [N=10]
+# Calibration of the A/B guard (a benchmark that prints figures, not a test): guards of the lab's routes, N of each
+# kind, in rounds (each kind once, then the next round), each from two fresh containers:
+#   capacity: /orders/{id}, a 200 ms hold on Tomcat's threads: A/A on 20 threads; heads cut 3 % (30 against 31),
+#             5 % (19 against 20) and 10 % (9 against 10)
+#   CPU:      /work/cpu, 100,000 chained SHA-256 rounds a request: A/A; heads doing 5 % and 10 % more rounds
+# Each guard's figures are appended to the results file as it ends, and its blocks to the blocks log beside it, so a
+# calibration can span sessions: run it again and it goes on where the file ends. The table:
+#   bench/ab-calibration-table.py docs/ab-calibration.tsv
+#   bench/ab-calibration.sh [N=10] [RESULTS=docs/ab-calibration.tsv] [KIND-FILTER=.]
 # Needs a Docker engine and the images of the selected set (BOTTLENECK_IMAGES=offline after containers/offline/build.sh).
+# Run nothing else on the machine meanwhile: the figures are the machine's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${JAVA_HOME:=/usr/lib/jvm/temurin-25-jdk-amd64}"
 export JAVA_HOME PATH="$JAVA_HOME/bin:$PATH"
 n=${1:-10}
+results=$(realpath -m "${2:-docs/ab-calibration.tsv}")
+filter=${3:-.}
 case "${BOTTLENECK_IMAGES:-official}" in
   offline) java_image=bottleneck-kit/temurin:21-jre ;;
   *) java_image=eclipse-temurin:21-jre ;;
 esac
 work=$(mktemp -d "${TMPDIR:-/tmp}/bottleneck-kit-calibration.XXXXXX")
-tag="bottleneck-kit/ab-orders"
-cleanup() { docker image rm -f "$tag:base-$$" "$tag:minus20-$$" "$tag:minus10-$$" >/dev/null 2>&1 || true; rm -rf "$work"; }
+tag="bottleneck-kit/ab-calibration"
+variants=(orders31 orders30 orders20 orders19 orders10 orders9 cpu100 cpu105 cpu110)
+cleanup() {
+  for v in "${variants[@]}"; do docker image rm -f "$tag:$v-$$" >/dev/null 2>&1 || true; done
+  rm -rf "$work"
+}
 trap cleanup EXIT
 
 ./mvnw -B -q -f containers/lab-service/pom.xml -DskipTests package
 cp containers/lab-service/target/lab-service.jar "$work/app.jar"
-for variant in base:10 minus20:8 minus10:9; do
-  { cat containers/lab-service/Dockerfile
-    echo "ENV SPRING_PROFILES_ACTIVE=downstream LAB_DOWNSTREAM_LATENCY=200ms SERVER_TOMCAT_THREADS_MAX=${variant#*:}"
-  } >"$work/Dockerfile"
-  docker build -q --build-arg "JAVA_IMAGE=$java_image" --build-arg CDS=false -t "$tag:${variant%%:*}-$$" -f "$work/Dockerfile" "$work" >/dev/null
+for variant in "${variants[@]}"; do
+  case $variant in
+    orders*) env="SPRING_PROFILES_ACTIVE=downstream LAB_DOWNSTREAM_LATENCY=200ms SERVER_TOMCAT_THREADS_MAX=${variant#orders}" ;;
+    cpu*) env="SPRING_PROFILES_ACTIVE=downstream LAB_DOWNSTREAM_CPU_ITERATIONS=${variant#cpu}000" ;;
+  esac
+  { cat containers/lab-service/Dockerfile; echo "ENV $env"; } >"$work/Dockerfile"
+  docker build -q --build-arg "JAVA_IMAGE=$java_image" --build-arg CDS=false -t "$tag:$variant-$$" -f "$work/Dockerfile" "$work" >/dev/null
 done
 ./mvnw -B -q -DskipTests test-compile
 ./mvnw -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench-classpath.txt >/dev/null
+i() { echo "$tag:$1-$$"; }
+kinds=(
+  "A/A capacity|$(i orders20)|$(i orders20)|/orders/42|64"
+  "A/A CPU|$(i cpu100)|$(i cpu100)|/work/cpu|16"
+  "capacity -3 %|$(i orders31)|$(i orders30)|/orders/42|64"
+  "capacity -5 %|$(i orders20)|$(i orders19)|/orders/42|64"
+  "capacity -10 %|$(i orders10)|$(i orders9)|/orders/42|32"
+  "CPU +5 % work|$(i cpu100)|$(i cpu105)|/work/cpu|16"
+  "CPU +10 % work|$(i cpu100)|$(i cpu110)|/work/cpu|16"
+)
+selected=()
+for kind in "${kinds[@]}"; do if grep -qE -- "$filter" <<<"${kind%%|*}"; then selected+=("$kind"); fi; done
 java ${BOTTLENECK_IMAGES:+-Dbottleneck.images=$BOTTLENECK_IMAGES} \
-  -cp "target/test-classes:target/classes:$(cat target/bench-classpath.txt)" dev.bottleneckkit.bench.ABCalibration "$n" \
-  "$tag:base-$$" "$tag:minus20-$$" "$tag:minus10-$$" /orders/42 2>&1 \
-  | grep -E '^\[calibration\]|^\[bottleneck-kit\] .*(B \(|ceiling:|capped by|moved)'
+  -cp "target/test-classes:target/classes:$(cat target/bench-classpath.txt)" dev.bottleneckkit.bench.ABCalibration \
+  "$results" "$n" "${selected[@]}" 2>&1 \
+  | tee >(grep --line-buffered -E 'A/B block|B \(.*against A' >>"${results%.tsv}-blocks.log") \
+  | grep --line-buffered -E '^\[calibration\]|^\[bottleneck-kit\] .*(B \(|ceiling:|capped by|moved)'
+python3 bench/ab-calibration-table.py "$results"

@@ -78,26 +78,28 @@ final class BaselineCommand {
 	}
 
 	/**
-	 * Each A/B sweep's figures as a Markdown table: A, B, B / A, its interval, the
-	 * verdict.
+	 * Each A/B sweep's figures as a Markdown table: A, B, B / A, its interval, one
+	 * block's spread (the run's noise floor), the verdict.
 	 */
 	static String markdown(List<SweepRecord> compared) {
 		StringBuilder md = new StringBuilder("## The pull request against its base, side by side\n\n");
 		if (compared.isEmpty()) {
 			return md.append("No A/B sweep in this run: name the base with -Dbottleneck.against=IMAGE.\n").toString();
 		}
-		md.append("| sweep | figure | A (base) | B (head) | B / A | 95 % interval | verdict |\n");
-		md.append("|---|---|---|---|---|---|---|\n");
+		md.append("| sweep | figure | A (base) | B (head) | B / A | 95 % interval | a block ± | verdict |\n");
+		md.append("|---|---|---|---|---|---|---|---|\n");
 		for (SweepRecord sweep : compared) {
 			SweepRecord.Comparison comparison = sweep.comparison().get();
 			if (!comparison.baseCap().equals(comparison.headCap())) {
-				md.append(String.format(Locale.ROOT, "| %s | capped by | %s | %s | | | **regressed** |%n", sweep.name(),
-						comparison.baseCap(), comparison.headCap()));
+				md.append(String.format(Locale.ROOT, "| %s | capped by | %s | %s | | | | **regressed** |%n",
+						sweep.name(), comparison.baseCap(), comparison.headCap()));
 			}
 			for (SweepRecord.Comparison.Figure figure : comparison.figures()) {
-				md.append(String.format(Locale.ROOT, "| %s | %s | %.1f %s | %.1f %s | %.3f | %.3f–%.3f | %s |%n",
+				md.append(String.format(Locale.ROOT, "| %s | %s | %.1f %s | %.1f %s | %.3f | %.3f–%.3f | %s | %s |%n",
 						sweep.name(), figure.name(), figure.base(), figure.unit(), figure.head(), figure.unit(),
 						figure.ratio(), figure.low(), figure.high(),
+						Double.isNaN(figure.noise()) ? "—"
+								: String.format(Locale.ROOT, "%.1f %%", 100 * figure.noise()),
 						figure.change().equals("regressed") ? "**regressed**" : figure.change()));
 			}
 		}

@@ -74,14 +74,16 @@ public record SweepRecord(String name, List<Step> steps, boolean saturated, Opti
 	 * @param baseCap what caps A
 	 * @param headCap what caps B
 	 * @param blocks the interleaved blocks measured
+	 * @param seed the seed of the blocks' order, which {@code -Dbottleneck.ab.seed}
+	 * replays
 	 * @param figures each figure
 	 * @param regressed whether B regressed at the default bound (5 %)
 	 * @param lines the comparison as the console printed it
 	 * @param tookSeconds the base's start, the pair's steps and the blocks
 	 */
 	public record Comparison(String baseImage, String headImage, boolean sameImage, int kneeUsers, int ceilingUsers,
-			String baseCap, String headCap, int blocks, List<Figure> figures, boolean regressed, List<String> lines,
-			double tookSeconds) {
+			String baseCap, String headCap, int blocks, long seed, List<Figure> figures, boolean regressed,
+			List<String> lines, double tookSeconds) {
 
 		public Comparison {
 			figures = List.copyOf(figures);
@@ -91,7 +93,8 @@ public record SweepRecord(String name, List<Step> steps, boolean saturated, Opti
 		Map<String, Object> json() {
 			return Json.object("baseImage", this.baseImage, "headImage", this.headImage, "sameImage", this.sameImage,
 					"kneeUsers", this.kneeUsers, "ceilingUsers", this.ceilingUsers, "baseCap", this.baseCap, "headCap",
-					this.headCap, "capMoved", !this.baseCap.equals(this.headCap), "blocks", this.blocks, "figures",
+					this.headCap, "capMoved", !this.baseCap.equals(this.headCap), "blocks", this.blocks, "seed",
+					Long.toString(this.seed), "figures",
 					this.figures.stream().map((figure) -> (Object) figure.json()).toList(), "regressed", this.regressed,
 					"lines", this.lines, "took_s", this.tookSeconds);
 		}
@@ -104,9 +107,19 @@ public record SweepRecord(String name, List<Step> steps, boolean saturated, Opti
 			return new Comparison(Json.string(json, "", "baseImage"), Json.string(json, "", "headImage"),
 					Boolean.TRUE.equals(Json.path(json, "sameImage")), (int) Json.number(json, "kneeUsers"),
 					(int) Json.number(json, "ceilingUsers"), Json.string(json, "", "baseCap"),
-					Json.string(json, "", "headCap"), (int) Json.number(json, "blocks"), figures,
+					Json.string(json, "", "headCap"), (int) Json.number(json, "blocks"), seed(json), figures,
 					Boolean.TRUE.equals(Json.path(json, "regressed")),
 					Json.array(json, "lines").stream().map(String::valueOf).toList(), Json.number(json, "took_s"));
+		}
+
+		/** The seed, written as a string: a long does not fit a JSON number's double. */
+		private static long seed(Object json) {
+			try {
+				return Long.parseLong(Json.string(json, "0", "seed"));
+			}
+			catch (NumberFormatException ex) {
+				return 0;
+			}
 		}
 
 		/**
@@ -119,22 +132,23 @@ public record SweepRecord(String name, List<Step> steps, boolean saturated, Opti
 		 * @param ratio B / A
 		 * @param low the 95 % interval's lower end
 		 * @param high its upper end
+		 * @param noise the spread of one block's ratio, as a share: the run's noise floor
 		 * @param higherIsBetter whether more is better (throughput) or worse (latency)
 		 * @param change {@code regressed}, {@code improved} or {@code no change}, at 5 %
 		 */
 		public record Figure(String name, String unit, double base, double head, double ratio, double low, double high,
-				boolean higherIsBetter, String change) {
+				double noise, boolean higherIsBetter, String change) {
 
 			Map<String, Object> json() {
 				return Json.object("name", this.name, "unit", this.unit, "base", this.base, "head", this.head, "ratio",
-						this.ratio, "low", this.low, "high", this.high, "higherIsBetter", this.higherIsBetter, "change",
-						this.change);
+						this.ratio, "low", this.low, "high", this.high, "noise", this.noise, "higherIsBetter",
+						this.higherIsBetter, "change", this.change);
 			}
 
 			static Figure read(Object json) {
 				return new Figure(Json.string(json, "", "name"), Json.string(json, "", "unit"),
 						Json.number(json, "base"), Json.number(json, "head"), Json.number(json, "ratio"),
-						Json.number(json, "low"), Json.number(json, "high"),
+						Json.number(json, "low"), Json.number(json, "high"), Json.number(json, "noise"),
 						Boolean.TRUE.equals(Json.path(json, "higherIsBetter")), Json.string(json, "", "change"));
 			}
 

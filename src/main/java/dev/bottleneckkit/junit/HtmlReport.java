@@ -249,9 +249,10 @@ final class HtmlReport {
 				.append(", A ")
 				.append(ReportText.escape(comparison.baseImage()))
 				.append(comparison.sameImage() ? " (the same image)" : "")
-				.append(String.format(Locale.ROOT, ", %d interleaved blocks at %d and %d users, %d s:",
+				.append(String.format(Locale.ROOT,
+						", %d interleaved blocks at %d and %d users, %d s, the order drawn from seed %d:",
 						comparison.blocks(), comparison.kneeUsers(), comparison.ceilingUsers(),
-						comparison.took().toSeconds()))
+						comparison.took().toSeconds(), comparison.seed()))
 				.append(comparison.lines(ABComparison.DEFAULT_BOUND)
 					.stream()
 					.map((line) -> "<br>" + ReportText.escape(line))

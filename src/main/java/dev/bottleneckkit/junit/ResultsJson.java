@@ -202,11 +202,12 @@ final class ResultsJson {
 		double bound = ABComparison.DEFAULT_BOUND;
 		return new SweepRecord.Comparison(comparison.baseImage(), comparison.headImage(), comparison.sameImage(),
 				comparison.kneeUsers(), comparison.ceilingUsers(), comparison.baseCap(), comparison.headCap(),
-				comparison.blocks(),
+				comparison.blocks(), comparison.seed(),
 				comparison.figures()
 					.stream()
 					.map((figure) -> new SweepRecord.Comparison.Figure(figure.name(), figure.unit(), figure.base(),
-							figure.head(), figure.ratio(), figure.low(), figure.high(), figure.higherIsBetter(),
+							figure.head(), figure.ratio(), figure.low(), figure.high(), figure.noise(),
+							figure.higherIsBetter(),
 							figure.change(bound).name().toLowerCase(Locale.ROOT).replace('_', ' ')))
 					.toList(),
 				comparison.regressed(bound), comparison.lines(bound), seconds(comparison.took()));

@@ -17,11 +17,13 @@ import java.util.stream.Collectors;
  * another is a regression of its own.
  * <p>
  * Each block measures A and B at the knee's users and at the ceiling's, in the order A B
- * B A (the next block B A A B), so that a machine that slows during the run slows both
- * alike. A figure's interval is a t-interval on the blocks' log ratios: the blocks are
- * the pairs (each holds A and B measured within seconds of each other), the log makes a
- * ratio and its inverse symmetric, and with a handful of blocks Student's t is honest
- * where a bootstrap of so few has too few distinct resamples to be.
+ * B A or B A A B, so that a machine that slows during a block slows both alike. Which
+ * side goes first is drawn at random and balanced over each pair of blocks
+ * ({@link #seed()} replays it). A figure's interval is a 20 % trimmed one on the blocks'
+ * log ratios ({@code TrimmedInterval}): the blocks are the pairs (each holds A and B
+ * measured within seconds of each other), the log makes a ratio and its inverse
+ * symmetric, and the trimming keeps one block that met a GC pause or a neighbour's burst
+ * from moving the interval.
  *
  * @param baseImage the base (A), as the run named it
  * @param headImage the head (B)
@@ -32,20 +34,22 @@ import java.util.stream.Collectors;
  * @param baseCap what caps the base, as its verdict says in a few words
  * @param headCap what caps the head
  * @param blocks the interleaved blocks measured
+ * @param seed the seed of the blocks' order: {@code -Dbottleneck.ab.seed=SEED} replays it
  * @param baseSteps the base's steps of the knee's search (the head's are the sweep's)
  * @param took how long the comparison took, the base's start included
  */
 public record ABComparison(String baseImage, String headImage, boolean sameImage, int kneeUsers, int ceilingUsers,
-		List<Figure> figures, String baseCap, String headCap, int blocks, List<Step> baseSteps, Duration took) {
+		List<Figure> figures, String baseCap, String headCap, int blocks, long seed, List<Step> baseSteps,
+		Duration took) {
 
 	/** The bound a verdict is read at unless told: 5 %. */
 	public static final double DEFAULT_BOUND = 0.05;
 
 	/**
-	 * Blocks every comparison measures, at least: an interval needs a spread, and an even
-	 * number of blocks puts A first as often as B.
+	 * Blocks every comparison measures, at least: the fewest whose trimmed interval
+	 * leaves a block out at each end, and an even number puts A first as often as B.
 	 */
-	static final int MIN_BLOCKS = 4;
+	static final int MIN_BLOCKS = 6;
 
 	/** Blocks a comparison measures at most. */
 	static final int MAX_BLOCKS = 8;
@@ -83,14 +87,16 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 	 * @param unit {@code rps} or {@code ms}
 	 * @param base A's mean over the blocks
 	 * @param head B's mean over the blocks
-	 * @param ratio B / A: the geometric mean of the blocks' ratios
+	 * @param ratio B / A: the blocks' ratios' 20 % trimmed mean, taken on their logs
 	 * @param low the interval's lower end (95 %)
 	 * @param high the interval's upper end
+	 * @param noise the spread of one block's ratio in this run, as a share (0.012 for
+	 * ±1.2 %): the noise floor, what the run could resolve with one block
 	 * @param higherIsBetter whether a higher figure is better (throughput) or worse
 	 * (latency)
 	 */
 	public record Figure(String name, String unit, double base, double head, double ratio, double low, double high,
-			boolean higherIsBetter) {
+			double noise, boolean higherIsBetter) {
 
 		/** The figure's change at {@code bound} (0.05 for 5 %). */
 		public Change change(double bound) {
@@ -107,8 +113,8 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 		}
 
 		/**
-		 * "ceiling: 10.1 → 7.9 rps, B/A 0.78 (0.76–0.80): regressed", or "… : no change
-		 * at this precision (±2.1 %)".
+		 * "ceiling: 10.1 → 7.9 rps, B/A 0.780 (0.760–0.800, 95 %), a block ±0.9 %:
+		 * regressed", or "… : no change at this precision (±2.1 %)".
 		 */
 		public String line(double bound) {
 			Change change = change(bound);
@@ -118,8 +124,9 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 				case NO_CHANGE ->
 					String.format(Locale.ROOT, "no change at this precision (±%.1f %%)", 100 * halfWidth());
 			};
-			return String.format(Locale.ROOT, "%s: %.1f → %.1f %s, B/A %.3f (%.3f–%.3f, 95 %%): %s", this.name,
-					this.base, this.head, this.unit, this.ratio, this.low, this.high, verdict);
+			return String.format(Locale.ROOT, "%s: %.1f → %.1f %s, B/A %.3f (%.3f–%.3f, 95 %%), a block ±%.1f %%: %s",
+					this.name, this.base, this.head, this.unit, this.ratio, this.low, this.high, 100 * this.noise,
+					verdict);
 		}
 
 	}
@@ -152,14 +159,15 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 	}
 
 	/**
-	 * "B (orders:pr) against A (orders:main), 4 blocks: regressed" with every figure's
-	 * line, at the default bound.
+	 * "B (orders:pr) against A (orders:main), 6 blocks at 8 and 16 users (order's seed
+	 * 42): regressed" with every figure's line, at the default bound.
 	 */
 	@Override
 	public String toString() {
-		return String.format(Locale.ROOT, "B (%s) against A (%s)%s, %d blocks at %d and %d users: %s%n  %s",
-				this.headImage, this.baseImage, this.sameImage ? ", the same image" : "", this.blocks, this.kneeUsers,
-				this.ceilingUsers,
+		return String.format(Locale.ROOT,
+				"B (%s) against A (%s)%s, %d blocks at %d and %d users (order's seed %d): %s%n  %s", this.headImage,
+				this.baseImage, this.sameImage ? ", the same image" : "", this.blocks, this.kneeUsers,
+				this.ceilingUsers, this.seed,
 				regressed(DEFAULT_BOUND) ? "regressed"
 						: this.figures.stream().anyMatch((f) -> f.change(DEFAULT_BOUND) == Change.IMPROVED) ? "improved"
 								: "no change at this precision",
@@ -183,7 +191,8 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 
 	/**
 	 * Whether the throughput figures of {@code blocks} are known to {@link #PRECISION},
-	 * after an even number of blocks: as many began with A as with B.
+	 * after at least {@value #MIN_BLOCKS} and an even number of blocks: as many began
+	 * with A as with B.
 	 */
 	static boolean precise(List<Block> blocks) {
 		return blocks.size() >= MIN_BLOCKS && blocks.size() % 2 == 0
@@ -197,29 +206,11 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 		double[] logRatios = blocks.stream()
 			.mapToDouble((block) -> Math.log(head.applyAsDouble(block) / base.applyAsDouble(block)))
 			.toArray();
-		int n = logRatios.length;
-		double mean = 0;
-		for (double each : logRatios) {
-			mean += each / n;
-		}
-		double squares = 0;
-		for (double each : logRatios) {
-			squares += (each - mean) * (each - mean);
-		}
-		double half = (n > 1) ? studentT975(n - 1) * Math.sqrt(squares / (n - 1)) / Math.sqrt(n)
-				: Double.POSITIVE_INFINITY;
+		TrimmedInterval interval = TrimmedInterval.of(logRatios);
 		return new Figure(name, unit, blocks.stream().mapToDouble(base).average().orElse(0),
-				blocks.stream().mapToDouble(head).average().orElse(0), Math.exp(mean), Math.exp(mean - half),
-				Math.exp(mean + half), higherIsBetter);
-	}
-
-	/**
-	 * Student's t at 97.5 % for {@code df} degrees of freedom: a 95 % two-sided interval.
-	 */
-	static double studentT975(int df) {
-		double[] table = { 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
-				2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086 };
-		return (df <= table.length) ? table[df - 1] : 1.96 + 2.4 / df;
+				blocks.stream().mapToDouble(head).average().orElse(0), Math.exp(interval.location()),
+				Math.exp(interval.location() - interval.halfWidth()),
+				Math.exp(interval.location() + interval.halfWidth()), Math.expm1(interval.spread()), higherIsBetter);
 	}
 
 	/** The blocks as a table for logs: A and B at each count. */

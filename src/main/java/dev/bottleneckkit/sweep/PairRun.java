@@ -18,10 +18,12 @@ import org.testcontainers.utility.DockerImageName;
  * An A/B sweep's measuring: the base image (A) started beside the head (B, the test's own
  * service) and configured alike, both warmed up, the knee searched once on the pair with
  * A's and B's steps in turn (A B at one user count, B A at the next), then interleaved
- * blocks at the knee's users and the ceiling's, A B B A and B A A B, until the
+ * blocks at the knee's users and the ceiling's, A B B A or B A A B, until the
  * throughput's ratio is known to {@value ABComparison#PRECISION} or
  * {@value ABComparison#MAX_BLOCKS} blocks were measured. Loads never run at once. The
- * base is stopped and removed when the run ends, also when it fails.
+ * base is stopped and removed when the run ends, also when it fails. Which side goes
+ * first in a block is drawn at random, balanced over each pair of blocks
+ * ({@link BlockOrder}); the console prints the seed that replays it.
  */
 final class PairRun {
 
@@ -52,16 +54,17 @@ final class PairRun {
 	 * @param kneeUsers the users of the knee
 	 * @param ceilingUsers the users of the ceiling
 	 * @param blocks the interleaved blocks
+	 * @param seed the seed of the blocks' order
 	 * @param took how long the pair took, the base's start included
 	 */
 	record Measured(Readings base, Readings head, String baseImage, String headImage, boolean sameImage, int kneeUsers,
-			int ceilingUsers, List<ABComparison.Block> blocks, Duration took) {
+			int ceilingUsers, List<ABComparison.Block> blocks, long seed, Duration took) {
 
 		/** The comparison, with each side's cap as its verdict names it. */
 		ABComparison compared(Verdict baseVerdict, Verdict headVerdict) {
 			return new ABComparison(this.baseImage, this.headImage, this.sameImage, this.kneeUsers, this.ceilingUsers,
 					ABComparison.figures(this.blocks), baseVerdict.headline(), headVerdict.headline(),
-					this.blocks.size(), this.base.steps(), this.took);
+					this.blocks.size(), this.seed, this.base.steps(), this.took);
 		}
 
 	}
@@ -128,32 +131,36 @@ final class PairRun {
 				.filter((knee) -> knee < ceilingUsers)
 				.orElse(Math.max(1, ceilingUsers / 2));
 			long blocking = System.nanoTime();
-			List<ABComparison.Block> blocks = blocks(base, baseReadings, headReadings, kneeUsers, ceilingUsers);
+			BlockOrder order = BlockOrder.ofRun();
+			Console.line(String.format(Locale.ROOT,
+					"%s: A/B: blocks at %d and %d users, the order drawn from seed %d (-D%s=%d replays it)", name,
+					kneeUsers, ceilingUsers, order.seed(), BlockOrder.SEED_PROPERTY, order.seed()));
+			List<ABComparison.Block> blocks = blocks(base, baseReadings, headReadings, kneeUsers, ceilingUsers, order);
 			long ended = System.nanoTime();
 			Console.line(String.format(Locale.ROOT,
 					"%s: A/B took %d s: the base's start %d s, warm-ups and the knee's search %d s, %d blocks %d s",
 					name, (ended - started) / 1_000_000_000, (searching - started) / 1_000_000_000,
 					(blocking - searching) / 1_000_000_000, blocks.size(), (ended - blocking) / 1_000_000_000));
 			return new Measured(baseReadings, headReadings, this.baseImage.asCanonicalNameString(), headImage, same,
-					kneeUsers, ceilingUsers, blocks, Duration.ofNanos(System.nanoTime() - started));
+					kneeUsers, ceilingUsers, blocks, order.seed(), Duration.ofNanos(System.nanoTime() - started));
 		}
 	}
 
 	/**
 	 * Interleaved blocks at {@code knee} and {@code ceiling} users until the ratio is
-	 * known well enough: A B B A, then B A A B, each load with a step's warm-up and
-	 * window.
+	 * known well enough: A B B A or B A A B as {@code order} draws, each load with a
+	 * step's warm-up and window.
 	 */
 	private List<ABComparison.Block> blocks(SweepRun base, Readings baseReadings, Readings headReadings, int knee,
-			int ceiling) {
+			int ceiling, BlockOrder order) {
 		List<ABComparison.Block> blocks = new ArrayList<>();
 		Duration w1 = baseReadings.oneUserLatency();
 		Duration atKnee = latencyAt(baseReadings, knee);
 		Duration atCeiling = latencyAt(baseReadings, ceiling).compareTo(latencyAt(headReadings, ceiling)) >= 0
 				? latencyAt(baseReadings, ceiling) : latencyAt(headReadings, ceiling);
 		while (blocks.size() < ABComparison.MAX_BLOCKS && !ABComparison.precise(blocks)) {
-			boolean baseFirst = (blocks.size() % 2 == 0);
-			String block = "A/B block " + (blocks.size() + 1);
+			boolean baseFirst = order.baseFirst(blocks.size());
+			String block = "A/B block " + (blocks.size() + 1) + (baseFirst ? " (A first)" : " (B first)");
 			LoadResult kneeFirst = (baseFirst ? base : this.head).load(knee, w1, atKnee,
 					block + ", " + knee + " users");
 			LoadResult kneeSecond = (baseFirst ? this.head : base).load(knee, w1, atKnee,
@@ -169,7 +176,7 @@ final class PairRun {
 			blocks.add(
 					new ABComparison.Block(baseKnee.throughput(), headKnee.throughput(), baseKnee.p99().toNanos() / 1e6,
 							headKnee.p99().toNanos() / 1e6, baseCeiling.throughput(), headCeiling.throughput()));
-			Console.line(String.format(Locale.ROOT, "%s: %s: A %.1f / B %.1f rps at %d users, A %.1f / B %.1f at %d",
+			Console.line(String.format(Locale.ROOT, "%s: %s: A %.2f / B %.2f rps at %d users, A %.2f / B %.2f at %d",
 					this.head.name(), block, baseKnee.throughput(), headKnee.throughput(), knee,
 					baseCeiling.throughput(), headCeiling.throughput(), ceiling));
 		}

@@ -1,6 +1,10 @@
 package dev.bottleneckkit.bench;
 
-import java.time.Duration;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -11,78 +15,89 @@ import dev.bottleneckkit.sweep.Sweep;
 import dev.bottleneckkit.sweep.SweepResult;
 
 /**
- * How often the A/B guard is right, for {@code bench/ab-calibration.sh}: it runs the
- * guard of one route N times as A/A (the base image against itself), N times against a
- * head whose capacity is cut by a fifth, and N times by a tenth, each run from two fresh
- * containers, and prints each run's verdict and then, at the default bound of 5 %: the
- * A/A false regressions, the detections, the median half-width of the ceiling's interval,
- * and the wall time of one guard, both starts included. Arguments: N, the base image, the
- * head cut by a fifth, the head cut by a tenth, the route.
+ * How often the A/B guard is right, for {@code bench/ab-calibration.sh}: it runs guards
+ * of one route each, kind after kind in rounds (an A/A, then each regression, then the
+ * next round), each from two fresh containers, and appends each guard's figures to a
+ * results file as it ends, so that a calibration can span sessions: a kind that has its N
+ * rows in the file is not run again. {@code bench/ab-calibration-table.py} makes the
+ * table from the file.
+ * <p>
+ * Arguments: the results file, N, then one kind each:
+ * {@code label|base image|head image|route|users at most}.
  */
 public final class ABCalibration {
+
+	/** The results file's columns, tab-separated. */
+	static final String HEADER = "kind\trun\tverdict\tcap_moved\tratio\tlow\thigh\tnoise\tblocks\tseconds\tseed"
+			+ "\tbase_cap\thead_cap";
 
 	private ABCalibration() {
 	}
 
-	public static void main(String[] args) {
-		int n = Integer.parseInt(args[0]);
-		String base = args[1];
-		String route = args[4];
-		List<Kind> kinds = List.of(new Kind("A/A", base, false), new Kind("A/B −20 %", args[2], true),
-				new Kind("A/B −10 %", args[3], true));
-		for (Kind kind : kinds) {
-			for (int i = 1; i <= n; i++) {
-				long started = System.nanoTime();
-				try (ServiceContainer head = new ServiceContainer(kind.head()).withName("calibration-head")) {
-					head.start();
-					SweepResult sweep = Sweep.of(head, route)
-						.named(kind.name() + " #" + i)
-						.upToUsers(32)
-						.against(base)
-						.run();
-					ABComparison comparison = sweep.comparison().orElseThrow();
-					kind.runs().add(new Run(comparison, Duration.ofNanos(System.nanoTime() - started)));
-					System.out.printf(Locale.ROOT,
-							"[calibration] %s #%d: %s, ceiling B/A %.3f (%.3f–%.3f), %d blocks, %d s%n", kind.name(), i,
-							comparison.regressed(ABComparison.DEFAULT_BOUND) ? "REGRESSED" : "green",
-							comparison.figure("ceiling").orElseThrow().ratio(),
-							comparison.figure("ceiling").orElseThrow().low(),
-							comparison.figure("ceiling").orElseThrow().high(), comparison.blocks(),
-							(System.nanoTime() - started) / 1_000_000_000);
+	public static void main(String[] args) throws IOException {
+		Path results = Path.of(args[0]);
+		int n = Integer.parseInt(args[1]);
+		List<Kind> kinds = new ArrayList<>();
+		for (int i = 2; i < args.length; i++) {
+			kinds.add(Kind.parse(args[i]));
+		}
+		if (!Files.exists(results)) {
+			Files.writeString(results, HEADER + System.lineSeparator(), StandardCharsets.UTF_8);
+		}
+		for (int round = 1; round <= n; round++) {
+			for (Kind kind : kinds) {
+				long done = Files.readAllLines(results, StandardCharsets.UTF_8)
+					.stream()
+					.filter((line) -> line.startsWith(kind.label() + "\t"))
+					.count();
+				if (done >= round) {
+					continue;
 				}
+				String row = guard(kind, (int) done + 1);
+				Files.writeString(results, row + System.lineSeparator(), StandardCharsets.UTF_8,
+						StandardOpenOption.APPEND);
+				System.out.println("[calibration] " + row.replace('\t', ' '));
 			}
 		}
-		System.out.println();
-		System.out.println("[calibration] at the default bound of 5 %, " + n + " runs each:");
-		for (Kind kind : kinds) {
-			long regressed = kind.runs()
-				.stream()
-				.filter((run) -> run.comparison().regressed(ABComparison.DEFAULT_BOUND))
-				.count();
-			List<Double> halfWidths = kind.runs()
-				.stream()
-				.map((run) -> run.comparison().figure("ceiling").orElseThrow().halfWidth())
-				.sorted()
-				.toList();
-			List<Long> seconds = kind.runs().stream().map((run) -> run.took().toSeconds()).sorted().toList();
-			System.out.printf(Locale.ROOT,
-					"[calibration] %-10s %s %d of %d; ceiling's interval half-width median ±%.1f %% (%.1f–%.1f); one guard %d s median (%d–%d)%n",
-					kind.name(), kind.regression() ? "detected" : "false regressions", regressed, kind.runs().size(),
-					100 * halfWidths.get(halfWidths.size() / 2), 100 * halfWidths.get(0),
-					100 * halfWidths.get(halfWidths.size() - 1), seconds.get(seconds.size() / 2), seconds.get(0),
-					seconds.get(seconds.size() - 1));
+	}
+
+	private static String guard(Kind kind, int run) {
+		long started = System.nanoTime();
+		try (ServiceContainer head = new ServiceContainer(kind.head()).withName("calibration-head")) {
+			head.start();
+			SweepResult sweep = Sweep.of(head, kind.route())
+				.named(kind.label() + " #" + run)
+				.upToUsers(kind.maxUsers())
+				.against(kind.base())
+				.run();
+			ABComparison comparison = sweep.comparison().orElseThrow();
+			ABComparison.Figure ceiling = comparison.figure("ceiling").orElseThrow();
+			String verdict = comparison.regressed(ABComparison.DEFAULT_BOUND) ? "regressed"
+					: (ceiling.change(ABComparison.DEFAULT_BOUND) == ABComparison.Change.IMPROVED) ? "improved"
+							: "no-change";
+			return String.join("\t", kind.label(), Integer.toString(run), verdict,
+					Boolean.toString(comparison.capMoved()), number(ceiling.ratio()), number(ceiling.low()),
+					number(ceiling.high()), number(ceiling.noise()), Integer.toString(comparison.blocks()),
+					Long.toString((System.nanoTime() - started) / 1_000_000_000), Long.toString(comparison.seed()),
+					comparison.baseCap(), comparison.headCap());
 		}
 	}
 
-	private record Kind(String name, String head, boolean regression, List<Run> runs) {
-
-		Kind(String name, String head, boolean regression) {
-			this(name, head, regression, new ArrayList<>());
-		}
-
+	private static String number(double value) {
+		return String.format(Locale.ROOT, "%.4f", value);
 	}
 
-	private record Run(ABComparison comparison, Duration took) {
+	private record Kind(String label, String base, String head, String route, int maxUsers) {
+
+		static Kind parse(String spec) {
+			String[] parts = spec.split("\\|");
+			if (parts.length != 5) {
+				throw new IllegalArgumentException(
+						"a kind is label|base image|head image|route|users at most, was " + spec);
+			}
+			return new Kind(parts[0], parts[1], parts[2], parts[3], Integer.parseInt(parts[4]));
+		}
+
 	}
 
 }

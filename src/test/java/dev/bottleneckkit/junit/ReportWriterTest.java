@@ -114,10 +114,12 @@ class ReportWriterTest {
 	void anABSweepShowsBothCurvesTheIntervalsAndItsVerdict() {
 		SweepResult head = SweepResults.cappedByAPoolOfFive();
 		SweepResult sweep = SweepResults.compared(head, new ABComparison("orders:main", "orders:pr-7", false, 8, 16,
-				List.of(new ABComparison.Figure("ceiling", "rps", 12.4, 9.9, 0.80, 0.78, 0.82, true),
-						new ABComparison.Figure("throughput at the knee", "rps", 12.2, 9.9, 0.81, 0.79, 0.83, true),
-						new ABComparison.Figure("p99 at the knee", "ms", 650, 810, 1.25, 1.18, 1.31, false)),
-				"HttpClient connection pool", "HttpClient connection pool", 4, head.steps(), Duration.ofSeconds(140)));
+				List.of(new ABComparison.Figure("ceiling", "rps", 12.4, 9.9, 0.80, 0.78, 0.82, 0.011, true),
+						new ABComparison.Figure("throughput at the knee", "rps", 12.2, 9.9, 0.81, 0.79, 0.83, 0.012,
+								true),
+						new ABComparison.Figure("p99 at the knee", "ms", 650, 810, 1.25, 1.18, 1.31, 0.04, false)),
+				"HttpClient connection pool", "HttpClient connection pool", 6, 42L, head.steps(),
+				Duration.ofSeconds(140)));
 		ReportEntry entry = new ReportEntry.Swept(source("S1", "default pool", "sweep: default pool"), sweep, Map.of(),
 				Map.of());
 		entry.settle(null);
@@ -125,13 +127,14 @@ class ReportWriterTest {
 		String html = ReportWriter.html(List.of(entry));
 		String json = ResultsJson.of(List.of(entry));
 
-		assertThat(html).contains("B against A", "orders:pr-7", "4 interleaved blocks at 8 and 16 users",
-				"ceiling: 12.4 → 9.9 rps, B/A 0.800 (0.780–0.820, 95 %): regressed", "A (orders:main), 8 users",
-				"B/A 0.80");
+		assertThat(html).contains("B against A", "orders:pr-7", "6 interleaved blocks at 8 and 16 users", "seed 42",
+				"ceiling: 12.4 → 9.9 rps, B/A 0.800 (0.780–0.820, 95 %), a block ±1.1 %: regressed",
+				"A (orders:main), 8 users", "B/A 0.80");
 		assertThat(Json.path(Json.parse(json), "runs")).isInstanceOfSatisfying(List.class,
 				(runs) -> assertThat(Json.string(runs.get(0), "", "sweep", "comparison", "headImage"))
 					.isEqualTo("orders:pr-7"));
-		assertThat(json).contains("\"regressed\": true", "\"change\": \"regressed\"");
+		assertThat(json).contains("\"regressed\": true", "\"change\": \"regressed\"", "\"seed\": \"42\"",
+				"\"noise\": 0.011");
 	}
 
 	@Test

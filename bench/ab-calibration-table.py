@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""The A/B guard's detection curve, from the results file bench/ab-calibration.sh appends to.
+
+  bench/ab-calibration-table.py docs/ab-calibration.tsv
+
+For each kind: the guards run, the reds at the default bound of 5 % (an interval wholly below 0.95 or the cap moved),
+the share of guards whose ceiling's interval lies wholly below 1 - b at tighter bounds b (what a team would see at
+that bound), the median ratio, the median half-width and noise floor (one block's spread), and the guard's time.
+"""
+import csv
+import statistics
+import sys
+
+
+def main(path):
+    rows = list(csv.DictReader(open(path), delimiter="\t"))
+    kinds = []
+    for row in rows:
+        if row["kind"] not in kinds:
+            kinds.append(row["kind"])
+    print("| kind | guards | red at 5 % | ceiling below 1 - b at b = 1 % / 2 % / 3 % | cap moved | median B/A "
+          "| median ± | median noise a block | guard s, median / p95 |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for kind in kinds:
+        these = [r for r in rows if r["kind"] == kind]
+        n = len(these)
+        red = sum(r["verdict"] == "regressed" for r in these)
+        below = [sum(float(r["high"]) < 1 - b for r in these) for b in (0.01, 0.02, 0.03)]
+        moved = sum(r["cap_moved"] == "true" for r in these)
+        ratio = statistics.median(float(r["ratio"]) for r in these)
+        half = statistics.median((float(r["high"]) - float(r["low"])) / 2 for r in these)
+        noise = statistics.median(float(r["noise"]) for r in these)
+        secs = sorted(int(r["seconds"]) for r in these)
+        p95 = secs[min(n - 1, int(0.95 * n))]
+        print(f"| {kind} | {n} | {red} | {below[0]} / {below[1]} / {below[2]} | {moved} | {ratio:.3f} "
+              f"| ±{100 * half:.1f} % | ±{100 * noise:.1f} % | {statistics.median(secs):.0f} / {p95} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "docs/ab-calibration.tsv")
