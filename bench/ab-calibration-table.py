@@ -18,23 +18,25 @@ def main(path):
     for row in rows:
         if row["kind"] not in kinds:
             kinds.append(row["kind"])
-    print("| kind | guards | red at 5 % | ceiling below 1 - b at b = 1 % / 2 % / 3 % | cap moved | median B/A "
-          "| median ± | median noise a block | guard s, median / p95 |")
+    print("| kind | guards | red at 5 % | of them by: ceiling / knee / p99 / cap moved | ceiling's top below 1 - b,"
+          " b = 1 % / 2 % / 3 % | median B/A | median ± | median noise a block | guard s, median / p95 |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for kind in kinds:
         these = [r for r in rows if r["kind"] == kind]
         n = len(these)
         red = sum(r["verdict"] == "regressed" for r in these)
-        below = [sum(float(r["high"]) < 1 - b for r in these) for b in (0.01, 0.02, 0.03)]
+        figures = [r.get("red_figures") or "" for r in these]
+        by = [sum(name in f.split(",") for f in figures) for name in
+              ("ceiling", "throughput at the knee", "p99 at the knee")]
         moved = sum(r["cap_moved"] == "true" for r in these)
+        below = [sum(float(r["high"]) < 1 - b for r in these) for b in (0.01, 0.02, 0.03)]
         ratio = statistics.median(float(r["ratio"]) for r in these)
         half = statistics.median((float(r["high"]) - float(r["low"])) / 2 for r in these)
         noise = statistics.median(float(r["noise"]) for r in these)
         secs = sorted(int(r["seconds"]) for r in these)
         p95 = secs[min(n - 1, int(0.95 * n))]
-        print(f"| {kind} | {n} | {red} | {below[0]} / {below[1]} / {below[2]} | {moved} | {ratio:.3f} "
-              f"| ±{100 * half:.1f} % | ±{100 * noise:.1f} % | {statistics.median(secs):.0f} / {p95} |")
-
+        print(f"| {kind} | {n} | {red} | {by[0]} / {by[1]} / {by[2]} / {moved} | {below[0]} / {below[1]} / {below[2]}"
+              f" | {ratio:.3f} | ±{100 * half:.1f} % | ±{100 * noise:.1f} % | {statistics.median(secs):.0f} / {p95} |")
 
 if __name__ == "__main__":
     main(sys.argv[1] if len(sys.argv) > 1 else "docs/ab-calibration.tsv")

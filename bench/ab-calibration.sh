@@ -10,10 +10,11 @@
 #   bench/ab-calibration.sh [N=10] [RESULTS=docs/ab-calibration.tsv] [KIND-FILTER=.]
 # Needs a Docker engine and the images of the selected set (BOTTLENECK_IMAGES=offline after containers/offline/build.sh).
 # Run nothing else on the machine meanwhile: the figures are the machine's.
+# Testcontainers without Ryuk (the kit removes what it made itself), as .ci/run runs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${JAVA_HOME:=/usr/lib/jvm/temurin-25-jdk-amd64}"
-export JAVA_HOME PATH="$JAVA_HOME/bin:$PATH"
+export JAVA_HOME PATH="$JAVA_HOME/bin:$PATH" TESTCONTAINERS_RYUK_DISABLED=${TESTCONTAINERS_RYUK_DISABLED:-true}
 n=${1:-10}
 results=$(realpath -m "${2:-docs/ab-calibration.tsv}")
 filter=${3:-.}
@@ -54,9 +55,10 @@ kinds=(
 )
 selected=()
 for kind in "${kinds[@]}"; do if grep -qE -- "$filter" <<<"${kind%%|*}"; then selected+=("$kind"); fi; done
-java ${BOTTLENECK_IMAGES:+-Dbottleneck.images=$BOTTLENECK_IMAGES} \
+java ${BOTTLENECK_IMAGES:+-Dbottleneck.images=$BOTTLENECK_IMAGES} -Dcalibration.commit="$(git rev-parse --short HEAD)" \
   -cp "target/test-classes:target/classes:$(cat target/bench-classpath.txt)" dev.bottleneckkit.bench.ABCalibration \
   "$results" "$n" "${selected[@]}" 2>&1 \
-  | tee >(grep --line-buffered -E 'A/B block|B \(.*against A' >>"${results%.tsv}-blocks.log") \
+  | tee -a "${TMPDIR:-/tmp}/ab-calibration-console.log" \
+  | tee >(grep --line-buffered -E '\[bottleneck-kit\] .*(A/B block [0-9]+ \(|B \(.*against A)' >>"${results%.tsv}-blocks.log") \
   | grep --line-buffered -E '^\[calibration\]|^\[bottleneck-kit\] .*(B \(|ceiling:|capped by|moved)'
 python3 bench/ab-calibration-table.py "$results"

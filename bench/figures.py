@@ -3,16 +3,19 @@
 search, and every fixed load against its model, as the run's results.json files hold them.
 
     python3 bench/figures.py COMMIT DATE RESULTS.json [RESULTS.json ...] [--log CI.log]
-        [--calibration CALIBRATION.log [--calibrated-on COMMIT]] > docs/figures.md
+        [--calibration docs/ab-calibration.tsv [--calibrated-on COMMIT]] [--interval SIM.md ...] > docs/figures.md
 
 RESULTS.json: the suite's target/bottleneck-report/results.json and the stock services' target/stock-report/
 results.json (.ci/stock-service-check.sh keeps it). CI.log, the output of `CI=true bash .ci/run`, adds the
-consumer projects' verdict lines (the README's first example). Nothing is typed by hand: the page is what the
-run wrote.
+consumer projects' verdict lines (the README's first example). The calibration's results file
+(bench/ab-calibration.sh) adds the A/B guard's detection curve, and each SIM.md (bench/ab-interval-sim.py's output)
+the interval's coverage. Nothing is typed by hand: the page is what the runs wrote.
 """
 import json
 import re
+import subprocess
 import sys
+from pathlib import Path
 
 
 def rps(value):
@@ -33,6 +36,11 @@ def main(argv):
     if "--calibration" in argv:
         i = argv.index("--calibration")
         calibration = argv[i + 1]
+        argv = argv[:i] + argv[i + 2:]
+    intervals = []
+    while "--interval" in argv:
+        i = argv.index("--interval")
+        intervals.append(argv[i + 1])
         argv = argv[:i] + argv[i + 2:]
     if "--calibrated-on" in argv:
         i = argv.index("--calibrated-on")
@@ -77,11 +85,17 @@ def main(argv):
                 " image (a Hikari pool of 6), first with the pull request's image (a pool of 4), then with main's"
                 " against itself.", "", "```", *guard, "```"]
     if calibration:
-        summary = [line.rstrip() for line in open(calibration, errors="replace") if line.startswith("[calibration]")]
+        table = subprocess.run([sys.executable, str(Path(__file__).with_name("ab-calibration-table.py")),
+                                calibration], check=True, capture_output=True, text=True).stdout.rstrip()
         on = f"commit `{calibrated}`'s code" if calibrated else "the same commit's code"
-        out += ["", f"`bench/ab-calibration.sh 10` on {on}, on the lab's `/orders/{{id}}` (a 200 ms hold"
-                " on 10 Tomcat threads; the heads run 8 and 9), each guard from two fresh containers:", "", "```",
-                *summary, "```"]
+        out += ["", "### How often the guard is right", "",
+                f"`bench/ab-calibration.sh` on {on}, on this machine, each guard of one route from two fresh"
+                " containers: the lab's `/orders/{id}` (a 200 ms hold on Tomcat's threads; A/A on 20, heads cut to 30"
+                " of 31, 19 of 20 and 9 of 10) and `/work/cpu` (100,000 SHA-256 rounds a request; heads doing 5 % and"
+                f" 10 % more). Every guard's row: [{Path(calibration).name}]({Path(calibration).name}).", "", table]
+    for interval in intervals:
+        out += ["", "### The interval's coverage", "", f"`bench/ab-interval-sim.py` ({Path(interval).name}):", "",
+                open(interval).read().rstrip()]
     print("\n".join(out))
 
 

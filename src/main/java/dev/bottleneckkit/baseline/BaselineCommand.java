@@ -90,7 +90,7 @@ final class BaselineCommand {
 		md.append("|---|---|---|---|---|---|---|---|\n");
 		for (SweepRecord sweep : compared) {
 			SweepRecord.Comparison comparison = sweep.comparison().get();
-			if (!comparison.baseCap().equals(comparison.headCap())) {
+			if (comparison.capMoved()) {
 				md.append(String.format(Locale.ROOT, "| %s | capped by | %s | %s | | | | **regressed** |%n",
 						sweep.name(), comparison.baseCap(), comparison.headCap()));
 			}

@@ -73,6 +73,7 @@ public record SweepRecord(String name, List<Step> steps, boolean saturated, Opti
 	 * @param ceilingUsers the users of the ceiling's blocks
 	 * @param baseCap what caps A
 	 * @param headCap what caps B
+	 * @param capMoved whether both named a resource, and not the same
 	 * @param blocks the interleaved blocks measured
 	 * @param seed the seed of the blocks' order, which {@code -Dbottleneck.ab.seed}
 	 * replays
@@ -82,8 +83,8 @@ public record SweepRecord(String name, List<Step> steps, boolean saturated, Opti
 	 * @param tookSeconds the base's start, the pair's steps and the blocks
 	 */
 	public record Comparison(String baseImage, String headImage, boolean sameImage, int kneeUsers, int ceilingUsers,
-			String baseCap, String headCap, int blocks, long seed, List<Figure> figures, boolean regressed,
-			List<String> lines, double tookSeconds) {
+			String baseCap, String headCap, boolean capMoved, int blocks, long seed, List<Figure> figures,
+			boolean regressed, List<String> lines, double tookSeconds) {
 
 		public Comparison {
 			figures = List.copyOf(figures);
@@ -93,10 +94,9 @@ public record SweepRecord(String name, List<Step> steps, boolean saturated, Opti
 		Map<String, Object> json() {
 			return Json.object("baseImage", this.baseImage, "headImage", this.headImage, "sameImage", this.sameImage,
 					"kneeUsers", this.kneeUsers, "ceilingUsers", this.ceilingUsers, "baseCap", this.baseCap, "headCap",
-					this.headCap, "capMoved", !this.baseCap.equals(this.headCap), "blocks", this.blocks, "seed",
-					Long.toString(this.seed), "figures",
-					this.figures.stream().map((figure) -> (Object) figure.json()).toList(), "regressed", this.regressed,
-					"lines", this.lines, "took_s", this.tookSeconds);
+					this.headCap, "capMoved", this.capMoved, "blocks", this.blocks, "seed", Long.toString(this.seed),
+					"figures", this.figures.stream().map((figure) -> (Object) figure.json()).toList(), "regressed",
+					this.regressed, "lines", this.lines, "took_s", this.tookSeconds);
 		}
 
 		static Comparison read(Object json) {
@@ -107,9 +107,19 @@ public record SweepRecord(String name, List<Step> steps, boolean saturated, Opti
 			return new Comparison(Json.string(json, "", "baseImage"), Json.string(json, "", "headImage"),
 					Boolean.TRUE.equals(Json.path(json, "sameImage")), (int) Json.number(json, "kneeUsers"),
 					(int) Json.number(json, "ceilingUsers"), Json.string(json, "", "baseCap"),
-					Json.string(json, "", "headCap"), (int) Json.number(json, "blocks"), seed(json), figures,
-					Boolean.TRUE.equals(Json.path(json, "regressed")),
+					Json.string(json, "", "headCap"), capMoved(json), (int) Json.number(json, "blocks"), seed(json),
+					figures, Boolean.TRUE.equals(Json.path(json, "regressed")),
 					Json.array(json, "lines").stream().map(String::valueOf).toList(), Json.number(json, "took_s"));
+		}
+
+		/**
+		 * Whether the cap moved, as written, or, in a file from before the kit wrote it
+		 * as its own, as the two caps' names read.
+		 */
+		private static boolean capMoved(Object json) {
+			Object written = Json.path(json, "capMoved");
+			return (written instanceof Boolean moved) ? moved
+					: !Json.string(json, "", "baseCap").equals(Json.string(json, "", "headCap"));
 		}
 
 		/** The seed, written as a string: a long does not fit a JSON number's double. */

@@ -202,7 +202,7 @@ final class ResultsJson {
 		double bound = ABComparison.DEFAULT_BOUND;
 		return new SweepRecord.Comparison(comparison.baseImage(), comparison.headImage(), comparison.sameImage(),
 				comparison.kneeUsers(), comparison.ceilingUsers(), comparison.baseCap(), comparison.headCap(),
-				comparison.blocks(), comparison.seed(),
+				comparison.capMoved(), comparison.blocks(), comparison.seed(),
 				comparison.figures()
 					.stream()
 					.map((figure) -> new SweepRecord.Comparison.Figure(figure.name(), figure.unit(), figure.base(),

@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
  * at once, each figure a ratio B / A with a 95 % interval from repeated interleaved
  * blocks, and a verdict per figure: {@link Change#REGRESSED}, {@link Change#IMPROVED} or
  * {@link Change#NO_CHANGE} at this precision. A cap that moved from one resource to
- * another is a regression of its own.
+ * another is a regression of its own; a side whose verdict names no resource
+ * (unexplained, no cap, the load generator) moves nothing, and its figures alone decide.
  * <p>
  * Each block measures A and B at the knee's users and at the ceiling's, in the order A B
  * B A or B A A B, so that a machine that slows during a block slows both alike. Which
@@ -33,14 +34,15 @@ import java.util.stream.Collectors;
  * @param figures each figure's base, head, ratio and interval
  * @param baseCap what caps the base, as its verdict says in a few words
  * @param headCap what caps the head
+ * @param capMoved whether each side's verdict named a resource, and not the same one
  * @param blocks the interleaved blocks measured
  * @param seed the seed of the blocks' order: {@code -Dbottleneck.ab.seed=SEED} replays it
  * @param baseSteps the base's steps of the knee's search (the head's are the sweep's)
  * @param took how long the comparison took, the base's start included
  */
 public record ABComparison(String baseImage, String headImage, boolean sameImage, int kneeUsers, int ceilingUsers,
-		List<Figure> figures, String baseCap, String headCap, int blocks, long seed, List<Step> baseSteps,
-		Duration took) {
+		List<Figure> figures, String baseCap, String headCap, boolean capMoved, int blocks, long seed,
+		List<Step> baseSteps, Duration took) {
 
 	/** The bound a verdict is read at unless told: 5 %. */
 	public static final double DEFAULT_BOUND = 0.05;
@@ -131,11 +133,6 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 
 	}
 
-	/** Whether the cap moved from one resource to another. */
-	public boolean capMoved() {
-		return !this.baseCap.equals(this.headCap);
-	}
-
 	/**
 	 * Whether B regressed against A at {@code bound}: a figure's interval wholly beyond
 	 * it, or the cap moved to another resource.
@@ -153,7 +150,9 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 	public List<String> lines(double bound) {
 		List<String> lines = new ArrayList<>();
 		lines.add(capMoved() ? "the cap moved from " + this.baseCap + " to " + this.headCap + ": regressed"
-				: "capped by " + this.headCap + " in both");
+				: this.baseCap.equals(this.headCap) ? "capped by " + this.headCap + " in both"
+						: "A read " + this.baseCap + ", B " + this.headCap
+								+ ": no resource named on both sides, the figures decide");
 		this.figures.forEach((figure) -> lines.add(figure.line(bound)));
 		return lines;
 	}

@@ -174,7 +174,10 @@ final class Attribution {
 			}
 			return Roots.rooted(at, LimitRules.agreeing(at, verdict.get()));
 		}
-		return new Verdict.Unexplained(at.ceiling(), at.kneeUsers(), candidates, at.readings().blind(), seen(last));
+		Map<String, String> seen = new LinkedHashMap<>();
+		Upstream.atCap(at).ifPresent((waits) -> seen.put(Verdict.Unexplained.UPSTREAM, waits));
+		seen.putAll(seen(last));
+		return new Verdict.Unexplained(at.ceiling(), at.kneeUsers(), candidates, at.readings().blind(), seen);
 	}
 
 	/**

@@ -181,9 +181,15 @@ final class LimitRules {
 	 * to one destination opened as the users grew, then held flat at N through the steps
 	 * at the cap while their users doubled past N, so requests waited for them. Its model
 	 * is N / W₁ (a request holds a connection at most its whole latency). Of several such
-	 * destinations, the one whose model lies nearest the ceiling.
+	 * destinations, the one whose model lies nearest the ceiling. None when the dumps
+	 * show request threads waiting before the client ({@link Upstream}): a bulkhead, a
+	 * rate limiter or a busy executor lets through as many calls as there are
+	 * connections, and the connections follow that cap.
 	 */
 	static Optional<Capped> connectionPool(AtCap at) {
+		if (Upstream.atCap(at).isPresent()) {
+			return Optional.empty();
+		}
 		return flatDestinations(at).stream().map((destination) -> {
 			Map<String, String> readings = new LinkedHashMap<>();
 			readings.put("connections to " + destination.name(), destination.max() + " in every reading of the last "

@@ -64,9 +64,19 @@ final class PairRun {
 		ABComparison compared(Verdict baseVerdict, Verdict headVerdict) {
 			return new ABComparison(this.baseImage, this.headImage, this.sameImage, this.kneeUsers, this.ceilingUsers,
 					ABComparison.figures(this.blocks), baseVerdict.headline(), headVerdict.headline(),
-					this.blocks.size(), this.seed, this.base.steps(), this.took);
+					capMoved(baseVerdict, headVerdict), this.blocks.size(), this.seed, this.base.steps(), this.took);
 		}
 
+	}
+
+	/**
+	 * Whether the cap moved from one resource to another: both verdicts name one, and not
+	 * the same. A verdict that names none (a JVM still warming, a cap no rule knows) is
+	 * no evidence of a move: an A/A run of a CPU-bound route read "unexplained" on one
+	 * side and "CPU" on the other, and went red on that alone.
+	 */
+	static boolean capMoved(Verdict base, Verdict head) {
+		return base.cap().isPresent() && head.cap().isPresent() && !base.cap().equals(head.cap());
 	}
 
 	Measured measure() {

@@ -167,6 +167,12 @@ public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.U
 		 */
 		static final String WARMING = "warming";
 
+		/**
+		 * The reading that says what the dumps showed request threads waiting for before
+		 * any client: a bulkhead, a rate limiter, a busy executor.
+		 */
+		static final String UPSTREAM = "waiting before the clients";
+
 		public Unexplained {
 			candidates = List.copyOf(candidates);
 			blind = List.copyOf(blind);
@@ -178,7 +184,16 @@ public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.U
 			String head = String.format(Locale.ROOT, "capped at %.1f rps from %s", this.ceilingRps,
 					usersText(this.fromUsers));
 			String body;
-			if (!this.candidates.isEmpty()) {
+			if (this.readings.containsKey(UPSTREAM)) {
+				// What the dumps saw full before the clients, in words a person acts on;
+				// no resource's name is put on it.
+				body = ", and no rule names what held the requests back: " + this.readings.get(UPSTREAM)
+						+ "; the connections and threads after it follow that cap ("
+						+ (this.candidates.isEmpty() ? ""
+								: this.candidates.stream().map(Capped::saw).collect(Collectors.joining("; ")) + "; ")
+						+ describe(this.readings) + ")";
+			}
+			else if (!this.candidates.isEmpty()) {
 				body = String.format(Locale.ROOT, ", and no resource's model explains it within %d %%: ",
 						Math.round(Capped.MODEL_AGREEMENT * 100))
 						+ this.candidates.stream()
@@ -304,6 +319,7 @@ public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.U
 		return seen.isEmpty() ? "no probe attached"
 				: seen.entrySet()
 					.stream()
+					.filter((entry) -> !entry.getKey().equals(Unexplained.UPSTREAM))
 					.map((entry) -> entry.getKey() + " " + entry.getValue())
 					.collect(Collectors.joining(", "));
 	}

@@ -8,6 +8,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 import dev.bottleneckkit.containers.ServiceContainer;
 import dev.bottleneckkit.sweep.ABComparison;
@@ -29,7 +30,7 @@ public final class ABCalibration {
 
 	/** The results file's columns, tab-separated. */
 	static final String HEADER = "kind\trun\tverdict\tcap_moved\tratio\tlow\thigh\tnoise\tblocks\tseconds\tseed"
-			+ "\tbase_cap\thead_cap";
+			+ "\tbase_cap\thead_cap\tred_figures\tknee_ratio\tknee_low\tknee_high\tp99_ratio\tp99_low\tp99_high\tcommit";
 
 	private ABCalibration() {
 	}
@@ -72,6 +73,13 @@ public final class ABCalibration {
 				.run();
 			ABComparison comparison = sweep.comparison().orElseThrow();
 			ABComparison.Figure ceiling = comparison.figure("ceiling").orElseThrow();
+			ABComparison.Figure knee = comparison.figure("throughput at the knee").orElseThrow();
+			ABComparison.Figure p99 = comparison.figure("p99 at the knee").orElseThrow();
+			String red = comparison.figures()
+				.stream()
+				.filter((figure) -> figure.change(ABComparison.DEFAULT_BOUND) == ABComparison.Change.REGRESSED)
+				.map(ABComparison.Figure::name)
+				.collect(Collectors.joining(","));
 			String verdict = comparison.regressed(ABComparison.DEFAULT_BOUND) ? "regressed"
 					: (ceiling.change(ABComparison.DEFAULT_BOUND) == ABComparison.Change.IMPROVED) ? "improved"
 							: "no-change";
@@ -79,7 +87,9 @@ public final class ABCalibration {
 					Boolean.toString(comparison.capMoved()), number(ceiling.ratio()), number(ceiling.low()),
 					number(ceiling.high()), number(ceiling.noise()), Integer.toString(comparison.blocks()),
 					Long.toString((System.nanoTime() - started) / 1_000_000_000), Long.toString(comparison.seed()),
-					comparison.baseCap(), comparison.headCap());
+					comparison.baseCap(), comparison.headCap(), red.isEmpty() ? "-" : red, number(knee.ratio()),
+					number(knee.low()), number(knee.high()), number(p99.ratio()), number(p99.low()), number(p99.high()),
+					System.getProperty("calibration.commit", "-"));
 		}
 	}
 

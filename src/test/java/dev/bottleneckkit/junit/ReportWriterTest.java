@@ -118,7 +118,7 @@ class ReportWriterTest {
 						new ABComparison.Figure("throughput at the knee", "rps", 12.2, 9.9, 0.81, 0.79, 0.83, 0.012,
 								true),
 						new ABComparison.Figure("p99 at the knee", "ms", 650, 810, 1.25, 1.18, 1.31, 0.04, false)),
-				"HttpClient connection pool", "HttpClient connection pool", 6, 42L, head.steps(),
+				"HttpClient connection pool", "HttpClient connection pool", false, 6, 42L, head.steps(),
 				Duration.ofSeconds(140)));
 		ReportEntry entry = new ReportEntry.Swept(source("S1", "default pool", "sweep: default pool"), sweep, Map.of(),
 				Map.of());

@@ -114,6 +114,24 @@ class ABComparisonTest {
 			.isEqualTo("the cap moved from Hikari connection pool to Tomcat request threads: regressed");
 	}
 
+	/**
+	 * An A/A run of a CPU-bound route read "unexplained" on one side (its JVM still
+	 * warming) and "CPU" on the other: no resource named on both, nothing moved, and the
+	 * figures decide.
+	 */
+	@Test
+	void aSideThatNamesNoResourceMovesNoCap() {
+		Verdict unexplained = new Verdict.Unexplained(200, 4, List.of(), List.of(), Map.of());
+		Verdict cpu = SweepResults.cappedByAPoolOfFive().verdict();
+
+		assertThat(PairRun.capMoved(unexplained, cpu)).isFalse();
+		assertThat(PairRun.capMoved(cpu, cpu)).isFalse();
+		ABComparison same = comparison(blocks(10.0, 10.0, 0.01, 6, 7), "unexplained", "CPU");
+		assertThat(same.regressed(0.05)).isFalse();
+		assertThat(same.lines(0.05).get(0))
+			.isEqualTo("A read unexplained, B CPU: no resource named on both sides, the figures decide");
+	}
+
 	@Test
 	void aHigherP99IsWorseAndALowerOneBetter() {
 		ABComparison.Figure slower = new ABComparison.Figure("p99 at the knee", "ms", 100, 130, 1.3, 1.2, 1.4, 0.05,
@@ -173,8 +191,10 @@ class ABComparisonTest {
 	}
 
 	private static ABComparison comparison(List<Block> blocks, String baseCap, String headCap) {
+		boolean named = !baseCap.equals("unexplained") && !headCap.equals("unexplained");
 		return new ABComparison("registry.example.com/orders:main", "registry.example.com/orders:pr-7", false, 8, 16,
-				ABComparison.figures(blocks), baseCap, headCap, blocks.size(), 42L, List.of(), Duration.ofSeconds(150));
+				ABComparison.figures(blocks), baseCap, headCap, named && !baseCap.equals(headCap), blocks.size(), 42L,
+				List.of(), Duration.ofSeconds(150));
 	}
 
 }

@@ -1,0 +1,163 @@
+package dev.bottleneckkit.sweep;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+import dev.bottleneckkit.probe.ThreadDump;
+import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
+
+/**
+ * What holds a service's requests back before any of its clients, as its thread dumps
+ * show it: request threads waiting for a permit (a Resilience4j bulkhead, a
+ * {@code Semaphore}), for a rate limiter's next permit (Resilience4j, Guava), or for
+ * another pool's work while every thread of that pool is busy. The connections to a
+ * destination follow such a cap: as many as the calls it lets through, flat while the
+ * users double, with no request waiting for one. They name no pool then.
+ */
+final class Upstream {
+
+	/**
+	 * Where a request thread waits for a permit or a rate, and what a person calls it:
+	 * the library's own frame before the JDK's it waits in (a Resilience4j bulkhead waits
+	 * in a {@code Semaphore}).
+	 */
+	static final Map<String, String> PERMITS = permits();
+
+	/** Frames of a request thread waiting for another thread's work. */
+	static final List<String> FUTURES = List.of("java.util.concurrent.CompletableFuture.join",
+			"java.util.concurrent.CompletableFuture.get", "java.util.concurrent.FutureTask.get",
+			"java.util.concurrent.ForkJoinTask.join", "java.util.concurrent.ForkJoinTask.get");
+
+	/**
+	 * A client's own frames: a thread waiting on a future inside them waits for its own
+	 * answer (the JDK's {@code HttpClient.send} waits in {@code CompletableFuture.get}).
+	 */
+	static final List<String> CLIENTS = List.of("jdk.internal.net.http", "java.net.http", "org.apache.hc",
+			"reactor.netty", "reactor.core.publisher", "org.springframework.web.reactive.function.client");
+
+	/** Frames of an executor's worker thread. */
+	static final List<String> WORKERS = List.of("java.util.concurrent.ThreadPoolExecutor.runWorker",
+			"java.util.concurrent.ForkJoinWorkerThread.run");
+
+	/** Frames of an executor's worker idle in its pool. */
+	static final List<String> IDLE = List.of("java.util.concurrent.ThreadPoolExecutor.getTask",
+			"java.util.concurrent.ForkJoinPool.awaitWork");
+
+	/** Frames a carrier of virtual threads runs them in: the scheduler, no executor. */
+	private static final List<String> CARRIER = List.of("jdk.internal.vm.Continuation", "java.lang.VirtualThread");
+
+	/** Code passed over to find the team's frame a wait is in: the JDK's, libraries'. */
+	private static final List<String> NOT_THE_TEAMS = List.of("java.", "jdk.", "sun.", "io.github.resilience4j.",
+			"com.google.common.", "org.springframework.", "jakarta.", "org.apache.", "io.micrometer.");
+
+	private Upstream() {
+	}
+
+	private static Map<String, String> permits() {
+		Map<String, String> permits = new LinkedHashMap<>();
+		permits.put("io.github.resilience4j.bulkhead.internal.SemaphoreBulkhead.acquirePermission",
+				"a Resilience4j bulkhead");
+		permits.put("io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter.waitForPermission",
+				"a Resilience4j rate limiter");
+		permits.put("com.google.common.util.concurrent.RateLimiter.acquire", "a Guava rate limiter");
+		permits.put("java.util.concurrent.Semaphore.acquire", "a semaphore");
+		permits.put("java.util.concurrent.Semaphore.tryAcquire", "a semaphore");
+		return permits;
+	}
+
+	/**
+	 * One kind of wait a dump shows: what the request threads wait for, in whose code,
+	 * and how many.
+	 */
+	record Wait(String what, String where, int threads) {
+
+		/** "22 request threads waiting for a Resilience4j bulkhead in com.example…". */
+		String line() {
+			return String.format(Locale.ROOT, "%d request thread%s waiting for %s in %s", this.threads,
+					(this.threads == 1) ? "" : "s", this.what, this.where);
+		}
+
+	}
+
+	/** The waits before any client in {@code dump}, the most waited first. */
+	static List<Wait> waits(ThreadDump dump) {
+		List<String> busy = busyExecutors(dump);
+		Map<List<String>, Integer> counted = new LinkedHashMap<>();
+		for (DumpedThread thread : dump.matching(ThreadDumps::servesARequest)) {
+			Optional<String> what = PERMITS.entrySet()
+				.stream()
+				.filter((permit) -> thread.hasFrame(permit.getKey()))
+				.map(Map.Entry::getValue)
+				.findFirst();
+			if (what.isEmpty() && !busy.isEmpty() && FUTURES.stream().anyMatch(thread::hasFrame)
+					&& CLIENTS.stream().noneMatch(thread::hasFrame)) {
+				what = Optional.of("another pool's work (" + String.join("; ", busy) + ")");
+			}
+			what.ifPresent((waited) -> counted.merge(List.of(waited, teamsFrame(thread)), 1, Integer::sum));
+		}
+		return counted.entrySet()
+			.stream()
+			.map((entry) -> new Wait(entry.getKey().get(0), entry.getKey().get(1), entry.getValue()))
+			.sorted(Comparator.comparingInt(Wait::threads).reversed())
+			.toList();
+	}
+
+	/**
+	 * The executors in {@code dump} with every thread busy, none idle in its pool: "4
+	 * threads named pool-2-thread-* all busy". Thread names are whatever the team's code
+	 * gave them; a web server's request threads and the carriers of virtual threads are
+	 * no such executor.
+	 */
+	static List<String> busyExecutors(ThreadDump dump) {
+		Map<String, List<DumpedThread>> pools = dump
+			.matching((thread) -> !thread.virtual() && WORKERS.stream().anyMatch(thread::hasFrame)
+					&& CARRIER.stream().noneMatch(thread::hasFrame) && !ThreadDumps.servesARequest(thread))
+			.stream()
+			.filter((thread) -> !ThreadDumps.poolOf(thread).isEmpty())
+			.collect(Collectors.groupingBy(ThreadDumps::poolOf, LinkedHashMap::new, Collectors.toList()));
+		return pools.entrySet()
+			.stream()
+			.filter((pool) -> pool.getValue().stream().noneMatch((thread) -> IDLE.stream().anyMatch(thread::hasFrame)))
+			.map((pool) -> String.format(Locale.ROOT, "%d thread%s named %s* all busy", pool.getValue().size(),
+					(pool.getValue().size() == 1) ? "" : "s", pool.getKey()))
+			.toList();
+	}
+
+	/**
+	 * What the steps at the cap show waiting before the clients, in one line: the waits
+	 * of the dump that shows the most, when at least half of the dumps show some. Empty
+	 * without dumps, or when most show none.
+	 */
+	static Optional<String> atCap(AtCap at) {
+		List<List<Wait>> dumps = new ArrayList<>();
+		for (Step step : at.atCap()) {
+			step.threads().forEach((dump) -> dumps.add(waits(dump)));
+		}
+		long showing = dumps.stream().filter((waits) -> !waits.isEmpty()).count();
+		if (dumps.isEmpty() || 2 * showing < dumps.size()) {
+			return Optional.empty();
+		}
+		return dumps.stream()
+			.max(Comparator.comparingInt((List<Wait> waits) -> waits.stream().mapToInt(Wait::threads).sum()))
+			.map((waits) -> waits.stream().map(Wait::line).collect(Collectors.joining("; ")));
+	}
+
+	/**
+	 * The frame of the team's code a thread waits under: the first that is not the JDK's
+	 * or a library's, else its first outside the JDK.
+	 */
+	private static String teamsFrame(DumpedThread thread) {
+		return thread.frames()
+			.stream()
+			.filter((frame) -> NOT_THE_TEAMS.stream().noneMatch(frame::startsWith))
+			.findFirst()
+			.orElseGet(thread::firstFrameOutsideJdk);
+	}
+
+}

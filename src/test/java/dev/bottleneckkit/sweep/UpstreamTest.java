@@ -1,0 +1,172 @@
+package dev.bottleneckkit.sweep;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.load.LoadResults;
+import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.probe.ThreadDump;
+import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
+import org.junit.jupiter.api.Test;
+
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
+
+/**
+ * Connections flat at their number while the users double are a pool only when nothing
+ * before the client holds the requests back. Where request threads wait in a bulkhead, a
+ * rate limiter or on a busy executor's work, the connections follow that cap: the verdict
+ * says what the dumps saw, in the team's words, and names no pool. The route of each test
+ * is an outside service's: a JDK {@code HttpClient} (no pool limit) calling pricing:8080,
+ * 0.41 s a call.
+ */
+class UpstreamTest {
+
+	private static final String REQUEST = "org.apache.catalina.core.ApplicationFilterChain.doFilter";
+
+	private static final List<String> JDK_CLIENT_CALL = List.of("jdk.internal.misc.Unsafe.park",
+			"java.util.concurrent.CompletableFuture.get", "jdk.internal.net.http.HttpClientImpl.send",
+			"jdk.internal.net.http.HttpClientFacade.send", "com.example.shop.PricingClient.quote");
+
+	/**
+	 * A Resilience4j bulkhead of 10 permits before the JDK client: 10 connections to
+	 * pricing, flat while the users went 16 → 32, 22 threads waiting for a permit. It
+	 * read "connection pool to pricing:8080: 10 connections (TCP)" before, a pool that
+	 * does not exist.
+	 */
+	@Test
+	void connectionsBehindABulkheadAreNoPool() {
+		ThreadDump dump = dump(threads(10, "http-nio-8080-exec-", JDK_CLIENT_CALL),
+				threads(22, "http-nio-8080-exec-",
+						List.of("jdk.internal.misc.Unsafe.park", "java.util.concurrent.Semaphore.tryAcquire",
+								"io.github.resilience4j.bulkhead.internal.SemaphoreBulkhead.tryEnterBulkhead",
+								"io.github.resilience4j.bulkhead.internal.SemaphoreBulkhead.acquirePermission",
+								"io.github.resilience4j.bulkhead.Bulkhead.lambda$decorateCheckedSupplier$0",
+								"com.example.shop.PricingClient.quote")));
+
+		SweepResult sweep = flatAtTen(dump);
+
+		assertThat(sweep).isUnexplained().isNotCappedBy(Resource.CONNECTION_POOL);
+		assertThat(sweep.verdict().line()).contains("no rule names what held the requests back: 22 request threads"
+				+ " waiting for a Resilience4j bulkhead in com.example.shop.PricingClient.quote; the connections and"
+				+ " threads after it follow that cap (")
+			.doesNotContain("connection pool to");
+	}
+
+	/**
+	 * A fixed pool of 4 threads fans the calls out, and the request threads join its
+	 * futures: what was full is the pool's 4 threads, in the names the team's code gave
+	 * them.
+	 */
+	@Test
+	void connectionsBehindABusyExecutorNameItsThreads() {
+		List<String> worker = new ArrayList<>(JDK_CLIENT_CALL);
+		worker.addAll(List.of("com.example.shop.Fanout.lambda$quotes$0",
+				"java.util.concurrent.CompletableFuture$AsyncSupply.run",
+				"java.util.concurrent.ThreadPoolExecutor.runWorker",
+				"java.util.concurrent.ThreadPoolExecutor$Worker.run", "java.lang.Thread.run"));
+		List<DumpedThread> workers = new ArrayList<>();
+		for (int i = 1; i <= 4; i++) {
+			workers.add(new DumpedThread("pool-2-thread-" + i, worker));
+		}
+		ThreadDump dump = dump(workers, threads(28, "http-nio-8080-exec-", List.of("jdk.internal.misc.Unsafe.park",
+				"java.util.concurrent.CompletableFuture.join", "com.example.shop.Fanout.quotes")));
+
+		SweepResult sweep = flatAtTen(dump);
+
+		assertThat(sweep).isUnexplained().isNotCappedBy(Resource.CONNECTION_POOL);
+		assertThat(sweep.verdict().line()).contains("28 request threads waiting for another pool's work"
+				+ " (4 threads named pool-2-thread-* all busy) in com.example.shop.Fanout.quotes");
+	}
+
+	/**
+	 * Seed 000's WebClient: the request threads wait for their own answers in
+	 * {@code block()}, nothing waits before the client, and its meterless pool stays
+	 * named.
+	 */
+	@Test
+	void aClientPoolWhoseCallersWaitForTheirOwnAnswersStaysNamed() {
+		ThreadDump dump = dump(threads(32, "http-nio-8080-exec-",
+				List.of("jdk.internal.misc.Unsafe.park", "java.util.concurrent.CountDownLatch.await",
+						"reactor.core.publisher.BlockingSingleSubscriber.blockingGet",
+						"reactor.core.publisher.Mono.block", "com.example.shop.PricingClient.quote")));
+
+		SweepResult sweep = flatAtTen(dump);
+
+		assertThat(sweep).isCappedBy(Resource.CONNECTION_POOL).hasCeilingNearItsModel(withPercentage(15));
+	}
+
+	/**
+	 * An executor with a thread idle in its queue is not full, and a virtual-thread
+	 * scheduler's carriers are no team's executor.
+	 */
+	@Test
+	void anExecutorWithAnIdleThreadOrTheCarriersAreNotBusy() {
+		List<DumpedThread> threads = new ArrayList<>();
+		threads.add(new DumpedThread("pool-3-thread-1", List.of("com.example.Work.run",
+				"java.util.concurrent.ThreadPoolExecutor.runWorker", "java.lang.Thread.run")));
+		threads.add(new DumpedThread("pool-3-thread-2",
+				List.of("jdk.internal.misc.Unsafe.park", "java.util.concurrent.LinkedBlockingQueue.take",
+						"java.util.concurrent.ThreadPoolExecutor.getTask",
+						"java.util.concurrent.ThreadPoolExecutor.runWorker", "java.lang.Thread.run")));
+		threads.add(new DumpedThread("ForkJoinPool-1-worker-1",
+				List.of("jdk.internal.vm.Continuation.run", "java.lang.VirtualThread.runContinuation",
+						"java.util.concurrent.ForkJoinPool.runWorker",
+						"java.util.concurrent.ForkJoinWorkerThread.run")));
+
+		assertThat(Upstream.busyExecutors(new ThreadDump(Path.of("threads-1.json"), threads))).isEmpty();
+	}
+
+	/**
+	 * Steps of 1 to 32 users on the route, the connections to pricing growing to 10 and
+	 * then flat at 10 while the users went 16 → 32, {@code dump} taken at both steps at
+	 * the cap: 10 / 0.41 s = 24.4 rps.
+	 */
+	private static SweepResult flatAtTen(ThreadDump dump) {
+		List<Step> steps = List.of(step(1, 2.4, 410, 1, List.of()), step(2, 4.9, 410, 2, List.of()),
+				step(4, 9.7, 412, 4, List.of()), step(8, 19.3, 414, 8, List.of()),
+				step(16, 24.3, 660, 10, List.of(dump)), step(32, 24.4, 1310, 10, List.of(dump)));
+		return SweepResults.analysed("test", URI.create("http://localhost/"), steps, true);
+	}
+
+	private static Step step(int users, double rps, long latencyMs, int connections, List<ThreadDump> dumps) {
+		Duration window = Duration.ofSeconds(10);
+		LoadResult result = LoadResults.closedLoop("load", users, window, Math.round(rps * 10),
+				Duration.ofMillis(latencyMs));
+		return new Step(users, result, new GaugeTimeline(Map.of()), new GaugeTimeline(Map.of()), Optional.empty(),
+				List.of(), OptionalInt.empty(), dumps,
+				List.of(new Step.Destination("pricing:8080", "172.18.0.5:8080", connections, connections, 12)), window);
+	}
+
+	/**
+	 * {@code count} request threads of a pool named {@code pool}, each in {@code frames}.
+	 */
+	private static List<DumpedThread> threads(int count, String pool, List<String> frames) {
+		List<String> stack = new ArrayList<>(frames);
+		stack.addAll(List.of("org.springframework.web.servlet.FrameworkServlet.service", REQUEST,
+				"org.apache.tomcat.util.threads.ThreadPoolExecutor.runWorker", "java.lang.Thread.run"));
+		List<DumpedThread> threads = new ArrayList<>();
+		for (int i = 1; i <= count; i++) {
+			threads.add(new DumpedThread(pool + i, stack));
+		}
+		return threads;
+	}
+
+	@SafeVarargs
+	private static ThreadDump dump(List<DumpedThread>... groups) {
+		List<DumpedThread> threads = new ArrayList<>();
+		for (List<DumpedThread> group : groups) {
+			threads.addAll(group);
+		}
+		return new ThreadDump(Path.of("threads-4.json"), threads);
+	}
+
+}
