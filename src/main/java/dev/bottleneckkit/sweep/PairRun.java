@@ -82,6 +82,8 @@ final class PairRun {
 	Measured measure() {
 		long started = System.nanoTime();
 		String name = this.head.name();
+		// A seed that is not a number is refused before anything starts.
+		BlockOrder order = BlockOrder.ofRun();
 		try (ServiceContainer baseService = ServiceContainer.alike(this.headService, this.baseImage, "-base")) {
 			Console.line(name + ": A/B: starting the base " + this.baseImage.asCanonicalNameString()
 					+ ", configured as the head");
@@ -102,11 +104,11 @@ final class PairRun {
 						+ imageId(baseService).replace("sha256:", "").substring(0, 12) + "): an A/A comparison");
 			}
 			SweepRun base = this.head.on(baseService, " [A]");
-			return measure(base, headImage, same, started);
+			return measure(base, headImage, same, started, order);
 		}
 	}
 
-	private Measured measure(SweepRun base, String headImage, boolean same, long started) {
+	private Measured measure(SweepRun base, String headImage, boolean same, long started, BlockOrder order) {
 		String name = this.head.name();
 		long searching = System.nanoTime();
 		try (Probes baseProbes = base.openProbes();
@@ -141,7 +143,6 @@ final class PairRun {
 				.filter((knee) -> knee < ceilingUsers)
 				.orElse(Math.max(1, ceilingUsers / 2));
 			long blocking = System.nanoTime();
-			BlockOrder order = BlockOrder.ofRun();
 			Console.line(String.format(Locale.ROOT,
 					"%s: A/B: blocks at %d and %d users, the order drawn from seed %d (-D%s=%d replays it)", name,
 					kneeUsers, ceilingUsers, order.seed(), BlockOrder.SEED_PROPERTY, order.seed()));
