@@ -140,12 +140,17 @@ class StructuredFanOutIT {
 				.run(caller.uri(fanOut(join, DIRECT_LATENCY)));
 			InFlight seen = downstream.inFlight().read();
 			// The fan-out as one user sees it on the warmed caller: the slowest branch
-			// plus the caller's hops, the W of the model.
+			// plus the caller's hops, the W of the model. One user's requests follow one
+			// another, so the downstream holds both branches of one request at once,
+			// never more: 2 is the fan-out, 1 a sequence.
+			downstream.inFlight().reset();
 			Duration alone = ClosedLoopLoad.oneUser().run(caller.uri(fanOut(join, DIRECT_LATENCY))).median();
+			InFlight seenAlone = downstream.inFlight().read();
 			Ceiling users = Ceiling.of(USERS, "users, each waiting for the slowest branch", alone);
 
 			report.record(join + ": branches of 400 ms and 100 ms + 600 ms", result, users,
-					ScenarioReport.evidence("W₁ (one user)", alone.toMillis() + " ms", "downstream peak in flight",
+					ScenarioReport.evidence("W₁ (one user)", alone.toMillis() + " ms",
+							"downstream peak in flight, one user", seenAlone.peak(), "downstream peak in flight",
 							seen.peak(), "sum of the branches", DIRECT_LATENCY.plus(slowest).toMillis() + " ms"));
 			assertThat(alone)
 				.as("%s: one user's fan-out takes its slowest branch (700 ms), not the sum (1100 ms)", join)
@@ -154,9 +159,13 @@ class StructuredFanOutIT {
 				.hasNoErrors()
 				.hasMeanLatencyNear(alone, withPercentage(25))
 				.hasThroughputNear(users, withPercentage(15));
-			assertThat(seen.peak())
-				.as("%s: both branches of all %d users in flight at the downstream together", join, USERS)
-				.isEqualTo(2 * USERS);
+			assertThat(seenAlone.peak()).as("%s: one user's two branches in flight at the downstream together", join)
+				.isEqualTo(2);
+			// With several users the peak depends on how their requests line up (the
+			// proxied branch is at the downstream 100 ms of a 700 ms request): 8 of 8 in
+			// most runs, 7 beside a busy loop. At most both branches of every user.
+			assertThat(seen.peak()).as("%s: at most both branches of each of the %d users in flight", join, USERS)
+				.isBetween(2, 2 * USERS);
 		}
 	}
 
