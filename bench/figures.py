@@ -94,7 +94,7 @@ def main(argv):
                 " of 31, 19 of 20 and 9 of 10) and `/work/cpu` (100,000 SHA-256 rounds a request; heads doing 5 % and"
                 f" 10 % more). Every guard's row: [{Path(calibration).name}]({Path(calibration).name}).", "", table]
     for interval in intervals:
-        out += ["", "### The interval's coverage", "", f"`bench/ab-interval-sim.py` ({Path(interval).name}):", "",
+        out += ["", "### The interval's coverage", "", "`bench/ab-interval-sim.py`:", "",
                 open(interval).read().rstrip()]
     print("\n".join(out))
 
