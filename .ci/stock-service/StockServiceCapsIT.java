@@ -107,6 +107,22 @@ class StockServiceCapsIT {
 		assertThat(sweep).isCappedBy(Resource.HIKARI_POOL).hasCeilingNearItsModel(withPercentage(10));
 	}
 
+	/**
+	 * A count query and a page query, each in its own transaction: a request takes the pool twice. Its model is the
+	 * pool over what a request holds it for, 2 uses × 50 ms (4 / 0.100 s = 40 rps): one use's hold would read 80 rps,
+	 * the request's latency 27. Doubling the pool lifts the ceiling to Tomcat's 8 threads over W₁ (53 rps).
+	 */
+	@Test
+	void theOrdersRouteTakesHikariTwiceARequest(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(stock, "/orders").named("stock /orders").upToUsers(16).confirming().run();
+
+		report.record("sweep: /orders (two 50 ms queries in two transactions, then 50 ms rendering)", sweep);
+		assertThat(sweep).isCappedBy(Resource.HIKARI_POOL)
+			.hasCeilingNearItsModel(withPercentage(15))
+			.isConfirmedWithin(withPercentage(10));
+		assertThat(sweep.verdict().line()).contains("2 uses a request");
+	}
+
 	/** A knob of a resource that is not the cap leaves the ceiling where it was: raising Hikari where Tomcat caps. */
 	@Test
 	void raisingHikariWhereTomcatCapsDoesNotMoveTheCeiling(ScenarioReport report) {

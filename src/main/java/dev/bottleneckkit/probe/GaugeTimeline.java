@@ -54,6 +54,20 @@ public record GaugeTimeline(Map<String, List<Sample>> series) {
 		return Optional.of(Duration.ofNanos(Math.round(seconds.getAsDouble() / uses.getAsDouble() * 1e9)));
 	}
 
+	/**
+	 * How fast a growing measurement (a timer's {@code COUNT}) grew while sampled, per
+	 * second between its first and its last sample: Hikari's uses a second. Empty with
+	 * fewer than two samples or none apart.
+	 */
+	public OptionalDouble rate(Gauge gauge) {
+		List<Sample> samples = this.series.getOrDefault(gauge.label(), List.of());
+		if (samples.size() < 2) {
+			return OptionalDouble.empty();
+		}
+		double seconds = samples.get(samples.size() - 1).at().minus(samples.get(0).at()).toNanos() / 1e9;
+		return (seconds > 0) ? OptionalDouble.of(increase(gauge).getAsDouble() / seconds) : OptionalDouble.empty();
+	}
+
 	/** Whether the service exposed the gauge. */
 	public boolean has(Gauge gauge) {
 		return this.series.containsKey(gauge.label());

@@ -19,8 +19,11 @@ import dev.bottleneckkit.sweep.Verdict.Capped;
  * @param ceiling the highest throughput of any step
  * @param kneeUsers the users of the knee (of the last step without one)
  * @param w1 the route's mean latency with one user
+ * @param upstream what the steps at the cap show request threads waiting for before any
+ * client ({@link Upstream#atCap}), read once for every rule that asks
  */
-record AtCap(Readings readings, Step last, List<Step> atCap, double ceiling, int kneeUsers, Duration w1) {
+record AtCap(Readings readings, Step last, List<Step> atCap, double ceiling, int kneeUsers, Duration w1,
+		Optional<String> upstream) {
 
 	AtCap {
 		atCap = List.copyOf(atCap);
@@ -29,8 +32,9 @@ record AtCap(Readings readings, Step last, List<Step> atCap, double ceiling, int
 	static AtCap of(Readings readings) {
 		Step last = readings.last();
 		int kneeUsers = readings.knee().map(Step::users).orElse(last.users());
-		return new AtCap(readings, last, readings.steps().stream().filter((s) -> s.users() >= kneeUsers).toList(),
-				readings.ceiling(), kneeUsers, readings.oneUserLatency());
+		List<Step> atCap = readings.steps().stream().filter((s) -> s.users() >= kneeUsers).toList();
+		return new AtCap(readings, last, atCap, readings.ceiling(), kneeUsers, readings.oneUserLatency(),
+				Upstream.atCap(atCap));
 	}
 
 	/**

@@ -175,17 +175,17 @@ final class Attribution {
 			return Roots.rooted(at, LimitRules.agreeing(at, verdict.get()));
 		}
 		Map<String, String> seen = new LinkedHashMap<>();
-		Upstream.atCap(at).ifPresent((waits) -> seen.put(Verdict.Unexplained.UPSTREAM, waits));
+		at.upstream().ifPresent((waits) -> seen.put(Verdict.Unexplained.UPSTREAM, waits));
 		seen.putAll(seen(last));
 		return new Verdict.Unexplained(at.ceiling(), at.kneeUsers(), candidates, at.readings().blind(), seen);
 	}
 
 	/**
 	 * Each resource's own ceiling, read from the sweep whether or not it was full, lowest
-	 * first: pools and threads by their configured limit over W₁ (a use, for Hikari),
-	 * carriers over the pinned time of a request, the CPU over the CPU of a request, the
-	 * stand-in downstream's threads over its hold. What caps next is the lowest after the
-	 * verdict's own.
+	 * first: pools and threads by their configured limit over W₁ (for Hikari, the uses of
+	 * a request × the hold of a use), carriers over the pinned time of a request, the CPU
+	 * over the CPU of a request, the stand-in downstream's threads over its hold. What
+	 * caps next is the lowest after the verdict's own.
 	 */
 	private static List<Verdict.Bound> bounds(AtCap at) {
 		List<Verdict.Bound> bounds = new ArrayList<>();
@@ -197,10 +197,10 @@ final class Attribution {
 			gauges.max(Gauge.TOMCAT_MAX).ifPresent((max) -> bounds.add(TOMCAT.at(max, w1, "W₁")));
 		}
 		if (inUse(at, Gauge.HIKARI_ACTIVE)) {
-			gauges.max(Gauge.HIKARI_MAX).ifPresent((max) -> {
-				Optional<Duration> use = gauges.meanTime(Gauge.HIKARI_USAGE_SECONDS, Gauge.HIKARI_USES);
-				bounds.add(HIKARI.at(max, use.orElse(w1), use.isPresent() ? "a use" : "W₁"));
-			});
+			gauges.max(Gauge.HIKARI_MAX)
+				.ifPresent((max) -> bounds.add(PoolUses.hikari(at.last(), max)
+					.map((demand) -> HIKARI.at(max, demand.model().hold(), demand.model().holdIs()))
+					.orElseGet(() -> HIKARI.at(max, w1, "W₁"))));
 		}
 		if (inUse(at, Gauge.HTTP_POOL_LEASED)) {
 			gauges.max(Gauge.HTTP_POOL_MAX_PER_ROUTE).ifPresent((max) -> bounds.add(HTTP_CLIENT.at(max, w1, "W₁")));

@@ -50,12 +50,13 @@ final class LimitRules {
 	static Optional<Capped> hikari(AtCap at) {
 		return Pool.atItsLimit(at.last().service(), Gauge.HIKARI_ACTIVE, Gauge.HIKARI_MAX, Gauge.HIKARI_PENDING)
 			.map((pool) -> {
-				Optional<Duration> use = at.last().service().meanTime(Gauge.HIKARI_USAGE_SECONDS, Gauge.HIKARI_USES);
+				Optional<PoolUses.Demand> demand = PoolUses.hikari(at.last(), pool.limit());
+				String uses = demand.map(PoolUses.Demand::aRequest).orElse("");
 				return at.capped(Resource.HIKARI_POOL,
-						String.format(Locale.ROOT, "Hikari pool %d/%d active, %d pending", pool.inUse(), pool.limit(),
-								pool.pending()),
-						new Verdict.Model(pool.limit(), "connections", use.orElse(at.w1()),
-								use.isPresent() ? "a use" : "W₁"),
+						String.format(Locale.ROOT, "Hikari pool %d/%d active, %d pending%s", pool.inUse(), pool.limit(),
+								pool.pending(), uses),
+						demand.map(PoolUses.Demand::model)
+							.orElseGet(() -> new Verdict.Model(pool.limit(), "connections", at.w1(), "W₁")),
 						Optional.empty(), pool.readings());
 			});
 	}
@@ -187,7 +188,7 @@ final class LimitRules {
 	 * connections, and the connections follow that cap.
 	 */
 	static Optional<Capped> connectionPool(AtCap at) {
-		if (Upstream.atCap(at).isPresent()) {
+		if (at.upstream().isPresent()) {
 			return Optional.empty();
 		}
 		return flatDestinations(at).stream().map((destination) -> {

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 
 /**
@@ -106,22 +105,28 @@ final class Roots {
 	}
 
 	/**
-	 * The pool's own hold with one user, when the pool's model holds a use it measured
-	 * (Hikari's usage timer), from the first step that used it.
+	 * The pool's own hold of a request with one user, when the pool's model holds what it
+	 * measured at the cap (Hikari's usage timer), from the first step that used it.
 	 */
 	private static Optional<Duration> ownHold(AtCap at, Capped verdict) {
-		if (verdict.resource() != Resource.HIKARI_POOL || !"a use".equals(verdict.model().holdIs())) {
+		boolean measured = PoolUses.hikari(at.last(), verdict.model().limit())
+			.filter((demand) -> demand.model().equals(verdict.model()))
+			.isPresent();
+		if (verdict.resource() != Resource.HIKARI_POOL || !measured) {
 			return Optional.empty();
 		}
-		return hikariUseAtOneUser(at);
+		return hikariAtOneUser(at).map((model) -> model.hold());
 	}
 
-	/** Hikari's mean use in the first step that used the pool. */
-	private static Optional<Duration> hikariUseAtOneUser(AtCap at) {
+	/**
+	 * Hikari's model in the first step that used the pool, at one connection: what a
+	 * request held it for there (its uses × the hold of a use).
+	 */
+	private static Optional<Verdict.Model> hikariAtOneUser(AtCap at) {
 		return at.readings()
 			.steps()
 			.stream()
-			.map((step) -> step.service().meanTime(Gauge.HIKARI_USAGE_SECONDS, Gauge.HIKARI_USES))
+			.map((step) -> PoolUses.hikari(step, 1).map(PoolUses.Demand::model))
 			.flatMap(Optional::stream)
 			.findFirst();
 	}
@@ -135,12 +140,12 @@ final class Roots {
 		if (!foundTheRoot(verdict)) {
 			return bounds;
 		}
-		Optional<Duration> own = hikariUseAtOneUser(at);
+		Optional<Verdict.Model> own = hikariAtOneUser(at);
 		return bounds.stream()
 			.map((bound) -> (bound.resource() == Resource.HIKARI_POOL && own.isPresent())
 					? new Verdict.Bound(bound.resource(), bound.what(),
-							new Verdict.Model(bound.model().limit(), bound.model().unit(), own.get(),
-									"a use at 1 user"))
+							new Verdict.Model(bound.model().limit(), bound.model().unit(), own.get().hold(),
+									own.get().holdIs() + " at 1 user"))
 					: bound)
 			.sorted(Comparator.comparingDouble((Verdict.Bound bound) -> bound.model().rps()))
 			.toList();

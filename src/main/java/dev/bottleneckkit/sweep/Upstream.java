@@ -134,9 +134,9 @@ final class Upstream {
 	 * of the dump that shows the most, when at least half of the dumps show some. Empty
 	 * without dumps, or when most show none.
 	 */
-	static Optional<String> atCap(AtCap at) {
+	static Optional<String> atCap(List<Step> atCap) {
 		List<List<Wait>> dumps = new ArrayList<>();
-		for (Step step : at.atCap()) {
+		for (Step step : atCap) {
 			step.threads().forEach((dump) -> dumps.add(waits(dump)));
 		}
 		long showing = dumps.stream().filter((waits) -> !waits.isEmpty()).count();

@@ -59,12 +59,33 @@ class AttributionTest {
 		GaugeTimeline gauges = new GaugeTimeline(
 				new LinkedHashMap<>(Map.of(Gauge.HIKARI_ACTIVE.label(), samples(4, 4), Gauge.HIKARI_MAX.label(),
 						samples(4, 4), Gauge.HIKARI_PENDING.label(), samples(0, 12), Gauge.HIKARI_USES.label(),
-						samples(100, 140), Gauge.HIKARI_USAGE_SECONDS.label(), samples(100.0, 140.2))));
+						samples(100, 120), Gauge.HIKARI_USAGE_SECONDS.label(), samples(100.0, 120.1))));
 
 		SweepResult sweep = capped(4.0, gauges, List.of(), List.of());
 
 		assertThat(sweep.verdict().line()).isEqualTo(
 				"capped at 4.0 rps from 8 users: Hikari pool 4/4 active, 12 pending — 4 connections / 1.005 s = 4.0 rps");
+	}
+
+	/**
+	 * A route that counts its rows and then reads a page takes the pool twice: 4
+	 * connections, 50 ms a use, 2 uses a request allow 4 / 0.100 s = 40 rps, where one
+	 * use would model 80. The uses come from the same step: 80 uses a second over 40
+	 * requests a second.
+	 */
+	@Test
+	void hikariTakenTwiceARequestIsModelledByItsUsesTimesTheHoldOfAUse() {
+		GaugeTimeline gauges = new GaugeTimeline(
+				new LinkedHashMap<>(Map.of(Gauge.HIKARI_ACTIVE.label(), samples(4, 4), Gauge.HIKARI_MAX.label(),
+						samples(4, 4), Gauge.HIKARI_PENDING.label(), samples(0, 9), Gauge.HIKARI_USES.label(),
+						samples(1000, 1400), Gauge.HIKARI_USAGE_SECONDS.label(), samples(50.0, 70.2))));
+
+		SweepResult sweep = capped(40.0, gauges, List.of(), List.of());
+
+		assertThat(sweep).isCappedBy(Resource.HIKARI_POOL).hasCeilingNearItsModel(withPercentage(2));
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 40.0 rps from 8 users: Hikari pool 4/4 active, 9"
+				+ " pending, 2 uses a request — 4 connections / 0.101 s = 39.6 rps");
+		assertThat(((Verdict.Capped) sweep.verdict()).model().holdIs()).isEqualTo("2 uses × 0.051 s");
 	}
 
 	@Test

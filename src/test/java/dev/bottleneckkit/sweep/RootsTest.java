@@ -144,9 +144,10 @@ class RootsTest {
 		return new GaugeTimeline(series);
 	}
 
+	/** Two samples 10 s apart, the step's window: a timer's count grows by its uses. */
 	private static List<GaugeTimeline.Sample> samples(double first, double last) {
 		return List.of(new GaugeTimeline.Sample(Duration.ZERO, first),
-				new GaugeTimeline.Sample(Duration.ofSeconds(5), last));
+				new GaugeTimeline.Sample(Duration.ofSeconds(10), last));
 	}
 
 	/** A 10 s step at {@code rps}, its latency by Little's law, its CPU read. */

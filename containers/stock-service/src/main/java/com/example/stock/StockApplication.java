@@ -18,7 +18,8 @@ import org.springframework.web.client.RestClient;
  * A small service as a team writes it: a price from a quote service (RestClient on Apache HttpClient 5, as
  * Spring Boot builds it), stock from the database (JdbcClient on Hikari), a report that takes a while on a
  * request thread, a ledger whose transaction queries and then computes while it holds its connection, and an
- * invoice rendered after its transaction has given the connection back. Every limit is Spring Boot's default
+ * invoice rendered after its transaction has given the connection back, a page of orders that takes its connection
+ * twice. Every limit is Spring Boot's default
  * unless the environment sets it.
  */
 @SpringBootApplication
@@ -81,6 +82,18 @@ public class StockApplication {
 		Integer slept = this.transaction.execute((status) -> this.jdbc.sql("SELECT SLEEP(0.1)").query(Integer.class).single());
 		Thread.sleep(50);
 		return Map.of("invoice", "rendered", "slept", slept);
+	}
+
+	/**
+	 * A page of orders as a repository pages them: a count query, then the page's query, each in a transaction of its
+	 * own (50 ms each), then 50 ms rendering: the request takes a connection twice.
+	 */
+	@GetMapping("/orders")
+	Map<String, Object> orders() throws InterruptedException {
+		Integer total = this.transaction.execute((status) -> this.jdbc.sql("SELECT SLEEP(0.05)").query(Integer.class).single());
+		Integer page = this.transaction.execute((status) -> this.jdbc.sql("SELECT SLEEP(0.05)").query(Integer.class).single());
+		Thread.sleep(50);
+		return Map.of("total", total, "page", page);
 	}
 
 	private static String checksum(int rounds) {
