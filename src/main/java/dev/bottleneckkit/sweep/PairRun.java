@@ -142,6 +142,7 @@ final class PairRun {
 				.map(Step::users)
 				.filter((knee) -> knee < ceilingUsers)
 				.orElse(Math.max(1, ceilingUsers / 2));
+			settle(base, baseReadings, headReadings, ceilingUsers);
 			long blocking = System.nanoTime();
 			Console.line(String.format(Locale.ROOT,
 					"%s: A/B: blocks at %d and %d users, the order drawn from seed %d (-D%s=%d replays it)", name,
@@ -149,11 +150,28 @@ final class PairRun {
 			List<ABComparison.Block> blocks = blocks(base, baseReadings, headReadings, kneeUsers, ceilingUsers, order);
 			long ended = System.nanoTime();
 			Console.line(String.format(Locale.ROOT,
-					"%s: A/B took %d s: the base's start %d s, warm-ups and the knee's search %d s, %d blocks %d s",
+					"%s: A/B took %d s: the base's start %d s, warm-ups, the knee's search and settling %d s, %d blocks"
+							+ " %d s",
 					name, (ended - started) / 1_000_000_000, (searching - started) / 1_000_000_000,
 					(blocking - searching) / 1_000_000_000, blocks.size(), (ended - blocking) / 1_000_000_000));
 			return new Measured(baseReadings, headReadings, this.baseImage.asCanonicalNameString(), headImage, same,
 					kneeUsers, ceilingUsers, blocks, order.seed(), Duration.ofNanos(System.nanoTime() - started));
+		}
+	}
+
+	/**
+	 * Each side loaded at the ceiling's users until its compilers are quiet there
+	 * ({@link SweepRun#settle}), the base first: the blocks then measure each side's code
+	 * and not its JIT. A CPU-bound route's blocks spread by ±5 to 11 % where both JVMs
+	 * still compiled at that load after a warm-up that went quiet at two users.
+	 */
+	private void settle(SweepRun base, Readings baseReadings, Readings headReadings, int ceiling) {
+		String name = this.head.name();
+		String what = ", A/B settling at " + ceiling + " users";
+		try (RunHook.Span settling = RunHook.installed().begin(RunHook.Work.WARM_UP, name + what)) {
+			Settling a = base.settle(ceiling, latencyAt(baseReadings, ceiling), Settling.AT_MOST, base.name() + what);
+			Settling b = this.head.settle(ceiling, latencyAt(headReadings, ceiling), Settling.AT_MOST, name + what);
+			Console.line(name + ": A/B: settled at " + ceiling + " users: A " + a + "; B " + b);
 		}
 	}
 

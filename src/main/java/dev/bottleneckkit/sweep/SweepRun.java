@@ -229,6 +229,43 @@ final class SweepRun {
 	}
 
 	/**
+	 * Loads the service at {@code users}, in rounds of one cycle ({@code latency} is the
+	 * last measured there; a round lasts 1 to 4 s), until its compilers are quiet at that
+	 * load, at most {@value Settling#QUIET} of a core over the last
+	 * {@link WarmUp#QUIET_FOR}, or {@code atMost} ran out. A warm-up at two users leaves
+	 * code that only a busier load runs (a CPU-bound route at its ceiling's users kept
+	 * both JVMs' compilers at 0.3 to 0.6 of a core through an A/B guard's blocks).
+	 * Without the compilers' readings it runs no round: nothing would say when to stop.
+	 */
+	Settling settle(int users, Duration latency, Duration atMost, String what) {
+		try (JitWatch jit = JitWatch.of(this.service)) {
+			long started = System.nanoTime();
+			List<WarmUp.Round> rounds = new ArrayList<>();
+			JitWork.Reading before = jit.read();
+			if (before.compilerCpu().isEmpty() && before.compileMillis().isEmpty()) {
+				return new Settling(users, rounds, false, Duration.ZERO);
+			}
+			boolean quiet = false;
+			while (!quiet && System.nanoTime() - started < atMost.toNanos()) {
+				long began = System.nanoTime();
+				LoadResult round = ClosedLoopLoad.users(users)
+					.warmUp(Duration.ZERO)
+					.forCycles(1, clamp(latency.multipliedBy(4), Duration.ofSeconds(1), Duration.ofSeconds(4)))
+					.requestTimeout(this.requestTimeout)
+					.named(what)
+					.quiet()
+					.run(this.mix.toArray(Request[]::new));
+				JitWork.Reading after = jit.read();
+				rounds.add(new WarmUp.Round(Duration.ofNanos(System.nanoTime() - began), round.meanLatency(),
+						after.compilerCoresSince(before), Optional.empty()));
+				before = after;
+				quiet = round.succeeded() == 0 || WarmUp.quiet(rounds, Settling.QUIET);
+			}
+			return new Settling(users, rounds, quiet, Duration.ofNanos(System.nanoTime() - started));
+		}
+	}
+
+	/**
 	 * The compilers of a service's JVM for its warm-up, where its JMX agent answers; a
 	 * reading without them elsewhere.
 	 */

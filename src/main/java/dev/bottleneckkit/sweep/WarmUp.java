@@ -113,6 +113,14 @@ public record WarmUp(int users, Duration took, List<Round> rounds, boolean settl
 	 * that span {@link #QUIET_FOR}.
 	 */
 	static boolean quiet(List<Round> rounds) {
+		return quiet(rounds, QUIET);
+	}
+
+	/**
+	 * Whether the compilers took at most {@code cores} of a core over the last rounds
+	 * that span {@link #QUIET_FOR}.
+	 */
+	static boolean quiet(List<Round> rounds, double cores) {
 		double coreNanos = 0;
 		long nanos = 0;
 		for (int i = rounds.size() - 1; i >= 0 && nanos < QUIET_FOR.toNanos(); i--) {
@@ -123,7 +131,7 @@ public record WarmUp(int users, Duration took, List<Round> rounds, boolean settl
 			coreNanos += round.compilerCores().getAsDouble() * round.length().toNanos();
 			nanos += round.length().toNanos();
 		}
-		return nanos >= QUIET_FOR.toNanos() && coreNanos / nanos <= QUIET;
+		return nanos >= QUIET_FOR.toNanos() && coreNanos / nanos <= cores;
 	}
 
 	/**
