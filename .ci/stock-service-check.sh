@@ -13,13 +13,15 @@
 #   2. generates a consumer project outside the tree, as a team on Spring Boot 3.5 has it (Boot 3.5's parent, the one
 #      kit dependency, Testcontainers set to 2.0.5), with the sweep tests of .ci/stock-service/ (MySQL, stand-in
 #      downstreams, Toxiproxy);
-#   3. runs `mvn verify` there and fails unless every sweep named its cap with its model: the HttpClient pool, Hikari
-#      (a route that takes it twice a request by its uses × the hold of a use) and Tomcat's threads; pinned carriers, a meterless connection pool, the downstream's threads and the machine's
-#      CPU; Jetty's worker pool; a Hikari pool full because its uses wait for the service's one core, the CPU named
-#      as the root (twice the pool leaves the ceiling at the cores' model, half a core lowers it as predicted); on
-#      Quarkus, Agroal, the worker pool, blocked event loops and pinned carriers, each confirmed by its own setting;
-#      the catalog in two fresh JVMs and once more in the first, one cap and one ceiling within 10 %, each sweep
-#      after a warm-up that waited for the JIT compilers to be quiet; prints each verdict and how warm it was;
+#   3. runs `mvn verify` there and fails unless every sweep named its cap with its model: the HttpClient pool, Hikari (a
+#      route that takes it twice a request by its uses × the hold of a use) and Tomcat's threads; pinned carriers, a
+#      meterless connection pool, the downstream's threads and the machine's CPU; Jetty's worker pool; a Hikari pool
+#      full because its uses wait for the service's one core, the CPU named as the root (twice the pool leaves the
+#      ceiling at the cores' model, half a core lowers it as predicted); on Quarkus, Agroal, the worker pool, blocked
+#      event loops and pinned carriers, each confirmed by its own setting; a Resilience4j bulkhead by its meters
+#      (confirmed by its permits); the catalog in two fresh JVMs and once more in the first, one cap and one ceiling
+#      within 10 %, each sweep after a warm-up that waited for the JIT compilers to be quiet; prints each verdict and
+#      how warm it was;
 #   4. holds that run against a baseline run of the same service with a bigger Hikari pool (6 instead of 4) with the
 #      kit's comparison (dev.bottleneckkit.baseline.Baseline): it must fail with the before / after lines, and the
 #      run held against itself must pass;
@@ -139,7 +141,7 @@ STOCK_IMAGE="$image" SHOP_IMAGE="$shop_image" REPORTS_IMAGE="$reports_image" FUL
   say "error: mvn verify failed in the consumer project; its report: target/stock-report/failed/index.html"
   exit 1
 }
-for guards in 'Tests run: 6, .* StockServiceCapsIT' 'Tests run: 4, .* ShopServiceCapsIT' 'Tests run: 1, .* ReportsServiceCapsIT' \
+for guards in 'Tests run: 6, .* StockServiceCapsIT' 'Tests run: 5, .* ShopServiceCapsIT' 'Tests run: 1, .* ReportsServiceCapsIT' \
     'Tests run: 2, .* LedgerRootIT' 'Tests run: 4, .* FulfilmentServiceCapsIT' 'Tests run: 1, .* CatalogWarmthIT'; do
   grep -qE "${guards/, .*/, Failures: 0, Errors: 0, Skipped: 0, .* in com.example.guards.}${guards##* }" "$work/verify.log" \
     || { say "error: not every sweep of ${guards##* } passed"; exit 1; }

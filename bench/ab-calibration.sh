@@ -10,11 +10,13 @@
 #   bench/ab-calibration.sh [N=10] [RESULTS=docs/ab-calibration.tsv] [KIND-FILTER=.]
 # Needs a Docker engine and the images of the selected set (BOTTLENECK_IMAGES=offline after containers/offline/build.sh).
 # Run nothing else on the machine meanwhile: the figures are the machine's.
-# Testcontainers without Ryuk (the kit removes what it made itself), as .ci/run runs it.
+# Testcontainers without Ryuk (the kit removes what it made itself) and on this host, as .ci/run runs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${JAVA_HOME:=/usr/lib/jvm/temurin-25-jdk-amd64}"
 export JAVA_HOME PATH="$JAVA_HOME/bin:$PATH" TESTCONTAINERS_RYUK_DISABLED=${TESTCONTAINERS_RYUK_DISABLED:-true}
+# In a container (/.dockerenv) Testcontainers looks for the host's gateway with a pulled image; the engine is local.
+[ -f /.dockerenv ] && export TESTCONTAINERS_HOST_OVERRIDE=${TESTCONTAINERS_HOST_OVERRIDE:-localhost}
 n=${1:-10}
 results=$(realpath -m "${2:-docs/ab-calibration.tsv}")
 filter=${3:-.}

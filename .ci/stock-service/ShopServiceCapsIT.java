@@ -89,6 +89,25 @@ class ShopServiceCapsIT {
 		assertThat(sweep).isCappedBy(Resource.DOWNSTREAM).hasCeilingNearItsModel(withPercentage(15));
 	}
 
+	/**
+	 * The same quote behind the team's Resilience4j bulkhead of 4 permits: the JDK's client opens as many connections
+	 * as the bulkhead lets calls through, 4, flat while the users double, and no pool of it is named: the bulkhead is,
+	 * by its meters, with its model 4 permits / W₁ (20 rps, the quote service's 8 threads would allow 40). Its own
+	 * setting, 6 permits, lifts the ceiling by half.
+	 */
+	@Test
+	void theRatesRouteIsCappedByItsBulkhead(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(shop, "/rates")
+			.named("shop /rates")
+			.upToUsers(32)
+			.confirming(Knob.springProperty("quotes bulkhead 6", "resilience4j.bulkhead.instances.quotes.max-concurrent-calls", 6, 1.5))
+			.run();
+
+		report.record("sweep: /rates (the JDK's HttpClient behind a Resilience4j bulkhead of 4)", sweep);
+		assertThat(sweep).isCappedBy(Resource.BULKHEAD).hasCeilingNearItsModel(withPercentage(15)).isConfirmedWithin(withPercentage(10));
+		assertThat(sweep).isNotCappedBy(Resource.CONNECTION_POOL);
+	}
+
 	/** A receipt signed on the CPU: the machine's two cores, shared with the database and the load generator. */
 	@Test
 	void theReceiptRouteIsCappedByTheMachinesCpu(ScenarioReport report) {

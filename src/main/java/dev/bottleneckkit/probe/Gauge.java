@@ -120,13 +120,24 @@ public record Gauge(String label, String meter, List<String> tags, String statis
 	public static final Gauge AGROAL_AWAITING = of("agroal.awaiting", "agroal.awaiting.count");
 
 	/**
+	 * The permits of Resilience4j's bulkheads (summed over the bulkheads a service has),
+	 * published with Actuator and resilience4j-micrometer.
+	 */
+	public static final Gauge BULKHEAD_MAX = of("bulkhead.max", "resilience4j.bulkhead.max.allowed.concurrent.calls");
+
+	/** Permits of Resilience4j's bulkheads free at the moment. */
+	public static final Gauge BULKHEAD_AVAILABLE = of("bulkhead.available",
+			"resilience4j.bulkhead.available.concurrent.calls");
+
+	/**
 	 * Everything above, Spring Boot's and Quarkus' meters; meters a service does not have
 	 * are skipped.
 	 */
 	public static final List<Gauge> SPRING_BOOT_CAPS = List.of(TOMCAT_BUSY, TOMCAT_MAX, TOMCAT_CONNECTIONS,
 			HTTP_POOL_LEASED, HTTP_POOL_PENDING, HTTP_POOL_MAX_PER_ROUTE, REACTOR_ACTIVE, REACTOR_PENDING, REACTOR_MAX,
 			HIKARI_ACTIVE, HIKARI_IDLE, HIKARI_PENDING, HIKARI_MAX, HIKARI_USES, HIKARI_USAGE_SECONDS, JVM_LIVE_THREADS,
-			VIRTUAL_MOUNTED, VIRTUAL_QUEUED, AGROAL_ACTIVE, AGROAL_MAX_USED, AGROAL_AWAITING);
+			VIRTUAL_MOUNTED, VIRTUAL_QUEUED, AGROAL_ACTIVE, AGROAL_MAX_USED, AGROAL_AWAITING, BULKHEAD_MAX,
+			BULKHEAD_AVAILABLE);
 
 	/** The meter {@code meter}, labelled by its own name. */
 	public static Gauge of(String meter) {

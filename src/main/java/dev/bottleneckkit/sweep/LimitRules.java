@@ -27,11 +27,14 @@ final class LimitRules {
 	}
 
 	/**
-	 * A library's pool named from its meters or its frames, with what the service's TCP
-	 * connections said of the same pool beside it: the two must agree.
+	 * A library's pool or a bulkhead named from its meters or its frames, with what the
+	 * service's TCP connections said of the same pool beside it (a bulkhead lets as many
+	 * calls through as it has permits): the two must agree.
 	 */
 	static Capped agreeing(AtCap at, Capped verdict) {
-		if (!List.of(Resource.HIKARI_POOL, Resource.HTTP_CLIENT_POOL, Resource.REACTOR_NETTY_POOL, Resource.AGROAL_POOL)
+		if (!List
+			.of(Resource.HIKARI_POOL, Resource.HTTP_CLIENT_POOL, Resource.REACTOR_NETTY_POOL, Resource.AGROAL_POOL,
+					Resource.BULKHEAD)
 			.contains(verdict.resource())) {
 			return verdict;
 		}

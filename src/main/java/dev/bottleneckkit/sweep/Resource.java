@@ -32,6 +32,13 @@ public enum Resource {
 	 */
 	CONNECTION_POOL("connection pool"),
 
+	/**
+	 * A bulkhead: every permit of a semaphore held, request threads waiting for one
+	 * (Resilience4j's {@code Bulkhead} by its meters or its frames, a
+	 * {@code java.util.concurrent.Semaphore} in the team's code by its frames).
+	 */
+	BULKHEAD("bulkhead"),
+
 	/** Tomcat's platform request threads: every one busy. */
 	TOMCAT_THREADS("Tomcat request threads"),
 

@@ -36,7 +36,7 @@ final class Roots {
 	/** The resources whose holds may be waits for a core. */
 	private static final Set<Resource> POOLS = EnumSet.of(Resource.HIKARI_POOL, Resource.HTTP_CLIENT_POOL,
 			Resource.REACTOR_NETTY_POOL, Resource.CONNECTION_POOL, Resource.TOMCAT_THREADS, Resource.JETTY_THREADS,
-			Resource.UNDERTOW_THREADS, Resource.AGROAL_POOL, Resource.QUARKUS_WORKER_THREADS);
+			Resource.UNDERTOW_THREADS, Resource.AGROAL_POOL, Resource.QUARKUS_WORKER_THREADS, Resource.BULKHEAD);
 
 	/**
 	 * The reading a verdict turned from a pool to the CPU carries: what the pool's own

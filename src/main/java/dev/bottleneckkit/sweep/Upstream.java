@@ -23,11 +23,43 @@ import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
 final class Upstream {
 
 	/**
-	 * Where a request thread waits for a permit or a rate, and what a person calls it:
-	 * the library's own frame before the JDK's it waits in (a Resilience4j bulkhead waits
-	 * in a {@code Semaphore}).
+	 * Where a request thread waits for a permit or a rate, what a person calls it, and
+	 * what kind of wait it is: the library's own frame before the JDK's it waits in (a
+	 * Resilience4j bulkhead waits in a {@code Semaphore}).
 	 */
-	static final Map<String, String> PERMITS = permits();
+	static final List<Permit> PERMITS = List.of(
+			new Permit("io.github.resilience4j.bulkhead.internal.SemaphoreBulkhead.acquirePermission",
+					"a Resilience4j bulkhead", Kind.PERMITS),
+			new Permit("io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter.waitForPermission",
+					"a Resilience4j rate limiter", Kind.RATE),
+			new Permit("com.google.common.util.concurrent.RateLimiter.acquire", "a Guava rate limiter", Kind.RATE),
+			new Permit("java.util.concurrent.Semaphore.acquire", "a semaphore", Kind.PERMITS),
+			new Permit("java.util.concurrent.Semaphore.tryAcquire", "a semaphore", Kind.PERMITS));
+
+	/** What a request thread waits for before the clients. */
+	enum Kind {
+
+		/** A permit some other request holds: a bulkhead, a semaphore. */
+		PERMITS,
+
+		/** A rate limiter's next permit: time, not another request. */
+		RATE,
+
+		/** Another pool's work, every thread of that pool busy. */
+		EXECUTOR
+
+	}
+
+	/**
+	 * A frame a request thread waits in for a permit or a rate.
+	 *
+	 * @param frame the library's frame
+	 * @param what what a person calls it: "a Resilience4j bulkhead"
+	 * @param kind what it waits for
+	 */
+	record Permit(String frame, String what, Kind kind) {
+
+	}
 
 	/** Frames of a request thread waiting for another thread's work. */
 	static final List<String> FUTURES = List.of("java.util.concurrent.CompletableFuture.join",
@@ -59,23 +91,11 @@ final class Upstream {
 	private Upstream() {
 	}
 
-	private static Map<String, String> permits() {
-		Map<String, String> permits = new LinkedHashMap<>();
-		permits.put("io.github.resilience4j.bulkhead.internal.SemaphoreBulkhead.acquirePermission",
-				"a Resilience4j bulkhead");
-		permits.put("io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter.waitForPermission",
-				"a Resilience4j rate limiter");
-		permits.put("com.google.common.util.concurrent.RateLimiter.acquire", "a Guava rate limiter");
-		permits.put("java.util.concurrent.Semaphore.acquire", "a semaphore");
-		permits.put("java.util.concurrent.Semaphore.tryAcquire", "a semaphore");
-		return permits;
-	}
-
 	/**
 	 * One kind of wait a dump shows: what the request threads wait for, in whose code,
-	 * and how many.
+	 * how many, and what kind of wait it is.
 	 */
-	record Wait(String what, String where, int threads) {
+	record Wait(String what, String where, int threads, Kind kind) {
 
 		/** "22 request threads waiting for a Resilience4j bulkhead in com.example…". */
 		String line() {
@@ -88,24 +108,35 @@ final class Upstream {
 	/** The waits before any client in {@code dump}, the most waited first. */
 	static List<Wait> waits(ThreadDump dump) {
 		List<String> busy = busyExecutors(dump);
-		Map<List<String>, Integer> counted = new LinkedHashMap<>();
+		Map<Wait, Integer> counted = new LinkedHashMap<>();
 		for (DumpedThread thread : dump.matching(ThreadDumps::servesARequest)) {
-			Optional<String> what = PERMITS.entrySet()
-				.stream()
-				.filter((permit) -> thread.hasFrame(permit.getKey()))
-				.map(Map.Entry::getValue)
-				.findFirst();
-			if (what.isEmpty() && !busy.isEmpty() && FUTURES.stream().anyMatch(thread::hasFrame)
-					&& CLIENTS.stream().noneMatch(thread::hasFrame)) {
-				what = Optional.of("another pool's work (" + String.join("; ", busy) + ")");
-			}
-			what.ifPresent((waited) -> counted.merge(List.of(waited, teamsFrame(thread)), 1, Integer::sum));
+			Optional<Wait> wait = waitOf(thread, busy);
+			wait.ifPresent((waited) -> counted.merge(waited, 1, Integer::sum));
 		}
 		return counted.entrySet()
 			.stream()
-			.map((entry) -> new Wait(entry.getKey().get(0), entry.getKey().get(1), entry.getValue()))
+			.map((entry) -> new Wait(entry.getKey().what(), entry.getKey().where(), entry.getValue(),
+					entry.getKey().kind()))
 			.sorted(Comparator.comparingInt(Wait::threads).reversed())
 			.toList();
+	}
+
+	/**
+	 * What {@code thread} waits for before any client, as a wait of no threads yet: a
+	 * permit or a rate, else another pool's work when one of {@code busy} is all busy and
+	 * the thread waits on a future outside any client.
+	 */
+	static Optional<Wait> waitOf(DumpedThread thread, List<String> busy) {
+		Optional<Wait> permit = PERMITS.stream()
+			.filter((each) -> thread.hasFrame(each.frame()))
+			.findFirst()
+			.map((each) -> new Wait(each.what(), teamsFrame(thread), 0, each.kind()));
+		if (permit.isPresent() || busy.isEmpty() || FUTURES.stream().noneMatch(thread::hasFrame)
+				|| CLIENTS.stream().anyMatch(thread::hasFrame)) {
+			return permit;
+		}
+		return Optional.of(new Wait("another pool's work (" + String.join("; ", busy) + ")", teamsFrame(thread), 0,
+				Kind.EXECUTOR));
 	}
 
 	/**
@@ -152,7 +183,7 @@ final class Upstream {
 	 * The frame of the team's code a thread waits under: the first that is not the JDK's
 	 * or a library's, else its first outside the JDK.
 	 */
-	private static String teamsFrame(DumpedThread thread) {
+	static String teamsFrame(DumpedThread thread) {
 		return thread.frames()
 			.stream()
 			.filter((frame) -> NOT_THE_TEAMS.stream().noneMatch(frame::startsWith))

@@ -11,6 +11,7 @@ import java.util.OptionalInt;
 
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
+import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
@@ -32,6 +33,13 @@ class UpstreamTest {
 
 	private static final String REQUEST = "org.apache.catalina.core.ApplicationFilterChain.doFilter";
 
+	private static final List<String> R4J_WAITING = List.of("jdk.internal.misc.Unsafe.park",
+			"java.util.concurrent.Semaphore.tryAcquire",
+			"io.github.resilience4j.bulkhead.internal.SemaphoreBulkhead.tryEnterBulkhead",
+			"io.github.resilience4j.bulkhead.internal.SemaphoreBulkhead.acquirePermission",
+			"io.github.resilience4j.bulkhead.Bulkhead.lambda$decorateCheckedSupplier$0",
+			"com.example.shop.PricingClient.quote");
+
 	private static final List<String> JDK_CLIENT_CALL = List.of("jdk.internal.misc.Unsafe.park",
 			"java.util.concurrent.CompletableFuture.get", "jdk.internal.net.http.HttpClientImpl.send",
 			"jdk.internal.net.http.HttpClientFacade.send", "com.example.shop.PricingClient.quote");
@@ -39,26 +47,86 @@ class UpstreamTest {
 	/**
 	 * A Resilience4j bulkhead of 10 permits before the JDK client: 10 connections to
 	 * pricing, flat while the users went 16 → 32, 22 threads waiting for a permit. It
-	 * read "connection pool to pricing:8080: 10 connections (TCP)" before, a pool that
-	 * does not exist.
+	 * read "connection pool to pricing:8080: 10 connections (TCP)" once, a pool that does
+	 * not exist; the bulkhead is named, its 10 permits read from the 10 request threads
+	 * past it in the same code as the waiters: 10 / 0.41 s = 24.4 rps.
 	 */
 	@Test
-	void connectionsBehindABulkheadAreNoPool() {
+	void connectionsBehindABulkheadNameTheBulkheadAndNoPool() {
+		SweepResult sweep = flatAtTen(dump(threads(10, "http-nio-8080-exec-", JDK_CLIENT_CALL),
+				threads(22, "http-nio-8080-exec-", R4J_WAITING)));
+
+		assertThat(sweep).isCappedBy(Resource.BULKHEAD)
+			.hasCeilingNearItsModel(withPercentage(2))
+			.isNotCappedBy(Resource.CONNECTION_POOL);
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 24.4 rps from 16 users: a Resilience4j bulkhead in"
+				+ " com.example.shop.PricingClient.quote: 10/10 permits held, 22 request threads waiting — 10 permits /"
+				+ " 0.410 s = 24.4 rps");
+		assertThat(((Verdict.Capped) sweep.verdict()).readings()).containsEntry("TCP connections",
+				"pricing:8080 flat at 10: agrees");
+	}
+
+	/**
+	 * Resilience4j's meters, where Actuator publishes them, give the permits: 10, all
+	 * held, whatever the dumps caught past the permit (8 here, two between the permit and
+	 * the call).
+	 */
+	@Test
+	void aBulkheadsPermitsComeFromItsMetersWhenPublished() {
+		GaugeTimeline meters = new GaugeTimeline(Map.of(Gauge.BULKHEAD_MAX.label(),
+				List.of(new GaugeTimeline.Sample(Duration.ZERO, 10),
+						new GaugeTimeline.Sample(Duration.ofSeconds(5), 10)),
+				Gauge.BULKHEAD_AVAILABLE.label(), List.of(new GaugeTimeline.Sample(Duration.ZERO, 1),
+						new GaugeTimeline.Sample(Duration.ofSeconds(5), 0))));
+		ThreadDump dump = dump(threads(8, "http-nio-8080-exec-", JDK_CLIENT_CALL),
+				threads(22, "http-nio-8080-exec-", R4J_WAITING));
+
+		SweepResult sweep = flatAtTen(dump, meters);
+
+		assertThat(sweep).isCappedBy(Resource.BULKHEAD).hasCeilingNearItsModel(withPercentage(2));
+		assertThat(((Verdict.Capped) sweep.verdict()).readings()).containsEntry("permits",
+				"10 from Resilience4j's meters (resilience4j.bulkhead.*), 10 held at most");
+	}
+
+	/**
+	 * A plain {@code Semaphore} the team's code acquires is a bulkhead as well: its
+	 * permits are the request threads past it in the same method.
+	 */
+	@Test
+	void aPlainSemaphoreIsABulkhead() {
+		List<String> holding = new ArrayList<>(JDK_CLIENT_CALL.subList(0, JDK_CLIENT_CALL.size() - 1));
+		holding.add("com.example.shop.Quotes.guarded");
+		ThreadDump dump = dump(threads(10, "http-nio-8080-exec-", holding),
+				threads(19, "http-nio-8080-exec-",
+						List.of("jdk.internal.misc.Unsafe.park",
+								"java.util.concurrent.locks.AbstractQueuedSynchronizer.acquireSharedInterruptibly",
+								"java.util.concurrent.Semaphore.acquire", "com.example.shop.Quotes.guarded")));
+
+		SweepResult sweep = flatAtTen(dump);
+
+		assertThat(sweep).isCappedBy(Resource.BULKHEAD).hasCeilingNearItsModel(withPercentage(2));
+		assertThat(sweep.verdict().line()).contains(
+				"a semaphore in com.example.shop.Quotes.guarded: 10/10 permits" + " held, 19 request threads waiting");
+	}
+
+	/**
+	 * A rate limiter is no bulkhead: its waiters wait for time, not for a permit another
+	 * request holds. It reads unexplained, with what the dumps saw.
+	 */
+	@Test
+	void aRateLimitersWaitersNameNoBulkhead() {
 		ThreadDump dump = dump(threads(10, "http-nio-8080-exec-", JDK_CLIENT_CALL),
 				threads(22, "http-nio-8080-exec-",
-						List.of("jdk.internal.misc.Unsafe.park", "java.util.concurrent.Semaphore.tryAcquire",
-								"io.github.resilience4j.bulkhead.internal.SemaphoreBulkhead.tryEnterBulkhead",
-								"io.github.resilience4j.bulkhead.internal.SemaphoreBulkhead.acquirePermission",
-								"io.github.resilience4j.bulkhead.Bulkhead.lambda$decorateCheckedSupplier$0",
+						List.of("java.lang.Thread.sleep",
+								"io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter.waitForPermission",
+								"io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter.acquirePermission",
 								"com.example.shop.PricingClient.quote")));
 
 		SweepResult sweep = flatAtTen(dump);
 
-		assertThat(sweep).isUnexplained().isNotCappedBy(Resource.CONNECTION_POOL);
-		assertThat(sweep.verdict().line()).contains("no rule names what held the requests back: 22 request threads"
-				+ " waiting for a Resilience4j bulkhead in com.example.shop.PricingClient.quote; the connections and"
-				+ " threads after it follow that cap (")
-			.doesNotContain("connection pool to");
+		assertThat(sweep).isUnexplained();
+		assertThat(sweep.verdict().line()).contains("22 request threads waiting for a Resilience4j rate limiter in"
+				+ " com.example.shop.PricingClient.quote");
 	}
 
 	/**
@@ -131,18 +199,25 @@ class UpstreamTest {
 	 * the cap: 10 / 0.41 s = 24.4 rps.
 	 */
 	private static SweepResult flatAtTen(ThreadDump dump) {
-		List<Step> steps = List.of(step(1, 2.4, 410, 1, List.of()), step(2, 4.9, 410, 2, List.of()),
-				step(4, 9.7, 412, 4, List.of()), step(8, 19.3, 414, 8, List.of()),
-				step(16, 24.3, 660, 10, List.of(dump)), step(32, 24.4, 1310, 10, List.of(dump)));
+		return flatAtTen(dump, new GaugeTimeline(Map.of()));
+	}
+
+	/** The same, with {@code meters} read at the steps at the cap. */
+	private static SweepResult flatAtTen(ThreadDump dump, GaugeTimeline meters) {
+		GaugeTimeline none = new GaugeTimeline(Map.of());
+		List<Step> steps = List.of(step(1, 2.4, 410, 1, List.of(), none), step(2, 4.9, 410, 2, List.of(), none),
+				step(4, 9.7, 412, 4, List.of(), none), step(8, 19.3, 414, 8, List.of(), none),
+				step(16, 24.3, 660, 10, List.of(dump), meters), step(32, 24.4, 1310, 10, List.of(dump), meters));
 		return SweepResults.analysed("test", URI.create("http://localhost/"), steps, true);
 	}
 
-	private static Step step(int users, double rps, long latencyMs, int connections, List<ThreadDump> dumps) {
+	private static Step step(int users, double rps, long latencyMs, int connections, List<ThreadDump> dumps,
+			GaugeTimeline meters) {
 		Duration window = Duration.ofSeconds(10);
 		LoadResult result = LoadResults.closedLoop("load", users, window, Math.round(rps * 10),
 				Duration.ofMillis(latencyMs));
-		return new Step(users, result, new GaugeTimeline(Map.of()), new GaugeTimeline(Map.of()), Optional.empty(),
-				List.of(), OptionalInt.empty(), dumps,
+		return new Step(users, result, meters, new GaugeTimeline(Map.of()), Optional.empty(), List.of(),
+				OptionalInt.empty(), dumps,
 				List.of(new Step.Destination("pricing:8080", "172.18.0.5:8080", connections, connections, 12)), window);
 	}
 

@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Map;
 
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -24,7 +26,8 @@ import reactor.netty.resources.ConnectionProvider;
 /**
  * A shop as a team writes it on virtual threads: an order reads the database three times (milliseconds each),
  * a price comes from the pricing service through a WebClient whose connection pool the team sized to 16, a quote
- * from the quote service through the JDK's HttpClient, and a receipt is signed on the CPU. Every limit is the
+ * from the quote service through the JDK's HttpClient (rates through the same client behind a Resilience4j bulkhead,
+ * the fix for the bulkhead virtual threads take away), and a receipt is signed on the CPU. Every limit is the
  * libraries' default unless the environment sets it.
  */
 @SpringBootApplication
@@ -39,10 +42,13 @@ public class ShopApplication {
 
 	private final URI quotes;
 
+	private final Bulkhead quotesBulkhead;
+
 	ShopApplication(JdbcClient jdbc, WebClient.Builder builder, @Value("${shop.pricing-url}") String pricingUrl,
 			@Value("${shop.pricing.max-connections:16}") int pricingConnections,
-			@Value("${shop.quotes-url}") String quotesUrl) {
+			@Value("${shop.quotes-url}") String quotesUrl, BulkheadRegistry bulkheads) {
 		this.jdbc = jdbc;
+		this.quotesBulkhead = bulkheads.bulkhead("quotes");
 		// One pool for the pricing service, sized by the team; no .metrics(true), as most teams leave it.
 		ConnectionProvider pool = ConnectionProvider.builder("pricing").maxConnections(pricingConnections).build();
 		this.pricing = builder.baseUrl(pricingUrl)
@@ -77,6 +83,15 @@ public class ShopApplication {
 		HttpResponse<String> quote = this.http.send(
 				HttpRequest.newBuilder(this.quotes).timeout(Duration.ofSeconds(30)).build(),
 				HttpResponse.BodyHandlers.ofString());
+		return Map.of("status", quote.statusCode(), "quoteBytes", quote.body().length());
+	}
+
+	/** A quote through the bulkhead in front of the quote service: a call waits for one of its permits. */
+	@GetMapping("/rates")
+	Map<String, Object> rates() throws Throwable {
+		HttpResponse<String> quote = this.quotesBulkhead.executeCheckedSupplier(() -> this.http.send(
+				HttpRequest.newBuilder(this.quotes).timeout(Duration.ofSeconds(30)).build(),
+				HttpResponse.BodyHandlers.ofString()));
 		return Map.of("status", quote.statusCode(), "quoteBytes", quote.body().length());
 	}
 
