@@ -41,6 +41,13 @@ final class SweepRun {
 	 */
 	static final int MAX_WINDOW_SECONDS = 6;
 
+	/**
+	 * The shortest window of an A/B block's load: a route of a few milliseconds fills a
+	 * step's 1 s in two cycles, and one collection or compile in it moved a CPU-bound
+	 * block by ±10 %; the ratio of two such windows is what a guard reads.
+	 */
+	static final int BLOCK_WINDOW_SECONDS = 3;
+
 	/** The requests the users draw from. */
 	private final List<Request> mix;
 
@@ -104,14 +111,15 @@ final class SweepRun {
 	}
 
 	/**
-	 * A load at {@code users} with a step's warm-up and window, read against the sweep's
-	 * W₁ and the latency last measured at these users, without the probes: a block of an
-	 * A/B sweep.
+	 * A load at {@code users} with a step's warm-up, read against the sweep's W₁ and the
+	 * latency last measured at these users, without the probes: a block of an A/B sweep.
+	 * Its window holds {@value #CYCLES} + 1 mean latencies and lasts at least
+	 * {@value #BLOCK_WINDOW_SECONDS} s, at most {@value #MAX_WINDOW_SECONDS} s.
 	 */
 	LoadResult load(int users, Duration w1, Duration lastLatency, String what) {
 		return ClosedLoopLoad.users(users)
 			.warmUp(stepWarmUp(w1, lastLatency))
-			.forCycles(CYCLES, Duration.ofSeconds(MAX_WINDOW_SECONDS))
+			.forLatencies(CYCLES + 1, Duration.ofSeconds(BLOCK_WINDOW_SECONDS), Duration.ofSeconds(MAX_WINDOW_SECONDS))
 			.requestTimeout(this.requestTimeout)
 			.named(this.name + ", " + what)
 			.quiet()
