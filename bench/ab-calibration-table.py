@@ -3,7 +3,7 @@
 
   bench/ab-calibration-table.py docs/ab-calibration.tsv
 
-For each kind: the guards run, the reds at the default bound of 5 % (an interval wholly below 0.95 or the cap moved),
+For each kind (on each commit, where the file holds guards of more than one): the guards run, the reds at the default bound of 5 % (an interval wholly below 0.95 or the cap moved),
 the share of guards whose ceiling's interval lies wholly below 1 - b at tighter bounds b (what a team would see at
 that bound), the median ratio, the median half-width and noise floor (one block's spread), and the guard's time.
 """
@@ -14,15 +14,22 @@ import sys
 
 def main(path):
     rows = list(csv.DictReader(open(path), delimiter="\t"))
-    kinds = []
+    # Guards of different code are never pooled: with more than one commit in the file, a kind is a kind on a commit.
+    commits = {row.get("commit", "") for row in rows}
+    key = (lambda row: f'{row["kind"]} on {row.get("commit", "")}') if len(commits) > 1 else (lambda row: row["kind"])
+    order = []
     for row in rows:
-        if row["kind"] not in kinds:
-            kinds.append(row["kind"])
+        if row["kind"] not in order:
+            order.append(row["kind"])
+    kinds = []
+    for row in sorted(rows, key=lambda row: ("CPU" in row["kind"], order.index(row["kind"]))):
+        if key(row) not in kinds:
+            kinds.append(key(row))
     print("| kind | guards | red at 5 % | of them by: ceiling / knee / p99 / cap moved | ceiling's top below 1 - b,"
           " b = 1 % / 2 % / 3 % | median B/A | median ± | median noise a block | guard s, median / p95 |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for kind in kinds:
-        these = [r for r in rows if r["kind"] == kind]
+        these = [r for r in rows if key(r) == kind]
         n = len(these)
         red = sum(r["verdict"] == "regressed" for r in these)
         figures = [r.get("red_figures") or "" for r in these]

@@ -87,7 +87,7 @@ def main(argv):
     if calibration:
         table = subprocess.run([sys.executable, str(Path(__file__).with_name("ab-calibration-table.py")),
                                 calibration], check=True, capture_output=True, text=True).stdout.rstrip()
-        on = f"commit `{calibrated}`'s code" if calibrated else "the same commit's code"
+        on = f"commit `{calibrated}`'s code" if calibrated else "the code of the commit each row names"
         out += ["", "### How often the guard is right", "",
                 f"`bench/ab-calibration.sh` on {on}, on this machine, each guard of one route from two fresh"
                 " containers: the lab's `/orders/{id}` (a 200 ms hold on Tomcat's threads; A/A on 20, heads cut to 30"
