@@ -11,9 +11,9 @@ import dev.bottleneckkit.internal.RunHook;
  * by side (an A/B run's base and head), until throughput stops rising on every side. At
  * each count every side takes its step in turn, the order turning from one count to the
  * next (A B, then B A) so that neither side always goes first. A side is done when a
- * doubling is flat ({@link #flat}) or its route stops answering; it keeps stepping while
- * another side climbs, so that every side has a step at every count. The load generator
- * at its own limit ends the climb for all.
+ * doubling is flat ({@link #flat}) with the plateau seen ({@link #plateauSeen}), or its
+ * route stops answering; it keeps stepping while another side climbs, so that every side
+ * has a step at every count. The load generator at its own limit ends the climb for all.
  */
 final class Climb {
 
@@ -128,12 +128,27 @@ final class Climb {
 				this.done = true;
 				this.saturated = step.result().generatorSaturated() || this.steps.size() > 1;
 			}
-			else if (this.steps.size() >= 2 && flat(this.steps.get(this.steps.size() - 2), step)) {
+			else if (this.steps.size() >= 2 && flat(this.steps.get(this.steps.size() - 2), step)
+					&& plateauSeen(this.steps)) {
 				this.done = true;
 				this.saturated = true;
 			}
 		}
 
+	}
+
+	/**
+	 * Whether the steps show the cap as a plateau, not only its edge: the last step fell
+	 * below the best, or another step reached the knee's share of it too. A flat doubling
+	 * whose step is the only one at the cap (4 users at 0.89 of the ceiling, 8 users at
+	 * it) would leave the analysis one step at the cap, where what holds flat while users
+	 * double (a pool's connections) cannot be read: one more doubling shows it.
+	 */
+	static boolean plateauSeen(List<Step> steps) {
+		double ceiling = steps.stream().mapToDouble(Step::throughput).max().orElse(0);
+		Step last = steps.get(steps.size() - 1);
+		return last.throughput() < ceiling
+				|| steps.stream().filter((step) -> step.throughput() >= Readings.KNEE_SHARE * ceiling).count() >= 2;
 	}
 
 	/**

@@ -21,6 +21,7 @@ import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.model.FailureMode;
 import dev.bottleneckkit.probe.MemoryProbe;
 import dev.bottleneckkit.probe.MemoryProbe.MemoryReading;
+import dev.bottleneckkit.scenarios.lab.InFlightProbe;
 import dev.bottleneckkit.scenarios.lab.LabServiceContainer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -32,7 +33,6 @@ import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.lifecycle.Startables;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
-import static org.assertj.core.data.Percentage.withPercentage;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -195,10 +195,7 @@ class MemoryPerWaitingRequestIT {
 					run.result, waiting(run.held), run.cost.evidence());
 		}
 		for (Waiting run : List.of(platformRun, virtualRun)) {
-			assertThat(run.result)
-				.as("%s: every user held %d s, none queued for a thread", run.threads, HOLD.toSeconds())
-				.hasNoErrors()
-				.hasMeanLatencyNear(HOLD, withPercentage(15));
+			assertHeldTogether(run.threads.toString(), run.result, run.held, run.peak);
 		}
 		Cost platformCost = platformRun.cost;
 		Cost virtualCost = virtualRun.cost;
@@ -280,10 +277,8 @@ class MemoryPerWaitingRequestIT {
 				.as("its users got errors, not answers: %s", platformRun.result.errors())
 				.isGreaterThan(platformRun.result.succeeded());
 			assertThat(virtualRun.killed).as("the virtual service lives (%s)", sizing).isFalse();
-			assertThat(virtualRun.result)
-				.as("virtual threads under %d MiB: every user held %d s", limitMiB, HOLD.toSeconds())
-				.hasNoErrors()
-				.hasMeanLatencyNear(HOLD, withPercentage(15));
+			assertHeldTogether("virtual threads under " + limitMiB + " MiB", virtualRun.result, virtualRun.held,
+					virtualRun.peak);
 			assertThat(virtualRun.result.succeeded()).as("every user answered within the window")
 				.isGreaterThanOrEqualTo(USERS * 9 / 10);
 		}
@@ -323,7 +318,8 @@ class MemoryPerWaitingRequestIT {
 			.until(() -> service.inFlight().read().current(), (now) -> now >= USERS * 95 / 100);
 		MemoryReading loaded = memory.get(threads).read();
 		LoadResult result = load.join();
-		return new Waiting(threads, result, new Cost(idle, loaded, inFlight), heldIn(service));
+		InFlightProbe.InFlight served = service.inFlight().read();
+		return new Waiting(threads, result, new Cost(idle, loaded, inFlight), served.meanServiceTime(), served.peak());
 	}
 
 	private static Limited loadUnderLimit(Threads threads, LabServiceContainer service, int limitMiB,
@@ -340,8 +336,9 @@ class MemoryPerWaitingRequestIT {
 			.getState();
 		boolean killed = Boolean.TRUE.equals(state.getOOMKilled());
 		String serving = (!killed && probe != null) ? probe.read().toString() : null;
-		Duration held = (!killed && probe != null) ? heldIn(service) : null;
-		return new Limited(threads, result, killed, state.getExitCodeLong(), serving, held);
+		InFlightProbe.InFlight served = (!killed && probe != null) ? service.inFlight().read() : null;
+		return new Limited(threads, result, killed, state.getExitCodeLong(), serving,
+				(served != null) ? served.meanServiceTime() : null, (served != null) ? served.peak() : 0);
 	}
 
 	/** The value of a task run beside another, or its failure as it was. */
@@ -375,19 +372,31 @@ class MemoryPerWaitingRequestIT {
 		return Ceiling.of(USERS, "users, each held in the service (" + HOLD.toSeconds() + " s asked)", held);
 	}
 
-	/** The mean time the load's completed requests spent in {@code service}. */
-	private static Duration heldIn(LabServiceContainer service) {
-		return service.inFlight().read().meanServiceTime();
+	/**
+	 * Every user held {@link #HOLD} in the service, and (nearly) all of them at once: had
+	 * requests queued for a thread, the most held at once would stop at the threads. The
+	 * time a request spends outside the service (its wave's 1000 connections accepted and
+	 * answered on the cores the load shares) is not a thread's queue, and the mean
+	 * latency carries it: 5-7 % on two cores, 16 % with a busy loop on one, so the hold
+	 * is read where the service measures it.
+	 */
+	private static void assertHeldTogether(String what, LoadResult result, Duration held, int peak) {
+		assertThat(result).as("%s: every user answered", what).hasNoErrors();
+		assertThat(held).as("%s: the mean hold the service measured (%d s asked); %s", what, HOLD.toSeconds(), result)
+			.isBetween(HOLD.minus(HOLD.multipliedBy(15).dividedBy(100)),
+					HOLD.plus(HOLD.multipliedBy(15).dividedBy(100)));
+		assertThat(peak).as("%s: requests held at once, none queued for a thread; %s", what, result)
+			.isGreaterThanOrEqualTo(USERS * 95 / 100);
 	}
 
-	private record Waiting(Threads threads, LoadResult result, Cost cost, Duration held) {
+	private record Waiting(Threads threads, LoadResult result, Cost cost, Duration held, int peak) {
 	}
 
 	private record Both(Waiting platform, Waiting virtual) {
 	}
 
 	private record Limited(Threads threads, LoadResult result, boolean killed, Long exitCode, String serving,
-			Duration held) {
+			Duration held, int peak) {
 	}
 
 	private static LabServiceContainer downstream(Threads threads) {

@@ -1204,6 +1204,25 @@ class AttributionTest {
 	}
 
 	@Test
+	void aClimbGoesOnWhileItsBestStepIsTheOnlyOneAtTheCap() {
+		Step one = step(1, 1.9, 519, empty(), List.of());
+		Step two = step(2, 3.9, 514, empty(), List.of());
+		Step four = step(4, 7.7, 518, empty(), List.of());
+		Step eight = step(8, 8.6, 932, empty(), List.of());
+
+		assertThat(Climb.flat(four, eight)).as("S1 with a busy loop: 7.7 → 8.6 rps, latency ×1.8").isTrue();
+		assertThat(Climb.plateauSeen(List.of(one, two, four, eight)))
+			.as("7.7 rps is 0.895 of 8.6: the step at 8 users is the cap's edge, alone")
+			.isFalse();
+		assertThat(Climb.plateauSeen(List.of(one, two, four, eight, step(16, 8.5, 1880, empty(), List.of()))))
+			.as("16 users at 8.5 rps: the cap holds two steps")
+			.isTrue();
+		assertThat(Climb.plateauSeen(List.of(one, two, four, step(8, 7.0, 1100, empty(), List.of()))))
+			.as("8 users fell below 4 users' 7.7 rps: past the peak")
+			.isTrue();
+	}
+
+	@Test
 	void aDoublingIsFlatWhenThroughputFallsThoughTheAnswersThatComeBackAreQuick() {
 		Step sixteen = step(16, 35.8, 461, empty(), List.of());
 
