@@ -108,6 +108,21 @@ class ShopServiceCapsIT {
 		assertThat(sweep).isNotCappedBy(Resource.CONNECTION_POOL);
 	}
 
+	/**
+	 * A partner's quote behind the team's Resilience4j rate limiter, 8 permits every 500 ms: throughput flat at 16 rps
+	 * whatever the users, the request threads waiting in the rate limiter, named with its rate read from the service's
+	 * own configuration. Its own knob, doubling the permits, doubles the ceiling (32 rps, the quote service's 8 threads
+	 * would allow 40).
+	 */
+	@Test
+	void thePartnersRouteIsCappedByItsRateLimiter(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(shop, "/partners").named("shop /partners").upToUsers(32).confirming().run();
+
+		report.record("sweep: /partners (the JDK's HttpClient behind a Resilience4j rate limiter of 8 every 500 ms)", sweep);
+		assertThat(sweep).isCappedBy(Resource.RATE_LIMITER).hasCeilingNearItsModel(withPercentage(15)).isConfirmedWithin(withPercentage(10));
+		assertThat(sweep.verdict().line()).contains("8 permits every 500 ms");
+	}
+
 	/** A receipt signed on the CPU: the machine's two cores, shared with the database and the load generator. */
 	@Test
 	void theReceiptRouteIsCappedByTheMachinesCpu(ScenarioReport report) {

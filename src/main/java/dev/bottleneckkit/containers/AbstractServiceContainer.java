@@ -77,6 +77,9 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 	/** {@code spring.jmx.enabled}, as the environment names it. */
 	private static final String SPRING_JMX = "SPRING_JMX_ENABLED";
 
+	/** {@code spring.application.admin.enabled}, as the environment names it. */
+	private static final String SPRING_ADMIN = "SPRING_APPLICATION_ADMIN_ENABLED";
+
 	private int port = DEFAULT_PORT;
 
 	private String healthPath = DEFAULT_HEALTH_PATH;
@@ -426,6 +429,12 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 			exposeMetrics(JMX_EXPOSURE, "metrics");
 			if (!getEnvMap().containsKey(SPRING_JMX)) {
 				withEnv(SPRING_JMX, "true");
+			}
+			// Spring Boot's admin MBean answers a property's value as the service
+			// resolves it: where a rate limiter's rate is read, which no meter publishes.
+			// Behind the agent's password, on loopback, like every other MBean.
+			if (!getEnvMap().containsKey(SPRING_ADMIN)) {
+				withEnv(SPRING_ADMIN, "true");
 			}
 		}
 	}

@@ -130,6 +130,20 @@ public record Gauge(String label, String meter, List<String> tags, String statis
 			"resilience4j.bulkhead.available.concurrent.calls");
 
 	/**
+	 * Request threads waiting in Resilience4j's rate limiters for a permit of a coming
+	 * period (summed over the rate limiters a service has).
+	 */
+	public static final Gauge RATE_LIMITER_WAITING = of("ratelimiter.waiting",
+			"resilience4j.ratelimiter.waiting_threads");
+
+	/**
+	 * Permits of Resilience4j's rate limiters left in the current period; below zero when
+	 * waiting threads have reserved permits of periods to come.
+	 */
+	public static final Gauge RATE_LIMITER_AVAILABLE = of("ratelimiter.available",
+			"resilience4j.ratelimiter.available.permissions");
+
+	/**
 	 * Everything above, Spring Boot's and Quarkus' meters; meters a service does not have
 	 * are skipped.
 	 */
@@ -137,7 +151,7 @@ public record Gauge(String label, String meter, List<String> tags, String statis
 			HTTP_POOL_LEASED, HTTP_POOL_PENDING, HTTP_POOL_MAX_PER_ROUTE, REACTOR_ACTIVE, REACTOR_PENDING, REACTOR_MAX,
 			HIKARI_ACTIVE, HIKARI_IDLE, HIKARI_PENDING, HIKARI_MAX, HIKARI_USES, HIKARI_USAGE_SECONDS, JVM_LIVE_THREADS,
 			VIRTUAL_MOUNTED, VIRTUAL_QUEUED, AGROAL_ACTIVE, AGROAL_MAX_USED, AGROAL_AWAITING, BULKHEAD_MAX,
-			BULKHEAD_AVAILABLE);
+			BULKHEAD_AVAILABLE, RATE_LIMITER_WAITING, RATE_LIMITER_AVAILABLE);
 
 	/** The meter {@code meter}, labelled by its own name. */
 	public static Gauge of(String meter) {

@@ -92,6 +92,11 @@ public record Knob(String name, double factor, Consumer<AbstractServiceContainer
 			case REACTOR_NETTY_POOL -> Optional.of(new Family(1,
 					(value) -> of("Reactor Netty pool " + Verdict.count(value), 1, (container) -> container
 						.withJvmOptions("-Dreactor.netty.pool.maxConnections=" + Math.round(value)))));
+			case RATE_LIMITER -> verdict.where()
+				.map((name) -> new Family(1,
+						(value) -> springProperty("rate limiter " + name + " " + Verdict.count(value) + " a period",
+								"resilience4j.ratelimiter.instances." + name + ".limit-for-period",
+								(int) Math.round(value), 1)));
 			case CPU -> verdict.where()
 				.filter("service"::equals)
 				.map((where) -> new Family(0.1, (value) -> of(Verdict.count(value) + " CPUs", 1,

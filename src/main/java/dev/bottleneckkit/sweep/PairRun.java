@@ -130,12 +130,14 @@ final class PairRun {
 			});
 			Climb.Side baseSide = climb.sides().get(0);
 			Climb.Side headSide = climb.sides().get(1);
+			List<RateLimits.Rate> baseRates = baseProbes.readRates(baseSide.steps());
+			List<RateLimits.Rate> headRates = headProbes.readRates(headSide.steps());
 			Readings baseReadings = new Readings(baseSide.steps(), baseSide.saturated(), baseWarmUp, baseProbes.blind(),
-					baseProbes.meters(), Duration.ZERO);
+					baseProbes.meters(), Duration.ZERO, baseRates);
 			// The pair's time is the comparison's: the head's readings count none of it
 			// twice.
 			Readings headReadings = new Readings(headSide.steps(), headSide.saturated(), headWarmUp, headProbes.blind(),
-					headProbes.meters(), Duration.ZERO);
+					headProbes.meters(), Duration.ZERO, headRates);
 			int ceilingUsers = headReadings.last().users();
 			int kneeUsers = baseReadings.knee()
 				.or(headReadings::knee)

@@ -13,6 +13,7 @@ import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.containers.DownstreamContainer;
 import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.internal.RunHook;
+import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.PinningProbe;
 import dev.bottleneckkit.probe.ServiceGauges;
 import dev.bottleneckkit.probe.ThreadDumpProbe;
@@ -36,9 +37,13 @@ final class Probes implements AutoCloseable {
 	/** Where the service's meters were last read, once a step has read them. */
 	private Optional<String> meters = Optional.empty();
 
-	private Probes(List<StepProbe> seeing, Set<String> blind) {
+	/** The service's JMX agent, where its configuration is read. */
+	private final Optional<JmxAgent> jmx;
+
+	private Probes(List<StepProbe> seeing, Set<String> blind, Optional<JmxAgent> jmx) {
 		this.seeing = seeing;
 		this.blind = blind;
+		this.jmx = jmx;
 	}
 
 	/**
@@ -53,7 +58,7 @@ final class Probes implements AutoCloseable {
 			service.ifPresent((loaded) -> seeing.add(MetersProbe.ofTheService(() -> ServiceGauges.on(loaded))));
 			downstream.ifPresent((watched) -> seeing.add(downstream(watched)));
 			service.ifPresent((loaded) -> openOn(loaded, downstream, seeing, blind));
-			return new Probes(seeing, blind);
+			return new Probes(seeing, blind, service.flatMap(JmxAgent::of));
 		}
 	}
 
@@ -161,6 +166,25 @@ final class Probes implements AutoCloseable {
 			this.blind.addAll(readings.blind());
 			readings.meters().ifPresent((source) -> this.meters = Optional.of(source));
 			return readings.readings();
+		}
+	}
+
+	/**
+	 * Reads, over JMX, the rates of the rate limiters whose meters {@code steps} show:
+	 * configuration, read once after the steps. None when the steps show no rate
+	 * limiter's meters.
+	 */
+	List<RateLimits.Rate> readRates(List<Step> steps) {
+		boolean limiters = steps.stream()
+			.anyMatch((step) -> step.service().max(Gauge.RATE_LIMITER_AVAILABLE).isPresent());
+		if (!limiters || this.jmx.isEmpty()) {
+			return List.of();
+		}
+		try (RunHook.Span reading = RunHook.installed().begin(RunHook.Work.PROBE, "reading the rate limiters' rates")) {
+			List<String> lines = new ArrayList<>();
+			List<RateLimits.Rate> rates = RateLimits.read(this.jmx.get(), lines);
+			this.blind.addAll(lines);
+			return rates;
 		}
 	}
 

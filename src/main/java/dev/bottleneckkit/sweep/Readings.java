@@ -19,9 +19,11 @@ import java.util.Optional;
  * ({@code /actuator/prometheus (Prometheus
  * text)}), when they were
  * @param took how long the warm-up and the steps took
+ * @param rates the rates the service's rate limiters are configured with, read once after
+ * the steps ({@link RateLimits}); none when it has none or they were not read
  */
 record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, List<String> blind,
-		Optional<String> meters, Duration took) {
+		Optional<String> meters, Duration took, List<RateLimits.Rate> rates) {
 
 	/** A step whose throughput reaches this share of the ceiling is at the knee. */
 	static final double KNEE_SHARE = 0.9;
@@ -29,6 +31,13 @@ record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, Li
 	Readings {
 		steps = List.copyOf(steps);
 		blind = List.copyOf(blind);
+		rates = List.copyOf(rates);
+	}
+
+	/** Readings of a service with no rate limiter read. */
+	Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, List<String> blind, Optional<String> meters,
+			Duration took) {
+		this(steps, saturated, warmUp, blind, meters, took, List.of());
 	}
 
 	/** Steps read by hand, every probe seeing, no warm-up: for tests of the analysis. */

@@ -39,6 +39,13 @@ public enum Resource {
 	 */
 	BULKHEAD("bulkhead"),
 
+	/**
+	 * A rate limiter: request threads waiting for a permit of a period to come,
+	 * throughput at its permits a period (Resilience4j's {@code RateLimiter}, its rate
+	 * read from its configuration).
+	 */
+	RATE_LIMITER("rate limiter"),
+
 	/** Tomcat's platform request threads: every one busy. */
 	TOMCAT_THREADS("Tomcat request threads"),
 

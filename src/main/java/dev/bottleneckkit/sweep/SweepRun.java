@@ -155,8 +155,9 @@ final class SweepRun {
 						step.meanLatency().toMillis(), step.result().p99().toMillis(), step.result().errorCount()));
 			});
 			Climb.Side side = climb.sides().get(0);
+			List<RateLimits.Rate> rates = probes.readRates(side.steps());
 			return new Readings(side.steps(), side.saturated(), warmedUp, probes.blind(), probes.meters(),
-					Duration.ofNanos(System.nanoTime() - started));
+					Duration.ofNanos(System.nanoTime() - started), rates);
 		}
 	}
 

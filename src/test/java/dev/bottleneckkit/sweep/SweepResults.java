@@ -96,8 +96,14 @@ public final class SweepResults {
 	 * test.
 	 */
 	static SweepResult analysed(String name, URI uri, List<Step> steps, boolean saturated) {
+		return analysed(name, uri, steps, saturated, List.of());
+	}
+
+	/** The same, the service's rate limiters configured at {@code rates}. */
+	static SweepResult analysed(String name, URI uri, List<Step> steps, boolean saturated,
+			List<RateLimits.Rate> rates) {
 		Readings readings = new Readings(steps, saturated, Optional.empty(), List.of(), Optional.empty(),
-				Duration.ofSeconds(20));
+				Duration.ofSeconds(20), rates);
 		return new SweepResult(name, uri, readings, Attribution.of(readings), Optional.empty(), Optional.empty(),
 				Optional.empty());
 	}

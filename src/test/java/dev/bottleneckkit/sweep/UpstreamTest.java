@@ -40,6 +40,12 @@ class UpstreamTest {
 			"io.github.resilience4j.bulkhead.Bulkhead.lambda$decorateCheckedSupplier$0",
 			"com.example.shop.PricingClient.quote");
 
+	private static final List<String> R4J_RATE_WAITING = List.of("jdk.internal.misc.Unsafe.park",
+			"java.util.concurrent.locks.LockSupport.parkNanos",
+			"io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter.waitForPermission",
+			"io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter.acquirePermission",
+			"com.example.shop.PricingClient.quote");
+
 	private static final List<String> JDK_CLIENT_CALL = List.of("jdk.internal.misc.Unsafe.park",
 			"java.util.concurrent.CompletableFuture.get", "jdk.internal.net.http.HttpClientImpl.send",
 			"jdk.internal.net.http.HttpClientFacade.send", "com.example.shop.PricingClient.quote");
@@ -111,22 +117,71 @@ class UpstreamTest {
 
 	/**
 	 * A rate limiter is no bulkhead: its waiters wait for time, not for a permit another
-	 * request holds. It reads unexplained, with what the dumps saw.
+	 * request holds. Without its rate (configured in code, not read) it reads
+	 * unexplained, with what the dumps saw.
 	 */
 	@Test
 	void aRateLimitersWaitersNameNoBulkhead() {
-		ThreadDump dump = dump(threads(10, "http-nio-8080-exec-", JDK_CLIENT_CALL),
-				threads(22, "http-nio-8080-exec-",
-						List.of("java.lang.Thread.sleep",
-								"io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter.waitForPermission",
-								"io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter.acquirePermission",
-								"com.example.shop.PricingClient.quote")));
-
-		SweepResult sweep = flatAtTen(dump);
+		SweepResult sweep = flatAtTen(dump(threads(10, "http-nio-8080-exec-", JDK_CLIENT_CALL),
+				threads(22, "http-nio-8080-exec-", R4J_RATE_WAITING)));
 
 		assertThat(sweep).isUnexplained();
 		assertThat(sweep.verdict().line()).contains("22 request threads waiting for a Resilience4j rate limiter in"
 				+ " com.example.shop.PricingClient.quote");
+	}
+
+	/**
+	 * With its rate read from its configuration, 24 permits every second, the rate
+	 * limiter is named by its waiters: 24 / 1 s = 24 rps against 24.4 measured.
+	 */
+	@Test
+	void aRateLimiterWithItsRateReadIsNamed() {
+		SweepResult sweep = flatAtTen(
+				dump(threads(10, "http-nio-8080-exec-", JDK_CLIENT_CALL),
+						threads(22, "http-nio-8080-exec-", R4J_RATE_WAITING)),
+				new GaugeTimeline(Map.of()), List.of(new RateLimits.Rate("quotes", 24, Duration.ofSeconds(1),
+						"resilience4j.ratelimiter.instances.quotes.limit-for-period=24")));
+
+		assertThat(sweep).isCappedBy(Resource.RATE_LIMITER)
+			.hasCeilingNearItsModel(withPercentage(2))
+			.isNotCappedBy(Resource.CONNECTION_POOL);
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 24.4 rps from 16 users: a Resilience4j rate limiter"
+				+ " (quotes): 24 permits every 1 s, 22 request threads waiting — 24 permits / 1.000 s = 24.0 rps");
+		assertThat(((Verdict.Capped) sweep.verdict()).readings()).containsEntry("waiting",
+				"22 request threads waiting for a Resilience4j rate limiter in com.example.shop.PricingClient.quote,"
+						+ " at most, in 2 of 2 dumps");
+	}
+
+	/**
+	 * Its meters count the waiters where no dump was taken; of two rate limiters, the one
+	 * whose rate explains the ceiling is named.
+	 */
+	@Test
+	void aRateLimitersWaitersComeFromItsMetersAndTheRateThatExplainsTheCeilingIsNamed() {
+		GaugeTimeline meters = new GaugeTimeline(Map.of(Gauge.RATE_LIMITER_WAITING.label(),
+				List.of(new GaugeTimeline.Sample(Duration.ZERO, 7),
+						new GaugeTimeline.Sample(Duration.ofSeconds(5), 21)),
+				Gauge.RATE_LIMITER_AVAILABLE.label(), List.of(new GaugeTimeline.Sample(Duration.ZERO, -3),
+						new GaugeTimeline.Sample(Duration.ofSeconds(5), -12))));
+
+		SweepResult sweep = flatAtTen(dump(threads(10, "http-nio-8080-exec-", JDK_CLIENT_CALL)), meters,
+				List.of(new RateLimits.Rate("search", 100, Duration.ofSeconds(1), "defaults"),
+						new RateLimits.Rate("quotes", 12, Duration.ofMillis(500), "configured")));
+
+		assertThat(sweep).isCappedBy(Resource.RATE_LIMITER).hasCeilingNearItsModel(withPercentage(2));
+		assertThat(((Verdict.Capped) sweep.verdict()).where()).contains("quotes");
+		assertThat(((Verdict.Capped) sweep.verdict()).readings()).containsEntry("waiting",
+				"21 request threads at most (resilience4j.ratelimiter.waiting_threads)");
+	}
+
+	/** A rate limiter no request thread waits for is no cap, whatever its rate. */
+	@Test
+	void aRateLimiterNoThreadWaitsForIsNoCap() {
+		SweepResult sweep = flatAtTen(dump(threads(32, "http-nio-8080-exec-", JDK_CLIENT_CALL)),
+				new GaugeTimeline(Map.of()),
+				List.of(new RateLimits.Rate("quotes", 24, Duration.ofSeconds(1), "configured")));
+
+		assertThat(sweep).isNotCappedBy(Resource.RATE_LIMITER);
 	}
 
 	/**
@@ -204,11 +259,16 @@ class UpstreamTest {
 
 	/** The same, with {@code meters} read at the steps at the cap. */
 	private static SweepResult flatAtTen(ThreadDump dump, GaugeTimeline meters) {
+		return flatAtTen(dump, meters, List.of());
+	}
+
+	/** The same, the service's rate limiters configured at {@code rates}. */
+	private static SweepResult flatAtTen(ThreadDump dump, GaugeTimeline meters, List<RateLimits.Rate> rates) {
 		GaugeTimeline none = new GaugeTimeline(Map.of());
 		List<Step> steps = List.of(step(1, 2.4, 410, 1, List.of(), none), step(2, 4.9, 410, 2, List.of(), none),
 				step(4, 9.7, 412, 4, List.of(), none), step(8, 19.3, 414, 8, List.of(), none),
 				step(16, 24.3, 660, 10, List.of(dump), meters), step(32, 24.4, 1310, 10, List.of(dump), meters));
-		return SweepResults.analysed("test", URI.create("http://localhost/"), steps, true);
+		return SweepResults.analysed("test", URI.create("http://localhost/"), steps, true, rates);
 	}
 
 	private static Step step(int users, double rps, long latencyMs, int connections, List<ThreadDump> dumps,

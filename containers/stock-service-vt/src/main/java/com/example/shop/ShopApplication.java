@@ -13,6 +13,8 @@ import java.util.Map;
 
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
+import io.github.resilience4j.ratelimiter.RateLimiter;
+import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -27,7 +29,8 @@ import reactor.netty.resources.ConnectionProvider;
  * A shop as a team writes it on virtual threads: an order reads the database three times (milliseconds each),
  * a price comes from the pricing service through a WebClient whose connection pool the team sized to 16, a quote
  * from the quote service through the JDK's HttpClient (rates through the same client behind a Resilience4j bulkhead,
- * the fix for the bulkhead virtual threads take away), and a receipt is signed on the CPU. Every limit is the
+ * the fix for the bulkhead virtual threads take away, and partners' quotes behind a Resilience4j rate limiter, the
+ * other fix), and a receipt is signed on the CPU. Every limit is the
  * libraries' default unless the environment sets it.
  */
 @SpringBootApplication
@@ -44,11 +47,14 @@ public class ShopApplication {
 
 	private final Bulkhead quotesBulkhead;
 
+	private final RateLimiter partnersLimiter;
+
 	ShopApplication(JdbcClient jdbc, WebClient.Builder builder, @Value("${shop.pricing-url}") String pricingUrl,
 			@Value("${shop.pricing.max-connections:16}") int pricingConnections,
-			@Value("${shop.quotes-url}") String quotesUrl, BulkheadRegistry bulkheads) {
+			@Value("${shop.quotes-url}") String quotesUrl, BulkheadRegistry bulkheads, RateLimiterRegistry limiters) {
 		this.jdbc = jdbc;
 		this.quotesBulkhead = bulkheads.bulkhead("quotes");
+		this.partnersLimiter = limiters.rateLimiter("partners");
 		// One pool for the pricing service, sized by the team; no .metrics(true), as most teams leave it.
 		ConnectionProvider pool = ConnectionProvider.builder("pricing").maxConnections(pricingConnections).build();
 		this.pricing = builder.baseUrl(pricingUrl)
@@ -90,6 +96,15 @@ public class ShopApplication {
 	@GetMapping("/rates")
 	Map<String, Object> rates() throws Throwable {
 		HttpResponse<String> quote = this.quotesBulkhead.executeCheckedSupplier(() -> this.http.send(
+				HttpRequest.newBuilder(this.quotes).timeout(Duration.ofSeconds(30)).build(),
+				HttpResponse.BodyHandlers.ofString()));
+		return Map.of("status", quote.statusCode(), "quoteBytes", quote.body().length());
+	}
+
+	/** A quote for a partner, through the rate limiter the partners' contract sets: a call waits for a permit. */
+	@GetMapping("/partners")
+	Map<String, Object> partners() throws Throwable {
+		HttpResponse<String> quote = this.partnersLimiter.executeCheckedSupplier(() -> this.http.send(
 				HttpRequest.newBuilder(this.quotes).timeout(Duration.ofSeconds(30)).build(),
 				HttpResponse.BodyHandlers.ofString()));
 		return Map.of("status", quote.statusCode(), "quoteBytes", quote.body().length());
