@@ -2,12 +2,14 @@
 # Proof on services the kit did not build (stock starters, no kit code inside, no probe set up by hand):
 #   containers/stock-service        Spring Boot 4.1: webmvc, restclient + httpclient5, jdbc + MySQL driver, actuator
 #   containers/stock-service-vt     Spring Boot 3.5 at real speed: virtual threads, Connector/J 8.3 with millisecond
-#                                   queries, a WebClient pool of 16 without meters, the JDK HttpClient, a CPU route
+#                                   queries, a WebClient pool of 16 without meters, the JDK HttpClient (behind a
+#                                   Resilience4j bulkhead, a rate limiter), a CPU route
 #   containers/stock-service-jetty  Spring Boot 4.1 on Jetty, platform threads
 #   containers/quarkus-service      Quarkus 3.33: REST, REST client, Agroal with MariaDB's driver, Micrometer's
 #                                   Prometheus registry (the fulfilment service)
 #   containers/catalog-service      Spring Boot 3.5: Thymeleaf pages over Spring Data JPA on virtual threads, pages
 #                                   that cost the JIT much work before they run fast
+#   containers/gateway-service      Spring Boot 4.1: WebFlux on Reactor Netty, one route calling a blocking client
 # This script
 #   1. builds their jars and images, as a team's pipeline would;
 #   2. generates a consumer project outside the tree, as a team on Spring Boot 3.5 has it (Boot 3.5's parent, the one
@@ -19,7 +21,8 @@
 #      full because its uses wait for the service's one core, the CPU named as the root (twice the pool leaves the
 #      ceiling at the cores' model, half a core lowers it as predicted); on Quarkus, Agroal, the worker pool, blocked
 #      event loops and pinned carriers, each confirmed by its own setting; a Resilience4j bulkhead by its meters
-#      (confirmed by its permits); the catalog in two fresh JVMs and once more in the first, one cap and one ceiling
+#      (confirmed by its permits), a Resilience4j rate limiter by its waiters and its configured rate, WebFlux's event
+#      loops held by a blocking call (each confirmed by its own setting); the catalog in two fresh JVMs and once more in the first, one cap and one ceiling
 #      within 10 %, each sweep after a warm-up that waited for the JIT compilers to be quiet; prints each verdict and
 #      how warm it was;
 #   4. holds that run against a baseline run of the same service with a bigger Hikari pool (6 instead of 4) with the
@@ -40,8 +43,9 @@ shop_image="example/shop-service:ci-$$"
 reports_image="example/reports-service:ci-$$"
 fulfilment_image="example/fulfilment-service:ci-$$"
 catalog_image="example/catalog-service:ci-$$"
+gateway_image="example/gateway-service:ci-$$"
 cleanup() {
-  docker image rm -f "$image" "$shop_image" "$reports_image" "$fulfilment_image" "$catalog_image" "example/stock-service:main-$$" \
+  docker image rm -f "$image" "$shop_image" "$reports_image" "$fulfilment_image" "$catalog_image" "$gateway_image" "example/stock-service:main-$$" \
     "example/stock-service:pr-$$" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
@@ -123,6 +127,7 @@ build_image containers/stock-service-vt "$shop_image"
 build_image containers/stock-service-jetty "$reports_image"
 build_image containers/quarkus-service "$fulfilment_image"
 build_image containers/catalog-service "$catalog_image"
+build_image containers/gateway-service "$gateway_image"
 
 # The baseline first, as main's last run would have left it: the same service with a Hikari pool of 6.
 say "baseline: the /stock sweep with a Hikari pool of 6 (STOCK_HIKARI_POOL=6)"
@@ -132,9 +137,9 @@ STOCK_IMAGE="$image" STOCK_HIKARI_POOL=6 "$root/mvnw" -B -ntp -q -f "$project/po
 cp "$project/target/bottleneck-report/results.json" "$work/baseline.json"
 
 say "mvn verify in the consumer project (STOCK_IMAGE=$image SHOP_IMAGE=$shop_image REPORTS_IMAGE=$reports_image" \
-  "FULFILMENT_IMAGE=$fulfilment_image CATALOG_IMAGE=$catalog_image)"
+  "FULFILMENT_IMAGE=$fulfilment_image CATALOG_IMAGE=$catalog_image GATEWAY_IMAGE=$gateway_image)"
 STOCK_IMAGE="$image" SHOP_IMAGE="$shop_image" REPORTS_IMAGE="$reports_image" FULFILMENT_IMAGE="$fulfilment_image" \
-  CATALOG_IMAGE="$catalog_image" "$root/mvnw" -B -ntp -f "$project/pom.xml" verify | tee "$work/verify.log" || {
+  CATALOG_IMAGE="$catalog_image" GATEWAY_IMAGE="$gateway_image" "$root/mvnw" -B -ntp -f "$project/pom.xml" verify | tee "$work/verify.log" || {
   # The red run's report, its thread dumps and logs, kept: the work directory goes with this script.
   rm -rf "$root/target/stock-report/failed" && mkdir -p "$root/target/stock-report" \
     && cp -r "$project/target/bottleneck-report" "$root/target/stock-report/failed" || true
@@ -142,7 +147,8 @@ STOCK_IMAGE="$image" SHOP_IMAGE="$shop_image" REPORTS_IMAGE="$reports_image" FUL
   exit 1
 }
 for guards in 'Tests run: 6, .* StockServiceCapsIT' 'Tests run: 6, .* ShopServiceCapsIT' 'Tests run: 1, .* ReportsServiceCapsIT' \
-    'Tests run: 2, .* LedgerRootIT' 'Tests run: 4, .* FulfilmentServiceCapsIT' 'Tests run: 1, .* CatalogWarmthIT'; do
+    'Tests run: 2, .* LedgerRootIT' 'Tests run: 4, .* FulfilmentServiceCapsIT' 'Tests run: 1, .* CatalogWarmthIT' \
+    'Tests run: 1, .* GatewayServiceCapsIT'; do
   grep -qE "${guards/, .*/, Failures: 0, Errors: 0, Skipped: 0, .* in com.example.guards.}${guards##* }" "$work/verify.log" \
     || { say "error: not every sweep of ${guards##* } passed"; exit 1; }
 done

@@ -85,7 +85,13 @@ public record Knob(String name, double factor, Consumer<AbstractServiceContainer
 			}
 			case AGROAL_POOL -> quarkus("Agroal ", "QUARKUS_DATASOURCE_JDBC_MAX_SIZE");
 			case QUARKUS_WORKER_THREADS -> quarkus("Quarkus workers ", "QUARKUS_THREAD_POOL_MAX_THREADS");
-			case EVENT_LOOPS -> quarkus("event loops ", "QUARKUS_VERTX_EVENT_LOOPS_POOL_SIZE");
+			case EVENT_LOOPS ->
+				verdict.where().filter((loops) -> loops.startsWith(ThreadDumps.REACTOR_EVENT_LOOP)).isPresent()
+						? Optional.of(new Family(1,
+								(value) -> of("event loops " + Verdict.count(value), 1,
+										(container) -> container
+											.withJvmOptions("-Dreactor.netty.ioWorkerCount=" + Math.round(value)))))
+						: quarkus("event loops ", "QUARKUS_VERTX_EVENT_LOOPS_POOL_SIZE");
 			case CARRIER_THREADS ->
 				Optional.of(new Family(1, (value) -> of("carriers " + Verdict.count(value), 1, (container) -> container
 					.withJvmOptions("-Djdk.virtualThreadScheduler.parallelism=" + Math.round(value)))));

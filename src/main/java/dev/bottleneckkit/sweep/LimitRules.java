@@ -276,10 +276,15 @@ final class LimitRules {
 				Map<String, String> readings = new LinkedHashMap<>();
 				readings.put("pool " + pool.name() + "*",
 						busy + " serving, 0 idle (thread dump " + dump.file().getFileName() + ")");
+				// An event loop serves one request at a time only while the route blocks
+				// it:
+				// the knob that adds loops is the server's, found by the loops' name.
+				Optional<String> where = (resource == Resource.EVENT_LOOPS) ? Optional.of(pool.name())
+						: Optional.empty();
 				return Optional.of(at.capped(resource,
 						String.format(Locale.ROOT, "%s (from a thread dump) %d of %d %s* threads serving, none idle",
-								serverName(resource), busy, busy, pool.name()),
-						new Verdict.Model(busy, "threads", at.w1(), "W₁"), Optional.empty(), readings));
+								serverName(resource, pool), busy, busy, pool.name()),
+						new Verdict.Model(busy, "threads", at.w1(), "W₁"), where, readings));
 			}
 		}
 		return Optional.empty();
@@ -309,7 +314,7 @@ final class LimitRules {
 	/** Whose threads a pool's are, by their frames and their name. */
 	private static Resource serverOf(ThreadDumps.WorkerPool pool) {
 		ThreadDump.DumpedThread one = pool.serving().get(0);
-		if (pool.name().equals(ThreadDumps.EVENT_LOOP)) {
+		if (pool.name().equals(ThreadDumps.EVENT_LOOP) || pool.name().startsWith(ThreadDumps.REACTOR_EVENT_LOOP)) {
 			return Resource.EVENT_LOOPS;
 		}
 		if (one.hasFrame("org.jboss.resteasy.reactive")) {
@@ -319,12 +324,13 @@ final class LimitRules {
 				: one.hasFrame("io.undertow") ? Resource.UNDERTOW_THREADS : Resource.TOMCAT_THREADS;
 	}
 
-	private static String serverName(Resource resource) {
+	private static String serverName(Resource resource, ThreadDumps.WorkerPool pool) {
 		return switch (resource) {
 			case JETTY_THREADS -> "Jetty worker pool";
 			case UNDERTOW_THREADS -> "Undertow worker pool";
 			case QUARKUS_WORKER_THREADS -> "Quarkus worker pool";
-			case EVENT_LOOPS -> "Vert.x event loops";
+			case EVENT_LOOPS -> pool.name().startsWith(ThreadDumps.REACTOR_EVENT_LOOP)
+					? "Reactor Netty event loops, blocked in the route," : "Vert.x event loops";
 			default -> "Tomcat thread pool";
 		};
 	}

@@ -62,10 +62,11 @@ public enum Resource {
 	QUARKUS_WORKER_THREADS("Quarkus worker threads"),
 
 	/**
-	 * Vert.x's event loops (Quarkus, Vert.x): every loop busy in a route that blocks it,
-	 * none back in its selector.
+	 * A reactive server's event loops, Vert.x's (Quarkus, Vert.x) or Reactor Netty's
+	 * (Spring WebFlux): every loop busy in a route that blocks it, none back in its
+	 * selector.
 	 */
-	EVENT_LOOPS("Vert.x event loops"),
+	EVENT_LOOPS("event loops"),
 
 	/** The virtual-thread scheduler's carriers, held by pinned virtual threads. */
 	CARRIER_THREADS("carrier threads (pinned virtual threads)"),

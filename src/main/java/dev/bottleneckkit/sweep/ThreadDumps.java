@@ -22,13 +22,17 @@ import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
 final class ThreadDumps {
 
 	/**
-	 * Frames of a thread serving an HTTP request on a servlet container, Undertow or
-	 * Quarkus REST (on a worker thread or on an event loop).
+	 * Frames of a thread serving an HTTP request on a servlet container, Undertow,
+	 * Quarkus REST (on a worker thread or on an event loop) or Spring WebFlux (a
+	 * controller method or a handler function running on the event loop that serves the
+	 * request).
 	 */
 	static final List<String> REQUEST_FRAMES = List.of("org.apache.catalina.core.ApplicationFilterChain",
 			"jakarta.servlet.http.HttpServlet.service", "javax.servlet.http.HttpServlet.service",
 			"org.eclipse.jetty.server.Server.handle", "io.undertow.server.Connectors.executeRootHandler",
-			"org.jboss.resteasy.reactive.server.handlers.InvocationHandler.handle");
+			"org.jboss.resteasy.reactive.server.handlers.InvocationHandler.handle",
+			"org.springframework.web.reactive.result.method.InvocableHandlerMethod",
+			"org.springframework.web.reactive.DispatcherHandler");
 
 	/** Frames of a worker thread idle in its pool, waiting for the next request. */
 	static final List<String> IDLE_WORKER_FRAMES = List.of("java.util.concurrent.ThreadPoolExecutor.getTask",
@@ -38,10 +42,17 @@ final class ThreadDumps {
 			"org.jboss.threads.EnhancedQueueExecutor$PoolThreadNode.park",
 			"org.jboss.threads.EnhancedQueueExecutor.park", "io.netty.channel.nio.NioEventLoop.select",
 			"io.netty.channel.epoll.EpollEventLoop.epollWait", "io.netty.channel.nio.NioIoHandler.select",
-			"io.netty.channel.epoll.EpollIoHandler.epollWait");
+			"io.netty.channel.epoll.EpollIoHandler.epollWait", "io.netty.channel.epoll.Native.epollWait",
+			"io.netty.channel.epoll.Native.epollBusyWait");
 
 	/** The name of a Vert.x event loop thread without its number. */
 	static final String EVENT_LOOP = "vert.x-eventloop-thread-";
+
+	/**
+	 * How Reactor Netty's event loop threads' names begin ({@code reactor-http-nio-3},
+	 * {@code reactor-http-epoll-3}).
+	 */
+	static final String REACTOR_EVENT_LOOP = "reactor-http-";
 
 	/**
 	 * Frames of a request thread waiting for an HttpClient 5 pooled connection (all of

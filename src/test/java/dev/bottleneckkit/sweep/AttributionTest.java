@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
+import dev.bottleneckkit.containers.ServiceContainer;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.probe.Gauge;
@@ -744,6 +745,44 @@ class AttributionTest {
 				+ " thread dump) 2 of 2 vert.x-eventloop-thread-* threads serving, none idle — 2 threads / 0.050 s ="
 				+ " 40.0 rps");
 		assertThat(capped(40.0, empty(), List.of(one), List.of(), Duration.ofMillis(50))).isUnexplained();
+	}
+
+	/**
+	 * A WebFlux route calling a blocking client on Reactor Netty's event loops: every
+	 * {@code reactor-http-epoll-*} loop inside the controller method, none back in epoll,
+	 * 4 loops over the call's 0.2 s; the loops' own knob is Reactor Netty's worker count.
+	 */
+	@Test
+	void reactorNettyEventLoopsBlockedInAWebFluxRouteAreTheCap() {
+		List<String> blocked = List.of("jdk.internal.misc.Unsafe.park", "java.util.concurrent.CompletableFuture.get",
+				"jdk.internal.net.http.HttpClientImpl.send", "com.example.gateway.GatewayApplication.availability",
+				"org.springframework.web.reactive.result.method.InvocableHandlerMethod.lambda$invoke$0",
+				"reactor.core.publisher.MonoFlatMap$FlatMapMain.onNext",
+				"org.springframework.web.reactive.DispatcherHandler.handle",
+				"reactor.netty.http.server.HttpServerOperations.onInboundNext",
+				"io.netty.channel.epoll.EpollIoHandler.run", "io.netty.channel.SingleThreadIoEventLoop.run");
+		List<String> polling = List.of("io.netty.channel.epoll.Native.epollWait",
+				"io.netty.channel.epoll.EpollIoHandler.epollWaitNoTimerChange",
+				"io.netty.channel.epoll.EpollIoHandler.run", "io.netty.channel.SingleThreadIoEventLoop.run");
+		List<DumpedThread> all = new ArrayList<>();
+		for (int i = 1; i <= 4; i++) {
+			all.add(new DumpedThread("reactor-http-epoll-" + i, blocked));
+		}
+		List<DumpedThread> oneFree = new ArrayList<>(all.subList(0, 3));
+		oneFree.add(new DumpedThread("reactor-http-epoll-4", polling));
+
+		SweepResult sweep = capped(20.0, empty(), List.of(new ThreadDump(Path.of("t-1.json"), all)), List.of(),
+				Duration.ofMillis(200));
+
+		assertThat(sweep).isCappedBy(Resource.EVENT_LOOPS).hasCeilingNearItsModel(withPercentage(5));
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 20.0 rps from 8 users: Reactor Netty event loops,"
+				+ " blocked in the route, (from a thread dump) 4 of 4 reactor-http-epoll-* threads serving, none idle"
+				+ " — 4 threads / 0.200 s = 20.0 rps");
+		assertThat(Knob.doubling((Verdict.Capped) sweep.verdict(), new ServiceContainer("example/gateway:1")))
+			.hasValueSatisfying((knob) -> assertThat(knob.name()).isEqualTo("event loops 8"));
+		assertThat(capped(20.0, empty(), List.of(new ThreadDump(Path.of("t-2.json"), oneFree)), List.of(),
+				Duration.ofMillis(200)))
+			.isNotCappedBy(Resource.EVENT_LOOPS);
 	}
 
 	private static DumpedThread eventLoop(int number, List<String> frames) {
