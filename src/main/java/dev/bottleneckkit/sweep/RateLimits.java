@@ -78,6 +78,8 @@ final class RateLimits {
 			MBeanServerConnection server = connector.getMBeanServerConnection();
 			Set<ObjectName> metrics = server.queryNames(new ObjectName(METRICS_MBEAN), null);
 			if (metrics.isEmpty()) {
+				blind.add("rate limiters: their names not read, no Actuator metrics MBean over JMX at " + agent
+						+ " (management.endpoints.jmx.exposure.include=metrics)");
 				return List.of();
 			}
 			Object answer = server.invoke(metrics.iterator().next(), "metric",
