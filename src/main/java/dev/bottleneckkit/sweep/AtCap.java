@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 
 /**
@@ -19,22 +20,51 @@ import dev.bottleneckkit.sweep.Verdict.Capped;
  * @param ceiling the highest throughput of any step
  * @param kneeUsers the users of the knee (of the last step without one)
  * @param w1 the route's mean latency with one user
- * @param upstream what the steps at the cap show request threads waiting for before any
- * client ({@link Upstream#atCap}), read once for every rule that asks
+ * @param waits each dump of the steps at the cap with what its request threads wait for
+ * before any client ({@link Upstream#waits}), read once for every rule that asks
  */
 record AtCap(Readings readings, Step last, List<Step> atCap, double ceiling, int kneeUsers, Duration w1,
-		Optional<String> upstream) {
+		List<DumpWaits> waits) {
 
 	AtCap {
 		atCap = List.copyOf(atCap);
+		waits = List.copyOf(waits);
 	}
 
 	static AtCap of(Readings readings) {
 		Step last = readings.last();
 		int kneeUsers = readings.knee().map(Step::users).orElse(last.users());
 		List<Step> atCap = readings.steps().stream().filter((s) -> s.users() >= kneeUsers).toList();
-		return new AtCap(readings, last, atCap, readings.ceiling(), kneeUsers, readings.oneUserLatency(),
-				Upstream.atCap(atCap));
+		List<DumpWaits> waits = atCap.stream()
+			.flatMap((step) -> step.threads().stream())
+			.map((dump) -> new DumpWaits(dump, Upstream.waits(dump)))
+			.toList();
+		return new AtCap(readings, last, atCap, readings.ceiling(), kneeUsers, readings.oneUserLatency(), waits);
+	}
+
+	/**
+	 * What the steps at the cap show request threads waiting for before any client, in
+	 * one line ({@link Upstream#atCap}).
+	 */
+	Optional<String> upstream() {
+		return Upstream.atCap(this.waits.stream().map(DumpWaits::waits).toList());
+	}
+
+	/**
+	 * One dump of a step at the cap and the waits before any client it shows, the most
+	 * waited first.
+	 */
+	record DumpWaits(ThreadDump dump, List<Upstream.Wait> waits) {
+
+		DumpWaits {
+			waits = List.copyOf(waits);
+		}
+
+		/** The first wait of {@code kind}, the most waited. */
+		Optional<Upstream.Wait> first(Upstream.Kind kind) {
+			return this.waits.stream().filter((wait) -> wait.kind() == kind).findFirst();
+		}
+
 	}
 
 	/**

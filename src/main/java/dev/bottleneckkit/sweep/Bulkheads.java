@@ -8,7 +8,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import dev.bottleneckkit.probe.Gauge;
@@ -36,17 +35,14 @@ final class Bulkheads {
 	/** The bulkhead the steps at the cap wait in, when most of their dumps show one. */
 	static Optional<Capped> bulkhead(AtCap at) {
 		List<Read> reads = new ArrayList<>();
-		int dumps = 0;
-		for (Step step : at.atCap()) {
-			for (ThreadDump dump : step.threads()) {
-				dumps++;
-				read(dump).ifPresent(reads::add);
-			}
+		for (AtCap.DumpWaits dump : at.waits()) {
+			read(dump).ifPresent(reads::add);
 		}
+		int dumps = at.waits().size();
 		if (reads.isEmpty() || 2 * reads.size() < dumps) {
 			return Optional.empty();
 		}
-		Upstream.Wait wait = mostCommon(reads, (read) -> List.of(read.queue().what(), read.queue().where()));
+		Upstream.Wait wait = mostCommon(reads);
 		List<Read> same = reads.stream()
 			.filter((read) -> read.queue().what().equals(wait.what()) && read.queue().where().equals(wait.where()))
 			.toList();
@@ -85,16 +81,13 @@ final class Bulkheads {
 	 * The wait for permits most request threads of {@code dump} are in, and the request
 	 * threads inside the same code of the team's that are past it: they hold the permits.
 	 */
-	static Optional<Read> read(ThreadDump dump) {
-		Optional<Upstream.Wait> wait = Upstream.waits(dump)
-			.stream()
-			.filter((each) -> each.kind() == Upstream.Kind.PERMITS)
-			.findFirst();
-		return wait.map((waited) -> new Read(waited,
-				(int) dump
-					.matching((thread) -> ThreadDumps.servesARequest(thread) && thread.hasFrame(waited.where())
-							&& !waitsForAPermit(thread))
-					.size()));
+	static Optional<Read> read(AtCap.DumpWaits dump) {
+		return dump.first(Upstream.Kind.PERMITS)
+			.map((waited) -> new Read(waited,
+					(int) dump.dump()
+						.matching((thread) -> ThreadDumps.servesARequest(thread) && thread.hasFrame(waited.where())
+								&& !waitsForAPermit(thread))
+						.size()));
 	}
 
 	private static boolean waitsForAPermit(DumpedThread thread) {
@@ -111,9 +104,11 @@ final class Bulkheads {
 
 	}
 
-	private static Upstream.Wait mostCommon(List<Read> reads, Function<Read, List<String>> key) {
+	/** The wait most dumps show: the same thing waited for, in the same code. */
+	private static Upstream.Wait mostCommon(List<Read> reads) {
 		Map<List<String>, List<Read>> byKey = reads.stream()
-			.collect(Collectors.groupingBy(key, LinkedHashMap::new, Collectors.toList()));
+			.collect(Collectors.groupingBy((read) -> List.of(read.queue().what(), read.queue().where()),
+					LinkedHashMap::new, Collectors.toList()));
 		return byKey.values().stream().max(Comparator.comparingInt(List<Read>::size)).orElseThrow().get(0).queue();
 	}
 

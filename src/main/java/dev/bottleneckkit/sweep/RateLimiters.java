@@ -11,7 +11,6 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 
 import dev.bottleneckkit.probe.Gauge;
-import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 
 /**
@@ -46,17 +45,10 @@ final class RateLimiters {
 		}
 		else {
 			List<Upstream.Wait> waits = new ArrayList<>();
-			int dumps = 0;
-			for (Step step : at.atCap()) {
-				for (ThreadDump dump : step.threads()) {
-					dumps++;
-					Upstream.waits(dump)
-						.stream()
-						.filter((wait) -> wait.kind() == Upstream.Kind.RATE)
-						.findFirst()
-						.ifPresent(waits::add);
-				}
+			for (AtCap.DumpWaits dump : at.waits()) {
+				dump.first(Upstream.Kind.RATE).ifPresent(waits::add);
 			}
+			int dumps = at.waits().size();
 			if (waits.isEmpty() || 2 * waits.size() < dumps) {
 				return Optional.empty();
 			}

@@ -1,6 +1,5 @@
 package dev.bottleneckkit.sweep;
 
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -161,15 +160,11 @@ final class Upstream {
 	}
 
 	/**
-	 * What the steps at the cap show waiting before the clients, in one line: the waits
-	 * of the dump that shows the most, when at least half of the dumps show some. Empty
-	 * without dumps, or when most show none.
+	 * What the dumps of the steps at the cap show waiting before the clients, each dump's
+	 * waits given, in one line: the waits of the dump that shows the most, when at least
+	 * half of the dumps show some. Empty without dumps, or when most show none.
 	 */
-	static Optional<String> atCap(List<Step> atCap) {
-		List<List<Wait>> dumps = new ArrayList<>();
-		for (Step step : atCap) {
-			step.threads().forEach((dump) -> dumps.add(waits(dump)));
-		}
+	static Optional<String> atCap(List<List<Wait>> dumps) {
 		long showing = dumps.stream().filter((waits) -> !waits.isEmpty()).count();
 		if (dumps.isEmpty() || 2 * showing < dumps.size()) {
 			return Optional.empty();
