@@ -171,8 +171,8 @@ final class PairRun {
 		String name = this.head.name();
 		String what = ", A/B settling at " + ceiling + " users";
 		try (RunHook.Span settling = RunHook.installed().begin(RunHook.Work.WARM_UP, name + what)) {
-			Settling a = base.settle(ceiling, latencyAt(baseReadings, ceiling), Settling.AT_MOST, base.name() + what);
-			Settling b = this.head.settle(ceiling, latencyAt(headReadings, ceiling), Settling.AT_MOST, name + what);
+			Settling a = base.settle(ceiling, latencyAt(baseReadings, ceiling), base.name() + what);
+			Settling b = this.head.settle(ceiling, latencyAt(headReadings, ceiling), name + what);
 			Console.line(name + ": A/B: settled at " + ceiling + " users: A " + a + "; B " + b);
 		}
 	}

@@ -241,12 +241,13 @@ final class SweepRun {
 	 * Loads the service at {@code users}, in rounds of one cycle ({@code latency} is the
 	 * last measured there; a round lasts 1 to 4 s), until its compilers are quiet at that
 	 * load, at most {@value Settling#QUIET} of a core over the last
-	 * {@link WarmUp#QUIET_FOR}, or {@code atMost} ran out. A warm-up at two users leaves
-	 * code that only a busier load runs (a CPU-bound route at its ceiling's users kept
-	 * both JVMs' compilers at 0.3 to 0.6 of a core through an A/B guard's blocks).
-	 * Without the compilers' readings it runs no round: nothing would say when to stop.
+	 * {@link WarmUp#QUIET_FOR}, or {@link Settling#AT_MOST} ran out. A warm-up at two
+	 * users leaves code that only a busier load runs (a CPU-bound route at its ceiling's
+	 * users kept both JVMs' compilers at 0.3 to 0.6 of a core through an A/B guard's
+	 * blocks). Without the compilers' readings it runs no round: nothing would say when
+	 * to stop.
 	 */
-	Settling settle(int users, Duration latency, Duration atMost, String what) {
+	Settling settle(int users, Duration latency, String what) {
 		try (JitWatch jit = JitWatch.of(this.service)) {
 			long started = System.nanoTime();
 			List<WarmUp.Round> rounds = new ArrayList<>();
@@ -255,7 +256,7 @@ final class SweepRun {
 				return new Settling(users, rounds, false, Duration.ZERO);
 			}
 			boolean quiet = false;
-			while (!quiet && System.nanoTime() - started < atMost.toNanos()) {
+			while (!quiet && System.nanoTime() - started < Settling.AT_MOST.toNanos()) {
 				long began = System.nanoTime();
 				LoadResult round = ClosedLoopLoad.users(users)
 					.warmUp(Duration.ZERO)

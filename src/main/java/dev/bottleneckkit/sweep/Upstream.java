@@ -102,6 +102,11 @@ final class Upstream {
 					(this.threads == 1) ? "" : "s", this.what, this.where);
 		}
 
+		/** The same wait, {@code threads} request threads in it. */
+		Wait counted(int threads) {
+			return new Wait(this.what, this.where, threads, this.kind);
+		}
+
 	}
 
 	/** The waits before any client in {@code dump}, the most waited first. */
@@ -114,16 +119,15 @@ final class Upstream {
 		}
 		return counted.entrySet()
 			.stream()
-			.map((entry) -> new Wait(entry.getKey().what(), entry.getKey().where(), entry.getValue(),
-					entry.getKey().kind()))
+			.map((entry) -> entry.getKey().counted(entry.getValue()))
 			.sorted(Comparator.comparingInt(Wait::threads).reversed())
 			.toList();
 	}
 
 	/**
-	 * What {@code thread} waits for before any client, as a wait of no threads yet: a
-	 * permit or a rate, else another pool's work when one of {@code busy} is all busy and
-	 * the thread waits on a future outside any client.
+	 * What {@code thread} waits for before any client, uncounted (0 threads): a permit or
+	 * a rate, else another pool's work when one of {@code busy} is all busy and the
+	 * thread waits on a future outside any client.
 	 */
 	static Optional<Wait> waitOf(DumpedThread thread, List<String> busy) {
 		Optional<Wait> permit = PERMITS.stream()
