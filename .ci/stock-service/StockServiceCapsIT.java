@@ -66,6 +66,24 @@ class StockServiceCapsIT {
 			.latency("slow-network", ToxicDirection.DOWNSTREAM, 100);
 	}
 
+	/**
+	 * A bundle's two quotes fetched at once on the team's own fixed pool of 3 threads named quotes-*: the pool is full
+	 * and the request threads wait on its work. Below the cap a request kept 2 of its threads busy for the quote's
+	 * 0.5 s, so 3 threads give 3 / (2 × 0.5 s) = 3 rps. The team's own setting, 6 threads, doubles it.
+	 */
+	@Test
+	void theBundleRouteIsCappedByTheTeamsOwnPool(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(stock, "/bundle")
+			.named("stock /bundle")
+			.upToUsers(16)
+			.confirming(Knob.springProperty("quotes pool 6", "stock.bundle.threads", 6, 2))
+			.run();
+
+		report.record("sweep: /bundle (two quotes at once on a fixed pool of 3)", sweep);
+		assertThat(sweep).isCappedBy(Resource.EXECUTOR).hasCeilingNearItsModel(withPercentage(15)).isConfirmedWithin(withPercentage(10));
+		assertThat(sweep.verdict().line()).contains("quotes-*");
+	}
+
 	@Test
 	void thePriceRouteIsCappedByHttpClientsDefaultPool(ScenarioReport report) {
 		SweepResult sweep = Sweep.of(stock, "/price").named("stock /price").upToUsers(16).run();

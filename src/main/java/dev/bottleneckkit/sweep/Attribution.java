@@ -37,8 +37,9 @@ final class Attribution {
 	private static final List<Function<AtCap, Optional<Capped>>> RULES = List.of(LimitRules::hikari,
 			LimitRules::hikariFromDump, LimitRules::httpClient, LimitRules::httpClientFromDump,
 			LimitRules::reactorNetty, LimitRules::agroal, LimitRules::agroalFromDump, Bulkheads::bulkhead,
-			RateLimiters::rateLimiter, LimitRules::tomcatThreads, LimitRules::workerPoolFromDump, DemandRules::carriers,
-			DemandRules::lock, DemandRules::downstream, LimitRules::connectionPool, DemandRules::cpu);
+			RateLimiters::rateLimiter, OwnPools::ownPool, LimitRules::tomcatThreads, LimitRules::workerPoolFromDump,
+			DemandRules::carriers, DemandRules::lock, DemandRules::downstream, LimitRules::connectionPool,
+			DemandRules::cpu);
 
 	/** The resources whose model divides by what a request demands, read on a step. */
 	private static final Set<Resource> DEMANDS = EnumSet.of(Resource.CARRIER_THREADS, Resource.CPU,

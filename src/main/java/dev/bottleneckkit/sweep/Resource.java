@@ -46,6 +46,14 @@ public enum Resource {
 	 */
 	RATE_LIMITER("rate limiter"),
 
+	/**
+	 * The service's own thread pool: every thread of an executor running a task while
+	 * request threads wait on its work (a fixed pool, Spring's
+	 * {@code ThreadPoolTaskExecutor}, a {@code ForkJoinPool}), by its threads' names in
+	 * thread dumps.
+	 */
+	EXECUTOR("the service's own thread pool"),
+
 	/** Tomcat's platform request threads: every one busy. */
 	TOMCAT_THREADS("Tomcat request threads"),
 

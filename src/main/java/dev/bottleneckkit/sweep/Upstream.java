@@ -144,11 +144,23 @@ final class Upstream {
 
 	/**
 	 * The executors in {@code dump} with every thread busy, none idle in its pool: "4
-	 * threads named pool-2-thread-* all busy". Thread names are whatever the team's code
-	 * gave them; a web server's request threads and the carriers of virtual threads are
-	 * no such executor.
+	 * threads named pool-2-thread-* all busy".
 	 */
 	static List<String> busyExecutors(ThreadDump dump) {
+		return executors(dump).stream()
+			.filter(Executor::full)
+			.map((pool) -> String.format(Locale.ROOT, "%d thread%s named %s* all busy", pool.threads(),
+					(pool.threads() == 1) ? "" : "s", pool.name()))
+			.toList();
+	}
+
+	/**
+	 * The executors in {@code dump}: platform threads of one name (without their number)
+	 * running an executor's worker loop, and how many of them run a task, not idle in the
+	 * pool. Thread names are whatever the team's code gave them; a web server's request
+	 * threads and the carriers of virtual threads are no such executor.
+	 */
+	static List<Executor> executors(ThreadDump dump) {
 		Map<String, List<DumpedThread>> pools = dump
 			.matching((thread) -> !thread.virtual() && WORKERS.stream().anyMatch(thread::hasFrame)
 					&& CARRIER.stream().noneMatch(thread::hasFrame) && !ThreadDumps.servesARequest(thread))
@@ -157,10 +169,28 @@ final class Upstream {
 			.collect(Collectors.groupingBy(ThreadDumps::poolOf, LinkedHashMap::new, Collectors.toList()));
 		return pools.entrySet()
 			.stream()
-			.filter((pool) -> pool.getValue().stream().noneMatch((thread) -> IDLE.stream().anyMatch(thread::hasFrame)))
-			.map((pool) -> String.format(Locale.ROOT, "%d thread%s named %s* all busy", pool.getValue().size(),
-					(pool.getValue().size() == 1) ? "" : "s", pool.getKey()))
+			.map((pool) -> new Executor(pool.getKey(), pool.getValue().size(),
+					(int) pool.getValue()
+						.stream()
+						.filter((thread) -> IDLE.stream().noneMatch(thread::hasFrame))
+						.count()))
 			.toList();
+	}
+
+	/**
+	 * An executor as one dump shows it.
+	 *
+	 * @param name its threads' name without their number: {@code pool-2-thread-}
+	 * @param threads its threads
+	 * @param busy those running a task
+	 */
+	record Executor(String name, int threads, int busy) {
+
+		/** Every thread runs a task, none idle. */
+		boolean full() {
+			return this.busy == this.threads;
+		}
+
 	}
 
 	/**

@@ -187,7 +187,8 @@ class UpstreamTest {
 	/**
 	 * A fixed pool of 4 threads fans the calls out, and the request threads join its
 	 * futures: what was full is the pool's 4 threads, in the names the team's code gave
-	 * them.
+	 * them. With no dump below the cap, what a request needs of it is not known: no
+	 * model, so no verdict, only what was seen.
 	 */
 	@Test
 	void connectionsBehindABusyExecutorNameItsThreads() {
@@ -208,6 +209,47 @@ class UpstreamTest {
 		assertThat(sweep).isUnexplained().isNotCappedBy(Resource.CONNECTION_POOL);
 		assertThat(sweep.verdict().line()).contains("28 request threads waiting for another pool's work"
 				+ " (4 threads named pool-2-thread-* all busy) in com.example.shop.Fanout.quotes");
+	}
+
+	/**
+	 * The same fixed pool of 4 fanning two calls of 0.41 s out a request, with dumps
+	 * below the cap: at one user 2 of its threads work for a request served at 2.4 rps,
+	 * 0.83 thread-seconds a request, so 4 threads give 4.8 rps (D = U / X), and the
+	 * ceiling is 4.9. The pool is named in the team's words; no pool of connections is.
+	 */
+	@Test
+	void aBusyExecutorWithItsDemandReadBelowTheCapIsNamed() {
+		List<String> worker = new ArrayList<>(JDK_CLIENT_CALL);
+		worker.addAll(List.of("com.example.shop.Fanout.lambda$quotes$0",
+				"java.util.concurrent.CompletableFuture$AsyncSupply.run",
+				"java.util.concurrent.ThreadPoolExecutor.runWorker",
+				"java.util.concurrent.ThreadPoolExecutor$Worker.run", "java.lang.Thread.run"));
+		List<String> idle = List.of("jdk.internal.misc.Unsafe.park", "java.util.concurrent.LinkedBlockingQueue.take",
+				"java.util.concurrent.ThreadPoolExecutor.getTask", "java.util.concurrent.ThreadPoolExecutor.runWorker",
+				"java.lang.Thread.run");
+		List<String> joining = List.of("jdk.internal.misc.Unsafe.park", "java.util.concurrent.CompletableFuture.join",
+				"com.example.shop.Fanout.quotes");
+		List<DumpedThread> oneUser = new ArrayList<>(threads(1, "http-nio-8080-exec-", joining));
+		List<DumpedThread> full = new ArrayList<>(threads(8, "http-nio-8080-exec-", joining));
+		for (int i = 1; i <= 4; i++) {
+			oneUser.add(new DumpedThread("quotes-" + i, (i <= 2) ? worker : idle));
+			full.add(new DumpedThread("quotes-" + i, worker));
+		}
+		GaugeTimeline none = new GaugeTimeline(Map.of());
+		ThreadDump atOne = new ThreadDump(Path.of("threads-1.json"), oneUser);
+		ThreadDump atCap = new ThreadDump(Path.of("threads-3.json"), full);
+		List<Step> steps = List.of(step(1, 2.4, 410, 2, List.of(atOne), none), step(2, 3.9, 510, 4, List.of(), none),
+				step(4, 4.8, 830, 4, List.of(atCap), none), step(8, 4.9, 1630, 4, List.of(atCap), none));
+
+		SweepResult sweep = SweepResults.analysed("test", URI.create("http://localhost/"), steps, true);
+
+		assertThat(sweep).isCappedBy(Resource.EXECUTOR)
+			.hasCeilingNearItsModel(withPercentage(3))
+			.isNotCappedBy(Resource.CONNECTION_POOL);
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 4.9 rps from 4 users: the service's own pool quotes-*:"
+				+ " 4/4 threads busy, 8 request threads waiting on its work — 4 threads / 0.833 s = 4.8 rps");
+		assertThat(((Verdict.Capped) sweep.verdict()).readings()).containsEntry("a request's demand",
+				"0.833 thread-seconds: 2.0 busy ÷ 2.4 rps at 1 user");
 	}
 
 	/**

@@ -1,9 +1,18 @@
 package com.example.stock;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
@@ -19,7 +28,7 @@ import org.springframework.web.client.RestClient;
  * Spring Boot builds it), stock from the database (JdbcClient on Hikari), a report that takes a while on a
  * request thread, a ledger whose transaction queries and then computes while it holds its connection, and an
  * invoice rendered after its transaction has given the connection back, a page of orders that takes its connection
- * twice. Every limit is Spring Boot's default
+ * twice, and a bundle whose two quotes are fetched at once on a pool of the team's own. Every limit is Spring Boot's default
  * unless the environment sets it.
  */
 @SpringBootApplication
@@ -35,12 +44,22 @@ public class StockApplication {
 	/** Rounds of SHA-256 over 64 KiB a ledger entry takes, inside its transaction. */
 	private final int ledgerRounds;
 
+	/** The team's own pool for the bundle's quotes, its threads named after them. */
+	private final ExecutorService quotesPool;
+
+	private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+	private final URI quote;
+
 	StockApplication(RestClient.Builder builder, JdbcClient jdbc, TransactionTemplate transaction,
-			@Value("${stock.quotes-url}") String quotesUrl, @Value("${stock.ledger-rounds:192}") int ledgerRounds) {
+			@Value("${stock.quotes-url}") String quotesUrl, @Value("${stock.ledger-rounds:192}") int ledgerRounds,
+			@Value("${stock.bundle.threads:3}") int bundleThreads) {
 		this.quotes = builder.baseUrl(quotesUrl).build();
 		this.jdbc = jdbc;
 		this.transaction = transaction;
 		this.ledgerRounds = ledgerRounds;
+		this.quotesPool = Executors.newFixedThreadPool(bundleThreads, Thread.ofPlatform().name("quotes-", 1).factory());
+		this.quote = URI.create(quotesUrl + "/quote");
 	}
 
 	public static void main(String[] args) {
@@ -52,6 +71,31 @@ public class StockApplication {
 	Map<String, Object> price() {
 		String quote = this.quotes.get().uri("/quote").retrieve().body(String.class);
 		return Map.of("price", 42, "quoteBytes", (quote != null) ? quote.length() : 0);
+	}
+
+	/** A bundle of two items: their quotes fetched at once on the team's pool, the request waiting for both. */
+	@GetMapping("/bundle")
+	Map<String, Object> bundle() {
+		List<CompletableFuture<Integer>> quotes = List.of(CompletableFuture.supplyAsync(this::quoteBytes, this.quotesPool),
+				CompletableFuture.supplyAsync(this::quoteBytes, this.quotesPool));
+		return Map.of("items", 2, "quoteBytes", quotes.stream().mapToInt(CompletableFuture::join).sum());
+	}
+
+	private int quoteBytes() {
+		try {
+			return this.http
+				.send(HttpRequest.newBuilder(this.quote).timeout(Duration.ofSeconds(30)).build(),
+						HttpResponse.BodyHandlers.ofString())
+				.body()
+				.length();
+		}
+		catch (java.io.IOException ex) {
+			throw new java.io.UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	/** One query per request, a quarter of a second in the database. */

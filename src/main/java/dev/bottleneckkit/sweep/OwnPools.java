@@ -1,0 +1,130 @@
+package dev.bottleneckkit.sweep;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+import dev.bottleneckkit.probe.ThreadDump;
+import dev.bottleneckkit.sweep.Verdict.Capped;
+
+/**
+ * The service's own thread pool at its limit: every thread of one executor running a task
+ * while request threads wait on its work (a fixed pool fanning calls out, Spring's
+ * {@code ThreadPoolTaskExecutor}, a {@code ForkJoinPool}), its threads named whatever the
+ * team's code named them. Its model is the utilization law: the pool's threads over the
+ * thread-seconds a request needs of it, read below the cap, where the pool had threads to
+ * spare: the pool's busy threads in that step's dumps over the step's throughput (D = U /
+ * X). A request that fans two calls out to the pool needs two threads for the calls'
+ * time; one that hands it one short task, a fraction of its latency.
+ */
+final class OwnPools {
+
+	private OwnPools() {
+	}
+
+	static Optional<Capped> ownPool(AtCap at) {
+		Map<String, Map<Integer, List<String>>> fullBySize = new LinkedHashMap<>();
+		int waitingDumps = 0;
+		int waiting = 0;
+		for (AtCap.DumpWaits dump : at.waits()) {
+			Optional<Upstream.Wait> wait = dump.first(Upstream.Kind.EXECUTOR);
+			if (wait.isEmpty()) {
+				continue;
+			}
+			waitingDumps++;
+			waiting = Math.max(waiting, wait.get().threads());
+			for (Upstream.Executor pool : Upstream.executors(dump.dump())) {
+				if (pool.full()) {
+					fullBySize.computeIfAbsent(pool.name(), (name) -> new TreeMap<>())
+						.computeIfAbsent(pool.threads(), (size) -> new ArrayList<>())
+						.add(String.valueOf(dump.dump().file().getFileName()));
+				}
+			}
+		}
+		if (waitingDumps == 0 || 2 * waitingDumps < at.waits().size()) {
+			return Optional.empty();
+		}
+		int requestsWaiting = waiting;
+		return fullBySize.entrySet()
+			.stream()
+			.filter((pool) -> 2 * pool.getValue().values().stream().mapToInt(List::size).sum() >= at.waits().size())
+			.map((pool) -> ThreadDumps.agreed(pool.getValue())
+				.flatMap((size) -> capped(at, pool.getKey(), size.getKey(), requestsWaiting)))
+			.flatMap(Optional::stream)
+			.min(Comparator.comparingDouble(Capped::modelError));
+	}
+
+	private static Optional<Capped> capped(AtCap at, String pool, int threads, int waiting) {
+		return demand(at, pool).map((demand) -> {
+			Map<String, String> readings = new LinkedHashMap<>();
+			readings.put("pool " + pool + "*", threads + " threads, every one running a task in most dumps at the cap");
+			readings.put("waiting", waiting + " request threads on its work, at most");
+			readings.put("a request's demand", demand.line());
+			return at.capped(Resource.EXECUTOR,
+					String.format(Locale.ROOT,
+							"the service's own pool %s*: %d/%d threads busy, %d request threads waiting on its work",
+							pool, threads, threads, waiting),
+					new Verdict.Model(threads, "threads", demand.seconds(), demand.holdIs()), Optional.of(pool),
+					readings);
+		});
+	}
+
+	/**
+	 * The thread-seconds a request needs of {@code pool}, from the first step below the
+	 * knee whose dumps show its threads at work: their mean busy threads over the step's
+	 * throughput.
+	 */
+	static Optional<Demand> demand(AtCap at, String pool) {
+		for (Step step : at.readings().steps()) {
+			if (step.users() >= at.kneeUsers() || step.threads().isEmpty() || step.throughput() <= 0) {
+				continue;
+			}
+			double busy = 0;
+			for (ThreadDump dump : step.threads()) {
+				busy += Upstream.executors(dump)
+					.stream()
+					.filter((executor) -> executor.name().equals(pool))
+					.mapToInt(Upstream.Executor::busy)
+					.sum();
+			}
+			busy /= step.threads().size();
+			if (busy > 0) {
+				return Optional.of(new Demand(busy, step.throughput(), step.users()));
+			}
+		}
+		return Optional.empty();
+	}
+
+	/**
+	 * What a request needs of a pool, read at one step below the cap.
+	 *
+	 * @param busy the pool's threads at work, the mean of the step's dumps
+	 * @param throughput the step's requests a second
+	 * @param users the step's users
+	 */
+	record Demand(double busy, double throughput, int users) {
+
+		/** Thread-seconds a request: busy / throughput. */
+		Duration seconds() {
+			return Duration.ofNanos(Math.round(this.busy / this.throughput * 1e9));
+		}
+
+		/** "2.0 busy ÷ 4.9 rps at 1 user". */
+		String holdIs() {
+			return String.format(Locale.ROOT, "%.1f busy ÷ %.1f rps at %s", this.busy, this.throughput,
+					AtCap.usersText(this.users));
+		}
+
+		String line() {
+			return String.format(Locale.ROOT, "%.3f thread-seconds: %s", this.busy / this.throughput, holdIs());
+		}
+
+	}
+
+}
