@@ -1,7 +1,11 @@
 package dev.bottleneckkit.scenarios;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.OptionalLong;
 
 import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.junit.Scenario;
@@ -45,6 +49,9 @@ class CpuBoundVirtualThreadsIT {
 
 	static final int USERS = 8;
 
+	/** Ticks per second of {@code /proc/stat} (USER_HZ). */
+	static final double TICKS_PER_SECOND = 100.0;
+
 	static final Network network = KitContainers.newNetwork();
 
 	@Container
@@ -65,8 +72,10 @@ class CpuBoundVirtualThreadsIT {
 		Measured onVirtual = measure(virtual, "virtual threads", report);
 
 		for (Measured run : new Measured[] { onPlatform, onVirtual }) {
-			assertThat(run.coresBusy).as("%s: the one core is busy all the time, so it is the cap", run.threads)
-				.isGreaterThanOrEqualTo(0.85);
+			assertThat(run.coresBusy)
+				.as("%s: the one core is busy all the time (%.2f of it free of the machine's other work), so it is"
+						+ " the cap", run.threads, run.coreShare)
+				.isGreaterThanOrEqualTo(0.85 * run.coreShare);
 			assertThat(run.load)
 				.as("%s: throughput is one core / CPU per request; users queue for the core", run.threads)
 				.hasNoErrors()
@@ -83,6 +92,7 @@ class CpuBoundVirtualThreadsIT {
 			.named(threads + ", JIT warm-up")
 			.run(route);
 		Duration cpuBefore = service.readCpuUsed();
+		OptionalLong machineBefore = machineBusyTicks();
 		long started = System.nanoTime();
 		// The window opens on the queue in its stride, two mean latencies in: one that
 		// opened on it empty would credit the lives of the requests waiting at its end
@@ -95,20 +105,53 @@ class CpuBoundVirtualThreadsIT {
 			.run(route);
 		Duration wall = Duration.ofNanos(System.nanoTime() - started);
 		Duration cpuUsed = service.readCpuUsed().minus(cpuBefore);
+		OptionalLong machineAfter = machineBusyTicks();
 
 		// Every request of the run, in its warm-up and after its window too: the CPU
 		// reading covers them all.
 		long requests = loaded.timeline().stream().mapToLong((second) -> second.succeeded() + second.failed()).sum();
 		Duration cpuPerRequest = cpuUsed.dividedBy(Math.max(1, requests));
 		double coresBusy = cpuUsed.toNanos() / (double) wall.toNanos();
-		Ceiling core = Ceiling.of(1, "CPU core", cpuPerRequest);
+		// Its one CPU, unless the machine's other work left less of its cores free: a
+		// neighbour's busy loop on one of two cores leaves the service the other, shared
+		// with the load generator.
+		double coreShare = 1.0;
+		if (machineBefore.isPresent() && machineAfter.isPresent()) {
+			double machineBusy = (machineAfter.getAsLong() - machineBefore.getAsLong()) / TICKS_PER_SECOND
+					/ (wall.toNanos() / 1e9);
+			double others = Math.max(0, machineBusy - coresBusy);
+			coreShare = Math.max(0.05, Math.min(1.0, Runtime.getRuntime().availableProcessors() - others));
+		}
+		Ceiling core = Ceiling.of(1, String.format(Locale.ROOT, "CPU core (%.2f of it free)", coreShare),
+				Duration.ofNanos(Math.round(cpuPerRequest.toNanos() / coreShare)));
 		report.record(threads + ", " + USERS + " users on 1 CPU", loaded, core,
 				ScenarioReport.evidence("CPU per request (cgroup)", cpuPerRequest.toMillis() + " ms", "cores busy",
-						String.format(Locale.ROOT, "%.2f of 1", coresBusy)));
-		return new Measured(threads, core, loaded, coresBusy);
+						String.format(Locale.ROOT, "%.2f of 1", coresBusy), "free of the machine's other work",
+						String.format(Locale.ROOT, "%.2f of 1", coreShare)));
+		return new Measured(threads, core, loaded, coresBusy, coreShare);
 	}
 
-	private record Measured(String threads, Ceiling cpu, LoadResult load, double coresBusy) {
+	/**
+	 * The machine's busy CPU ticks so far ({@code /proc/stat}: every process on the
+	 * Docker host this test runs on), empty where there is no such file.
+	 */
+	private static OptionalLong machineBusyTicks() {
+		try {
+			String[] fields = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+			long busy = 0;
+			for (int i = 1; i < Math.min(fields.length, 9); i++) {
+				// user nice system idle iowait irq softirq steal: idle and iowait are not
+				// busy.
+				busy += (i == 4 || i == 5) ? 0 : Long.parseLong(fields[i]);
+			}
+			return OptionalLong.of(busy);
+		}
+		catch (IOException | RuntimeException ex) {
+			return OptionalLong.empty();
+		}
+	}
+
+	private record Measured(String threads, Ceiling cpu, LoadResult load, double coresBusy, double coreShare) {
 	}
 
 	/**
