@@ -128,10 +128,11 @@ final class Climb {
 				this.done = true;
 				this.saturated = step.result().generatorSaturated() || this.steps.size() > 1;
 			}
-			else if (this.steps.size() >= 2 && flat(this.steps.get(this.steps.size() - 2), step)
-					&& plateauSeen(this.steps)) {
-				this.done = true;
-				this.saturated = true;
+			else if (this.steps.size() >= 2) {
+				// A flat doubling is saturation; the side is done once the plateau shows.
+				// Where the users run out first, its last doubling says.
+				this.saturated = flat(this.steps.get(this.steps.size() - 2), step);
+				this.done = this.saturated && plateauSeen(this.steps);
 			}
 		}
 

@@ -13,6 +13,7 @@ import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
 import dev.bottleneckkit.containers.ServiceContainer;
+import dev.bottleneckkit.internal.RunHook;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.probe.Gauge;
@@ -1259,6 +1260,26 @@ class AttributionTest {
 		assertThat(Climb.plateauSeen(List.of(one, two, four, step(8, 7.0, 1100, empty(), List.of()))))
 			.as("8 users fell below 4 users' 7.7 rps: past the peak")
 			.isTrue();
+	}
+
+	/**
+	 * S9 with a busy loop on the other core: the one-CPU service got more of its core as
+	 * its threads grew, +12 % a doubling, each doubling flat, its best step alone at the
+	 * cap up to the last users. The climb ends there saturated, not "still rising".
+	 */
+	@Test
+	void aClimbWhoseUsersRunOutAfterAFlatDoublingIsSaturated() {
+		Map<Integer, Step> creeping = Map.of(1, step(1, 4.5, 223, empty(), List.of()), 2,
+				step(2, 5.8, 345, empty(), List.of()), 4, step(4, 6.8, 588, empty(), List.of()), 8,
+				step(8, 7.6, 1049, empty(), List.of()), 16, step(16, 8.5, 1887, empty(), List.of()));
+		Climb.Side side = new Climb.Side((users, before, probes) -> creeping.get(users),
+				Probes.open(Optional.empty(), Optional.empty()));
+
+		new Climb("S9", List.of(side), 16).climb(RunHook.installed().loads("S9"), (users, steps) -> {
+		});
+
+		assertThat(side.steps()).hasSize(5);
+		assertThat(side.saturated()).as("8 → 16 users: 7.6 → 8.5 rps, latency ×1.8").isTrue();
 	}
 
 	@Test
