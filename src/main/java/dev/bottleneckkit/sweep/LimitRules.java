@@ -330,7 +330,7 @@ final class LimitRules {
 			case UNDERTOW_THREADS -> "Undertow worker pool";
 			case QUARKUS_WORKER_THREADS -> "Quarkus worker pool";
 			case EVENT_LOOPS -> pool.name().startsWith(ThreadDumps.REACTOR_EVENT_LOOP)
-					? "Reactor Netty event loops, blocked in the route," : "Vert.x event loops";
+					? "Reactor Netty event loops held by a blocking call" : "Vert.x event loops";
 			default -> "Tomcat thread pool";
 		};
 	}

@@ -776,8 +776,8 @@ class AttributionTest {
 				Duration.ofMillis(200));
 
 		assertThat(sweep).isCappedBy(Resource.EVENT_LOOPS).hasCeilingNearItsModel(withPercentage(5));
-		assertThat(sweep.verdict().line()).isEqualTo("capped at 20.0 rps from 8 users: Reactor Netty event loops,"
-				+ " blocked in the route, (from a thread dump) 4 of 4 reactor-http-epoll-* threads serving, none idle"
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 20.0 rps from 8 users: Reactor Netty event loops held"
+				+ " by a blocking call (from a thread dump) 4 of 4 reactor-http-epoll-* threads serving, none idle"
 				+ " — 4 threads / 0.200 s = 20.0 rps");
 		assertThat(Knob.doubling((Verdict.Capped) sweep.verdict(), new ServiceContainer("example/gateway:1")))
 			.hasValueSatisfying((knob) -> assertThat(knob.name()).isEqualTo("event loops 8"));
@@ -1275,8 +1275,10 @@ class AttributionTest {
 		Climb.Side side = new Climb.Side((users, before, probes) -> creeping.get(users),
 				Probes.open(Optional.empty(), Optional.empty()));
 
-		new Climb("S9", List.of(side), 16).climb(RunHook.installed().loads("S9"), (users, steps) -> {
-		});
+		try (RunHook.Load loading = RunHook.installed().loads("S9")) {
+			new Climb("S9", List.of(side), 16).climb(loading, (users, steps) -> {
+			});
+		}
 
 		assertThat(side.steps()).hasSize(5);
 		assertThat(side.saturated()).as("8 → 16 users: 7.6 → 8.5 rps, latency ×1.8").isTrue();

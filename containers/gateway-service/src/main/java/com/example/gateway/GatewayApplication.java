@@ -31,9 +31,9 @@ public class GatewayApplication {
 
 	private final WebClient stockClient;
 
-	GatewayApplication(WebClient.Builder builder, @Value("${gateway.stock-url}") String stockUrl) {
+	GatewayApplication(@Value("${gateway.stock-url}") String stockUrl) {
 		this.stock = URI.create(stockUrl + "/stock");
-		this.stockClient = builder.baseUrl(stockUrl).build();
+		this.stockClient = WebClient.create(stockUrl);
 	}
 
 	public static void main(String[] args) {
