@@ -84,6 +84,25 @@ class StockServiceCapsIT {
 		assertThat(sweep.verdict().line()).contains("quotes-*");
 	}
 
+	/**
+	 * A label drawn by one of the team's 3 renderers, 200 ms each: a pool the kit cannot know, so the test declares it
+	 * by the two gauges the service publishes. It is named in the team's words with 3 / 0.2 s = 15 rps, and the
+	 * team's own setting, 6 renderers, doubles it.
+	 */
+	@Test
+	void theLabelRouteIsCappedByTheTeamsOwnRenderers(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(stock, "/label")
+			.named("stock /label")
+			.upToUsers(16)
+			.knowing(Resource.own("renderers").limitFrom("stock.renderers.size").inUseFrom("stock.renderers.busy"))
+			.confirming(Knob.springProperty("renderers 6", "stock.renderers", 6, 2))
+			.run();
+
+		report.record("sweep: /label (one of 3 renderers for 200 ms)", sweep);
+		assertThat(sweep).isCappedBy(Resource.OWN).hasCeilingNearItsModel(withPercentage(15)).isConfirmedWithin(withPercentage(10));
+		assertThat(sweep.verdict().line()).contains("renderers (the team's own, declared by the test): 3/3 in use");
+	}
+
 	@Test
 	void thePriceRouteIsCappedByHttpClientsDefaultPool(ScenarioReport report) {
 		SweepResult sweep = Sweep.of(stock, "/price").named("stock /price").upToUsers(16).run();

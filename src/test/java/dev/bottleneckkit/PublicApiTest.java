@@ -42,10 +42,11 @@ class PublicApiTest {
 
 	/**
 	 * Public types a user can name, top-level and nested: nesting hides no API and
-	 * splitting a class into files costs nothing. The 40 top-level ones and their 24
-	 * nested records, enums, verdict kinds and the JUnit extension.
+	 * splitting a class into files costs nothing. The 40 top-level ones and their 25
+	 * nested records, enums, verdict kinds and the JUnit extension; the 25th is
+	 * {@code Resource.Own}, a limit of the team's own a test declares (issue 54).
 	 */
-	static final int BUDGET = 64;
+	static final int BUDGET = 65;
 
 	/** A type declared on a line of its own, with its modifiers. */
 	private static final Pattern DECLARATION = Pattern

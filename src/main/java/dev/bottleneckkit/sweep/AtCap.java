@@ -22,16 +22,18 @@ import dev.bottleneckkit.sweep.Verdict.Capped;
  * @param w1 the route's mean latency with one user
  * @param waits each dump of the steps at the cap with what its request threads wait for
  * before any client ({@link Upstream#waits}), read once for every rule that asks
+ * @param own the resources of the team's own the test declared
  */
 record AtCap(Readings readings, Step last, List<Step> atCap, double ceiling, int kneeUsers, Duration w1,
-		List<DumpWaits> waits) {
+		List<DumpWaits> waits, List<Resource.Own> own) {
 
 	AtCap {
 		atCap = List.copyOf(atCap);
 		waits = List.copyOf(waits);
+		own = List.copyOf(own);
 	}
 
-	static AtCap of(Readings readings) {
+	static AtCap of(Readings readings, List<Resource.Own> own) {
 		Step last = readings.last();
 		int kneeUsers = readings.knee().map(Step::users).orElse(last.users());
 		List<Step> atCap = readings.steps().stream().filter((s) -> s.users() >= kneeUsers).toList();
@@ -39,7 +41,7 @@ record AtCap(Readings readings, Step last, List<Step> atCap, double ceiling, int
 			.flatMap((step) -> step.threads().stream())
 			.map((dump) -> new DumpWaits(dump, Upstream.waits(dump)))
 			.toList();
-		return new AtCap(readings, last, atCap, readings.ceiling(), kneeUsers, readings.oneUserLatency(), waits);
+		return new AtCap(readings, last, atCap, readings.ceiling(), kneeUsers, readings.oneUserLatency(), waits, own);
 	}
 
 	/**

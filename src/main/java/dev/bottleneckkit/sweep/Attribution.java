@@ -34,8 +34,8 @@ final class Attribution {
 	/**
 	 * The rules, in the order they are asked: the first whose model agrees names the cap.
 	 */
-	private static final List<Function<AtCap, Optional<Capped>>> RULES = List.of(LimitRules::hikari,
-			LimitRules::hikariFromDump, LimitRules::httpClient, LimitRules::httpClientFromDump,
+	private static final List<Function<AtCap, Optional<Capped>>> RULES = List.of(OwnResources::declared,
+			LimitRules::hikari, LimitRules::hikariFromDump, LimitRules::httpClient, LimitRules::httpClientFromDump,
 			LimitRules::reactorNetty, LimitRules::agroal, LimitRules::agroalFromDump, Bulkheads::bulkhead,
 			RateLimiters::rateLimiter, OwnPools::ownPool, LimitRules::tomcatThreads, LimitRules::workerPoolFromDump,
 			DemandRules::carriers, DemandRules::lock, DemandRules::downstream, LimitRules::connectionPool,
@@ -69,7 +69,15 @@ final class Attribution {
 	 * the scalability curve.
 	 */
 	static Analysis of(Readings readings) {
-		AtCap at = AtCap.of(readings);
+		return of(readings, List.of());
+	}
+
+	/**
+	 * The same, with the resources of the team's own the test declared: they are weighed
+	 * first, the team knowing its service best.
+	 */
+	static Analysis of(Readings readings, List<Resource.Own> own) {
+		AtCap at = AtCap.of(readings, own);
 		Verdict verdict = verdict(at);
 		List<Verdict.Bound> bounds = Roots.unqueued(at, verdict, bounds(at));
 		Optional<Resource> cap = verdict.cap();

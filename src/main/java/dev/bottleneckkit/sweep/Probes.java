@@ -51,11 +51,16 @@ final class Probes implements AutoCloseable {
 	 * (when watched) get: the service's meters, its downstream's, its pinned threads, its
 	 * CPU and the machine's, its carriers, its outbound connections, its thread dumps.
 	 */
-	static Probes open(Optional<AbstractServiceContainer<?>> service, Optional<GenericContainer<?>> downstream) {
+	static Probes open(Optional<AbstractServiceContainer<?>> service, Optional<GenericContainer<?>> downstream,
+			List<Gauge> meters) {
 		try (RunHook.Span opening = RunHook.installed().begin(RunHook.Work.PROBE, "opening probes")) {
 			List<StepProbe> seeing = new ArrayList<>();
 			Set<String> blind = new LinkedHashSet<>();
-			service.ifPresent((loaded) -> seeing.add(MetersProbe.ofTheService(() -> ServiceGauges.on(loaded))));
+			List<Gauge> gauges = java.util.stream.Stream.concat(Gauge.SPRING_BOOT_CAPS.stream(), meters.stream())
+				.distinct()
+				.toList();
+			service.ifPresent((loaded) -> seeing
+				.add(MetersProbe.ofTheService(() -> ServiceGauges.on(loaded).gauges(gauges.toArray(Gauge[]::new)))));
 			downstream.ifPresent((watched) -> seeing.add(downstream(watched)));
 			service.ifPresent((loaded) -> openOn(loaded, downstream, seeing, blind));
 			return new Probes(seeing, blind, service.flatMap(JmxAgent::of));

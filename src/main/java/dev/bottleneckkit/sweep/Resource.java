@@ -1,7 +1,24 @@
 package dev.bottleneckkit.sweep;
 
-/** What a {@link Verdict.Capped} can name as the cap of a service. */
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+import dev.bottleneckkit.internal.Knobs;
+import dev.bottleneckkit.probe.Gauge;
+
+/**
+ * What a {@link Verdict.Capped} can name as the cap of a service: one the kit knows, or
+ * {@link #OWN}, a limit only the team's service has, declared by the test
+ * ({@link #own(String)}).
+ */
 public enum Resource {
+
+	/**
+	 * A limit only the team's service has, declared by the test with {@link #own(String)}
+	 * and named in the test's words ({@link Verdict.Capped#where()}).
+	 */
+	OWN("the team's own resource"),
 
 	/**
 	 * Apache HttpClient 5's connection pool: every connection of the route leased,
@@ -100,6 +117,141 @@ public enum Resource {
 	/** How a person would name it: "Hikari connection pool". */
 	public String description() {
 		return this.description;
+	}
+
+	/**
+	 * A limit only the team's service has, for a sweep to name when it is full
+	 * ({@code Sweep.knowing(own)}): a pool of renderers, licences, slots of the team's
+	 * own, read by the meters the service publishes and, when the test says where, the
+	 * frame its waiters wait in.
+	 *
+	 * <pre>{@code
+	 * Sweep.of(stock, "/render")
+	 *     .knowing(Resource.own("renderers").limitFrom("stock.renderers.size").inUseFrom("stock.renderers.busy"))
+	 *     .confirming(Knob.springProperty("renderers 6", "stock.renderers", 6, 2))
+	 *     .run();
+	 * }</pre>
+	 * @param words what the team calls it, as the verdict says it and its model counts
+	 * it: {@code renderers}
+	 */
+	public static Own own(String words) {
+		if (words == null || words.isBlank()) {
+			throw new IllegalArgumentException(
+					"a resource of the team's own needs the words the verdict names it by, e.g. \"renderers\"");
+		}
+		return new Own(words.strip(), Optional.empty(), OptionalInt.empty(), Optional.empty(), Optional.empty());
+	}
+
+	/**
+	 * A limit only the team's service has ({@link #own(String)}): its limit from a meter
+	 * or as configured, how many are in use from a meter, and where its waiters wait. It
+	 * is named when, at the cap, its meter shows every one in use in most steps or its
+	 * waiters' frame holds request threads in most thread dumps. Its model is Little's
+	 * law: the limit over what a request holds of it, read below the cap from the in-use
+	 * meter (its mean over the step's throughput, the utilization law), else over the
+	 * route's latency at one user.
+	 */
+	public static final class Own {
+
+		private final String words;
+
+		private final Optional<Gauge> limitMeter;
+
+		private final OptionalInt limit;
+
+		private final Optional<Gauge> inUse;
+
+		private final Optional<String> waitingIn;
+
+		private Own(String words, Optional<Gauge> limitMeter, OptionalInt limit, Optional<Gauge> inUse,
+				Optional<String> waitingIn) {
+			this.words = words;
+			this.limitMeter = limitMeter;
+			this.limit = limit;
+			this.inUse = inUse;
+			this.waitingIn = waitingIn;
+		}
+
+		/** Its limit, from the gauge {@code meter} the service publishes. */
+		public Own limitFrom(String meter) {
+			return new Own(this.words, Optional.of(Gauge.of(meter("limitFrom", meter))), OptionalInt.empty(),
+					this.inUse, this.waitingIn);
+		}
+
+		/** Its limit as the service is configured, when no meter publishes it. */
+		public Own limit(int configured) {
+			return new Own(this.words, Optional.empty(),
+					OptionalInt.of(Knobs.between("limit", configured, 1, 1_000_000)), this.inUse, this.waitingIn);
+		}
+
+		/** How many are in use, from the gauge {@code meter} the service publishes. */
+		public Own inUseFrom(String meter) {
+			return new Own(this.words, this.limitMeter, this.limit, Optional.of(Gauge.of(meter("inUseFrom", meter))),
+					this.waitingIn);
+		}
+
+		/**
+		 * Where request threads wait for one: a frame of the thread dumps, a method
+		 * ({@code com.example.stock.Renderers.take}) or a class.
+		 */
+		public Own waitingIn(String frame) {
+			return new Own(this.words, this.limitMeter, this.limit, this.inUse, Optional.of(meter("waitingIn", frame)));
+		}
+
+		/** What the team calls it. */
+		public String words() {
+			return this.words;
+		}
+
+		Optional<Gauge> limitMeter() {
+			return this.limitMeter;
+		}
+
+		OptionalInt configuredLimit() {
+			return this.limit;
+		}
+
+		Optional<Gauge> inUse() {
+			return this.inUse;
+		}
+
+		Optional<String> waitingFrame() {
+			return this.waitingIn;
+		}
+
+		/** The meters a sweep samples for it. */
+		List<Gauge> meters() {
+			return java.util.stream.Stream.of(this.limitMeter, this.inUse).flatMap(Optional::stream).toList();
+		}
+
+		/**
+		 * Fails in one line naming what to add when a sweep could never name it: no
+		 * limit, or nothing that shows it full.
+		 */
+		Own checked() {
+			if (this.limitMeter.isEmpty() && this.limit.isEmpty()) {
+				throw new IllegalArgumentException(
+						"Resource.own(\"" + this.words + "\") needs its limit: limitFrom(meter) or limit(configured)");
+			}
+			if (this.inUse.isEmpty() && this.waitingIn.isEmpty()) {
+				throw new IllegalArgumentException("Resource.own(\"" + this.words
+						+ "\") needs what shows it full: inUseFrom(meter) or waitingIn(frame)");
+			}
+			return this;
+		}
+
+		@Override
+		public String toString() {
+			return this.words;
+		}
+
+		private static String meter(String what, String name) {
+			if (name == null || name.isBlank()) {
+				throw new IllegalArgumentException(what + " needs a name, e.g. \"stock.renderers.busy\"");
+			}
+			return name.strip();
+		}
+
 	}
 
 }

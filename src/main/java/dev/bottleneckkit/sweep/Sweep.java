@@ -68,6 +68,9 @@ public final class Sweep {
 	 */
 	private final Checks checks;
 
+	/** The resources of the team's own the test declared ({@link #knowing}). */
+	private final List<Resource.Own> own;
+
 	/**
 	 * What a sweep does after its steps with the service's knobs.
 	 *
@@ -103,12 +106,14 @@ public final class Sweep {
 
 	private Sweep(List<Request> mix, String name, int maxUsers, Duration requestTimeout,
 			AbstractServiceContainer<?> service, GenericContainer<?> downstream, Duration warmUpAtMost) {
-		this(mix, name, maxUsers, requestTimeout, service, downstream, warmUpAtMost, Checks.NONE);
+		this(mix, name, maxUsers, requestTimeout, service, downstream, warmUpAtMost, Checks.NONE, List.of());
 	}
 
 	private Sweep(List<Request> mix, String name, int maxUsers, Duration requestTimeout,
-			AbstractServiceContainer<?> service, GenericContainer<?> downstream, Duration warmUpAtMost, Checks checks) {
+			AbstractServiceContainer<?> service, GenericContainer<?> downstream, Duration warmUpAtMost, Checks checks,
+			List<Resource.Own> own) {
 		this.checks = checks;
+		this.own = List.copyOf(own);
 		this.mix = List.copyOf(mix);
 		this.name = name;
 		this.maxUsers = maxUsers;
@@ -165,13 +170,13 @@ public final class Sweep {
 	/** A name for logs and reports. */
 	public Sweep named(String name) {
 		return new Sweep(this.mix, name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
-				this.warmUpAtMost, this.checks);
+				this.warmUpAtMost, this.checks, this.own);
 	}
 
 	/** The users of the last step, 2 to 4096 (steps double from one). */
 	public Sweep upToUsers(int users) {
 		return new Sweep(this.mix, this.name, Knobs.between("users", users, 2, 4096), this.requestTimeout, this.service,
-				this.downstream, this.warmUpAtMost, this.checks);
+				this.downstream, this.warmUpAtMost, this.checks, this.own);
 	}
 
 	/**
@@ -181,7 +186,7 @@ public final class Sweep {
 	public Sweep requestTimeout(Duration timeout) {
 		return new Sweep(this.mix, this.name, this.maxUsers,
 				Knobs.between("requestTimeout", timeout, Duration.ofMillis(1), Duration.ofMinutes(10)), this.service,
-				this.downstream, this.warmUpAtMost, this.checks);
+				this.downstream, this.warmUpAtMost, this.checks, this.own);
 	}
 
 	/**
@@ -190,7 +195,7 @@ public final class Sweep {
 	 */
 	public Sweep warmUpAtMost(Duration atMost) {
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
-				Knobs.between("warmUpAtMost", atMost, Duration.ZERO, Duration.ofMinutes(5)), this.checks);
+				Knobs.between("warmUpAtMost", atMost, Duration.ZERO, Duration.ofMinutes(5)), this.checks, this.own);
 	}
 
 	/**
@@ -206,7 +211,7 @@ public final class Sweep {
 	 */
 	public Sweep confirming() {
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
-				this.warmUpAtMost, this.checks.confirming(Optional.empty()));
+				this.warmUpAtMost, this.checks.confirming(Optional.empty()), this.own);
 	}
 
 	/**
@@ -219,7 +224,24 @@ public final class Sweep {
 			throw new IllegalArgumentException("confirming needs a knob; confirming() turns the resource's own");
 		}
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
-				this.warmUpAtMost, this.checks.confirming(Optional.of(knob)));
+				this.warmUpAtMost, this.checks.confirming(Optional.of(knob)), this.own);
+	}
+
+	/**
+	 * Teaches the sweep a limit only the team's service has ({@link Resource#own}): its
+	 * meters are read at every step, and it is weighed first when the sweep names the
+	 * cap, in the team's words, with its model.
+	 */
+	public Sweep knowing(Resource.Own... own) {
+		List<Resource.Own> all = new java.util.ArrayList<>(this.own);
+		for (Resource.Own one : own) {
+			if (one == null) {
+				throw new IllegalArgumentException("knowing needs resources, e.g. Resource.own(\"renderers\")");
+			}
+			all.add(one.checked());
+		}
+		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
+				this.warmUpAtMost, this.checks, all);
 	}
 
 	/**
@@ -233,7 +255,7 @@ public final class Sweep {
 	 */
 	public Sweep reaching(double rps) {
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
-				this.warmUpAtMost, this.checks.reaching(Knobs.between("rps", rps, 0.1, 1_000_000)));
+				this.warmUpAtMost, this.checks.reaching(Knobs.between("rps", rps, 0.1, 1_000_000)), this.own);
 	}
 
 	/**
@@ -259,7 +281,7 @@ public final class Sweep {
 					"an A/B sweep starts the base beside the service: sweep a service container (Sweep.of(service, path))");
 		}
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
-				this.warmUpAtMost, this.checks.against(baseImage));
+				this.warmUpAtMost, this.checks.against(baseImage), this.own);
 	}
 
 	/**
@@ -269,7 +291,7 @@ public final class Sweep {
 	 */
 	Sweep watching(AbstractServiceContainer<?> container) {
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, container, this.downstream,
-				this.warmUpAtMost, this.checks);
+				this.warmUpAtMost, this.checks, this.own);
 	}
 
 	/**
@@ -278,7 +300,7 @@ public final class Sweep {
 	 */
 	public Sweep watchingDownstream(GenericContainer<?> container) {
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, container,
-				this.warmUpAtMost, this.checks);
+				this.warmUpAtMost, this.checks, this.own);
 	}
 
 	/**
@@ -288,13 +310,13 @@ public final class Sweep {
 	 */
 	public SweepResult run() {
 		SweepRun run = new SweepRun(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service,
-				this.downstream, this.warmUpAtMost);
+				this.downstream, this.warmUpAtMost, this.own.stream().flatMap((own) -> own.meters().stream()).toList());
 		Optional<DockerImageName> base = this.checks.against().or(() -> RunWide.against(this.service, this.name));
 		Optional<PairRun.Measured> pair = base.map((image) -> new PairRun(run, this.service, image).measure());
 		Readings readings = pair.map(PairRun.Measured::head).orElseGet(run::measure);
-		Analysis analysis = Attribution.of(readings);
-		Optional<ABComparison> comparison = pair
-			.map((measured) -> measured.compared(Attribution.of(measured.base()).verdict(), analysis.verdict()));
+		Analysis analysis = Attribution.of(readings, this.own);
+		Optional<ABComparison> comparison = pair.map((measured) -> measured
+			.compared(Attribution.of(measured.base(), this.own).verdict(), analysis.verdict()));
 		comparison.ifPresent((compared) -> compared.toString()
 			.lines()
 			.forEach((line) -> Console.line(this.name + ": " + line.strip())));

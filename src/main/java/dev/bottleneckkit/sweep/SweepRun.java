@@ -14,6 +14,7 @@ import dev.bottleneckkit.internal.RunHook;
 import dev.bottleneckkit.load.ClosedLoopLoad;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.Request;
+import dev.bottleneckkit.probe.Gauge;
 import org.testcontainers.containers.GenericContainer;
 
 /**
@@ -69,8 +70,14 @@ final class SweepRun {
 	/** The longest the warm-up before the first step may last. */
 	private final Duration warmUpAtMost;
 
+	/**
+	 * The service's meters read beside the kit's own: those of the team's resources the
+	 * test declared.
+	 */
+	private final List<Gauge> meters;
+
 	SweepRun(List<Request> mix, String name, int maxUsers, Duration requestTimeout, AbstractServiceContainer<?> service,
-			GenericContainer<?> downstream, Duration warmUpAtMost) {
+			GenericContainer<?> downstream, Duration warmUpAtMost, List<Gauge> meters) {
 		this.mix = List.copyOf(mix);
 		this.name = name;
 		this.maxUsers = maxUsers;
@@ -78,6 +85,7 @@ final class SweepRun {
 		this.service = service;
 		this.downstream = downstream;
 		this.warmUpAtMost = warmUpAtMost;
+		this.meters = List.copyOf(meters);
 	}
 
 	String name() {
@@ -99,7 +107,7 @@ final class SweepRun {
 	 */
 	SweepRun on(AbstractServiceContainer<?> other, String suffix) {
 		return new SweepRun(this.mix.stream().map((request) -> request.at(other.uri(""))).toList(), this.name + suffix,
-				this.maxUsers, this.requestTimeout, other, this.downstream, this.warmUpAtMost);
+				this.maxUsers, this.requestTimeout, other, this.downstream, this.warmUpAtMost, this.meters);
 	}
 
 	int maxUsers() {
@@ -137,7 +145,7 @@ final class SweepRun {
 	/** The same run with its requests sent to the service at its current port. */
 	SweepRun atTheServicesPort() {
 		return new SweepRun(this.mix.stream().map((request) -> request.at(this.service.uri(""))).toList(), this.name,
-				this.maxUsers, this.requestTimeout, this.service, this.downstream, this.warmUpAtMost);
+				this.maxUsers, this.requestTimeout, this.service, this.downstream, this.warmUpAtMost, this.meters);
 	}
 
 	/** Warms the service up and runs the steps until throughput stops rising. */
@@ -163,7 +171,7 @@ final class SweepRun {
 
 	/** The probes of this run's service and downstream, opened. */
 	Probes openProbes() {
-		return Probes.open(Optional.ofNullable(this.service), Optional.ofNullable(this.downstream));
+		return Probes.open(Optional.ofNullable(this.service), Optional.ofNullable(this.downstream), this.meters);
 	}
 
 	/**

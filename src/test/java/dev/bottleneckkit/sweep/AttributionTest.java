@@ -1273,7 +1273,7 @@ class AttributionTest {
 				step(2, 5.8, 345, empty(), List.of()), 4, step(4, 6.8, 588, empty(), List.of()), 8,
 				step(8, 7.6, 1049, empty(), List.of()), 16, step(16, 8.5, 1887, empty(), List.of()));
 		Climb.Side side = new Climb.Side((users, before, probes) -> creeping.get(users),
-				Probes.open(Optional.empty(), Optional.empty()));
+				Probes.open(Optional.empty(), Optional.empty(), List.of()));
 
 		try (RunHook.Load loading = RunHook.installed().loads("S9")) {
 			new Climb("S9", List.of(side), 16).climb(loading, (users, steps) -> {

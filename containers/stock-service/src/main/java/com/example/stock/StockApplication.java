@@ -10,10 +10,14 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -28,8 +32,9 @@ import org.springframework.web.client.RestClient;
  * Spring Boot builds it), stock from the database (JdbcClient on Hikari), a report that takes a while on a
  * request thread, a ledger whose transaction queries and then computes while it holds its connection, and an
  * invoice rendered after its transaction has given the connection back, a page of orders that takes its connection
- * twice, and a bundle whose two quotes are fetched at once on a pool of the team's own. Every limit is Spring Boot's default
- * unless the environment sets it.
+ * twice, a bundle whose two quotes are fetched at once on a pool of the team's own, and a label drawn by one of the
+ * team's renderers, a pool of objects it publishes two gauges for. Every limit is Spring Boot's default unless the
+ * environment sets it.
  */
 @SpringBootApplication
 @RestController
@@ -47,19 +52,31 @@ public class StockApplication {
 	/** The team's own pool for the bundle's quotes, its threads named after them. */
 	private final ExecutorService quotesPool;
 
+	/** The team's renderers: a label takes one for as long as it draws. */
+	private final BlockingQueue<Renderer> renderers;
+
 	private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
 	private final URI quote;
 
 	StockApplication(RestClient.Builder builder, JdbcClient jdbc, TransactionTemplate transaction,
 			@Value("${stock.quotes-url}") String quotesUrl, @Value("${stock.ledger-rounds:192}") int ledgerRounds,
-			@Value("${stock.bundle.threads:3}") int bundleThreads) {
+			@Value("${stock.bundle.threads:3}") int bundleThreads, @Value("${stock.renderers:3}") int renderers,
+			MeterRegistry meters) {
 		this.quotes = builder.baseUrl(quotesUrl).build();
 		this.jdbc = jdbc;
 		this.transaction = transaction;
 		this.ledgerRounds = ledgerRounds;
 		this.quotesPool = Executors.newFixedThreadPool(bundleThreads, Thread.ofPlatform().name("quotes-", 1).factory());
 		this.quote = URI.create(quotesUrl + "/quote");
+		this.renderers = new ArrayBlockingQueue<>(renderers);
+		for (int i = 0; i < renderers; i++) {
+			this.renderers.add(new Renderer());
+		}
+		Gauge.builder("stock.renderers.size", () -> renderers).description("renderers in the pool").register(meters);
+		Gauge.builder("stock.renderers.busy", () -> renderers - this.renderers.size())
+			.description("renderers drawing a label")
+			.register(meters);
 	}
 
 	public static void main(String[] args) {
@@ -96,6 +113,28 @@ public class StockApplication {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/** A shipping label, drawn by one of the team's renderers (200 ms each); a request waits for a free one. */
+	@GetMapping("/label")
+	Map<String, Object> label() throws InterruptedException {
+		Renderer renderer = this.renderers.take();
+		try {
+			return Map.of("label", renderer.draw());
+		}
+		finally {
+			this.renderers.add(renderer);
+		}
+	}
+
+	/** One of the team's renderers: an expensive object drawing one label at a time, as a native library would. */
+	static final class Renderer {
+
+		String draw() throws InterruptedException {
+			Thread.sleep(200);
+			return "drawn";
+		}
+
 	}
 
 	/** One query per request, a quarter of a second in the database. */

@@ -1,0 +1,164 @@
+package dev.bottleneckkit.sweep;
+
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+
+import dev.bottleneckkit.probe.Gauge;
+import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.sweep.Verdict.Capped;
+
+/**
+ * A limit only the team's service has, declared by the test ({@link Resource#own}): named
+ * in the team's words when, at the cap, its in-use meter shows every one taken in most
+ * steps or its waiters' frame holds request threads in most dumps. Its model is the limit
+ * over what a request holds of it: below the cap, where nothing queues for it, its mean
+ * in use over the step's throughput (D = U / X, the utilization law); without that meter,
+ * the route's latency at one user, a request holding it at most all of it.
+ */
+final class OwnResources {
+
+	private OwnResources() {
+	}
+
+	/** The declared resource that is full at the cap, the one whose model fits best. */
+	static Optional<Capped> declared(AtCap at) {
+		return at.own()
+			.stream()
+			.map((own) -> full(at, own))
+			.flatMap(Optional::stream)
+			.min(Comparator.comparingDouble(Capped::modelError));
+	}
+
+	private static Optional<Capped> full(AtCap at, Resource.Own own) {
+		OptionalInt limit = limit(at, own);
+		if (limit.isEmpty()) {
+			return Optional.empty();
+		}
+		Map<String, String> readings = new LinkedHashMap<>();
+		readings.put("limit",
+				own.limitMeter()
+					.map((meter) -> limit.getAsInt() + " from " + meter.meter())
+					.orElse(limit.getAsInt() + " as configured"));
+		int fullSteps = 0;
+		int mostInUse = 0;
+		for (Step step : at.atCap()) {
+			OptionalDouble inUse = own.inUse().map((meter) -> step.service().max(meter)).orElse(OptionalDouble.empty());
+			if (inUse.isPresent()) {
+				mostInUse = Math.max(mostInUse, (int) Math.round(inUse.getAsDouble()));
+				fullSteps += (inUse.getAsDouble() >= limit.getAsInt()) ? 1 : 0;
+			}
+		}
+		boolean fullByMeter = fullSteps > 0 && 2 * fullSteps >= at.atCap().size();
+		if (own.inUse().isPresent()) {
+			readings.put("in use",
+					String.format(Locale.ROOT, "%d/%d at most (%s), every one in %d of %d steps at the cap", mostInUse,
+							limit.getAsInt(), own.inUse().get().meter(), fullSteps, at.atCap().size()));
+		}
+		int waitingDumps = 0;
+		int waiting = 0;
+		for (AtCap.DumpWaits dump : at.waits()) {
+			int here = own.waitingFrame()
+				.map((frame) -> dump.dump()
+					.matching((thread) -> ThreadDumps.servesARequest(thread) && thread.hasFrame(frame))
+					.size())
+				.orElse(0);
+			waiting = Math.max(waiting, here);
+			waitingDumps += (here > 0) ? 1 : 0;
+		}
+		boolean waitedFor = waitingDumps > 0 && 2 * waitingDumps >= at.waits().size();
+		if (own.waitingFrame().isPresent()) {
+			readings.put("waiting", String.format(Locale.ROOT, "%d request threads in %s at most, in %d of %d dumps",
+					waiting, own.waitingFrame().get(), waitingDumps, at.waits().size()));
+		}
+		if (!fullByMeter && !waitedFor) {
+			return Optional.empty();
+		}
+		Hold hold = hold(at, own, limit.getAsInt());
+		readings.put("a request's hold", hold.line());
+		String inUse = fullByMeter ? String.format(Locale.ROOT, "%d/%d in use", mostInUse, limit.getAsInt())
+				: String.format(Locale.ROOT, "%d of them", limit.getAsInt());
+		String waiters = waitedFor
+				? String.format(Locale.ROOT, ", %d request threads waiting in %s", waiting, own.waitingFrame().get())
+				: "";
+		return Optional.of(at.capped(Resource.OWN,
+				String.format(Locale.ROOT, "%s (the team's own, declared by the test): %s%s", own.words(), inUse,
+						waiters),
+				new Verdict.Model(limit.getAsInt(), own.words(), hold.hold(), hold.holdIs()), Optional.of(own.words()),
+				readings));
+	}
+
+	/** The limit as configured, else the most its meter read at the cap. */
+	private static OptionalInt limit(AtCap at, Resource.Own own) {
+		if (own.configuredLimit().isPresent()) {
+			return own.configuredLimit();
+		}
+		OptionalDouble read = own.limitMeter().map((meter) -> at.last().service().max(meter)).orElseThrow();
+		return (read.isPresent() && read.getAsDouble() >= 1) ? OptionalInt.of((int) Math.round(read.getAsDouble()))
+				: OptionalInt.empty();
+	}
+
+	/**
+	 * What a request holds of it: from the busiest step below the knee whose in-use meter
+	 * read it in use and not full (below {@value Readings#KNEE_SHARE} of its limit), its
+	 * mean in use over the step's window divided by the step's throughput; else W₁.
+	 */
+	private static Hold hold(AtCap at, Resource.Own own, int limit) {
+		if (own.inUse().isPresent()) {
+			List<Step> steps = at.readings().steps();
+			Step best = null;
+			double busy = 0;
+			for (int i = 0; i < steps.size(); i++) {
+				Step step = steps.get(i);
+				if (step.users() >= at.kneeUsers() || !(step.throughput() > 0)) {
+					continue;
+				}
+				OptionalDouble mean = meanInWindow(step, own.inUse().get(),
+						SweepRun.stepWarmUp((i == 0) ? null : steps.get(0).meanLatency(),
+								(i == 0) ? Duration.ZERO : steps.get(i - 1).meanLatency()));
+				if (mean.isPresent() && mean.getAsDouble() > 0 && mean.getAsDouble() < Readings.KNEE_SHARE * limit) {
+					best = step;
+					busy = mean.getAsDouble();
+				}
+			}
+			if (best != null) {
+				double rps = best.throughput();
+				return new Hold(Duration.ofNanos(Math.round(busy / rps * 1e9)), "U / X below the cap",
+						String.format(Locale.ROOT, "%.3f s: %.2f in use ÷ %.1f rps at %s", busy / rps, busy, rps,
+								AtCap.usersText(best.users())));
+			}
+		}
+		return new Hold(at.w1(), "W₁",
+				String.format(Locale.ROOT,
+						"at most the route's latency at one user, %.3f s (no in-use meter read below the cap)",
+						at.w1().toNanos() / 1e9));
+	}
+
+	/**
+	 * The mean of {@code meter}'s samples taken in {@code step}'s window, which opens
+	 * {@code warmUp} after its sampling began: its time average while the throughput was
+	 * measured.
+	 */
+	private static OptionalDouble meanInWindow(Step step, Gauge meter, Duration warmUp) {
+		Duration end = warmUp.plus(step.result().window());
+		return step.service()
+			.series()
+			.getOrDefault(meter.label(), List.of())
+			.stream()
+			.filter((sample) -> sample.at().compareTo(warmUp) >= 0 && sample.at().compareTo(end) <= 0)
+			.mapToDouble(GaugeTimeline.Sample::value)
+			.average();
+	}
+
+	/** What a request holds, what it is, and how it was read. */
+	private record Hold(Duration hold, String holdIs, String line) {
+
+	}
+
+}

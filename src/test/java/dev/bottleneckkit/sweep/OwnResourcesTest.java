@@ -1,0 +1,163 @@
+package dev.bottleneckkit.sweep;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.load.LoadResults;
+import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.probe.ThreadDump;
+import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
+import org.junit.jupiter.api.Test;
+
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.data.Percentage.withPercentage;
+
+/**
+ * A limit only the team's service has, declared by the test: a pool of 3 renderers the
+ * team's code takes one from for 0.25 s a request, behind which the JDK client's
+ * connections to the renderer's backend stay flat at 3. The kit knows no such pool; told
+ * its meters, it names it in the team's words, with what a request holds of it read below
+ * the cap.
+ */
+class OwnResourcesTest {
+
+	private static final Resource.Own RENDERERS = Resource.own("renderers")
+		.limitFrom("stock.renderers.size")
+		.inUseFrom("stock.renderers.busy");
+
+	private static final List<String> WAITING = List.of("jdk.internal.misc.Unsafe.park",
+			"java.util.concurrent.ArrayBlockingQueue.take", "com.example.stock.Renderers.take",
+			"com.example.stock.StockApplication.render", "org.apache.catalina.core.ApplicationFilterChain.doFilter",
+			"java.lang.Thread.run");
+
+	/**
+	 * At 2 users 1.95 renderers were in use on average for 7.8 rps: 0.25 s a request (D =
+	 * U / X), so 3 renderers give 12 rps; 11.9 was measured. Without the declaration the
+	 * flat connections would name a pool that does not exist.
+	 */
+	@Test
+	void aDeclaredResourceFullAtTheCapIsNamedInTheTeamsWords() {
+		SweepResult sweep = analysed(renderers(3, 1.95, 3), RENDERERS);
+
+		assertThat(sweep).isCappedBy(Resource.OWN)
+			.hasCeilingNearItsModel(withPercentage(2))
+			.isNotCappedBy(Resource.CONNECTION_POOL);
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 11.9 rps from 4 users: renderers (the team's own,"
+				+ " declared by the test): 3/3 in use — 3 renderers / 0.250 s = 12.0 rps");
+		Verdict.Capped capped = (Verdict.Capped) sweep.verdict();
+		assertThat(capped.where()).contains("renderers");
+		assertThat(capped.readings()).containsEntry("limit", "3 from stock.renderers.size")
+			.containsEntry("a request's hold", "0.250 s: 1.95 in use ÷ 7.8 rps at 2 users");
+	}
+
+	/** The same route undeclared: the kit's own rules answer, as before. */
+	@Test
+	void withoutTheDeclarationTheKitsOwnRulesAnswer() {
+		SweepResult sweep = analysed(renderers(3, 1.95, 3));
+
+		assertThat(sweep).isNotCappedBy(Resource.OWN);
+	}
+
+	/** A declared resource never full at the cap is no cap, whatever its limit. */
+	@Test
+	void aDeclaredResourceNeverFullIsNoCap() {
+		SweepResult sweep = analysed(renderers(3, 1.95, 2), RENDERERS);
+
+		assertThat(sweep).isNotCappedBy(Resource.OWN);
+	}
+
+	/**
+	 * Without meters, its configured limit and the frame its waiters wait in: request
+	 * threads waiting there in every dump at the cap, and its model over W₁.
+	 */
+	@Test
+	void aDeclaredResourceWithoutMetersIsNamedByItsWaiters() {
+		List<DumpedThread> threads = new ArrayList<>();
+		for (int i = 1; i <= 5; i++) {
+			threads.add(new DumpedThread("http-nio-8080-exec-" + i, WAITING));
+		}
+		ThreadDump dump = new ThreadDump(Path.of("threads-4.json"), threads);
+		List<Step> steps = new ArrayList<>(renderers(3, 1.95, 3));
+		steps.replaceAll((step) -> (step.users() >= 4) ? withDump(step, dump) : step);
+
+		SweepResult sweep = analysed(steps,
+				Resource.own("renderers").limit(3).waitingIn("com.example.stock.Renderers.take"));
+
+		assertThat(sweep).isCappedBy(Resource.OWN).hasCeilingNearItsModel(withPercentage(5));
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 11.9 rps from 4 users: renderers (the team's own,"
+				+ " declared by the test): 3 of them, 5 request threads waiting in com.example.stock.Renderers.take"
+				+ " — 3 renderers / 0.256 s = 11.7 rps");
+	}
+
+	/** A declaration that could never name its resource fails in one line. */
+	@Test
+	void aDeclarationWithoutALimitOrAWayToSeeItFullIsRefused() {
+		Sweep sweep = Sweep.of(URI.create("http://localhost:8080/render"));
+
+		assertThatIllegalArgumentException().isThrownBy(() -> sweep.knowing(Resource.own("renderers").limit(3)))
+			.withMessage("Resource.own(\"renderers\") needs what shows it full: inUseFrom(meter) or waitingIn(frame)");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> sweep.knowing(Resource.own("renderers").inUseFrom("stock.renderers.busy")))
+			.withMessage("Resource.own(\"renderers\") needs its limit: limitFrom(meter) or limit(configured)");
+		assertThatIllegalArgumentException().isThrownBy(() -> Resource.own(" "))
+			.withMessageContaining("needs the words the verdict names it by");
+	}
+
+	/**
+	 * Steps of 1 to 16 users, 0.256 s a request alone: the renderers' meters read
+	 * {@code size}, a mean of {@code meanAtTwo} in use at 2 users, and at most
+	 * {@code busyAtCap} from 4 users on, where throughput is flat at 11.9 rps and the
+	 * connections flat at 3.
+	 */
+	private static List<Step> renderers(int size, double meanAtTwo, int busyAtCap) {
+		return List.of(step(1, 3.9, 256, meters(size, 0.98, 1)), step(2, 7.8, 256, meters(size, meanAtTwo, 2)),
+				step(4, 11.8, 339, meters(size, busyAtCap - 0.1, busyAtCap)),
+				step(8, 11.9, 672, meters(size, busyAtCap - 0.05, busyAtCap)),
+				step(16, 11.9, 1345, meters(size, busyAtCap - 0.05, busyAtCap)));
+	}
+
+	/**
+	 * Samples whose mean is {@code mean} and whose highest is {@code max}, taken in the
+	 * step's window (after its warm-up of at most 1 s).
+	 */
+	private static GaugeTimeline meters(int size, double mean, int max) {
+		double low = 2 * mean - max;
+		return new GaugeTimeline(Map.of("stock.renderers.size",
+				List.of(new GaugeTimeline.Sample(Duration.ofSeconds(1), size),
+						new GaugeTimeline.Sample(Duration.ofSeconds(2), size)),
+				"stock.renderers.busy", List.of(new GaugeTimeline.Sample(Duration.ofSeconds(1), max),
+						new GaugeTimeline.Sample(Duration.ofSeconds(2), low))));
+	}
+
+	private static Step step(int users, double rps, long latencyMs, GaugeTimeline meters) {
+		Duration window = Duration.ofSeconds(10);
+		LoadResult result = LoadResults.closedLoop("load", users, window, Math.round(rps * 10),
+				Duration.ofMillis(latencyMs));
+		int connections = Math.min(users, 3);
+		return new Step(users, result, meters, new GaugeTimeline(Map.of()), Optional.empty(), List.of(),
+				OptionalInt.empty(), List.of(),
+				List.of(new Step.Destination("renderer:8080", "172.18.0.5:8080", connections, connections, 12)),
+				window);
+	}
+
+	private static Step withDump(Step step, ThreadDump dump) {
+		return new Step(step.users(), step.result(), step.service(), step.downstream(), step.cpu(), step.pinned(),
+				step.carriers(), List.of(dump), step.connections(), step.wall());
+	}
+
+	private static SweepResult analysed(List<Step> steps, Resource.Own... own) {
+		Readings readings = Readings.of(steps, true);
+		return new SweepResult("test", URI.create("http://localhost/"), readings,
+				Attribution.of(readings, List.of(own)), Optional.empty(), Optional.empty(), Optional.empty());
+	}
+
+}
