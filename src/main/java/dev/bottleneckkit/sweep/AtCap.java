@@ -53,6 +53,23 @@ record AtCap(Readings readings, Step last, List<Step> atCap, double ceiling, int
 	}
 
 	/**
+	 * Whether {@code dumps} of the dumps at the cap are most of them (at least half):
+	 * what a wait must show to name a resource.
+	 */
+	boolean inMostDumps(int dumps) {
+		return dumps > 0 && 2 * dumps >= this.waits.size();
+	}
+
+	/**
+	 * The first wait of {@code kind} of each dump at the cap that shows one, when most
+	 * dumps do ({@link #inMostDumps}); empty otherwise.
+	 */
+	List<Upstream.Wait> inMostDumps(Upstream.Kind kind) {
+		List<Upstream.Wait> shown = this.waits.stream().flatMap((dump) -> dump.first(kind).stream()).toList();
+		return inMostDumps(shown.size()) ? shown : List.of();
+	}
+
+	/**
 	 * One dump of a step at the cap and the waits before any client it shows, the most
 	 * waited first.
 	 */

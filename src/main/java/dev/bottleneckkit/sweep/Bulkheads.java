@@ -39,7 +39,7 @@ final class Bulkheads {
 			read(dump).ifPresent(reads::add);
 		}
 		int dumps = at.waits().size();
-		if (reads.isEmpty() || 2 * reads.size() < dumps) {
+		if (!at.inMostDumps(reads.size())) {
 			return Optional.empty();
 		}
 		Upstream.Wait wait = mostCommon(reads);

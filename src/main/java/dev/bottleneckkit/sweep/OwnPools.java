@@ -47,13 +47,13 @@ final class OwnPools {
 				}
 			}
 		}
-		if (waitingDumps == 0 || 2 * waitingDumps < at.waits().size()) {
+		if (!at.inMostDumps(waitingDumps)) {
 			return Optional.empty();
 		}
 		int requestsWaiting = waiting;
 		return fullBySize.entrySet()
 			.stream()
-			.filter((pool) -> 2 * pool.getValue().values().stream().mapToInt(List::size).sum() >= at.waits().size())
+			.filter((pool) -> at.inMostDumps(pool.getValue().values().stream().mapToInt(List::size).sum()))
 			.map((pool) -> ThreadDumps.agreed(pool.getValue())
 				.flatMap((size) -> capped(at, pool.getKey(), size.getKey(), requestsWaiting)))
 			.flatMap(Optional::stream)

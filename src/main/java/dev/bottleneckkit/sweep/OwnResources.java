@@ -72,7 +72,7 @@ final class OwnResources {
 			waiting = Math.max(waiting, here);
 			waitingDumps += (here > 0) ? 1 : 0;
 		}
-		boolean waitedFor = waitingDumps > 0 && 2 * waitingDumps >= at.waits().size();
+		boolean waitedFor = at.inMostDumps(waitingDumps);
 		if (own.waitingFrame().isPresent()) {
 			readings.put("waiting", String.format(Locale.ROOT, "%d request threads in %s at most, in %d of %d dumps",
 					waiting, own.waitingFrame().get(), waitingDumps, at.waits().size()));

@@ -1,7 +1,6 @@
 package dev.bottleneckkit.sweep;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,12 +43,9 @@ final class RateLimiters {
 					"%d request threads at most (resilience4j.ratelimiter.waiting_threads)", waiting));
 		}
 		else {
-			List<Upstream.Wait> waits = new ArrayList<>();
-			for (AtCap.DumpWaits dump : at.waits()) {
-				dump.first(Upstream.Kind.RATE).ifPresent(waits::add);
-			}
+			List<Upstream.Wait> waits = at.inMostDumps(Upstream.Kind.RATE);
 			int dumps = at.waits().size();
-			if (waits.isEmpty() || 2 * waits.size() < dumps) {
+			if (waits.isEmpty()) {
 				return Optional.empty();
 			}
 			Upstream.Wait most = waits.stream().max(Comparator.comparingInt(Upstream.Wait::threads)).orElseThrow();
