@@ -11,6 +11,7 @@ import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Sweep;
 import dev.bottleneckkit.sweep.SweepResult;
+import dev.bottleneckkit.sweep.Verdict;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -87,7 +88,8 @@ class StockServiceCapsIT {
 	/**
 	 * A label drawn by one of the team's 3 renderers, 200 ms each: a pool the kit cannot know, so the test declares it
 	 * by the two gauges the service publishes. It is named in the team's words with 3 / 0.2 s = 15 rps, and the
-	 * team's own setting, 6 renderers, doubles it.
+	 * team's own setting, 6 renderers, doubles it. Undeclared, the same readings are unexplained, with the request threads
+	 * the dumps saw waiting on the renderers' queue.
 	 */
 	@Test
 	void theLabelRouteIsCappedByTheTeamsOwnRenderers(ScenarioReport report) {
@@ -101,6 +103,10 @@ class StockServiceCapsIT {
 		report.record("sweep: /label (one of 3 renderers for 200 ms)", sweep);
 		assertThat(sweep).isCappedBy(Resource.OWN).hasCeilingNearItsModel(withPercentage(15)).isConfirmedWithin(withPercentage(10));
 		assertThat(sweep.verdict().line()).contains("renderers (the team's own, declared by the test): 3/3 in use");
+		// Undeclared, no rule knows them: the same readings say what the dumps saw full, and put no pool's name on it.
+		assertThat(((Verdict.Capped) sweep.verdict()).readings().get(Verdict.Capped.UNDECLARED))
+			.contains("no rule names what held the requests back")
+			.contains("waiting for an object from a queue (ArrayBlockingQueue.take) in com.example.stock.StockApplication.label");
 	}
 
 	@Test

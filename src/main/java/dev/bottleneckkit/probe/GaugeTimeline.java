@@ -15,8 +15,41 @@ import java.util.stream.Collectors;
  * the load's timeline). Gauges the service does not expose are absent.
  *
  * @param series samples by gauge label, in the order the gauges were given
+ * @param windowOpens when the window the load measured its throughput in opened, from the
+ * start of sampling ({@link Duration#ZERO} when not known)
+ * @param windowCloses when it closed ({@link #UNTIL_THE_END} when not known)
  */
-public record GaugeTimeline(Map<String, List<Sample>> series) {
+public record GaugeTimeline(Map<String, List<Sample>> series, Duration windowOpens, Duration windowCloses) {
+
+	/** A window that closes when the sampling does. */
+	public static final Duration UNTIL_THE_END = Duration.ofSeconds(Long.MAX_VALUE);
+
+	/** Samples with no window known: all of them count as the window's. */
+	public GaugeTimeline(Map<String, List<Sample>> series) {
+		this(series, Duration.ZERO, UNTIL_THE_END);
+	}
+
+	/**
+	 * The same samples, the load's window opening {@code opens} and closing
+	 * {@code closes} after sampling started: what {@link #meanInWindow} averages.
+	 */
+	public GaugeTimeline inWindow(Duration opens, Duration closes) {
+		return new GaugeTimeline(this.series, opens, closes);
+	}
+
+	/**
+	 * The mean of the samples taken in the load's window: a gauge's time average while
+	 * the throughput was measured (U in the utilization law U = X × D). Empty when no
+	 * sample fell in it.
+	 */
+	public OptionalDouble meanInWindow(Gauge gauge) {
+		return this.series.getOrDefault(gauge.label(), List.of())
+			.stream()
+			.filter((sample) -> sample.at().compareTo(this.windowOpens) >= 0
+					&& sample.at().compareTo(this.windowCloses) <= 0)
+			.mapToDouble(Sample::value)
+			.average();
+	}
 
 	/** Highest value seen, or empty when the service does not expose the gauge. */
 	public OptionalDouble max(Gauge gauge) {

@@ -3,6 +3,7 @@ package dev.bottleneckkit.probe;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,7 @@ import java.util.OptionalDouble;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.internal.JmxAgent;
@@ -111,6 +113,15 @@ public final class ServiceGauges {
 	/** Samples these gauges instead. */
 	public ServiceGauges gauges(Gauge... gauges) {
 		return new ServiceGauges(this.base, this.agent, List.of(gauges), this.interval);
+	}
+
+	/**
+	 * Samples {@code more} beside the gauges it samples already: the meters of a resource
+	 * only the team's service has.
+	 */
+	public ServiceGauges plus(Gauge... more) {
+		return new ServiceGauges(this.base, this.agent,
+				Stream.concat(this.gauges.stream(), Arrays.stream(more)).distinct().toList(), this.interval);
 	}
 
 	/** Time between samples, 50 ms to 10 s (default 250 ms). */

@@ -78,7 +78,7 @@ final class Attribution {
 	 */
 	static Analysis of(Readings readings, List<Resource.Own> own) {
 		AtCap at = AtCap.of(readings, own);
-		Verdict verdict = verdict(at);
+		Verdict verdict = withoutTheDeclaration(verdict(at), readings, own);
 		List<Verdict.Bound> bounds = Roots.unqueued(at, verdict, bounds(at));
 		Optional<Resource> cap = verdict.cap();
 		// A ceiling below the one measured is no resource's: its model read the route
@@ -125,6 +125,22 @@ final class Attribution {
 			return bound;
 		}
 		return limit.at(now.getAsDouble(), bound.model().hold(), bound.model().holdIs());
+	}
+
+	/**
+	 * {@code verdict} naming a resource of the team's own, with what the kit's own rules
+	 * say of the same readings without the declaration: a person sees what the kit alone
+	 * could tell, and a cap no rule knows reads what it saw full, never another
+	 * resource's name.
+	 */
+	private static Verdict withoutTheDeclaration(Verdict verdict, Readings readings, List<Resource.Own> own) {
+		if (own.isEmpty() || !(verdict instanceof Capped capped) || capped.resource() != Resource.OWN) {
+			return verdict;
+		}
+		Map<String, String> seen = new LinkedHashMap<>(capped.readings());
+		seen.put(Verdict.Capped.UNDECLARED, verdict(AtCap.of(readings, List.of())).line());
+		return new Capped(capped.resource(), capped.ceilingRps(), capped.fromUsers(), capped.saw(), capped.model(),
+				capped.where(), seen);
 	}
 
 	/**

@@ -1,8 +1,10 @@
 package dev.bottleneckkit.sweep;
 
+import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.ServiceGauges;
 
 /**
@@ -18,6 +20,9 @@ final class MetersProbe implements StepProbe {
 
 	/** The step's sampling, from its begin to its end. */
 	private Optional<ServiceGauges> sampling = Optional.empty();
+
+	/** When the sampling started, {@link System#nanoTime()}. */
+	private long started;
 
 	private MetersProbe(Supplier<ServiceGauges> gauges, boolean ofTheService) {
 		this.gauges = gauges;
@@ -36,6 +41,7 @@ final class MetersProbe implements StepProbe {
 
 	@Override
 	public void begin(Plan plan) {
+		this.started = System.nanoTime();
 		this.sampling = Optional.of(this.gauges.get().start());
 	}
 
@@ -43,13 +49,16 @@ final class MetersProbe implements StepProbe {
 	public void end(Window window, ProbeReadings.Builder readings) {
 		ServiceGauges sampled = this.sampling.orElseThrow();
 		this.sampling = Optional.empty();
+		GaugeTimeline timeline = sampled.stop()
+			.inWindow(Duration.ofNanos(Math.max(0, window.windowStart() - this.started)),
+					Duration.ofNanos(Math.max(0, window.windowEnd() - this.started)));
 		if (this.ofTheService) {
-			readings.service(sampled.stop());
+			readings.service(timeline);
 			sampled.blind().ifPresent(readings::blind);
 			sampled.source().ifPresent(readings::meters);
 		}
 		else {
-			readings.downstream(sampled.stop());
+			readings.downstream(timeline);
 		}
 	}
 

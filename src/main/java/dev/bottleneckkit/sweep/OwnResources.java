@@ -1,6 +1,7 @@
 package dev.bottleneckkit.sweep;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
+import java.util.stream.Collectors;
 
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
@@ -105,33 +107,34 @@ final class OwnResources {
 	}
 
 	/**
-	 * What a request holds of it: from the busiest step below the knee whose in-use meter
-	 * read it in use and not full (below {@value Readings#KNEE_SHARE} of its limit), its
-	 * mean in use over the step's window divided by the step's throughput; else W₁.
+	 * What a request holds of it, by the utilization law (D = U / X) over the steps below
+	 * the knee whose in-use meter read it in use and not full (below
+	 * {@value Readings#KNEE_SHARE} of its limit): the time it was held in their windows
+	 * (its mean in use × the window) over the requests served in them. Pooling the steps
+	 * weighs each by its requests, so no one step's few samples decide. Else W₁.
 	 */
 	private static Hold hold(AtCap at, Resource.Own own, int limit) {
 		if (own.inUse().isPresent()) {
-			List<Step> steps = at.readings().steps();
-			Step best = null;
-			double busy = 0;
-			for (int i = 0; i < steps.size(); i++) {
-				Step step = steps.get(i);
+			double heldSeconds = 0;
+			double requests = 0;
+			List<Integer> users = new ArrayList<>();
+			for (Step step : at.readings().steps()) {
 				if (step.users() >= at.kneeUsers() || !(step.throughput() > 0)) {
 					continue;
 				}
-				OptionalDouble mean = meanInWindow(step, own.inUse().get(),
-						SweepRun.stepWarmUp((i == 0) ? null : steps.get(0).meanLatency(),
-								(i == 0) ? Duration.ZERO : steps.get(i - 1).meanLatency()));
+				OptionalDouble mean = step.service().meanInWindow(own.inUse().get());
 				if (mean.isPresent() && mean.getAsDouble() > 0 && mean.getAsDouble() < Readings.KNEE_SHARE * limit) {
-					best = step;
-					busy = mean.getAsDouble();
+					double window = step.result().window().toNanos() / 1e9;
+					heldSeconds += mean.getAsDouble() * window;
+					requests += step.throughput() * window;
+					users.add(step.users());
 				}
 			}
-			if (best != null) {
-				double rps = best.throughput();
-				return new Hold(Duration.ofNanos(Math.round(busy / rps * 1e9)), "U / X below the cap",
-						String.format(Locale.ROOT, "%.3f s: %.2f in use ÷ %.1f rps at %s", busy / rps, busy, rps,
-								AtCap.usersText(best.users())));
+			if (requests > 0) {
+				double hold = heldSeconds / requests;
+				return new Hold(Duration.ofNanos(Math.round(hold * 1e9)), "U / X below the cap",
+						String.format(Locale.ROOT, "%.3f s: held %.1f s for %.0f requests at %s", hold, heldSeconds,
+								requests, usersOf(users)));
 			}
 		}
 		return new Hold(at.w1(), "W₁",
@@ -140,20 +143,16 @@ final class OwnResources {
 						at.w1().toNanos() / 1e9));
 	}
 
-	/**
-	 * The mean of {@code meter}'s samples taken in {@code step}'s window, which opens
-	 * {@code warmUp} after its sampling began: its time average while the throughput was
-	 * measured.
-	 */
-	private static OptionalDouble meanInWindow(Step step, Gauge meter, Duration warmUp) {
-		Duration end = warmUp.plus(step.result().window());
-		return step.service()
-			.series()
-			.getOrDefault(meter.label(), List.of())
+	/** "1 and 2 users", "2 users". */
+	private static String usersOf(List<Integer> users) {
+		if (users.size() == 1) {
+			return AtCap.usersText(users.get(0));
+		}
+		String first = users.subList(0, users.size() - 1)
 			.stream()
-			.filter((sample) -> sample.at().compareTo(warmUp) >= 0 && sample.at().compareTo(end) <= 0)
-			.mapToDouble(GaugeTimeline.Sample::value)
-			.average();
+			.map(String::valueOf)
+			.collect(Collectors.joining(", "));
+		return first + " and " + users.get(users.size() - 1) + " users";
 	}
 
 	/** What a request holds, what it is, and how it was read. */

@@ -56,11 +56,8 @@ final class Probes implements AutoCloseable {
 		try (RunHook.Span opening = RunHook.installed().begin(RunHook.Work.PROBE, "opening probes")) {
 			List<StepProbe> seeing = new ArrayList<>();
 			Set<String> blind = new LinkedHashSet<>();
-			List<Gauge> gauges = java.util.stream.Stream.concat(Gauge.SPRING_BOOT_CAPS.stream(), meters.stream())
-				.distinct()
-				.toList();
 			service.ifPresent((loaded) -> seeing
-				.add(MetersProbe.ofTheService(() -> ServiceGauges.on(loaded).gauges(gauges.toArray(Gauge[]::new)))));
+				.add(MetersProbe.ofTheService(() -> ServiceGauges.on(loaded).plus(meters.toArray(Gauge[]::new)))));
 			downstream.ifPresent((watched) -> seeing.add(downstream(watched)));
 			service.ifPresent((loaded) -> openOn(loaded, downstream, seeing, blind));
 			return new Probes(seeing, blind, service.flatMap(JmxAgent::of));

@@ -174,7 +174,7 @@ public enum Resource {
 
 		/** Its limit, from the gauge {@code meter} the service publishes. */
 		public Own limitFrom(String meter) {
-			return new Own(this.words, Optional.of(Gauge.of(meter("limitFrom", meter))), OptionalInt.empty(),
+			return new Own(this.words, Optional.of(Gauge.of(checkedName("limitFrom", meter))), OptionalInt.empty(),
 					this.inUse, this.waitingIn);
 		}
 
@@ -186,8 +186,8 @@ public enum Resource {
 
 		/** How many are in use, from the gauge {@code meter} the service publishes. */
 		public Own inUseFrom(String meter) {
-			return new Own(this.words, this.limitMeter, this.limit, Optional.of(Gauge.of(meter("inUseFrom", meter))),
-					this.waitingIn);
+			return new Own(this.words, this.limitMeter, this.limit,
+					Optional.of(Gauge.of(checkedName("inUseFrom", meter))), this.waitingIn);
 		}
 
 		/**
@@ -195,7 +195,8 @@ public enum Resource {
 		 * ({@code com.example.stock.Renderers.take}) or a class.
 		 */
 		public Own waitingIn(String frame) {
-			return new Own(this.words, this.limitMeter, this.limit, this.inUse, Optional.of(meter("waitingIn", frame)));
+			return new Own(this.words, this.limitMeter, this.limit, this.inUse,
+					Optional.of(checkedName("waitingIn", frame)));
 		}
 
 		/** What the team calls it. */
@@ -245,7 +246,7 @@ public enum Resource {
 			return this.words;
 		}
 
-		private static String meter(String what, String name) {
+		private static String checkedName(String what, String name) {
 			if (name == null || name.isBlank()) {
 				throw new IllegalArgumentException(what + " needs a name, e.g. \"stock.renderers.busy\"");
 			}

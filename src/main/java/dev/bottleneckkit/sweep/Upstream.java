@@ -45,7 +45,14 @@ final class Upstream {
 		RATE,
 
 		/** Another pool's work, every thread of that pool busy. */
-		EXECUTOR
+		EXECUTOR,
+
+		/**
+		 * An object another request holds, handed out by a queue the team's own code
+		 * takes from: a pool of its own no rule knows, named only when the test declares
+		 * it ({@link Resource#own}).
+		 */
+		QUEUE
 
 	}
 
@@ -59,6 +66,16 @@ final class Upstream {
 	record Permit(String frame, String what, Kind kind) {
 
 	}
+
+	/**
+	 * Frames of a request thread waiting for an object from a queue: a pool of the team's
+	 * own when its own code takes from it (a client's or a connection pool's queue is
+	 * that pool's).
+	 */
+	static final List<String> QUEUES = List.of("java.util.concurrent.ArrayBlockingQueue.take",
+			"java.util.concurrent.ArrayBlockingQueue.poll", "java.util.concurrent.LinkedBlockingQueue.take",
+			"java.util.concurrent.LinkedBlockingQueue.poll", "java.util.concurrent.LinkedBlockingDeque.take",
+			"java.util.concurrent.LinkedBlockingDeque.poll", "java.util.concurrent.PriorityBlockingQueue.take");
 
 	/** Frames of a request thread waiting for another thread's work. */
 	static final List<String> FUTURES = List.of("java.util.concurrent.CompletableFuture.join",
@@ -126,20 +143,43 @@ final class Upstream {
 
 	/**
 	 * What {@code thread} waits for before any client, uncounted (0 threads): a permit or
-	 * a rate, else another pool's work when one of {@code busy} is all busy and the
-	 * thread waits on a future outside any client.
+	 * a rate, else an object from a queue the team's code takes from, else another pool's
+	 * work when one of {@code busy} is all busy and the thread waits on a future outside
+	 * any client.
 	 */
 	static Optional<Wait> waitOf(DumpedThread thread, List<String> busy) {
 		Optional<Wait> permit = PERMITS.stream()
 			.filter((each) -> thread.hasFrame(each.frame()))
 			.findFirst()
-			.map((each) -> new Wait(each.what(), teamsFrame(thread), 0, each.kind()));
+			.map((each) -> new Wait(each.what(), teamsFrame(thread), 0, each.kind()))
+			.or(() -> fromTheTeamsQueue(thread));
 		if (permit.isPresent() || busy.isEmpty() || FUTURES.stream().noneMatch(thread::hasFrame)
 				|| CLIENTS.stream().anyMatch(thread::hasFrame)) {
 			return permit;
 		}
 		return Optional.of(new Wait("another pool's work (" + String.join("; ", busy) + ")", teamsFrame(thread), 0,
 				Kind.EXECUTOR));
+	}
+
+	/**
+	 * The wait of {@code thread} for an object from a queue, when the frame that takes
+	 * from it is the team's own: "an object from a queue (ArrayBlockingQueue.take)".
+	 */
+	private static Optional<Wait> fromTheTeamsQueue(DumpedThread thread) {
+		List<String> frames = thread.frames();
+		for (int i = 0; i + 1 < frames.size(); i++) {
+			String frame = frames.get(i);
+			String caller = frames.get(i + 1);
+			if (QUEUES.stream().anyMatch(frame::startsWith) && !frame.equals(caller)
+					&& QUEUES.stream().noneMatch(caller::startsWith)) {
+				if (NOT_THE_TEAMS.stream().anyMatch(caller::startsWith)) {
+					return Optional.empty();
+				}
+				String queue = frame.substring("java.util.concurrent.".length());
+				return Optional.of(new Wait("an object from a queue (" + queue + ")", caller, 0, Kind.QUEUE));
+			}
+		}
+		return Optional.empty();
 	}
 
 	/**

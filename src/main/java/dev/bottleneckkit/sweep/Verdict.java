@@ -84,6 +84,12 @@ public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.U
 		 */
 		static final double MODEL_AGREEMENT = 0.25;
 
+		/**
+		 * The reading of a cap the test declared ({@link Resource#own}) that holds what
+		 * the kit's own rules say of the same readings without the declaration.
+		 */
+		public static final String UNDECLARED = "without the declaration";
+
 		public Capped {
 			java.util.Objects.requireNonNull(model, "a verdict that names a resource needs the model that explains it");
 			readings = Collections.unmodifiableMap(new LinkedHashMap<>(readings));

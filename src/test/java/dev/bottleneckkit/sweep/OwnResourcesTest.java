@@ -40,9 +40,10 @@ class OwnResourcesTest {
 			"java.lang.Thread.run");
 
 	/**
-	 * At 2 users 1.95 renderers were in use on average for 7.8 rps: 0.25 s a request (D =
-	 * U / X), so 3 renderers give 12 rps; 11.9 was measured. Without the declaration the
-	 * flat connections would name a pool that does not exist.
+	 * Below the cap, 0.98 renderers were in use on average for 3.9 rps at 1 user and 1.95
+	 * for 7.8 rps at 2, over windows of 10 s: 29.3 renderer-seconds for 117 requests,
+	 * 0.25 s a request (D = U / X), so 3 renderers give 12 rps; 11.9 was measured.
+	 * Without the declaration the flat connections would name a pool that does not exist.
 	 */
 	@Test
 	void aDeclaredResourceFullAtTheCapIsNamedInTheTeamsWords() {
@@ -56,15 +57,46 @@ class OwnResourcesTest {
 		Verdict.Capped capped = (Verdict.Capped) sweep.verdict();
 		assertThat(capped.where()).contains("renderers");
 		assertThat(capped.readings()).containsEntry("limit", "3 from stock.renderers.size")
-			.containsEntry("a request's hold", "0.250 s: 1.95 in use ÷ 7.8 rps at 2 users");
+			.containsEntry("a request's hold", "0.250 s: held 29.3 s for 117 requests at 1 and 2 users");
 	}
 
-	/** The same route undeclared: the kit's own rules answer, as before. */
+	/**
+	 * The same route undeclared, its request threads seen waiting on the renderers'
+	 * queue: no rule knows the renderers, so the verdict is unexplained with what the
+	 * dumps saw full, in words a person acts on, and puts no pool's name on the flat
+	 * connections behind it. A declared sweep keeps that line beside its verdict.
+	 */
 	@Test
-	void withoutTheDeclarationTheKitsOwnRulesAnswer() {
-		SweepResult sweep = analysed(renderers(3, 1.95, 3));
+	void withoutTheDeclarationItIsUnexplainedWithWhatTheDumpsSaw() {
+		String waiting = "5 request threads waiting for an object from a queue (ArrayBlockingQueue.take) in"
+				+ " com.example.stock.Renderers.take";
 
-		assertThat(sweep).isNotCappedBy(Resource.OWN);
+		SweepResult undeclared = analysed(waitingAtTheCap(renderers(3, 1.95, 3)));
+		SweepResult declared = analysed(waitingAtTheCap(renderers(3, 1.95, 3)), RENDERERS);
+
+		assertThat(undeclared).isUnexplained().isNotCappedBy(Resource.CONNECTION_POOL);
+		assertThat(undeclared.verdict().line())
+			.startsWith("capped at 11.9 rps from 4 users, and no rule names what held the requests back: " + waiting);
+		assertThat(declared).isCappedBy(Resource.OWN);
+		assertThat(((Verdict.Capped) declared.verdict()).readings()).containsEntry(Verdict.Capped.UNDECLARED,
+				undeclared.verdict().line());
+	}
+
+	/**
+	 * Request threads waiting on a queue a library takes from wait on that library's
+	 * pool, not the team's: an idle executor's worker, a client's own queue.
+	 */
+	@Test
+	void aQueueALibraryTakesFromIsNoWaitOfTheTeams() {
+		DumpedThread worker = new DumpedThread("http-nio-8080-exec-1",
+				List.of("jdk.internal.misc.Unsafe.park", "java.util.concurrent.ArrayBlockingQueue.poll",
+						"org.apache.tomcat.jdbc.pool.ConnectionPool.borrowConnection",
+						"com.example.stock.StockApplication.render",
+						"org.apache.catalina.core.ApplicationFilterChain.doFilter", "java.lang.Thread.run"));
+
+		assertThat(Upstream.waitOf(worker, List.of())).isEmpty();
+		assertThat(Upstream.waitOf(new DumpedThread("http-nio-8080-exec-2", WAITING), List.of()))
+			.hasValueSatisfying((wait) -> assertThat(wait.kind()).isEqualTo(Upstream.Kind.QUEUE));
 	}
 
 	/** A declared resource never full at the cap is no cap, whatever its limit. */
@@ -81,15 +113,7 @@ class OwnResourcesTest {
 	 */
 	@Test
 	void aDeclaredResourceWithoutMetersIsNamedByItsWaiters() {
-		List<DumpedThread> threads = new ArrayList<>();
-		for (int i = 1; i <= 5; i++) {
-			threads.add(new DumpedThread("http-nio-8080-exec-" + i, WAITING));
-		}
-		ThreadDump dump = new ThreadDump(Path.of("threads-4.json"), threads);
-		List<Step> steps = new ArrayList<>(renderers(3, 1.95, 3));
-		steps.replaceAll((step) -> (step.users() >= 4) ? withDump(step, dump) : step);
-
-		SweepResult sweep = analysed(steps,
+		SweepResult sweep = analysed(waitingAtTheCap(renderers(3, 1.95, 3)),
 				Resource.own("renderers").limit(3).waitingIn("com.example.stock.Renderers.take"));
 
 		assertThat(sweep).isCappedBy(Resource.OWN).hasCeilingNearItsModel(withPercentage(5));
@@ -147,6 +171,21 @@ class OwnResourcesTest {
 				OptionalInt.empty(), List.of(),
 				List.of(new Step.Destination("renderer:8080", "172.18.0.5:8080", connections, connections, 12)),
 				window);
+	}
+
+	/**
+	 * {@code steps} with 5 request threads waiting for a renderer in a dump of each step
+	 * at the cap.
+	 */
+	private static List<Step> waitingAtTheCap(List<Step> steps) {
+		List<DumpedThread> threads = new ArrayList<>();
+		for (int i = 1; i <= 5; i++) {
+			threads.add(new DumpedThread("http-nio-8080-exec-" + i, WAITING));
+		}
+		ThreadDump dump = new ThreadDump(Path.of("threads-4.json"), threads);
+		List<Step> waiting = new ArrayList<>(steps);
+		waiting.replaceAll((step) -> (step.users() >= 4) ? withDump(step, dump) : step);
+		return waiting;
 	}
 
 	private static Step withDump(Step step, ThreadDump dump) {
