@@ -196,17 +196,14 @@ public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.U
 				body = ", and no rule names what held the requests back: " + this.readings.get(UPSTREAM)
 						+ "; the connections and threads after it follow that cap ("
 						+ (this.candidates.isEmpty() ? ""
-								: this.candidates.stream().map(Capped::saw).collect(Collectors.joining("; ")) + "; ")
+								: this.candidates.stream().map(this::candidateLine).collect(Collectors.joining("; "))
+										+ "; ")
 						+ describe(this.readings) + ")";
 			}
 			else if (!this.candidates.isEmpty()) {
 				body = String.format(Locale.ROOT, ", and no resource's model explains it within %d %%: ",
 						Math.round(Capped.MODEL_AGREEMENT * 100))
-						+ this.candidates.stream()
-							.map((candidate) -> candidate.saw() + " — " + candidate.model().explain()
-									+ String.format(Locale.ROOT, " (%.2f× the ceiling)",
-											candidate.model().rps() / this.ceilingRps))
-							.collect(Collectors.joining("; "));
+						+ this.candidates.stream().map(this::candidateLine).collect(Collectors.joining("; "));
 			}
 			else if (this.readings.containsKey(WARMING)) {
 				body = ", and the service's JVM was still warming up (" + this.readings.get(WARMING)
@@ -218,6 +215,15 @@ public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.U
 						+ " last step (" + describe(this.readings) + ")";
 			}
 			return head + body + (this.blind.isEmpty() ? "" : "; blind: " + String.join("; ", this.blind));
+		}
+
+		/**
+		 * A resource seen at its limit, with the model that did not explain the ceiling:
+		 * "… — 3 renderers / 0.150 s = 20.0 rps (1.34× the ceiling)".
+		 */
+		private String candidateLine(Capped candidate) {
+			return candidate.saw() + " — " + candidate.model().explain()
+					+ String.format(Locale.ROOT, " (%.2f× the ceiling)", candidate.model().rps() / this.ceilingRps);
 		}
 
 		@Override
