@@ -78,11 +78,14 @@ final class OwnPools {
 	/**
 	 * The thread-seconds a request needs of {@code pool}, from the first step below the
 	 * knee whose dumps show its threads at work: their mean busy threads over the step's
-	 * throughput.
+	 * throughput. One user is never queued behind another, so its step reads the demand
+	 * even when it is the knee: a pool of one thread (the common pool on two cores) is
+	 * full from the first user.
 	 */
 	static Optional<Demand> demand(AtCap at, String pool) {
 		for (Step step : at.readings().steps()) {
-			if (step.users() >= at.kneeUsers() || step.threads().isEmpty() || step.throughput() <= 0) {
+			boolean queueFree = step.users() < at.kneeUsers() || step.users() == 1;
+			if (!queueFree || step.threads().isEmpty() || step.throughput() <= 0) {
 				continue;
 			}
 			double busy = 0;

@@ -253,6 +253,49 @@ class UpstreamTest {
 	}
 
 	/**
+	 * The common pool: {@code supplyAsync} without an executor runs on
+	 * {@code ForkJoinPool.commonPool()}, one thread on two cores (its parallelism is the
+	 * cores less one). A call of 0.41 s a request on it: at one user its one worker works
+	 * for a request served at 2.4 rps, 0.42 thread-seconds a request, 1 / 0.42 s = 2.4
+	 * rps against a ceiling of 2.4, however many users arrive. Named by its threads'
+	 * names, as the JDK gives them.
+	 */
+	@Test
+	void theCommonPoolIsTheServicesOwnPoolToo() {
+		List<String> worker = new ArrayList<>(JDK_CLIENT_CALL);
+		worker.addAll(List.of("com.example.shop.Fanout.lambda$quote$0",
+				"java.util.concurrent.CompletableFuture$AsyncSupply.run",
+				"java.util.concurrent.CompletableFuture$AsyncSupply.exec", "java.util.concurrent.ForkJoinTask.doExec",
+				"java.util.concurrent.ForkJoinPool$WorkQueue.topLevelExec", "java.util.concurrent.ForkJoinPool.scan",
+				"java.util.concurrent.ForkJoinPool.runWorker", "java.util.concurrent.ForkJoinWorkerThread.run"));
+		List<String> joining = List.of("jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+				"java.util.concurrent.CompletableFuture$Signaller.block",
+				"java.util.concurrent.ForkJoinPool.unmanagedBlock", "java.util.concurrent.ForkJoinPool.managedBlock",
+				"java.util.concurrent.CompletableFuture.waitingGet", "java.util.concurrent.CompletableFuture.join",
+				"com.example.shop.Fanout.quote");
+		DumpedThread busy = new DumpedThread("ForkJoinPool.commonPool-worker-1", worker);
+		ThreadDump atOne = new ThreadDump(Path.of("threads-1.json"),
+				concat(threads(1, "http-nio-8080-exec-", joining), busy));
+		ThreadDump atCap = new ThreadDump(Path.of("threads-3.json"),
+				concat(threads(7, "http-nio-8080-exec-", joining), busy));
+		GaugeTimeline none = new GaugeTimeline(Map.of());
+		List<Step> steps = List.of(step(1, 2.4, 415, 1, List.of(atOne), none), step(2, 2.4, 830, 1, List.of(), none),
+				step(4, 2.4, 1660, 1, List.of(atCap), none), step(8, 2.4, 3320, 1, List.of(atCap), none));
+
+		SweepResult sweep = SweepResults.analysed("test", URI.create("http://localhost/"), steps, true);
+
+		assertThat(sweep).isCappedBy(Resource.EXECUTOR).hasCeilingNearItsModel(withPercentage(3));
+		assertThat(sweep.verdict().line()).contains("the service's own pool ForkJoinPool.commonPool-worker-*:"
+				+ " 1/1 threads busy, 7 request threads waiting on its work");
+	}
+
+	private static List<DumpedThread> concat(List<DumpedThread> threads, DumpedThread one) {
+		List<DumpedThread> all = new ArrayList<>(threads);
+		all.add(one);
+		return all;
+	}
+
+	/**
 	 * Seed 000's WebClient: the request threads wait for their own answers in
 	 * {@code block()}, nothing waits before the client, and its meterless pool stays
 	 * named.
