@@ -9,6 +9,7 @@ import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Sweep;
 import dev.bottleneckkit.sweep.SweepResult;
+import dev.bottleneckkit.sweep.Verdict;
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.containers.Network;
@@ -70,7 +71,17 @@ class LedgerRootIT {
 		Assertions.assertThat(raised.ceilingAfter())
 			.as("the ceiling with Hikari 16 at the cores as its step read them: %s", raised.predictedBy())
 			.isCloseTo(raised.predicted(), withPercentage(10));
-		assertThat(sweep).as("the cores the service used did not move with the pool").isNotConfirmed();
+		if (sweep.verdict().readings().containsKey(Verdict.Capped.SHARED_CORES)) {
+			// Another process took cores beside the test at the same priority (a busy loop on a shared runner): the
+			// cores it left grow with the service's runnable threads, so twice the pool may win the service more of
+			// them (one such run went 45.1 to 62.0 rps, the service's cores 0.73 to 0.95). The root says so.
+			Assertions.assertThat(sweep.verdict().readings().get("root"))
+				.as("what raising the pool gains, beside a neighbour that shares the cores")
+				.contains("while other processes keep their");
+		}
+		else {
+			assertThat(sweep).as("the cores the service used did not move with the pool").isNotConfirmed();
+		}
 	}
 
 	@Test

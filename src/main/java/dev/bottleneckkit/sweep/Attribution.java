@@ -78,7 +78,7 @@ final class Attribution {
 	 */
 	static Analysis of(Readings readings, List<Resource.Own> own) {
 		AtCap at = AtCap.of(readings, own);
-		Verdict verdict = withoutTheDeclaration(verdict(at), readings, own);
+		Verdict verdict = withNeighbours(withoutTheDeclaration(verdict(at), readings, own), at);
 		List<Verdict.Bound> bounds = Roots.unqueued(at, verdict, bounds(at));
 		Optional<Resource> cap = verdict.cap();
 		// A ceiling below the one measured is no resource's: its model read the route
@@ -125,6 +125,30 @@ final class Attribution {
 			return bound;
 		}
 		return limit.at(now.getAsDouble(), bound.model().hold(), bound.model().holdIs());
+	}
+
+	/**
+	 * {@code verdict} with what other processes took beside the test at the cap, where
+	 * that was at least {@value DemandRules#NEIGHBOUR} of a core: a neighbour at the same
+	 * priority shares the cores, and what the service reached is its share beside it.
+	 */
+	private static Verdict withNeighbours(Verdict verdict, AtCap at) {
+		OptionalDouble others = at.atCap()
+			.stream()
+			.flatMap((step) -> step.cpu().stream())
+			.mapToDouble(Step.Cpu::others)
+			.max();
+		if (!(verdict instanceof Capped capped) || capped.readings().containsKey(Capped.SHARED_CORES)
+				|| others.isEmpty() || others.getAsDouble() < DemandRules.NEIGHBOUR) {
+			return verdict;
+		}
+		Map<String, String> readings = new LinkedHashMap<>(capped.readings());
+		readings.put(Capped.SHARED_CORES, String.format(Locale.ROOT,
+				"other processes took up to %.2f cores beside the test at the cap: the scheduler shares the cores"
+						+ " among runnable threads, so what the service reached is its share beside them",
+				others.getAsDouble()));
+		return new Capped(capped.resource(), capped.ceilingRps(), capped.fromUsers(), capped.saw(), capped.model(),
+				capped.where(), readings);
 	}
 
 	/**

@@ -41,6 +41,13 @@ final class DemandRules {
 	static final double GENERATOR_NOTE = 0.15;
 
 	/**
+	 * Cores other processes take at the cap from which the cores they left are no fixed
+	 * figure: a neighbour at the same priority yields a share of its core to each thread
+	 * the service adds.
+	 */
+	static final double NEIGHBOUR = 0.25;
+
+	/**
 	 * A lock is a crowd when at least this share of the request threads in a dump wait
 	 * for it.
 	 */
@@ -223,12 +230,32 @@ final class DemandRules {
 		if (!generatorNote.isEmpty()) {
 			readings.put("load generator", generatorNote.substring(2));
 		}
+		if (use.others() >= NEIGHBOUR) {
+			readings.put(Capped.SHARED_CORES, String.format(Locale.ROOT,
+					"other processes took %.2f cores beside the test: the scheduler shares the cores among runnable"
+							+ " threads, so the cores they left are no fixed figure, and more threads of the service"
+							+ " (a larger pool) may win it more of them",
+					use.others()));
+		}
 		return Optional.of(at.capped(Resource.CPU,
 				String.format(Locale.ROOT, "the machine's %s cores were busy with %s: %s%s",
 						Verdict.count(use.machineCores()), AtCap.usersText(machine.get().users()), Demands.split(use),
 						generatorNote),
 				new Verdict.Model(available, "cores", perRequest, "CPU per request"), Optional.of("machine"),
 				readings));
+	}
+
+	/**
+	 * What other processes took at the step where the machine's cores were full, when at
+	 * least {@value #NEIGHBOUR} of a core: the cores they left are the scheduler's to
+	 * share.
+	 */
+	static Optional<Double> sharedCores(AtCap at) {
+		if (saturatedCpuStep(at, true).isPresent()) {
+			return Optional.empty();
+		}
+		return saturatedCpuStep(at, false).map((step) -> step.cpu().orElseThrow().others())
+			.filter((others) -> others >= NEIGHBOUR);
 	}
 
 	/**
@@ -253,7 +280,7 @@ final class DemandRules {
 				return limited
 						? use.serviceLimited() && use.service() >= CPU_SATURATED * use.serviceLimit()
 								&& !(machineFull && machineFuller(use))
-						: machineFull && (!use.serviceLimited() || machineFuller(use));
+						: share(s, false) >= CPU_SATURATED && (!use.serviceLimited() || machineFuller(use));
 			})
 			.toList();
 		double fullest = saturated.stream().mapToDouble((s) -> share(s, limited)).max().orElse(0);
@@ -273,10 +300,20 @@ final class DemandRules {
 		return step.compilerCores().isPresent() && step.compilerCores().getAsDouble() >= used / 2;
 	}
 
-	/** The share of its cores the service container ({@code limited}) or machine used. */
+	/**
+	 * The share of its cores the service container ({@code limited}) used, or the share
+	 * the test's own processes used of the machine's cores that other processes left. Not
+	 * the machine's: a neighbour taking a core of two at the same priority leaves the
+	 * test one, and a step whose processes used 0.81 of the 0.97 left, the machine 1.85
+	 * of 2 busy, had a core's sixth idle (its requests waited on a pool, not a core).
+	 */
 	private static double share(Step step, boolean limited) {
 		Step.Cpu use = step.cpu().orElseThrow();
-		return limited ? use.service() / use.serviceLimit() : use.machineUsed() / use.machineCores();
+		if (limited) {
+			return use.service() / use.serviceLimit();
+		}
+		double left = use.machineCores() - use.others();
+		return (left > 0) ? (use.machineUsed() - use.others()) / left : 0;
 	}
 
 	/**

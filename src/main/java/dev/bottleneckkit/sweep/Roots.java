@@ -67,10 +67,19 @@ final class Roots {
 		}
 		String pool = verdict.resource().description();
 		double cores = cpu.get().model().rps();
-		String poolGains = String.format(Locale.ROOT, "raising the %s gains at most %.0f %%: the cores cap at %.1f rps",
-				pool, 100 * gain(cores, at.ceiling()), cores);
-		String pays = String.format(Locale.ROOT, "; the cores are full too: raising it gains at most %.0f %%",
-				100 * gain(cores, at.ceiling()));
+		// A neighbour at the same priority yields cores to the service's added threads:
+		// what the pool gains is bounded only while it keeps what it took.
+		String shared = DemandRules.sharedCores(at)
+			.map((others) -> String.format(Locale.ROOT,
+					" while other processes keep their %.2f cores (the scheduler shares them by runnable threads: a"
+							+ " larger pool may win the service more)",
+					others))
+			.orElse("");
+		String poolGains = String.format(Locale.ROOT,
+				"raising the %s gains at most %.0f %%%s: the cores cap at %.1f rps", pool,
+				100 * gain(cores, at.ceiling()), shared, cores);
+		String pays = String.format(Locale.ROOT, "; the cores are full too: raising it gains at most %.0f %%%s",
+				100 * gain(cores, at.ceiling()), shared);
 		Optional<Duration> atOneUser = ownHold(at, verdict);
 		if (atOneUser.isEmpty()) {
 			return withReading(verdict, pays, "co-saturated",
@@ -95,7 +104,7 @@ final class Roots {
 		return new Capped(Resource.CPU, cpu.get().ceilingRps(), cpu.get().fromUsers(),
 				cpu.get().saw() + "; the " + pool + " is full because its uses wait for a core (" + holds
 						+ "): raising it gains at most "
-						+ String.format(Locale.ROOT, "%.0f %%", 100 * gain(cores, at.ceiling())),
+						+ String.format(Locale.ROOT, "%.0f %%", 100 * gain(cores, at.ceiling())) + shared,
 				cpu.get().model(), cpu.get().where(), readings);
 	}
 

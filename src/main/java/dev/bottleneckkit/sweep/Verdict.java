@@ -90,6 +90,12 @@ public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.U
 		 */
 		public static final String UNDECLARED = "without the declaration";
 
+		/**
+		 * The reading of a cap of the machine's cores that other processes shared: what
+		 * they took, and that the cores they left may grow with the service's threads.
+		 */
+		public static final String SHARED_CORES = "shared cores";
+
 		public Capped {
 			java.util.Objects.requireNonNull(model, "a verdict that names a resource needs the model that explains it");
 			readings = Collections.unmodifiableMap(new LinkedHashMap<>(readings));
