@@ -114,14 +114,15 @@ final class Roots {
 	}
 
 	/**
-	 * The pool's own hold of a request with one user, when the pool's model holds what it
-	 * measured at the cap (Hikari's usage timer), from the first step that used it.
+	 * The pool's own hold of a request with one user, where its own timer measured it
+	 * (Hikari's usage timer), from the first step that used it. Also where the verdict
+	 * counted the pool in thread dumps: a use that waits for a core leaves the pool's
+	 * mean in use below its limit with requests pending (the woken waiter has no core to
+	 * take the connection), its timer's Little's law off the ceiling, and the dumps'
+	 * count the nearer model; what a use holds with one user is still the timer's.
 	 */
 	private static Optional<Duration> ownHold(AtCap at, Capped verdict) {
-		boolean measured = PoolUses.hikari(at.last(), verdict.model().limit())
-			.filter((demand) -> demand.model().equals(verdict.model()))
-			.isPresent();
-		if (verdict.resource() != Resource.HIKARI_POOL || !measured) {
+		if (verdict.resource() != Resource.HIKARI_POOL) {
 			return Optional.empty();
 		}
 		return hikariAtOneUser(at).map((model) -> model.hold());
