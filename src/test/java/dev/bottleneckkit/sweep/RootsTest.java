@@ -1,5 +1,6 @@
 package dev.bottleneckkit.sweep;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,6 +13,7 @@ import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.probe.ThreadDump;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -77,6 +79,29 @@ class RootsTest {
 		assertThat(verdict.readings().get(Roots.ROOT)).contains("raising the Hikari connection pool gains at most 2 %"
 				+ " while other processes keep their 1.07 cores (the scheduler shares them by runnable threads: a"
 				+ " larger pool may win the service more)");
+	}
+
+	@Test
+	void aHikariPoolCountedInThreadDumpsBesideFullCoresIsWeighedAtItsOwnHoldWithOneUser() {
+		// A pool counted in thread dumps at the cap (its meters not read there), 6
+		// request threads holding a connection and 8 waiting in its borrow, beside full
+		// cores: its model, the dumps' count over W₁ (0.087 s), is 6 / 0.087 s = 69 rps.
+		// Its timer read a use with one user at 0.050 s: 6 / 0.050 s = 120 rps, far above
+		// the cores' 71.9, so its holds at the cap are waits for a core.
+		ThreadDump dump = hikariDump(6, 8);
+		List<Step> steps = new ArrayList<>();
+		steps.add(step(1, 11.5, pool(8, 1, 0, 115, 0.050), QUIET));
+		steps.add(step(2, 23, pool(8, 2, 0, 230, 0.050), QUIET));
+		steps.add(step(4, 46, pool(8, 4, 0, 460, 0.052), QUIET));
+		steps.add(withDumps(step(16, 69, new GaugeTimeline(Map.of()), FULL), dump));
+		steps.add(withDumps(step(32, 69, new GaugeTimeline(Map.of()), FULL), dump));
+
+		Verdict.Capped verdict = (Verdict.Capped) Attribution.of(Readings.of(steps, true)).verdict();
+		assertThat(verdict.resource()).isEqualTo(Resource.CPU);
+		assertThat(verdict.readings().get(Roots.ROOT)).as(verdict.line() + verdict.readings())
+			.startsWith("the CPU: the Hikari connection pool is full too"
+					+ " (Hikari pool (from a thread dump) 6 request threads hold a connection, 8 wait in its borrow), its"
+					+ " hold 0.050 s at 1 user");
 	}
 
 	@Test
@@ -177,6 +202,33 @@ class RootsTest {
 		series.put(Gauge.HIKARI_USES.label(), samples(0, uses));
 		series.put(Gauge.HIKARI_USAGE_SECONDS.label(), samples(0, uses * useSeconds));
 		return new GaugeTimeline(series);
+	}
+
+	/**
+	 * A dump at the cap: {@code holding} request threads in a query, {@code waiting} in
+	 * Hikari's borrow.
+	 */
+	private static ThreadDump hikariDump(int holding, int waiting) {
+		String request = "org.apache.catalina.core.ApplicationFilterChain.doFilter";
+		List<ThreadDump.DumpedThread> threads = new ArrayList<>();
+		for (int i = 0; i < holding; i++) {
+			threads.add(new ThreadDump.DumpedThread("",
+					List.of("sun.nio.ch.SocketDispatcher.read",
+							"com.zaxxer.hikari.pool.HikariProxyPreparedStatement.executeQuery",
+							"dev.example.Ledger.get", request)));
+		}
+		for (int i = 0; i < waiting; i++) {
+			List<String> frames = new ArrayList<>(List.of("jdk.internal.misc.Unsafe.park"));
+			frames.addAll(ThreadDumps.HIKARI_WAITING);
+			frames.addAll(List.of("dev.example.Ledger.get", request));
+			threads.add(new ThreadDump.DumpedThread("", frames));
+		}
+		return new ThreadDump(Path.of("threads-1.json"), threads);
+	}
+
+	private static Step withDumps(Step step, ThreadDump dump) {
+		return new Step(step.users(), step.result(), step.service(), new GaugeTimeline(Map.of()), step.cpu(), List.of(),
+				OptionalInt.empty(), List.of(dump, dump, dump), List.of(), step.wall());
 	}
 
 	private static GaugeTimeline gauges(Map<Gauge, Double> maxima) {
