@@ -20,7 +20,13 @@ import org.slf4j.LoggerFactory;
  * A closed-loop load: {@code users} users, each sending its next GET as soon as the last
  * one answered, on a kept-alive HTTP/1.1 connection of its own, for a duration or a
  * request count. The first {@code warmUp} of the run is left out of the figures (JIT,
- * connection set-up); the timeline keeps it.
+ * connection set-up); the timeline keeps it. The users join evenly over its first half,
+ * as load tools ramp them: users that start at once meet a small pool in step, and it
+ * hands them back in step for many cycles. Counted over a window that opens and closes at
+ * different points of that lockstep, 16 users on 5 connections with a 500 ms pending
+ * timeout read 10.8 rps where the connections carry 9.7, once in nine sweeps; a
+ * simulation of the same pool read up to 6.7 % high from a start at once, 1 % joined over
+ * a latency.
  *
  * <pre>{@code
  * LoadResult result = ClosedLoopLoad.users(40)
@@ -316,12 +322,18 @@ public final class ClosedLoopLoad {
 		}
 		AtomicReference<RuntimeException> failure = new AtomicReference<>();
 		List<Thread> threads = new ArrayList<>();
+		long rampNanos = this.warmUp.toNanos() / 2;
 		for (int l = 0; l < loops; l++) {
 			int share = this.users / loops + ((l < this.users % loops) ? 1 : 0);
+			long[] joins = new long[share];
+			for (int i = 0; i < share; i++) {
+				// The users in turn across the loops, evenly over the ramp.
+				joins[i] = rampNanos * (i * (long) loops + l) / this.users;
+			}
 			HttpEventLoop loop = eventLoops.get(l);
 			threads.add(Thread.ofPlatform().name("bottleneck-kit-load-" + l).start(() -> {
 				try (loop) {
-					loop.closedLoop(share, (this.window instanceof Window.ForRequests(long count)) ? count : 0);
+					loop.closedLoop(share, (this.window instanceof Window.ForRequests(long count)) ? count : 0, joins);
 				}
 				catch (RuntimeException ex) {
 					failure.compareAndSet(null, ex);

@@ -136,6 +136,9 @@ final class HttpEventLoop implements AutoCloseable {
 	 */
 	private final ArrayDeque<Connection> backingOff = new ArrayDeque<>();
 
+	/** Closed-loop users yet to send their first request, in the order they join. */
+	private final ArrayDeque<Connection> joining = new ArrayDeque<>();
+
 	/** Whether this loop logs the run's progress (one loop of a run does). */
 	private final boolean logsProgress;
 
@@ -176,10 +179,18 @@ final class HttpEventLoop implements AutoCloseable {
 	 * it, when positive).
 	 */
 	void closedLoop(int users, long requests) {
+		closedLoop(users, requests, new long[users]);
+	}
+
+	/**
+	 * The same, the {@code i}-th user sending its first request {@code joinNanos[i]}
+	 * after the loop starts (a ramp; {@code joinNanos} in increasing order).
+	 */
+	void closedLoop(int users, long requests, long[] joinNanos) {
 		long cpuBefore = THREADS.getCurrentThreadCpuTime();
 		long wallBefore = System.nanoTime();
 		try {
-			runClosedLoop(users, requests);
+			runClosedLoop(users, requests, joinNanos);
 		}
 		finally {
 			this.measurement.generatorThread(THREADS.getCurrentThreadCpuTime() - cpuBefore,
@@ -187,13 +198,23 @@ final class HttpEventLoop implements AutoCloseable {
 		}
 	}
 
-	private void runClosedLoop(int users, long requests) {
+	private void runClosedLoop(int users, long requests, long[] joinNanos) {
 		long now = System.nanoTime();
 		for (int i = 0; i < users; i++) {
-			send(newConnection(), now);
+			if (joinNanos[i] <= 0) {
+				send(newConnection(), now);
+			}
+			else {
+				Connection user = newConnection();
+				user.notBefore = now + joinNanos[i];
+				this.joining.add(user);
+			}
 		}
 		while (!Thread.currentThread().isInterrupted()) {
 			now = System.nanoTime();
+			while (!this.joining.isEmpty() && this.joining.peek().notBefore - now <= 0) {
+				this.ended.add(this.joining.poll());
+			}
 			// A user whose connection failed (refused, timed out) tries again after a
 			// pause that doubles with each failure, as a client's back-off would: without
 			// it a closed loop spins on a service that is down, taking the CPU others
@@ -223,11 +244,12 @@ final class HttpEventLoop implements AutoCloseable {
 				user.backedOff = false;
 				send(user, now);
 			}
-			if (this.inFlight == 0 && this.ended.isEmpty() && this.backingOff.isEmpty()) {
+			if (this.inFlight == 0 && this.ended.isEmpty() && this.backingOff.isEmpty() && this.joining.isEmpty()) {
 				return;
 			}
 			long until = !this.ended.isEmpty() ? System.nanoTime()
-					: !this.backingOff.isEmpty() ? this.backingOff.peek().notBefore : Long.MAX_VALUE;
+					: Math.min(this.backingOff.isEmpty() ? Long.MAX_VALUE : this.backingOff.peek().notBefore,
+							this.joining.isEmpty() ? Long.MAX_VALUE : this.joining.peek().notBefore);
 			poll(until);
 		}
 	}

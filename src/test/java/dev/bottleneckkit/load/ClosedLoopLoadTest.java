@@ -59,6 +59,29 @@ class ClosedLoopLoadTest {
 	}
 
 	/**
+	 * The users join evenly over the warm-up's first half: the last of 8 sends its first
+	 * request 7/8 of 500 ms after the first at the earliest, and before the window opens.
+	 */
+	@Test
+	void theUsersJoinOverTheFirstHalfOfTheWarmUp() throws Exception {
+		int users = 8;
+		try (LimitedServer server = LimitedServer.start(users, Duration.ofMillis(50))) {
+
+			LoadResult result = ClosedLoopLoad.users(users)
+				.warmUp(Duration.ofSeconds(1))
+				.forDuration(Duration.ofSeconds(1))
+				.run(server.uri());
+
+			java.util.List<Long> joins = server.firstArrivals();
+			assertThat(joins).as("one connection a user").hasSize(users);
+			assertThat(Duration.ofNanos(joins.get(users - 1) - joins.get(0))).as("the last joined after the first")
+				.isBetween(Duration.ofMillis(400), Duration.ofSeconds(1));
+			assertThat(result).as("and all of them cycled in the window")
+				.hasThroughputNear(Ceiling.of(users, "users", Duration.ofMillis(50)), withPercentage(25));
+		}
+	}
+
+	/**
 	 * Users that start together come back together. With every answer leaving on a tick
 	 * and a window that opens just before one, a count over the window reads every wave
 	 * inside it: 4 waves in a 1 s window of 300 ms ticks, 20 rps for 5 users where 16.7

@@ -26,11 +26,15 @@ public final class LimitedServer implements AutoCloseable {
 
 	private final AtomicInteger peak = new AtomicInteger();
 
+	/** When each client connection sent its first request, by its address. */
+	private final java.util.Map<java.net.InetSocketAddress, Long> firstArrivals = new java.util.concurrent.ConcurrentHashMap<>();
+
 	private LimitedServer(int threads, Duration latency, int status, String body) throws IOException {
 		this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1000);
 		this.handlers = Executors.newFixedThreadPool(threads);
 		this.server.setExecutor(this.handlers);
 		this.server.createContext("/", (exchange) -> {
+			this.firstArrivals.putIfAbsent(exchange.getRemoteAddress(), System.nanoTime());
 			this.peak.accumulateAndGet(this.inFlight.incrementAndGet(), Math::max);
 			try {
 				Thread.sleep(latency);
@@ -65,6 +69,11 @@ public final class LimitedServer implements AutoCloseable {
 
 	public URI uri() {
 		return URI.create("http://127.0.0.1:" + this.server.getAddress().getPort() + "/");
+	}
+
+	/** When each client connection sent its first request (System.nanoTime), in order. */
+	java.util.List<Long> firstArrivals() {
+		return this.firstArrivals.values().stream().sorted().toList();
 	}
 
 	int peakInFlight() {
