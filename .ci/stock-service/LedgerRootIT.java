@@ -69,23 +69,20 @@ class LedgerRootIT {
 		// ms, both on a full core).
 		Confirmation raised = sweep.confirmation().orElseThrow();
 		Assertions.assertThat(raised.predictedBy()).as("what the ceiling with Hikari 16 is held to").startsWith("the CPU");
+		Assertions.assertThat(raised.ceilingAfter())
+			.as("the ceiling with Hikari 16 at the cores as its step read them: %s", raised.predictedBy())
+			.isCloseTo(raised.predicted(), withPercentage(10));
 		if (sweep.verdict().readings().containsKey(Verdict.Capped.SHARED_CORES)) {
 			// Another process took cores beside the test at the same priority (a busy loop on a shared runner): the
 			// cores it left grow with the service's runnable threads, so twice the pool may win the service more of
-			// them (one such run went 45.1 to 62.0 rps, the service's cores 0.73 to 0.95), and the knob's step reads
-			// the service's limit, a core, where the neighbour leaves it nine tenths (45.7 rps against 50.7). The
-			// root says so.
+			// them (one such run went 45.1 to 62.0 rps, the service's cores 0.73 to 0.95), and the knob's step
+			// gives the service what it used and the idle cores, not its limit, a core (45.7 rps where the limit
+			// promised 50.7). The root says what raising the pool gains only while the neighbour keeps its cores.
 			Assertions.assertThat(sweep.verdict().readings().get("root"))
 				.as("what raising the pool gains, beside a neighbour that shares the cores")
 				.contains("while other processes keep their");
-			Assertions.assertThat(raised.ceilingAfter())
-				.as("the ceiling with Hikari 16 at the cores as its step read them: %s", raised.predictedBy())
-				.isCloseTo(raised.predicted(), withPercentage(15));
 		}
 		else {
-			Assertions.assertThat(raised.ceilingAfter())
-				.as("the ceiling with Hikari 16 at the cores as its step read them: %s", raised.predictedBy())
-				.isCloseTo(raised.predicted(), withPercentage(10));
 			assertThat(sweep).as("the cores the service used did not move with the pool").isNotConfirmed();
 		}
 	}

@@ -133,19 +133,15 @@ final class Attribution {
 	 * priority shares the cores, and what the service reached is its share beside it.
 	 */
 	private static Verdict withNeighbours(Verdict verdict, AtCap at) {
-		OptionalDouble others = at.atCap()
-			.stream()
-			.flatMap((step) -> step.cpu().stream())
-			.mapToDouble(Step.Cpu::others)
-			.max();
-		if (!(verdict instanceof Capped capped) || capped.readings().containsKey(Capped.SHARED_CORES)
-				|| others.isEmpty() || others.getAsDouble() < DemandRules.NEIGHBOUR) {
+		OptionalDouble others = DemandRules.neighbours(at);
+		if (!(verdict instanceof Capped capped) || others.isEmpty()) {
 			return verdict;
 		}
 		Map<String, String> readings = new LinkedHashMap<>(capped.readings());
 		readings.put(Capped.SHARED_CORES, String.format(Locale.ROOT,
 				"other processes took up to %.2f cores beside the test at the cap: the scheduler shares the cores"
-						+ " among runnable threads, so what the service reached is its share beside them",
+						+ " among runnable threads, so what the service reached is its share beside them, and more"
+						+ " of its threads (a larger pool) may win it more",
 				others.getAsDouble()));
 		return new Capped(capped.resource(), capped.ceilingRps(), capped.fromUsers(), capped.saw(), capped.model(),
 				capped.where(), readings);

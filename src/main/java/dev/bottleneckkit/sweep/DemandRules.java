@@ -196,10 +196,17 @@ final class DemandRules {
 			readings.put("cores used",
 					String.format(Locale.ROOT, "%.2f of %s", use.service(), Verdict.count(use.serviceLimit())));
 			readings.put("CPU per request", Demands.cpuPerRequest(perRequest, limited.get()));
+			if (use.serviceCores() < use.serviceLimit() - 0.005) {
+				readings.put("cores it could have",
+						String.format(Locale.ROOT,
+								"%.2f of its %s: the machine's %s cores were full, %.2f of them with other processes",
+								use.serviceCores(), Verdict.count(use.serviceLimit()),
+								Verdict.count(use.machineCores()), use.others()));
+			}
 			return Optional.of(at.capped(Resource.CPU,
 					String.format(Locale.ROOT, "the service used %.2f of its %s CPU with %s", use.service(),
 							Verdict.count(use.serviceLimit()), AtCap.usersText(limited.get().users())),
-					new Verdict.Model(use.serviceLimit(), "cores", perRequest, "CPU per request"),
+					new Verdict.Model(use.serviceCores(), "cores", perRequest, "CPU per request"),
 					Optional.of("service"), readings));
 		}
 		Optional<Step> machine = saturatedCpuStep(at, false);
@@ -230,13 +237,6 @@ final class DemandRules {
 		if (!generatorNote.isEmpty()) {
 			readings.put("load generator", generatorNote.substring(2));
 		}
-		if (use.others() >= NEIGHBOUR) {
-			readings.put(Capped.SHARED_CORES, String.format(Locale.ROOT,
-					"other processes took %.2f cores beside the test: the scheduler shares the cores among runnable"
-							+ " threads, so the cores they left are no fixed figure, and more threads of the service"
-							+ " (a larger pool) may win it more of them",
-					use.others()));
-		}
 		return Optional.of(at.capped(Resource.CPU,
 				String.format(Locale.ROOT, "the machine's %s cores were busy with %s: %s%s",
 						Verdict.count(use.machineCores()), AtCap.usersText(machine.get().users()), Demands.split(use),
@@ -246,16 +246,17 @@ final class DemandRules {
 	}
 
 	/**
-	 * What other processes took at the step where the machine's cores were full, when at
-	 * least {@value #NEIGHBOUR} of a core: the cores they left are the scheduler's to
-	 * share.
+	 * The most other processes took beside the test over the steps at the cap, when at
+	 * least {@value #NEIGHBOUR} of a core: a neighbour at the same priority shares the
+	 * cores, so the cores it left are no fixed figure.
 	 */
-	static Optional<Double> sharedCores(AtCap at) {
-		if (saturatedCpuStep(at, true).isPresent()) {
-			return Optional.empty();
-		}
-		return saturatedCpuStep(at, false).map((step) -> step.cpu().orElseThrow().others())
-			.filter((others) -> others >= NEIGHBOUR);
+	static java.util.OptionalDouble neighbours(AtCap at) {
+		java.util.OptionalDouble others = at.atCap()
+			.stream()
+			.flatMap((step) -> step.cpu().stream())
+			.mapToDouble(Step.Cpu::others)
+			.max();
+		return (others.isPresent() && others.getAsDouble() >= NEIGHBOUR) ? others : java.util.OptionalDouble.empty();
 	}
 
 	/**

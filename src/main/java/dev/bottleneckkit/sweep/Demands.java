@@ -47,7 +47,7 @@ final class Demands {
 		step.cpu().filter((use) -> requests > 0).ifPresent((use) -> {
 			// As the CPU rule reads it: the test's own CPU over the cores others left it.
 			double cores = use.serviceLimited() ? use.service() : use.machineUsed() - use.others();
-			double limit = use.serviceLimited() ? use.serviceLimit() : use.machineCores() - use.others();
+			double limit = use.serviceLimited() ? use.serviceCores() : use.machineCores() - use.others();
 			if (cores > 0.01) {
 				bounds.add(new Verdict.Bound(Resource.CPU,
 						use.serviceLimited() ? "CPU (" + Verdict.count(limit) + " of the container's)"

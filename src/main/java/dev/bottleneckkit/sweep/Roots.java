@@ -47,6 +47,16 @@ final class Roots {
 	private Roots() {
 	}
 
+	/** The machine's cores, as the steps at the cap read them. */
+	private static double machineCores(AtCap at) {
+		return at.atCap()
+			.stream()
+			.flatMap((step) -> step.cpu().stream())
+			.mapToDouble(Step.Cpu::machineCores)
+			.max()
+			.orElse(0);
+	}
+
 	/** Whether {@code verdict} names the CPU as the root of a pool it found full. */
 	static boolean foundTheRoot(Verdict verdict) {
 		return verdict instanceof Capped capped && capped.resource() == Resource.CPU
@@ -68,13 +78,14 @@ final class Roots {
 		String pool = verdict.resource().description();
 		double cores = cpu.get().model().rps();
 		// A neighbour at the same priority yields cores to the service's added threads:
-		// what the pool gains is bounded only while it keeps what it took.
-		String shared = DemandRules.sharedCores(at)
-			.map((others) -> String.format(Locale.ROOT,
-					" while other processes keep their %.2f cores (the scheduler shares them by runnable threads: a"
-							+ " larger pool may win the service more)",
-					others))
-			.orElse("");
+		// what the pool gains is bounded only while it keeps what it took, the cores the
+		// CPU's model left out.
+		String shared = (DemandRules.neighbours(at).isPresent() && "machine".equals(cpu.get().where().orElse("")))
+				? String.format(Locale.ROOT,
+						" while other processes keep their %.2f cores (the scheduler shares them by runnable threads:"
+								+ " a larger pool may win the service more)",
+						machineCores(at) - cpu.get().model().limit())
+				: "";
 		String poolGains = String.format(Locale.ROOT,
 				"raising the %s gains at most %.0f %%%s: the cores cap at %.1f rps", pool,
 				100 * gain(cores, at.ceiling()), shared, cores);

@@ -163,6 +163,16 @@ public record Step(int users, LoadResult result, GaugeTimeline service, GaugeTim
 			return this.machineUsed / this.machineCores;
 		}
 
+		/**
+		 * The cores the service's container could have had: its limit, or, where the
+		 * machine was full, what it used and the cores the machine left idle. A neighbour
+		 * at the same priority that takes a core of two leaves a container limited to one
+		 * about nine tenths of it.
+		 */
+		public double serviceCores() {
+			return Math.min(this.serviceLimit, this.service + Math.max(0, this.machineCores - this.machineUsed));
+		}
+
 		/** Cores used by what the split does not name: other processes on the machine. */
 		public double others() {
 			double named = this.service + this.downstream.orElse(0.0) + this.generator
