@@ -11,15 +11,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps container starts and load runs apart in time when scenario classes run side by
- * side. A container start is CPU work (a JVM loading and compiling a Spring Boot app: two
- * cores for seconds); a load run measures latencies and rates that CPU taken away would
- * bend. So the JVM's starts and loads take turns: any number of starts at once, or any
- * number of loads at once, never both. Members of one group that arrive within
- * {@value #ADMISSION_MILLIS} ms of their group's turn beginning join it; later ones wait
- * while the other group waits, so neither group starves. At most {@value #STARTS_AT_ONCE}
- * containers start at once, and one load runs at a time (see {@link #LOADS_AT_ONCE}).
- * With one scenario class at a time, nothing ever waits.
+ * Keeps container starts (and stops) and load runs apart in time when scenario classes
+ * run side by side. A container start is CPU work (a JVM loading and compiling a Spring
+ * Boot app: two cores for seconds), and so is a stop (its shutdown, its removal); a load
+ * run measures latencies and rates that CPU taken away would bend. So the JVM's starts
+ * and loads take turns: any number of starts at once, or any number of loads at once,
+ * never both. Members of one group that arrive within {@value #ADMISSION_MILLIS} ms of
+ * their group's turn beginning join it; later ones wait while the other group waits, so
+ * neither group starves. At most {@value #STARTS_AT_ONCE} containers start at once, and
+ * one load runs at a time (see {@link #LOADS_AT_ONCE}). With one scenario class at a
+ * time, nothing ever waits.
  */
 final class Phases {
 
@@ -136,6 +137,15 @@ final class Phases {
 
 	/** Enters {@code phase} on this schedule. */
 	Turn take(Phase phase, String what, int weight) {
+		return take(phase, what, weight, Long.MAX_VALUE);
+	}
+
+	/**
+	 * Enters {@code phase}, or after waiting {@code atMostNanos} for it goes on outside
+	 * any turn: for work that must end whatever runs beside it (a container's stop at the
+	 * JVM's exit, while a load may still hold its turn).
+	 */
+	Turn take(Phase phase, String what, int weight, long atMostNanos) {
 		if (this.held.get() != null) {
 			log.debug("pass-through {} {} thread={}", phase, what, Thread.currentThread().getName());
 			return new Turn(null, null);
@@ -146,8 +156,13 @@ final class Phases {
 			if (this.waitingSince.get(phase) == 0) {
 				this.waitingSince.put(phase, arrived);
 			}
+			boolean gaveUp = false;
 			try {
 				while (!admissible(phase)) {
+					if (System.nanoTime() - arrived >= atMostNanos) {
+						gaveUp = true;
+						break;
+					}
 					this.monitor.wait(100);
 				}
 			}
@@ -160,6 +175,11 @@ final class Phases {
 				// Those of this group still waiting now queue behind the other group, as
 				// if they had just arrived.
 				this.waitingSince.put(phase, (this.waiting.get(phase) == 0) ? 0L : System.nanoTime());
+			}
+			if (gaveUp) {
+				log.info("{} waited {} for its turn and goes on beside the loads", what,
+						Knobs.human(Duration.ofNanos(atMostNanos)));
+				return new Turn(null, null);
 			}
 			if (this.current != phase || this.active == 0) {
 				this.current = phase;

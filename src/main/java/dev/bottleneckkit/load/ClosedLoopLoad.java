@@ -24,9 +24,9 @@ import org.slf4j.LoggerFactory;
  * as load tools ramp them: users that start at once meet a small pool in step, and it
  * hands them back in step for many cycles. Counted over a window that opens and closes at
  * different points of that lockstep, 16 users on 5 connections with a 500 ms pending
- * timeout read 10.8 rps where the connections carry 9.7, once in nine sweeps; a
- * simulation of the same pool read up to 6.7 % high from a start at once, 1 % joined over
- * a latency.
+ * timeout read 10.8 rps where the connections carry 9.7; a simulation of the same pool
+ * ({@code bench/lockstep-sim.py}) read up to 6.7 % high from a start at once, 1.2 % with
+ * the users joined over a latency.
  *
  * <pre>{@code
  * LoadResult result = ClosedLoopLoad.users(40)

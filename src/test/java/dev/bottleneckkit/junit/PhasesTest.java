@@ -75,4 +75,34 @@ class PhasesTest {
 		}
 	}
 
+	@Test
+	void aStopWaitsForTheLoadsTurnToEndAndNoLongerThanItMay() throws Exception {
+		Phases phases = new Phases(1, LoadSlots.Machine.procStat());
+		AtomicInteger loading = new AtomicInteger();
+		try (ExecutorService threads = Executors.newFixedThreadPool(2)) {
+			Phases.Turn load = phases.take(Phase.LOADING, "a load", 1);
+			loading.incrementAndGet();
+			Future<Integer> stop = threads.submit(() -> {
+				try (Phases.Turn stopping = phases.take(Phase.STARTING, "a stop", 1, TimeUnit.SECONDS.toNanos(30))) {
+					return loading.get();
+				}
+			});
+			Thread.sleep(300);
+			assertThat(stop).as("the stop waits while the load runs").isNotDone();
+			loading.decrementAndGet();
+			load.close();
+			assertThat(stop.get(10, TimeUnit.SECONDS)).as("loads running when the stop went on").isZero();
+
+			try (Phases.Turn endless = phases.take(Phase.LOADING, "a load that does not end", 1)) {
+				Future<?> atExit = threads.submit(() -> {
+					try (Phases.Turn stopping = phases.take(Phase.STARTING, "a stop at exit", 1,
+							TimeUnit.MILLISECONDS.toNanos(200))) {
+						return null;
+					}
+				});
+				assertThat(atExit.get(10, TimeUnit.SECONDS)).as("the stop went on beside the load").isNull();
+			}
+		}
+	}
+
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import dev.bottleneckkit.probe.PinningReport.PinnedEvent;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -15,8 +16,11 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * The probe on the test's own JVM. A virtual thread that blocks inside a class
  * initializer pins on every JDK (JEP 491 left that case pinned), so the fixture pins on
- * 21 and 25 alike.
+ * 21 and 25 alike. It records every pin of this JVM, so it runs with no other test class
+ * beside it: one that started a virtual thread in {@code Meters.Http}'s constructor read
+ * as a second culprit.
  */
+@Isolated
 class PinningProbeTest {
 
 	@Test

@@ -172,7 +172,9 @@ class FirstSuccessFanOutIT {
 
 		LoadResult result = run(LOAD, "wait for all of 500, 200, 800 ms", query);
 		InFlight seen = settledDownstream();
+		downstream.inFlight().reset();
 		Duration alone = oneUser(query);
+		InFlight seenAlone = downstream.inFlight().read();
 		Ceiling slowest = Ceiling.of(USERS, "users, each waiting for every branch (800 ms)", result.meanLatency());
 
 		report.record("wait for all: branches of 500, 200 and 800 ms", result, slowest,
@@ -185,7 +187,13 @@ class FirstSuccessFanOutIT {
 			.hasNoErrors()
 			.hasThroughputNear(slowest, TOLERANCE);
 		assertThat(seen.abandoned()).as("nothing is abandoned: %s", seen).isZero();
-		assertThat(seen.peak()).as("all branches in flight together").isEqualTo(3 * USERS);
+		// One user's requests follow one another: the downstream holds the three branches
+		// of one request at once. With several users the peak depends on how their
+		// requests line up (all three branches are there for the first 200 ms of 800),
+		// and users that join over the warm-up do not line up: at most three of each.
+		assertThat(seenAlone.peak()).as("one user's three branches in flight at the downstream together").isEqualTo(3);
+		assertThat(seen.peak()).as("at most the three branches of each of the %d users in flight", USERS)
+			.isBetween(3, 3 * USERS);
 	}
 
 	/**
