@@ -90,9 +90,7 @@ final class SuiteHook implements RunHook {
 
 	/**
 	 * A container's stop takes a turn among the starts: a JVM's shutdown and its
-	 * container's removal are CPU work that bends a load beside them (an open load's
-	 * window beside the stop of a class's 1000-thread services read 7.8 rps through 5
-	 * connections that carry 9.8, two seconds of its four at half).
+	 * container's removal are CPU work that bends a load beside them, as a start's is.
 	 */
 	private Span stopping(String what) {
 		Phases.Turn turn = this.phases.take(Phases.Phase.STARTING, what, 1, STOP_WAITS_AT_MOST.toNanos());

@@ -22,11 +22,9 @@ import org.slf4j.LoggerFactory;
  * request count. The first {@code warmUp} of the run is left out of the figures (JIT,
  * connection set-up); the timeline keeps it. The users join evenly over its first half,
  * as load tools ramp them: users that start at once meet a small pool in step, and it
- * hands them back in step for many cycles. Counted over a window that opens and closes at
- * different points of that lockstep, 16 users on 5 connections with a 500 ms pending
- * timeout read 10.8 rps where the connections carry 9.7; a simulation of the same pool
- * ({@code bench/lockstep-sim.py}) read up to 6.7 % high from a start at once, 1.2 % with
- * the users joined over a latency.
+ * hands them back in step for many cycles, so that a window which opens and closes at
+ * different points of that lockstep reads more than the pool carries
+ * ({@code bench/lockstep-sim.py} measures how much, started at once and joined).
  *
  * <pre>{@code
  * LoadResult result = ClosedLoopLoad.users(40)

@@ -176,15 +176,9 @@ final class HttpEventLoop implements AutoCloseable {
 	/**
 	 * A closed loop of {@code users}: each sends its next request as soon as the last one
 	 * is answered, until the measurement window ends (or {@code requests} succeeded in
-	 * it, when positive).
-	 */
-	void closedLoop(int users, long requests) {
-		closedLoop(users, requests, new long[users]);
-	}
-
-	/**
-	 * The same, the {@code i}-th user sending its first request {@code joinNanos[i]}
-	 * after the loop starts (a ramp; {@code joinNanos} in increasing order).
+	 * it, when positive); the {@code i}-th user sends its first request
+	 * {@code joinNanos[i]} after the loop starts (a ramp; {@code joinNanos} in increasing
+	 * order).
 	 */
 	void closedLoop(int users, long requests, long[] joinNanos) {
 		long cpuBefore = THREADS.getCurrentThreadCpuTime();
