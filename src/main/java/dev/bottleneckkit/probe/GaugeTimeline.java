@@ -51,6 +51,15 @@ public record GaugeTimeline(Map<String, List<Sample>> series, Duration windowOpe
 			.average();
 	}
 
+	/** How many samples of {@code gauge} fell in the load's window. */
+	public int samplesInWindow(Gauge gauge) {
+		return (int) this.series.getOrDefault(gauge.label(), List.of())
+			.stream()
+			.filter((sample) -> sample.at().compareTo(this.windowOpens) >= 0
+					&& sample.at().compareTo(this.windowCloses) <= 0)
+			.count();
+	}
+
 	/** Highest value seen, or empty when the service does not expose the gauge. */
 	public OptionalDouble max(Gauge gauge) {
 		return values(gauge).max();

@@ -63,6 +63,15 @@ sealed interface Meters extends AutoCloseable permits Meters.Http, Meters.Jmx {
 	/** Whether a round reads its meters at once. */
 	boolean concurrent();
 
+	/**
+	 * Whether one meter can be read alone, off the request threads, for the price of one
+	 * small answer: over JMX, and not as Prometheus text (a whole scrape) nor over HTTP
+	 * (a request thread taken from the load it measures).
+	 */
+	default boolean readsOneMeterAlone() {
+		return false;
+	}
+
 	@Override
 	void close();
 
@@ -314,6 +323,11 @@ sealed interface Meters extends AutoCloseable permits Meters.Http, Meters.Jmx {
 		@Override
 		public String where() {
 			return "Actuator's metrics MBean over JMX";
+		}
+
+		@Override
+		public boolean readsOneMeterAlone() {
+			return true;
 		}
 
 		@Override

@@ -143,9 +143,16 @@ final class Climb {
 	 * below the best, or another step reached the knee's share of it too. A flat doubling
 	 * whose step is the only one at the cap (4 users at 0.89 of the ceiling, 8 users at
 	 * it) would leave the analysis one step at the cap, where what holds flat while users
-	 * double (a pool's connections) cannot be read: one more doubling shows it.
+	 * double (a pool's connections) cannot be read: one more doubling shows it. A plateau
+	 * from one user takes a third step too: where a service serves each connection on one
+	 * event loop (Netty, Vert.x), two users' connections can land on the same loop among
+	 * the other connections it accepts, and queue behind each other where four users
+	 * would not.
 	 */
 	static boolean plateauSeen(List<Step> steps) {
+		if (steps.size() < 3) {
+			return false;
+		}
 		double ceiling = steps.stream().mapToDouble(Step::throughput).max().orElse(0);
 		Step last = steps.get(steps.size() - 1);
 		return last.throughput() < ceiling

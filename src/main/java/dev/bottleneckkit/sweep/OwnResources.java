@@ -117,6 +117,7 @@ final class OwnResources {
 		if (own.inUse().isPresent()) {
 			double heldSeconds = 0;
 			double requests = 0;
+			int samples = 0;
 			List<Integer> users = new ArrayList<>();
 			for (Step step : at.readings().steps()) {
 				if (step.users() >= at.kneeUsers() || !(step.throughput() > 0)) {
@@ -127,14 +128,15 @@ final class OwnResources {
 					double window = step.result().window().toNanos() / 1e9;
 					heldSeconds += mean.getAsDouble() * window;
 					requests += step.throughput() * window;
+					samples += step.service().samplesInWindow(own.inUse().get());
 					users.add(step.users());
 				}
 			}
 			if (requests > 0) {
 				double hold = heldSeconds / requests;
 				return new Hold(Duration.ofNanos(Math.round(hold * 1e9)), "U / X below the cap",
-						String.format(Locale.ROOT, "%.3f s: held %.1f s for %.0f requests at %s", hold, heldSeconds,
-								requests, usersOf(users)));
+						String.format(Locale.ROOT, "%.3f s: held %.1f s for %.0f requests at %s (%d samples)", hold,
+								heldSeconds, requests, usersOf(users), samples));
 			}
 		}
 		return new Hold(at.w1(), "W₁",

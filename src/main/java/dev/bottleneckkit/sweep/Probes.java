@@ -28,6 +28,14 @@ import org.testcontainers.containers.GenericContainer;
 final class Probes implements AutoCloseable {
 
 	/**
+	 * How often the team's own meters are read between the rounds: the mean of a
+	 * resource's in-use gauge below the cap is what a request holds of it
+	 * ({@link OwnResources}), and a one-second window read every 250 ms gives four
+	 * samples.
+	 */
+	static final Duration OWN_METERS_EVERY = Duration.ofMillis(50);
+
+	/**
 	 * The probes that still see, in the order they begin a step; they end it in reverse.
 	 */
 	private final List<StepProbe> seeing;
@@ -56,8 +64,8 @@ final class Probes implements AutoCloseable {
 		try (RunHook.Span opening = RunHook.installed().begin(RunHook.Work.PROBE, "opening probes")) {
 			List<StepProbe> seeing = new ArrayList<>();
 			Set<String> blind = new LinkedHashSet<>();
-			service.ifPresent((loaded) -> seeing
-				.add(MetersProbe.ofTheService(() -> ServiceGauges.on(loaded).plus(meters.toArray(Gauge[]::new)))));
+			service.ifPresent((loaded) -> seeing.add(MetersProbe
+				.ofTheService(() -> ServiceGauges.on(loaded).often(OWN_METERS_EVERY, meters.toArray(Gauge[]::new)))));
 			downstream.ifPresent((watched) -> seeing.add(downstream(watched)));
 			service.ifPresent((loaded) -> openOn(loaded, downstream, seeing, blind));
 			return new Probes(seeing, blind, service.flatMap(JmxAgent::of));

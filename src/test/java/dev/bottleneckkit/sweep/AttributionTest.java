@@ -1262,6 +1262,21 @@ class AttributionTest {
 			.isTrue();
 	}
 
+	@Test
+	void aPlateauFromOneUserTakesAThirdStep() {
+		Step one = step(1, 19.1, 51, empty(), List.of());
+		Step two = step(2, 19.4, 102, empty(), List.of());
+
+		assertThat(Climb.flat(one, two)).as("two users on one of two blocked event loops").isTrue();
+		assertThat(Climb.plateauSeen(List.of(one, two))).as("two steps from one user").isFalse();
+		assertThat(Climb.plateauSeen(List.of(one, step(2, 18.6, 107, empty(), List.of()))))
+			.as("two users below one user's 19.1 rps, still two steps")
+			.isFalse();
+		assertThat(Climb.plateauSeen(List.of(one, two, step(4, 19.5, 204, empty(), List.of()))))
+			.as("four users no faster: one at a time")
+			.isTrue();
+	}
+
 	/**
 	 * S9 with a busy loop on the other core: the one-CPU service got more of its core as
 	 * its threads grew, +12 % a doubling, each doubling flat, its best step alone at the

@@ -57,7 +57,7 @@ class OwnResourcesTest {
 		Verdict.Capped capped = (Verdict.Capped) sweep.verdict();
 		assertThat(capped.where()).contains("renderers");
 		assertThat(capped.readings()).containsEntry("limit", "3 from stock.renderers.size")
-			.containsEntry("a request's hold", "0.250 s: held 29.3 s for 117 requests at 1 and 2 users");
+			.containsEntry("a request's hold", "0.250 s: held 29.3 s for 117 requests at 1 and 2 users (4 samples)");
 	}
 
 	/**
