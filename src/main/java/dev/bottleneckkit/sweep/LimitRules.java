@@ -38,7 +38,10 @@ final class LimitRules {
 			.contains(verdict.resource())) {
 			return verdict;
 		}
-		Optional<Step.Destination> same = flatDestinations(at).stream()
+		// The pool is named already: connections it kept open from an earlier load (a
+		// client's idle connections, alive while the server keeps them) agree as well as
+		// connections opened as the users grew.
+		Optional<Step.Destination> same = flatDestinations(at, false).stream()
 			.filter((destination) -> destination.max() == (int) verdict.model().limit())
 			.findFirst();
 		if (same.isEmpty()) {
@@ -194,7 +197,7 @@ final class LimitRules {
 		if (at.upstream().isPresent()) {
 			return Optional.empty();
 		}
-		return flatDestinations(at).stream().map((destination) -> {
+		return flatDestinations(at, true).stream().map((destination) -> {
 			Map<String, String> readings = new LinkedHashMap<>();
 			readings.put("connections to " + destination.name(), destination.max() + " in every reading of the last "
 					+ at.atCap().size() + " steps (" + destination.readings() + " readings in the last)");
@@ -209,9 +212,10 @@ final class LimitRules {
 
 	/**
 	 * Destinations whose connections stayed at one number N ≥ 1 in every reading of the
-	 * steps at the cap, fewer than the last step's users.
+	 * steps at the cap, fewer than the last step's users; {@code grown}, only those
+	 * opened as the users grew below the knee.
 	 */
-	static List<Step.Destination> flatDestinations(AtCap at) {
+	static List<Step.Destination> flatDestinations(AtCap at, boolean grown) {
 		if (at.atCap().size() < 2 || at.atCap().stream().anyMatch((s) -> s.connections().isEmpty())) {
 			return List.of();
 		}
@@ -227,7 +231,7 @@ final class LimitRules {
 				.anyMatch((s) -> s.connections()
 					.stream()
 					.noneMatch((d) -> d.address().equals(last.address()) && d.max() >= last.max()));
-			boolean steady = grew && last.readings() >= 2 && last.min() == last.max() && last.max() >= 1
+			boolean steady = (grew || !grown) && last.readings() >= 2 && last.min() == last.max() && last.max() >= 1
 					&& last.max() < at.last().users();
 			for (Step each : at.atCap()) {
 				steady &= each.connections()

@@ -73,6 +73,28 @@ class UpstreamTest {
 	}
 
 	/**
+	 * A client that kept its connections from an earlier load has them open from the
+	 * first step: flat at 10 says nothing of the load alone, but beside a cap named by
+	 * its waiters it agrees all the same (S1's default pool swept 40 s after a load of 40
+	 * users read its 5 connections from the first step).
+	 */
+	@Test
+	void connectionsKeptOpenFromAnEarlierLoadAgreeAllTheSame() {
+		ThreadDump dump = dump(threads(10, "http-nio-8080-exec-", JDK_CLIENT_CALL),
+				threads(22, "http-nio-8080-exec-", R4J_WAITING));
+		GaugeTimeline none = new GaugeTimeline(Map.of());
+		List<Step> steps = List.of(step(1, 2.4, 410, 10, List.of(), none), step(2, 4.9, 410, 10, List.of(), none),
+				step(4, 9.7, 412, 10, List.of(), none), step(8, 19.3, 414, 10, List.of(), none),
+				step(16, 24.3, 660, 10, List.of(dump), none), step(32, 24.4, 1310, 10, List.of(dump), none));
+
+		SweepResult sweep = SweepResults.analysed("test", URI.create("http://localhost/"), steps, true, List.of());
+
+		assertThat(sweep).isCappedBy(Resource.BULKHEAD).isNotCappedBy(Resource.CONNECTION_POOL);
+		assertThat(((Verdict.Capped) sweep.verdict()).readings()).containsEntry("TCP connections",
+				"pricing:8080 flat at 10: agrees");
+	}
+
+	/**
 	 * Resilience4j's meters, where Actuator publishes them, give the permits: 10, all
 	 * held, whatever the dumps caught past the permit (8 here, two between the permit and
 	 * the call).
