@@ -403,6 +403,8 @@ public abstract class AbstractServiceContainer<SELF extends AbstractServiceConta
 			ImagePull.ensure(this.imageName, this.startupTimeout);
 			JvmOptions.keepTheImages(this, getDockerImageName());
 			super.start();
+			String id = getContainerId();
+			RunHook.installed().started(name(), () -> ContainerCpu.onHost(id).orElse(-1));
 		}
 		catch (RuntimeException ex) {
 			throw new IllegalStateException(StartFailure.explain(ex, name(), this.image, this.healthPath, this.port,

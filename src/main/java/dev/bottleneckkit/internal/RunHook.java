@@ -2,6 +2,7 @@ package dev.bottleneckkit.internal;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * What the kit's measuring path tells a test harness as it goes: a container starting, a
@@ -67,6 +68,15 @@ public interface RunHook {
 	 */
 	default Load loads(String what) {
 		return Load.NONE;
+	}
+
+	/**
+	 * A container has started and answers: {@code cpuNanos} reads the CPU its processes
+	 * used so far (negative where it cannot be read). A harness may keep the start's turn
+	 * until the container is quiet, inside its {@link Work#CONTAINER_START} span: a JVM
+	 * that answers its health check still compiles its start-up for seconds.
+	 */
+	default void started(String what, LongSupplier cpuNanos) {
 	}
 
 	/** A span of work under way; closing it ends it. */

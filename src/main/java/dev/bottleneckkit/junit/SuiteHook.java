@@ -1,7 +1,11 @@
 package dev.bottleneckkit.junit;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Locale;
 import java.util.OptionalDouble;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 import dev.bottleneckkit.internal.RunHook;
 import org.slf4j.Logger;
@@ -99,6 +103,97 @@ final class SuiteHook implements RunHook {
 			counted.close();
 			turn.close();
 		};
+	}
+
+	/**
+	 * The most of a core a started container may use over {@link #QUIET_OVER} for its
+	 * start to be over: a JVM that answered its health check still compiles its start-up
+	 * for seconds (five services that answered 0.1 s before S1's 40-user load began were
+	 * still starting beside it).
+	 */
+	static final double QUIET_CORES = 0.25;
+
+	/** What the CPU of a started container is read over. */
+	static final Duration QUIET_OVER = Duration.ofSeconds(1);
+
+	/** How often it is read. */
+	static final Duration READ_EVERY = Duration.ofMillis(250);
+
+	/** The longest a start's turn is kept for its container to go quiet. */
+	static final Duration QUIET_AT_MOST = Duration.ofSeconds(10);
+
+	/**
+	 * Keeps the start's turn until the container is quiet, at most
+	 * {@link #QUIET_AT_MOST}.
+	 */
+	@Override
+	public void started(String what, LongSupplier cpuNanos) {
+		long began = System.nanoTime();
+		try {
+			OptionalDouble cores = untilQuiet(cpuNanos, System::nanoTime, TimeUnit.NANOSECONDS::sleep);
+			double waited = (System.nanoTime() - began) / 1e9;
+			if (cores.isPresent() && cores.getAsDouble() > QUIET_CORES) {
+				log.info("{} still used {} of a core {} s after it answered; its start's turn ends all the same", what,
+						String.format(Locale.ROOT, "%.2f", cores.getAsDouble()),
+						String.format(Locale.ROOT, "%.1f", waited));
+			}
+			else {
+				log.debug("{} quiet {} s after it answered", what, String.format(Locale.ROOT, "%.1f", waited));
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** Waits for a number of nanoseconds. */
+	@FunctionalInterface
+	interface Pause {
+
+		void nanos(long nanos) throws InterruptedException;
+
+	}
+
+	/**
+	 * Reads {@code cpuNanos} every {@link #READ_EVERY} ({@code clock} and {@code pause}
+	 * keep the time) until the CPU over the last {@link #QUIET_OVER} is at most
+	 * {@link #QUIET_CORES} of a core, {@link #QUIET_AT_MOST} ran out, or the CPU cannot
+	 * be read: the share of a core last read, empty when none was.
+	 */
+	static OptionalDouble untilQuiet(LongSupplier cpuNanos, LongSupplier clock, Pause pause)
+			throws InterruptedException {
+		long began = clock.getAsLong();
+		ArrayDeque<long[]> readings = new ArrayDeque<>();
+		OptionalDouble last = OptionalDouble.empty();
+		while (true) {
+			long now = clock.getAsLong();
+			long cpu = cpuNanos.getAsLong();
+			if (cpu < 0) {
+				return last;
+			}
+			readings.addLast(new long[] { now, cpu });
+			// The oldest reading kept is the newest at least QUIET_OVER old.
+			while (readings.size() > 2 && now - secondOf(readings)[0] >= QUIET_OVER.toNanos()) {
+				readings.removeFirst();
+			}
+			long[] first = readings.peekFirst();
+			if (now - first[0] >= QUIET_OVER.toNanos()) {
+				last = OptionalDouble.of((cpu - first[1]) / (double) (now - first[0]));
+				if (last.getAsDouble() <= QUIET_CORES) {
+					return last;
+				}
+			}
+			if (now - began >= QUIET_AT_MOST.toNanos()) {
+				return last;
+			}
+			pause.nanos(READ_EVERY.toNanos());
+		}
+	}
+
+	private static long[] secondOf(ArrayDeque<long[]> readings) {
+		java.util.Iterator<long[]> each = readings.iterator();
+		each.next();
+		return each.next();
 	}
 
 	@Override
