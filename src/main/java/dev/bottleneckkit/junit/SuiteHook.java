@@ -1,7 +1,8 @@
 package dev.bottleneckkit.junit;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
@@ -163,7 +164,7 @@ final class SuiteHook implements RunHook {
 	static OptionalDouble untilQuiet(LongSupplier cpuNanos, LongSupplier clock, Pause pause)
 			throws InterruptedException {
 		long began = clock.getAsLong();
-		ArrayDeque<long[]> readings = new ArrayDeque<>();
+		List<long[]> readings = new ArrayList<>();
 		OptionalDouble last = OptionalDouble.empty();
 		while (true) {
 			long now = clock.getAsLong();
@@ -171,12 +172,12 @@ final class SuiteHook implements RunHook {
 			if (cpu < 0) {
 				return last;
 			}
-			readings.addLast(new long[] { now, cpu });
-			// The oldest reading kept is the newest at least QUIET_OVER old.
-			while (readings.size() > 2 && now - secondOf(readings)[0] >= QUIET_OVER.toNanos()) {
-				readings.removeFirst();
+			readings.add(new long[] { now, cpu });
+			// The first reading kept is the newest at least QUIET_OVER old.
+			while (readings.size() > 1 && now - readings.get(1)[0] >= QUIET_OVER.toNanos()) {
+				readings.remove(0);
 			}
-			long[] first = readings.peekFirst();
+			long[] first = readings.get(0);
 			if (now - first[0] >= QUIET_OVER.toNanos()) {
 				last = OptionalDouble.of((cpu - first[1]) / (double) (now - first[0]));
 				if (last.getAsDouble() <= QUIET_CORES) {
@@ -188,12 +189,6 @@ final class SuiteHook implements RunHook {
 			}
 			pause.nanos(READ_EVERY.toNanos());
 		}
-	}
-
-	private static long[] secondOf(ArrayDeque<long[]> readings) {
-		java.util.Iterator<long[]> each = readings.iterator();
-		each.next();
-		return each.next();
 	}
 
 	@Override
