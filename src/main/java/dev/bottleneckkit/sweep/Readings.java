@@ -93,9 +93,23 @@ record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, Li
 		return String.format(Locale.ROOT, "warm-up %.1f s, %s", done.took().toMillis() / 1000.0, ended);
 	}
 
-	/** W₁: the route's mean latency with one user. */
+	/**
+	 * W₁: what a request takes when it waits for nothing, the lowest mean latency of the
+	 * first step and of the steps below the knee that had no errors. One user's mean is
+	 * the first such reading, yet its window is the sweep's shortest and its JVM the
+	 * coldest, so it can read longer than the steps after it, where nothing waits either;
+	 * a pool's model over it then falls short of the ceiling the pool makes.
+	 */
 	Duration oneUserLatency() {
-		return this.steps.get(0).meanLatency();
+		double ceiling = ceiling();
+		Duration lowest = this.steps.get(0).meanLatency();
+		for (Step step : this.steps) {
+			if (step.throughput() < KNEE_SHARE * ceiling && step.result().errorCount() == 0
+					&& step.meanLatency().compareTo(lowest) < 0) {
+				lowest = step.meanLatency();
+			}
+		}
+		return lowest;
 	}
 
 	/** The last step: the most users. */

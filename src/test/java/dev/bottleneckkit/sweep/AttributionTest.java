@@ -1196,6 +1196,21 @@ class AttributionTest {
 			.isEqualTo("no cap up to 4 users: 7.9 rps, still rising with every doubling (W₁ 500 ms)");
 	}
 
+	/**
+	 * W₁ is what a request takes when it waits for nothing: one user's step is the
+	 * coldest and the shortest, and the steps after it below the knee wait for nothing
+	 * either.
+	 */
+	@Test
+	void w1IsTheLowestMeanBelowTheKneeNotOnlyOneUsers() {
+		List<Step> steps = List.of(step(1, 3.6, 276, empty(), List.of()), step(2, 7.8, 256, empty(), List.of()),
+				step(4, 15.6, 257, empty(), List.of()));
+		SweepResult sweep = result(steps, false);
+
+		assertThat(sweep.oneUserLatency().toMillis()).isEqualTo(256);
+		assertThat(sweep.verdict().line()).endsWith("(W₁ 256 ms)");
+	}
+
 	@Test
 	void aSaturatedGeneratorIsNamedBeforeAnyResourceOfTheService() {
 		List<Step> steps = List.of(step(1, 2.0, 500, empty(), List.of()),
