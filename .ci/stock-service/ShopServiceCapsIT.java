@@ -124,6 +124,21 @@ class ShopServiceCapsIT {
 		assertThat(sweep.verdict().line()).contains("2 permits every 125 ms");
 	}
 
+	/**
+	 * An offer's quote on the threads of the team's Resilience4j thread-pool bulkhead, core 2 and max 4 with a queue of
+	 * 100: its calls run on its 2 core threads while fewer than 100 wait, so 2 threads / 0.2 s = 10 rps where the max
+	 * promised 20. Named a bulkhead by its threads' names, its sizes from its meters; its own knob, the core raised to
+	 * 4 with the max, doubles the ceiling (the quote service's 8 threads would allow 40).
+	 */
+	@Test
+	void theOffersRouteIsCappedByItsThreadPoolBulkhead(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(shop, "/offers").named("shop /offers").upToUsers(32).confirming().run();
+
+		report.record("sweep: /offers (the JDK's HttpClient on a Resilience4j thread-pool bulkhead, core 2, max 4)", sweep);
+		assertThat(sweep).isCappedBy(Resource.BULKHEAD).hasCeilingNearItsModel(withPercentage(15)).isConfirmedWithin(withPercentage(10));
+		assertThat(sweep.verdict().line()).contains("thread-pool bulkhead offers: 2/2 threads busy");
+	}
+
 	/** A receipt signed on the CPU: the machine's two cores, shared with the database and the load generator. */
 	@Test
 	void theReceiptRouteIsCappedByTheMachinesCpu(ScenarioReport report) {

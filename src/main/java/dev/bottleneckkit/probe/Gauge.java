@@ -130,6 +130,29 @@ public record Gauge(String label, String meter, List<String> tags, String statis
 			"resilience4j.bulkhead.available.concurrent.calls");
 
 	/**
+	 * The threads Resilience4j's thread-pool bulkheads keep, their core (summed over the
+	 * thread-pool bulkheads a service has): a call runs on one of them or waits in the
+	 * queue, and the pool grows past them only when the queue is full.
+	 */
+	public static final Gauge THREAD_POOL_BULKHEAD_CORE = of("thread-pool-bulkhead.core",
+			"resilience4j.bulkhead.core.thread.pool.size");
+
+	/**
+	 * The threads Resilience4j's thread-pool bulkheads may grow to once their queues are
+	 * full.
+	 */
+	public static final Gauge THREAD_POOL_BULKHEAD_MAX = of("thread-pool-bulkhead.max",
+			"resilience4j.bulkhead.max.thread.pool.size");
+
+	/** Calls waiting in Resilience4j's thread-pool bulkheads' queues for a thread. */
+	public static final Gauge THREAD_POOL_BULKHEAD_QUEUED = of("thread-pool-bulkhead.queued",
+			"resilience4j.bulkhead.queue.depth");
+
+	/** How many calls Resilience4j's thread-pool bulkheads' queues hold. */
+	public static final Gauge THREAD_POOL_BULKHEAD_QUEUE_CAPACITY = of("thread-pool-bulkhead.queue-capacity",
+			"resilience4j.bulkhead.queue.capacity");
+
+	/**
 	 * Request threads waiting in Resilience4j's rate limiters for a permit of a coming
 	 * period (summed over the rate limiters a service has).
 	 */
@@ -151,7 +174,8 @@ public record Gauge(String label, String meter, List<String> tags, String statis
 			HTTP_POOL_LEASED, HTTP_POOL_PENDING, HTTP_POOL_MAX_PER_ROUTE, REACTOR_ACTIVE, REACTOR_PENDING, REACTOR_MAX,
 			HIKARI_ACTIVE, HIKARI_IDLE, HIKARI_PENDING, HIKARI_MAX, HIKARI_USES, HIKARI_USAGE_SECONDS, JVM_LIVE_THREADS,
 			VIRTUAL_MOUNTED, VIRTUAL_QUEUED, AGROAL_ACTIVE, AGROAL_MAX_USED, AGROAL_AWAITING, BULKHEAD_MAX,
-			BULKHEAD_AVAILABLE, RATE_LIMITER_WAITING, RATE_LIMITER_AVAILABLE);
+			BULKHEAD_AVAILABLE, THREAD_POOL_BULKHEAD_CORE, THREAD_POOL_BULKHEAD_MAX, THREAD_POOL_BULKHEAD_QUEUED,
+			THREAD_POOL_BULKHEAD_QUEUE_CAPACITY, RATE_LIMITER_WAITING, RATE_LIMITER_AVAILABLE);
 
 	/** The meter {@code meter}, labelled by its own name. */
 	public static Gauge of(String meter) {

@@ -103,6 +103,16 @@ public record Knob(String name, double factor, Consumer<AbstractServiceContainer
 						(value) -> springProperty("rate limiter " + name + " " + Verdict.count(value) + " a period",
 								"resilience4j.ratelimiter.instances." + name + ".limit-for-period",
 								(int) Math.round(value), 1)));
+			// A thread-pool bulkhead (its name in where; a semaphore's has none): its
+			// calls run on its core threads until its queue is full, so the core is
+			// raised, and the most with it.
+			case BULKHEAD -> verdict.where()
+				.map((name) -> new Family(1,
+						(value) -> of("bulkhead " + name + " " + Verdict.count(value) + " threads", 1, (container) -> {
+							String instance = "resilience4j.thread-pool-bulkhead.instances." + name;
+							container.withSpringProperty(instance + ".core-thread-pool-size", (int) Math.round(value));
+							container.withSpringProperty(instance + ".max-thread-pool-size", (int) Math.round(value));
+						})));
 			case CPU -> verdict.where()
 				.filter("service"::equals)
 				.map((where) -> new Family(0.1, (value) -> of(Verdict.count(value) + " CPUs", 1,

@@ -49,8 +49,9 @@ final class LimitRules {
 		}
 		Map<String, String> readings = new LinkedHashMap<>(verdict.readings());
 		readings.put("TCP connections", same.get().name() + " flat at " + same.get().max() + ": agrees");
+		// Where a pool is, unless the rule named it (a thread-pool bulkhead's name).
 		return new Capped(verdict.resource(), verdict.ceilingRps(), verdict.fromUsers(), verdict.saw(), verdict.model(),
-				Optional.of(same.get().name()), readings);
+				verdict.where().or(() -> Optional.of(same.get().name())), readings);
 	}
 
 	static Optional<Capped> hikari(AtCap at) {

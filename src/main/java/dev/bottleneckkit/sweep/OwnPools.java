@@ -8,8 +8,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
+import dev.bottleneckkit.probe.Gauge;
+import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 
@@ -21,9 +26,17 @@ import dev.bottleneckkit.sweep.Verdict.Capped;
  * thread-seconds a request needs of it, read below the cap, where the pool had threads to
  * spare: the pool's busy threads in that step's dumps over the step's throughput (D = U /
  * X). A request that fans two calls out to the pool needs two threads for the calls'
- * time; one that hands it one short task, a fraction of its latency.
+ * time; one that hands it one short task, a fraction of its latency. A Resilience4j
+ * thread-pool bulkhead is such a pool, its threads named after it: it is named a
+ * bulkhead, with the sizes its meters give when Actuator publishes them.
  */
 final class OwnPools {
+
+	/**
+	 * The threads of a Resilience4j thread-pool bulkhead without their number:
+	 * {@code bulkhead-offers-}.
+	 */
+	private static final Pattern RESILIENCE4J_THREADS = Pattern.compile("bulkhead-(.+)-");
 
 	private OwnPools() {
 	}
@@ -61,18 +74,66 @@ final class OwnPools {
 	}
 
 	private static Optional<Capped> capped(AtCap at, String pool, int threads, int waiting) {
+		Optional<String> bulkhead = threadPoolBulkhead(pool);
 		return demand(at, pool).map((demand) -> {
 			Map<String, String> readings = new LinkedHashMap<>();
 			readings.put("pool " + pool + "*", threads + " threads, every one running a task in most dumps at the cap");
 			readings.put("waiting", waiting + " request threads on its work, at most");
 			readings.put("a request's demand", demand.line());
+			Verdict.Model model = new Verdict.Model(threads, "threads", demand.seconds(), demand.holdIs());
+			if (bulkhead.isPresent()) {
+				threadPoolBulkheadMeters(at.last().service(), threads)
+					.ifPresent((sizes) -> readings.put("sizes", sizes));
+				return at.capped(Resource.BULKHEAD,
+						String.format(Locale.ROOT,
+								"Resilience4j's thread-pool bulkhead %s: %d/%d threads busy, %d request threads waiting"
+										+ " on its work",
+								bulkhead.get(), threads, threads, waiting),
+						model, bulkhead, readings);
+			}
 			return at.capped(Resource.EXECUTOR,
 					String.format(Locale.ROOT,
 							"the service's own pool %s*: %d/%d threads busy, %d request threads waiting on its work",
 							pool, threads, threads, waiting),
-					new Verdict.Model(threads, "threads", demand.seconds(), demand.holdIs()), Optional.of(pool),
-					readings);
+					model, Optional.of(pool), readings);
 		});
+	}
+
+	/**
+	 * The name of the Resilience4j thread-pool bulkhead whose threads are {@code pool}:
+	 * its threads are named {@code bulkhead-<name>-<n>}.
+	 */
+	static Optional<String> threadPoolBulkhead(String pool) {
+		Matcher matcher = RESILIENCE4J_THREADS.matcher(pool);
+		return matcher.matches() ? Optional.of(matcher.group(1)) : Optional.empty();
+	}
+
+	/**
+	 * What Resilience4j's meters say of a thread-pool bulkhead's sizes, when Actuator
+	 * publishes them: "core 2, max 4 threads; 28 calls queued at most of 100: it grows
+	 * past its core only when its queue is full". Its calls run on the threads it has,
+	 * which are its core until the queue fills.
+	 */
+	static Optional<String> threadPoolBulkheadMeters(GaugeTimeline meters, int threads) {
+		OptionalDouble core = meters.max(Gauge.THREAD_POOL_BULKHEAD_CORE);
+		OptionalDouble max = meters.max(Gauge.THREAD_POOL_BULKHEAD_MAX);
+		if (core.isEmpty() || max.isEmpty()) {
+			return Optional.empty();
+		}
+		String sizes = String.format(Locale.ROOT, "core %d, max %d threads (resilience4j.bulkhead.*)",
+				Math.round(core.getAsDouble()), Math.round(max.getAsDouble()));
+		OptionalDouble queued = meters.max(Gauge.THREAD_POOL_BULKHEAD_QUEUED);
+		OptionalDouble capacity = meters.max(Gauge.THREAD_POOL_BULKHEAD_QUEUE_CAPACITY);
+		if (queued.isPresent() && capacity.isPresent()) {
+			sizes += String.format(Locale.ROOT, "; %d calls queued at most, of %d", Math.round(queued.getAsDouble()),
+					Math.round(capacity.getAsDouble()));
+			if (threads < max.getAsDouble() && queued.getAsDouble() < capacity.getAsDouble()) {
+				sizes += String.format(Locale.ROOT,
+						": it runs on %d threads and grows towards %d only once its queue is full", threads,
+						Math.round(max.getAsDouble()));
+			}
+		}
+		return Optional.of(sizes);
 	}
 
 	/**

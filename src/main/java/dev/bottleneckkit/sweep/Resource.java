@@ -52,7 +52,9 @@ public enum Resource {
 	/**
 	 * A bulkhead: every permit of a semaphore held, request threads waiting for one
 	 * (Resilience4j's {@code Bulkhead} by its meters or its frames, a
-	 * {@code java.util.concurrent.Semaphore} in the team's code by its frames).
+	 * {@code java.util.concurrent.Semaphore} in the team's code by its frames); or every
+	 * thread of Resilience4j's {@code ThreadPoolBulkhead} busy, request threads waiting
+	 * on its work (by its threads' names, its sizes from its meters).
 	 */
 	BULKHEAD("bulkhead"),
 

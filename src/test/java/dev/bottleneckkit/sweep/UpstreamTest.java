@@ -275,6 +275,57 @@ class UpstreamTest {
 	}
 
 	/**
+	 * A Resilience4j thread-pool bulkhead, core 2 and max 4, its queue of 100 never full:
+	 * its calls of 0.2 s run on its 2 threads, so 2 / 0.2 s = 10 rps however many users
+	 * arrive, where the max promised 20. It is named a bulkhead by its threads' names
+	 * ({@code bulkhead-offers-N}), with its sizes from its meters, and its knob raises
+	 * the core with the most.
+	 */
+	@Test
+	void aThreadPoolBulkheadIsNamedABulkheadWithItsSizes() {
+		List<String> worker = new ArrayList<>(JDK_CLIENT_CALL);
+		worker.addAll(List.of("com.example.shop.ShopApplication.lambda$offers$0",
+				"io.github.resilience4j.bulkhead.internal.FixedThreadPoolBulkhead.lambda$submit$0",
+				"java.util.concurrent.CompletableFuture$AsyncSupply.run",
+				"java.util.concurrent.ThreadPoolExecutor.runWorker",
+				"java.util.concurrent.ThreadPoolExecutor$Worker.run", "java.lang.Thread.run"));
+		List<String> joining = List.of("jdk.internal.misc.Unsafe.park", "java.util.concurrent.CompletableFuture.join",
+				"com.example.shop.ShopApplication.offers");
+		List<DumpedThread> oneUser = new ArrayList<>(threads(1, "http-nio-8080-exec-", joining));
+		List<DumpedThread> full = new ArrayList<>(threads(16, "http-nio-8080-exec-", joining));
+		oneUser.add(new DumpedThread("bulkhead-offers-1", worker));
+		for (int i = 1; i <= 2; i++) {
+			full.add(new DumpedThread("bulkhead-offers-" + i, worker));
+		}
+		GaugeTimeline none = new GaugeTimeline(Map.of());
+		GaugeTimeline sizes = new GaugeTimeline(Map.of(Gauge.THREAD_POOL_BULKHEAD_CORE.label(), flat(2),
+				Gauge.THREAD_POOL_BULKHEAD_MAX.label(), flat(4), Gauge.THREAD_POOL_BULKHEAD_QUEUED.label(), flat(14),
+				Gauge.THREAD_POOL_BULKHEAD_QUEUE_CAPACITY.label(), flat(100)));
+		ThreadDump atOne = new ThreadDump(Path.of("threads-1.json"), oneUser);
+		ThreadDump atCap = new ThreadDump(Path.of("threads-4.json"), full);
+		List<Step> steps = List.of(step(1, 4.9, 205, 1, List.of(atOne), none), step(2, 9.7, 206, 2, List.of(), none),
+				step(4, 9.8, 408, 2, List.of(atCap), sizes), step(8, 9.8, 816, 2, List.of(atCap), sizes),
+				step(16, 9.8, 1632, 2, List.of(atCap), sizes));
+
+		SweepResult sweep = SweepResults.analysed("test", URI.create("http://localhost/"), steps, true);
+
+		assertThat(sweep).isCappedBy(Resource.BULKHEAD)
+			.hasCeilingNearItsModel(withPercentage(3))
+			.isNotCappedBy(Resource.CONNECTION_POOL);
+		Verdict.Capped verdict = (Verdict.Capped) sweep.verdict();
+		assertThat(verdict.line()).contains("Resilience4j's thread-pool bulkhead offers: 2/2 threads busy,"
+				+ " 16 request threads waiting on its work — 2 threads / 0.204 s = 9.8 rps");
+		assertThat(verdict.readings()).containsEntry("sizes", "core 2, max 4 threads (resilience4j.bulkhead.*);"
+				+ " 14 calls queued at most, of 100: it runs on 2 threads and grows towards 4 only once its queue is full");
+		assertThat(Knob.doubling(verdict, null)).map(Knob::name).hasValue("bulkhead offers 4 threads");
+	}
+
+	private static List<GaugeTimeline.Sample> flat(double value) {
+		return List.of(new GaugeTimeline.Sample(Duration.ZERO, value),
+				new GaugeTimeline.Sample(Duration.ofSeconds(5), value));
+	}
+
+	/**
 	 * The common pool: {@code supplyAsync} without an executor runs on
 	 * {@code ForkJoinPool.commonPool()}, one thread on two cores (its parallelism is the
 	 * cores less one). A call of 0.41 s a request on it: at one user its one worker works

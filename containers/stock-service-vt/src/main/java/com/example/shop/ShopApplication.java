@@ -13,6 +13,8 @@ import java.util.Map;
 
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
+import io.github.resilience4j.bulkhead.ThreadPoolBulkhead;
+import io.github.resilience4j.bulkhead.ThreadPoolBulkheadRegistry;
 import io.github.resilience4j.ratelimiter.RateLimiter;
 import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
 import org.springframework.beans.factory.annotation.Value;
@@ -30,8 +32,8 @@ import reactor.netty.resources.ConnectionProvider;
  * a price comes from the pricing service through a WebClient whose connection pool the team sized to 16, a quote
  * from the quote service through the JDK's HttpClient (rates through the same client behind a Resilience4j bulkhead,
  * the fix for the bulkhead virtual threads take away, and partners' quotes behind a Resilience4j rate limiter, the
- * other fix), and a receipt is signed on the CPU. Every limit is the
- * libraries' default unless the environment sets it.
+ * other fix; offers' quotes on the threads of a Resilience4j thread-pool bulkhead), and a receipt is signed on the
+ * CPU. Every limit is the libraries' default unless the environment or the application's properties set it.
  */
 @SpringBootApplication
 @RestController
@@ -49,11 +51,15 @@ public class ShopApplication {
 
 	private final RateLimiter partnersLimiter;
 
+	private final ThreadPoolBulkhead offersBulkhead;
+
 	ShopApplication(JdbcClient jdbc, WebClient.Builder builder, @Value("${shop.pricing-url}") String pricingUrl,
 			@Value("${shop.pricing.max-connections:16}") int pricingConnections,
-			@Value("${shop.quotes-url}") String quotesUrl, BulkheadRegistry bulkheads, RateLimiterRegistry limiters) {
+			@Value("${shop.quotes-url}") String quotesUrl, BulkheadRegistry bulkheads, RateLimiterRegistry limiters,
+			ThreadPoolBulkheadRegistry threadPoolBulkheads) {
 		this.jdbc = jdbc;
 		this.quotesBulkhead = bulkheads.bulkhead("quotes");
+		this.offersBulkhead = threadPoolBulkheads.bulkhead("offers");
 		this.partnersLimiter = limiters.rateLimiter("partners");
 		// One pool for the pricing service, sized by the team; no .metrics(true), as most teams leave it.
 		ConnectionProvider pool = ConnectionProvider.builder("pricing").maxConnections(pricingConnections).build();
@@ -107,6 +113,20 @@ public class ShopApplication {
 		HttpResponse<String> quote = this.partnersLimiter.executeCheckedSupplier(() -> this.http.send(
 				HttpRequest.newBuilder(this.quotes).timeout(Duration.ofSeconds(30)).build(),
 				HttpResponse.BodyHandlers.ofString()));
+		return Map.of("status", quote.statusCode(), "quoteBytes", quote.body().length());
+	}
+
+	/**
+	 * An offer's quote fetched on the threads of the offers bulkhead (a Resilience4j thread-pool bulkhead), the
+	 * request waiting for it: a call runs on one of its threads or waits in its queue.
+	 */
+	@GetMapping("/offers")
+	Map<String, Object> offers() {
+		HttpResponse<String> quote = this.offersBulkhead
+			.executeCallable(() -> this.http.send(HttpRequest.newBuilder(this.quotes).timeout(Duration.ofSeconds(30)).build(),
+					HttpResponse.BodyHandlers.ofString()))
+			.toCompletableFuture()
+			.join();
 		return Map.of("status", quote.statusCode(), "quoteBytes", quote.body().length());
 	}
 
