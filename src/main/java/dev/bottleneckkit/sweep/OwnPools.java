@@ -110,14 +110,17 @@ final class OwnPools {
 
 	/**
 	 * What Resilience4j's meters say of a thread-pool bulkhead's sizes, when Actuator
-	 * publishes them: "core 2, max 4 threads; 28 calls queued at most of 100: it grows
-	 * past its core only when its queue is full". Its calls run on the threads it has,
-	 * which are its core until the queue fills.
+	 * publishes them: "core 2, max 4 threads (resilience4j.bulkhead.*); 14 calls queued
+	 * at most, of 100: it runs on 2 threads and grows towards 4 only once its queue is
+	 * full". A {@code ThreadPoolExecutor} starts a thread past its core only when its
+	 * queue is full. The meters are read without a bulkhead's name, so a service with
+	 * more than one sums them: a core above the threads the dumps counted is such a sum,
+	 * and not said.
 	 */
 	static Optional<String> threadPoolBulkheadMeters(GaugeTimeline meters, int threads) {
 		OptionalDouble core = meters.max(Gauge.THREAD_POOL_BULKHEAD_CORE);
 		OptionalDouble max = meters.max(Gauge.THREAD_POOL_BULKHEAD_MAX);
-		if (core.isEmpty() || max.isEmpty()) {
+		if (core.isEmpty() || max.isEmpty() || core.getAsDouble() > threads) {
 			return Optional.empty();
 		}
 		String sizes = String.format(Locale.ROOT, "core %d, max %d threads (resilience4j.bulkhead.*)",

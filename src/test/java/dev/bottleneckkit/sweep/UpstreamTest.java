@@ -318,6 +318,10 @@ class UpstreamTest {
 		assertThat(verdict.readings()).containsEntry("sizes", "core 2, max 4 threads (resilience4j.bulkhead.*);"
 				+ " 14 calls queued at most, of 100: it runs on 2 threads and grows towards 4 only once its queue is full");
 		assertThat(Knob.doubling(verdict, null)).map(Knob::name).hasValue("bulkhead offers 4 threads");
+		GaugeTimeline twoBulkheads = new GaugeTimeline(Map.of(Gauge.THREAD_POOL_BULKHEAD_CORE.label(), flat(4),
+				Gauge.THREAD_POOL_BULKHEAD_MAX.label(), flat(8)));
+		assertThat(OwnPools.threadPoolBulkheadMeters(twoBulkheads, 2)).as("two bulkheads' sizes, summed, are not said")
+			.isEmpty();
 	}
 
 	private static List<GaugeTimeline.Sample> flat(double value) {
