@@ -28,10 +28,11 @@ public abstract class AbstractPinningReportAssert<SELF extends AbstractPinningRe
 
 	/**
 	 * No pinned event was caused by code starting with {@code prefix}: no event's
-	 * {@linkplain dev.bottleneckkit.probe.PinnedEvent#culprit() culprit} (the first frame
-	 * outside the JDK, the code that blocked while pinned) lies there. Use it where the
-	 * claim is about one library's locks and the JDK still pins elsewhere, e.g. JDK 24+
-	 * while a virtual thread waits for another thread to load a class.
+	 * {@linkplain dev.bottleneckkit.probe.PinningReport.PinnedEvent#culprit() culprit}
+	 * (the first frame outside the JDK, the code that blocked while pinned) lies there.
+	 * Use it where the claim is about one library's locks and the JDK still pins
+	 * elsewhere, e.g. JDK 24+ while a virtual thread waits for another thread to load a
+	 * class.
 	 */
 	public SELF hasNoPinsCausedBy(String prefix) {
 		isNotNull();

@@ -1,21 +1,16 @@
 package dev.bottleneckkit.sweep;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import dev.bottleneckkit.probe.Gauge;
-import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.Verdict.Model;
 
@@ -24,42 +19,18 @@ import dev.bottleneckkit.sweep.Verdict.Model;
  * loaded steps. Each rule ({@link LimitRules}, {@link DemandRules}) looks for a resource
  * at its limit with work waiting for it and gives it a model, Little's law or the
  * utilization law from the same steps ({@code limit / hold}); the first whose model
- * explains the measured ceiling within {@link Capped#MODEL_AGREEMENT} names the cap. A
- * resource at its limit whose model does not explain the ceiling is a candidate the
- * verdict lists; when none explains it the verdict is {@link Verdict.Unexplained}, with
- * what was seen and what could not be seen: it never guesses.
+ * explains the measured ceiling within {@link AnalysisPolicy#MODEL_AGREEMENT} names the
+ * cap. A resource at its limit whose model does not explain the ceiling is a candidate
+ * the verdict lists; when none explains it the verdict is {@link Verdict.Unexplained},
+ * with what was seen and what could not be seen: it never guesses.
  */
 final class Attribution {
 
 	/**
-	 * The rules, in the order they are asked: the first whose model agrees names the cap.
+	 * The rules, in the order they are asked: the first whose model agrees names the cap
+	 * ({@link ResourceKinds#ALL}).
 	 */
-	private static final List<Function<AtCap, Optional<Capped>>> RULES = List.of(OwnResources::declared,
-			LimitRules::hikari, LimitRules::hikariFromDump, LimitRules::httpClient, LimitRules::httpClientFromDump,
-			LimitRules::reactorNetty, LimitRules::agroal, LimitRules::agroalFromDump, Bulkheads::bulkhead,
-			RateLimiters::rateLimiter, OwnPools::ownPool, LimitRules::tomcatThreads, LimitRules::workerPoolFromDump,
-			DemandRules::carriers, DemandRules::lock, DemandRules::downstream, LimitRules::connectionPool,
-			DemandRules::cpu);
-
-	/** The resources whose model divides by what a request demands, read on a step. */
-	private static final Set<Resource> DEMANDS = EnumSet.of(Resource.CARRIER_THREADS, Resource.CPU,
-			Resource.DOWNSTREAM);
-
-	private static final Limit TOMCAT = new Limit(Resource.TOMCAT_THREADS, Gauge.TOMCAT_MAX,
-			"Tomcat threads (%.0f configured)", "threads");
-
-	private static final Limit HIKARI = new Limit(Resource.HIKARI_POOL, Gauge.HIKARI_MAX,
-			"Hikari pool (%.0f connections)", "connections");
-
-	private static final Limit HTTP_CLIENT = new Limit(Resource.HTTP_CLIENT_POOL, Gauge.HTTP_POOL_MAX_PER_ROUTE,
-			"HttpClient pool (%.0f per route)", "connections");
-
-	private static final Limit REACTOR_NETTY = new Limit(Resource.REACTOR_NETTY_POOL, Gauge.REACTOR_MAX,
-			"Reactor Netty pool (%.0f connections)", "connections");
-
-	/** The configured limits a bound is read from, by the resource they limit. */
-	private static final Map<Resource, Limit> LIMITS = Map.of(TOMCAT.resource(), TOMCAT, HIKARI.resource(), HIKARI,
-			HTTP_CLIENT.resource(), HTTP_CLIENT, REACTOR_NETTY.resource(), REACTOR_NETTY);
+	private static final List<Function<AtCap, Optional<Capped>>> RULES = ResourceKinds.rules();
 
 	private Attribution() {
 	}
@@ -104,10 +75,10 @@ final class Attribution {
 		Optional<Resource> cap = sweep.verdict().cap();
 		List<Verdict.Bound> bounds = new ArrayList<>(sweep.bounds()
 			.stream()
-			.filter((bound) -> !DEMANDS.contains(bound.resource()))
-			.map((bound) -> asConfigured(bound, turned))
+			.filter((bound) -> !ResourceKinds.of(bound.resource()).demanded())
+			.map((bound) -> ResourceKinds.of(bound.resource()).asConfigured(bound, turned))
 			.toList());
-		bounds.addAll(Demands.demandBounds(turned));
+		bounds.addAll(ResourceKinds.demands(turned));
 		return bounds.stream()
 			.filter((bound) -> cap.isPresent() && bound.resource() != cap.get())
 			.filter((bound) -> bound.model().rps() >= ceiling)
@@ -115,22 +86,10 @@ final class Attribution {
 	}
 
 	/**
-	 * {@code bound} at the limit {@code turned} read for its resource, where that differs
-	 * from the sweep's: the same hold, the new limit.
-	 */
-	private static Verdict.Bound asConfigured(Verdict.Bound bound, Step turned) {
-		Limit limit = LIMITS.get(bound.resource());
-		OptionalDouble now = (limit != null) ? turned.service().max(limit.gauge()) : OptionalDouble.empty();
-		if (now.isEmpty() || !(now.getAsDouble() > 0) || now.getAsDouble() == bound.model().limit()) {
-			return bound;
-		}
-		return limit.at(now.getAsDouble(), bound.model().hold(), bound.model().holdIs());
-	}
-
-	/**
 	 * {@code verdict} with what other processes took beside the test at the cap, where
-	 * that was at least {@value DemandRules#NEIGHBOUR} of a core: a neighbour at the same
-	 * priority shares the cores, and what the service reached is its share beside it.
+	 * that was at least {@value AnalysisPolicy#NEIGHBOUR} of a core: a neighbour at the
+	 * same priority shares the cores, and what the service reached is its share beside
+	 * it.
 	 */
 	private static Verdict withNeighbours(Verdict verdict, AtCap at) {
 		OptionalDouble others = DemandRules.neighbours(at);
@@ -213,11 +172,11 @@ final class Attribution {
 			}
 			// A resource is the cap only when its model explains the ceiling: a pool full
 			// at moments, whose model allows far more than was measured, is a candidate.
-			if (verdict.get().modelError() > Capped.MODEL_AGREEMENT) {
+			if (verdict.get().modelError() > AnalysisPolicy.MODEL_AGREEMENT) {
 				candidates.add(verdict.get());
 				continue;
 			}
-			return Roots.rooted(at, LimitRules.agreeing(at, verdict.get()));
+			return Roots.rooted(at, Corroboration.agreeing(at, verdict.get()));
 		}
 		Map<String, String> seen = new LinkedHashMap<>();
 		at.upstream().ifPresent((waits) -> seen.put(Verdict.Unexplained.UPSTREAM, waits));
@@ -234,34 +193,12 @@ final class Attribution {
 	 */
 	private static List<Verdict.Bound> bounds(AtCap at) {
 		List<Verdict.Bound> bounds = new ArrayList<>();
-		GaugeTimeline gauges = at.last().service();
-		Duration w1 = at.w1();
-		// A resource the route does not use has no ceiling on it: pools and threads count
-		// only when the steps saw them in use.
-		if (inUse(at, Gauge.TOMCAT_BUSY)) {
-			gauges.max(Gauge.TOMCAT_MAX).ifPresent((max) -> bounds.add(TOMCAT.at(max, w1, "W₁")));
+		for (ResourceKind kind : ResourceKinds.ALL) {
+			kind.bound(at).ifPresent(bounds::add);
 		}
-		if (inUse(at, Gauge.HIKARI_ACTIVE)) {
-			gauges.max(Gauge.HIKARI_MAX)
-				.ifPresent((max) -> bounds.add(PoolUses.hikari(at.last(), max)
-					.map((demand) -> HIKARI.at(max, demand.model().hold(), demand.model().holdIs()))
-					.orElseGet(() -> HIKARI.at(max, w1, "W₁"))));
-		}
-		if (inUse(at, Gauge.HTTP_POOL_LEASED)) {
-			gauges.max(Gauge.HTTP_POOL_MAX_PER_ROUTE).ifPresent((max) -> bounds.add(HTTP_CLIENT.at(max, w1, "W₁")));
-		}
-		if (inUse(at, Gauge.REACTOR_ACTIVE)) {
-			gauges.max(Gauge.REACTOR_MAX).ifPresent((max) -> bounds.add(REACTOR_NETTY.at(max, w1, "W₁")));
-		}
-		bounds.addAll(Demands.demandBounds(at.last()));
+		bounds.addAll(ResourceKinds.demands(at.last()));
 		bounds.sort(Comparator.comparingDouble((Verdict.Bound bound) -> bound.model().rps()));
 		return bounds;
-	}
-
-	/** Whether the steps saw {@code inUse} above zero: the route uses that resource. */
-	private static boolean inUse(AtCap at, Gauge inUse) {
-		return at.atCap().stream().anyMatch((s) -> s.service().max(inUse).orElse(0) >= 1)
-				|| at.last().service().max(inUse).orElse(0) >= 1;
 	}
 
 	/** What the probes read in {@code step}: gauge maxima, CPU, connections, pins. */
@@ -292,19 +229,6 @@ final class Attribution {
 			seen.put("errors", step.result().errors().toString());
 		}
 		return seen;
-	}
-
-	/**
-	 * A configured limit: the resource, the gauge that reads it, and how a bound names it
-	 * ({@code name} formats the limit).
-	 */
-	private record Limit(Resource resource, Gauge gauge, String name, String unit) {
-
-		Verdict.Bound at(double max, Duration hold, String holdIs) {
-			return new Verdict.Bound(this.resource, String.format(Locale.ROOT, this.name, max),
-					new Model(max, this.unit, hold, holdIs));
-		}
-
 	}
 
 }

@@ -155,8 +155,9 @@ final class Climb {
 		}
 		double ceiling = steps.stream().mapToDouble(Step::throughput).max().orElse(0);
 		Step last = steps.get(steps.size() - 1);
-		return last.throughput() < ceiling
-				|| steps.stream().filter((step) -> step.throughput() >= Readings.KNEE_SHARE * ceiling).count() >= 2;
+		return last.throughput() < ceiling || steps.stream()
+			.filter((step) -> step.throughput() >= AnalysisPolicy.KNEE_SHARE * ceiling)
+			.count() >= 2;
 	}
 
 	/**

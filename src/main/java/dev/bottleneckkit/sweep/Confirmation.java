@@ -11,13 +11,13 @@ import java.util.OptionalDouble;
  * A verdict put to the test: the service started again with the named resource's knob
  * turned ({@link Knob}), and the knee's step and the next doubling measured. The verdict
  * holds when the ceiling moved the knob's way, up for a raised limit, down for a lowered
- * one, by at least {@value #ROSE_PERCENT} %, as a doubling of the users must move it; the
- * prediction it is held against is the turned resource's model or the next cap's,
- * whichever is lower. A CPU-bound ceiling moves in cores: the ceiling is the cores over a
- * request's CPU, and a request's CPU is a JVM's, which a start changes by itself (the
- * stock /ledger read 25 ms a request in one JVM and 16 ms in the next, both on a full
- * core): under a CPU cap the knob moved the ceiling when the cores the service used at it
- * moved too, each ceiling times the CPU a request took there.
+ * one, by at least 15 %, as a doubling of the users must move it; the prediction it is
+ * held against is the turned resource's model or the next cap's, whichever is lower. A
+ * CPU-bound ceiling moves in cores: the ceiling is the cores over a request's CPU, and a
+ * request's CPU is a JVM's, which a start changes by itself (the stock /ledger read 25 ms
+ * a request in one JVM and 16 ms in the next, both on a full core): under a CPU cap the
+ * knob moved the ceiling when the cores the service used at it moved too, each ceiling
+ * times the CPU a request took there.
  *
  * @param knob what was turned, e.g. {@code Hikari 8}
  * @param confirmed whether the ceiling moved the knob's way
@@ -39,9 +39,6 @@ import java.util.OptionalDouble;
 public record Confirmation(String knob, boolean confirmed, double ceilingBefore, double ceilingAfter, double predicted,
 		String predictedBy, List<Step> steps, Optional<Verdict.Bound> nextCap, Duration took,
 		OptionalDouble coresBefore, OptionalDouble coresAfter) {
-
-	/** A ceiling that rose or fell by less than this share did not move. */
-	static final int ROSE_PERCENT = 15;
 
 	public Confirmation {
 		steps = List.copyOf(steps);
@@ -66,7 +63,7 @@ public record Confirmation(String knob, boolean confirmed, double ceilingBefore,
 		Optional<Verdict.Bound> cpu = analysis.verdict()
 			.cap()
 			.filter((cap) -> cap == Resource.CPU)
-			.flatMap((cap) -> best.flatMap((step) -> Demands.demand(step, Resource.CPU)));
+			.flatMap((cap) -> best.flatMap(Demands::cpuBound));
 		// Raised carriers share the same cores: each waits longer for one, and a carrier
 		// is taken while it waits. Where the knob's own step read them holding a request
 		// longer, their model there is the lower bound; where a warmer JVM made a request
@@ -113,10 +110,10 @@ public record Confirmation(String knob, boolean confirmed, double ceilingBefore,
 
 	/**
 	 * Whether {@code after} moved from {@code before} the way a knob of {@code factor}
-	 * turns, by at least {@value #ROSE_PERCENT} %.
+	 * turns, by at least {@value AnalysisPolicy#ROSE_PERCENT} %.
 	 */
 	private static boolean moved(double factor, double before, double after) {
-		double move = 1 + ROSE_PERCENT / 100.0;
+		double move = 1 + AnalysisPolicy.ROSE_PERCENT / 100.0;
 		return (factor < 1) ? after <= before / move : after >= move * before;
 	}
 

@@ -26,39 +26,6 @@ import dev.bottleneckkit.sweep.Verdict.Capped;
  */
 final class DemandRules {
 
-	/** A container, or the machine, at this share of its cores or more is CPU-bound. */
-	static final double CPU_SATURATED = 0.85;
-
-	/**
-	 * Steps this close to the fullest share of the cores count as full as it: the
-	 * readings' own noise.
-	 */
-	static final double FULLEST = 0.05;
-
-	/**
-	 * The load generator's share of the machine above which the verdict says it matters.
-	 */
-	static final double GENERATOR_NOTE = 0.15;
-
-	/**
-	 * Cores other processes take at the cap from which the cores they left are no fixed
-	 * figure: a neighbour at the same priority yields a share of its core to each thread
-	 * the service adds.
-	 */
-	static final double NEIGHBOUR = 0.25;
-
-	/**
-	 * A lock is a crowd when at least this share of the request threads in a dump wait
-	 * for it.
-	 */
-	static final double LOCK_CROWD = 0.5;
-
-	/**
-	 * Carriers count as a candidate when pinned threads held at least this many of them
-	 * on average.
-	 */
-	static final double PINNED_CARRIERS = 0.5;
-
 	private DemandRules() {
 	}
 
@@ -82,7 +49,7 @@ final class DemandRules {
 		Duration total = at.last().pinnedTime();
 		double heldAtOnce = total.toNanos() / (double) at.last().wall().toNanos();
 		long requests = Demands.requests(at.last());
-		if (heldAtOnce < PINNED_CARRIERS || requests == 0) {
+		if (heldAtOnce < AnalysisPolicy.PINNED_CARRIERS || requests == 0) {
 			return Optional.empty();
 		}
 		int carriers = at.last().carriers().orElse((int) Math.max(1, Math.round(heldAtOnce)));
@@ -158,7 +125,7 @@ final class DemandRules {
 			.stream()
 			.max(Map.Entry.comparingByValue());
 		if (serving.isEmpty() || crowd.isEmpty() || crowd.get().getValue() < 2
-				|| crowd.get().getValue() < LOCK_CROWD * serving.size()) {
+				|| crowd.get().getValue() < AnalysisPolicy.LOCK_CROWD * serving.size()) {
 			return Optional.empty();
 		}
 		String site = crowd.get().getKey();
@@ -228,7 +195,7 @@ final class DemandRules {
 		readings.put("split", Demands.split(use));
 		readings.put("CPU per request",
 				Demands.cpuPerRequest(perRequest, machine.get()) + " (service, its neighbours and the load generator)");
-		String generatorNote = (use.generator() >= GENERATOR_NOTE * use.machineCores())
+		String generatorNote = (use.generator() >= AnalysisPolicy.GENERATOR_NOTE * use.machineCores())
 				? String.format(Locale.ROOT,
 						"; the load generator took %.0f %% of the machine, so the service alone"
 								+ " would go further on a machine of its own",
@@ -247,8 +214,8 @@ final class DemandRules {
 
 	/**
 	 * The most other processes took beside the test over the steps at the cap, when at
-	 * least {@value #NEIGHBOUR} of a core: a neighbour at the same priority shares the
-	 * cores, so the cores it left are no fixed figure.
+	 * least {@value AnalysisPolicy#NEIGHBOUR} of a core: a neighbour at the same priority
+	 * shares the cores, so the cores it left are no fixed figure.
 	 */
 	static java.util.OptionalDouble neighbours(AtCap at) {
 		java.util.OptionalDouble others = at.atCap()
@@ -256,18 +223,19 @@ final class DemandRules {
 			.flatMap((step) -> step.cpu().stream())
 			.mapToDouble(Step.Cpu::others)
 			.max();
-		return (others.isPresent() && others.getAsDouble() >= NEIGHBOUR) ? others : java.util.OptionalDouble.empty();
+		return (others.isPresent() && others.getAsDouble() >= AnalysisPolicy.NEIGHBOUR) ? others
+				: java.util.OptionalDouble.empty();
 	}
 
 	/**
 	 * Of the steps at the cap whose service container ({@code limited}) or machine was at
 	 * its cores, and not by its JIT compilers ({@link #filledByTheCompilers}), the
-	 * fullest (within {@value #FULLEST} of its cores), and of those the one with the
-	 * highest throughput. The utilization law's demand is a request's CPU with the cores
-	 * busy: a knee's step at 0.89 of its core left it idle 11 % of its seconds, and its
-	 * cheaper requests (fewer threads queued) promise a ceiling the core never gave (52.1
-	 * rps at 0.89 of 1 CPU read "1 core / 0.017 s = 58.3"; the next step, at 0.98, 50.5
-	 * rps at 0.019 s).
+	 * fullest (within {@value AnalysisPolicy#FULLEST} of its cores), and of those the one
+	 * with the highest throughput. The utilization law's demand is a request's CPU with
+	 * the cores busy: a knee's step at 0.89 of its core left it idle 11 % of its seconds,
+	 * and its cheaper requests (fewer threads queued) promise a ceiling the core never
+	 * gave (52.1 rps at 0.89 of 1 CPU read "1 core / 0.017 s = 58.3"; the next step, at
+	 * 0.98, 50.5 rps at 0.019 s).
 	 */
 	private static Optional<Step> saturatedCpuStep(AtCap at, boolean limited) {
 		// Cores the JIT compilers filled are no cap of the requests': a step whose
@@ -277,16 +245,17 @@ final class DemandRules {
 			.filter((s) -> s.cpu().isPresent() && !filledByTheCompilers(s, limited))
 			.filter((s) -> {
 				Step.Cpu use = s.cpu().get();
-				boolean machineFull = use.machineUsed() >= CPU_SATURATED * use.machineCores();
+				boolean machineFull = use.machineUsed() >= AnalysisPolicy.CPU_SATURATED * use.machineCores();
 				return limited
-						? use.serviceLimited() && use.service() >= CPU_SATURATED * use.serviceLimit()
+						? use.serviceLimited() && use.service() >= AnalysisPolicy.CPU_SATURATED * use.serviceLimit()
 								&& !(machineFull && machineFuller(use))
-						: share(s, false) >= CPU_SATURATED && (!use.serviceLimited() || machineFuller(use));
+						: share(s, false) >= AnalysisPolicy.CPU_SATURATED
+								&& (!use.serviceLimited() || machineFuller(use));
 			})
 			.toList();
 		double fullest = saturated.stream().mapToDouble((s) -> share(s, limited)).max().orElse(0);
 		return saturated.stream()
-			.filter((s) -> share(s, limited) >= fullest - FULLEST)
+			.filter((s) -> share(s, limited) >= fullest - AnalysisPolicy.FULLEST)
 			.max(Comparator.comparingDouble(Step::throughput));
 	}
 
@@ -366,7 +335,8 @@ final class DemandRules {
 		Optional<Step> busy = at.atCap()
 			.stream()
 			.filter((s) -> s.cpu().flatMap(Step.Cpu::downstream).isPresent())
-			.filter((s) -> s.cpu().get().downstream().get() >= CPU_SATURATED * s.cpu().get().downstreamLimit())
+			.filter((s) -> s.cpu().get().downstream().get() >= AnalysisPolicy.CPU_SATURATED
+					* s.cpu().get().downstreamLimit())
 			.max(Comparator.comparingDouble(Step::throughput));
 		if (busy.isPresent()) {
 			Step.Cpu use = busy.get().cpu().get();

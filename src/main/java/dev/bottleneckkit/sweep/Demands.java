@@ -24,44 +24,47 @@ final class Demands {
 	}
 
 	/**
-	 * The ceiling {@code step}'s measured demand on {@code resource} gives, if it has
-	 * one.
+	 * Carriers over the pinned time of a request of {@code step}, where pins held them.
 	 */
-	static Optional<Verdict.Bound> demand(Step step, Resource resource) {
-		return demandBounds(step).stream().filter((bound) -> bound.resource() == resource).findFirst();
+	static Optional<Verdict.Bound> carriersBound(Step step) {
+		long requests = requests(step);
+		if (step.heldPins().isEmpty() || requests <= 0 || step.carriers().isEmpty()) {
+			return Optional.empty();
+		}
+		return Optional.of(new Verdict.Bound(Resource.CARRIER_THREADS, step.carriers().getAsInt() + " carriers, pinned",
+				new Verdict.Model(step.carriers().getAsInt(), "carriers", step.pinnedTime().dividedBy(requests),
+						"pinned per request")));
 	}
 
 	/**
-	 * The ceilings a step's measured demands give: carriers over the pinned time of a
-	 * request, the CPU over the CPU of a request, the stand-in downstream's threads over
-	 * its hold.
+	 * The cores over the CPU of a request of {@code step}, as the CPU rule reads them:
+	 * the test's own CPU over the cores others left it.
 	 */
-	static List<Verdict.Bound> demandBounds(Step step) {
-		List<Verdict.Bound> bounds = new ArrayList<>();
+	static Optional<Verdict.Bound> cpuBound(Step step) {
 		long requests = requests(step);
-		if (!step.heldPins().isEmpty() && requests > 0 && step.carriers().isPresent()) {
-			bounds.add(new Verdict.Bound(Resource.CARRIER_THREADS, step.carriers().getAsInt() + " carriers, pinned",
-					new Verdict.Model(step.carriers().getAsInt(), "carriers", step.pinnedTime().dividedBy(requests),
-							"pinned per request")));
+		if (step.cpu().isEmpty() || requests <= 0) {
+			return Optional.empty();
 		}
-		step.cpu().filter((use) -> requests > 0).ifPresent((use) -> {
-			// As the CPU rule reads it: the test's own CPU over the cores others left it.
-			double cores = use.serviceLimited() ? use.service() : use.machineUsed() - use.others();
-			double limit = use.serviceLimited() ? use.serviceCores() : use.machineCores() - use.others();
-			if (cores > 0.01) {
-				bounds.add(new Verdict.Bound(Resource.CPU,
-						use.serviceLimited() ? "CPU (" + Verdict.count(limit) + " of the container's)"
-								: "CPU (the machine's " + Verdict.count(limit) + " cores)",
-						new Verdict.Model(limit, "cores", perRequest(cores, step), "CPU per request")));
-			}
-		});
-		step.standIn()
+		Step.Cpu use = step.cpu().get();
+		double cores = use.serviceLimited() ? use.service() : use.machineUsed() - use.others();
+		double limit = use.serviceLimited() ? use.serviceCores() : use.machineCores() - use.others();
+		if (!(cores > 0.01)) {
+			return Optional.empty();
+		}
+		return Optional.of(new Verdict.Bound(Resource.CPU,
+				use.serviceLimited() ? "CPU (" + Verdict.count(limit) + " of the container's)"
+						: "CPU (the machine's " + Verdict.count(limit) + " cores)",
+				new Verdict.Model(limit, "cores", perRequest(cores, step), "CPU per request")));
+	}
+
+	/** The stand-in downstream's threads over its hold, where {@code step} read them. */
+	static Optional<Verdict.Bound> downstreamBound(Step step) {
+		return step.standIn()
 			.filter((held) -> held.threads().isPresent() && held.meanServiceTime().toNanos() > 0)
-			.ifPresent((held) -> bounds.add(
-					new Verdict.Bound(Resource.DOWNSTREAM, "the downstream's " + held.threads().getAsInt() + " threads",
-							new Verdict.Model(held.threads().getAsInt(), "downstream threads", held.meanServiceTime(),
-									"the downstream's hold"))));
-		return bounds;
+			.map((held) -> new Verdict.Bound(Resource.DOWNSTREAM,
+					"the downstream's " + held.threads().getAsInt() + " threads",
+					new Verdict.Model(held.threads().getAsInt(), "downstream threads", held.meanServiceTime(),
+							"the downstream's hold")));
 	}
 
 	/** "service 1.62, mysql 0.21, load generator 0.14, toxiproxy 0.05" */

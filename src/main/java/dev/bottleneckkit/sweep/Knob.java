@@ -55,83 +55,6 @@ public record Knob(String name, double factor, Consumer<AbstractServiceContainer
 	}
 
 	/**
-	 * The knob Spring Boot, Quarkus or the JVM has for the resource {@code verdict}
-	 * names, doubling its limit; empty for a resource with no such knob (a client pool, a
-	 * lock, the machine's cores, the downstream): pass one of your own.
-	 */
-	static Optional<Knob> doubling(Verdict.Capped verdict, AbstractServiceContainer<?> service) {
-		double limit = verdict.model().limit();
-		return family(verdict, service).map((family) -> family.at(2 * limit, limit));
-	}
-
-	/**
-	 * The knob of the resource {@code verdict} names, at any limit: what a search turns;
-	 * empty for a resource with no such knob.
-	 */
-	static Optional<Family> family(Verdict.Capped verdict, AbstractServiceContainer<?> service) {
-		int limit = (int) Math.round(verdict.model().limit());
-		return switch (verdict.resource()) {
-			case HIKARI_POOL -> Optional.of(new Family(1, (value) -> springProperty("Hikari " + Verdict.count(value),
-					"spring.datasource.hikari.maximum-pool-size", (int) Math.round(value), 1)));
-			case TOMCAT_THREADS ->
-				Optional.of(new Family(1, (value) -> springProperty("Tomcat threads " + Verdict.count(value),
-						"server.tomcat.threads.max", (int) Math.round(value), 1)));
-			case JETTY_THREADS -> {
-				// Jetty's acceptor, selector and reserved threads come out of the same
-				// pool: the serving threads are raised, the others kept.
-				int others = configured(service, "SERVER_JETTY_THREADS_MAX").orElse(limit) - limit;
-				yield Optional.of(new Family(1, (value) -> springProperty("Jetty threads " + Verdict.count(value),
-						"server.jetty.threads.max", (int) Math.round(value) + others, 1)));
-			}
-			case AGROAL_POOL -> quarkus("Agroal ", "QUARKUS_DATASOURCE_JDBC_MAX_SIZE");
-			case QUARKUS_WORKER_THREADS -> quarkus("Quarkus workers ", "QUARKUS_THREAD_POOL_MAX_THREADS");
-			case EVENT_LOOPS ->
-				verdict.where().filter((loops) -> loops.startsWith(ThreadDumps.REACTOR_EVENT_LOOP)).isPresent()
-						? Optional.of(new Family(1,
-								(value) -> of("event loops " + Verdict.count(value), 1,
-										(container) -> container
-											.withJvmOptions("-Dreactor.netty.ioWorkerCount=" + Math.round(value)))))
-						: quarkus("event loops ", "QUARKUS_VERTX_EVENT_LOOPS_POOL_SIZE");
-			case CARRIER_THREADS ->
-				Optional.of(new Family(1, (value) -> of("carriers " + Verdict.count(value), 1, (container) -> container
-					.withJvmOptions("-Djdk.virtualThreadScheduler.parallelism=" + Math.round(value)))));
-			case REACTOR_NETTY_POOL -> Optional.of(new Family(1,
-					(value) -> of("Reactor Netty pool " + Verdict.count(value), 1, (container) -> container
-						.withJvmOptions("-Dreactor.netty.pool.maxConnections=" + Math.round(value)))));
-			case RATE_LIMITER -> verdict.where()
-				.map((name) -> new Family(1,
-						(value) -> springProperty("rate limiter " + name + " " + Verdict.count(value) + " a period",
-								"resilience4j.ratelimiter.instances." + name + ".limit-for-period",
-								(int) Math.round(value), 1)));
-			// A thread-pool bulkhead (its name in where; a semaphore's has none): its
-			// calls run on its core threads until its queue is full, so the core is
-			// raised, and the most with it.
-			case BULKHEAD -> verdict.where()
-				.map((name) -> new Family(1,
-						(value) -> of("bulkhead " + name + " " + Verdict.count(value) + " threads", 1, (container) -> {
-							String instance = "resilience4j.thread-pool-bulkhead.instances." + name;
-							container.withSpringProperty(instance + ".core-thread-pool-size", (int) Math.round(value));
-							container.withSpringProperty(instance + ".max-thread-pool-size", (int) Math.round(value));
-						})));
-			case CPU -> verdict.where()
-				.filter("service"::equals)
-				.map((where) -> new Family(0.1, (value) -> of(Verdict.count(value) + " CPUs", 1,
-						(container) -> container.withCpuLimit(value))));
-			default -> Optional.empty();
-		};
-	}
-
-	/**
-	 * A Quarkus setting by its environment variable (Quarkus reads
-	 * {@code quarkus.datasource.jdbc.max-size} from
-	 * {@code QUARKUS_DATASOURCE_JDBC_MAX_SIZE}).
-	 */
-	private static Optional<Family> quarkus(String name, String variable) {
-		return Optional.of(new Family(1, (value) -> of(name + Verdict.count(value), 1,
-				(container) -> container.withEnv(variable, Long.toString(Math.round(value))))));
-	}
-
-	/**
 	 * A resource's knob at any limit.
 	 *
 	 * @param step the smallest change of the limit: 1 for a pool or threads, 0.1 for CPUs
@@ -145,9 +68,20 @@ public record Knob(String name, double factor, Consumer<AbstractServiceContainer
 			return new Knob(at.name(), Math.max(1, value / limit), at.turn());
 		}
 
+		/**
+		 * A Quarkus setting by its environment variable (Quarkus reads
+		 * {@code quarkus.datasource.jdbc.max-size} from
+		 * {@code QUARKUS_DATASOURCE_JDBC_MAX_SIZE}).
+		 */
+		static Family quarkus(String name, String variable) {
+			return new Family(1, (value) -> of(name + Verdict.count(value), 1,
+					(container) -> container.withEnv(variable, Long.toString(Math.round(value)))));
+		}
+
 	}
 
-	private static Optional<Integer> configured(AbstractServiceContainer<?> service, String variable) {
+	/** A whole number the test set on the service as {@code variable}. */
+	static Optional<Integer> configured(AbstractServiceContainer<?> service, String variable) {
 		String value = service.getEnvMap().get(variable);
 		return (value != null && value.trim().matches("\\d+")) ? Optional.of(Integer.parseInt(value.trim()))
 				: Optional.empty();

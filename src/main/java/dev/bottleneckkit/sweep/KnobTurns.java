@@ -79,7 +79,7 @@ final class KnobTurns implements AutoCloseable {
 		if (below.isPresent()) {
 			return Search.unreachable(target, "the next cap, " + below.get() + ", lies below it");
 		}
-		Optional<Knob.Family> family = Knob.family(capped, this.service);
+		Optional<Knob.Family> family = ResourceKinds.knob(capped, this.service);
 		if (family.isEmpty()) {
 			return Search.unreachable(target,
 					"the kit knows no knob of the " + capped.resource().description() + " to search");

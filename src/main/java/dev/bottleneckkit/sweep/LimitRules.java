@@ -9,6 +9,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.ThreadDump;
@@ -24,34 +26,6 @@ import dev.bottleneckkit.sweep.Verdict.Capped;
 final class LimitRules {
 
 	private LimitRules() {
-	}
-
-	/**
-	 * A library's pool or a bulkhead named from its meters or its frames, with what the
-	 * service's TCP connections said of the same pool beside it (a bulkhead lets as many
-	 * calls through as it has permits): the two must agree.
-	 */
-	static Capped agreeing(AtCap at, Capped verdict) {
-		if (!List
-			.of(Resource.HIKARI_POOL, Resource.HTTP_CLIENT_POOL, Resource.REACTOR_NETTY_POOL, Resource.AGROAL_POOL,
-					Resource.BULKHEAD)
-			.contains(verdict.resource())) {
-			return verdict;
-		}
-		// The pool is named already: connections it kept open from an earlier load (a
-		// client's idle connections, alive while the server keeps them) agree as well as
-		// connections opened as the users grew.
-		Optional<Step.Destination> same = flatDestinations(at, false).stream()
-			.filter((destination) -> destination.max() == (int) verdict.model().limit())
-			.findFirst();
-		if (same.isEmpty()) {
-			return verdict;
-		}
-		Map<String, String> readings = new LinkedHashMap<>(verdict.readings());
-		readings.put("TCP connections", same.get().name() + " flat at " + same.get().max() + ": agrees");
-		// Where a pool is, unless the rule named it (a thread-pool bulkhead's name).
-		return new Capped(verdict.resource(), verdict.ceilingRps(), verdict.fromUsers(), verdict.saw(), verdict.model(),
-				verdict.where().or(() -> Optional.of(same.get().name())), readings);
 	}
 
 	static Optional<Capped> hikari(AtCap at) {
@@ -264,7 +238,7 @@ final class LimitRules {
 	 * next while it is written can be counted twice (a pool of 6 read as 7), or a worker
 	 * between two requests not at all.
 	 */
-	static Optional<Capped> workerPoolFromDump(AtCap at) {
+	static Optional<Capped> workerPoolFromDump(AtCap at, DumpedServer server) {
 		// Every dump of the steps at the cap, the last first.
 		List<ThreadDump> dumps = new ArrayList<>();
 		for (int i = at.atCap().size() - 1; i >= 0; i--) {
@@ -274,21 +248,17 @@ final class LimitRules {
 		for (ThreadDump dump : dumps) {
 			for (ThreadDumps.WorkerPool pool : ThreadDumps.workerPools(dump)) {
 				int busy = pool.serving().size();
-				if (pool.idle() > 0 || busy != sizes.getOrDefault(pool.name(), 0) || busy >= at.last().users()) {
+				if (pool.idle() > 0 || busy != sizes.getOrDefault(pool.name(), 0) || busy >= at.last().users()
+						|| !server.serves().test(pool)) {
 					continue;
 				}
-				Resource resource = serverOf(pool);
 				Map<String, String> readings = new LinkedHashMap<>();
 				readings.put("pool " + pool.name() + "*",
 						busy + " serving, 0 idle (thread dump " + dump.file().getFileName() + ")");
-				// An event loop serves one request at a time only while the route blocks
-				// it:
-				// the knob that adds loops is the server's, found by the loops' name.
-				Optional<String> where = (resource == Resource.EVENT_LOOPS) ? Optional.of(pool.name())
-						: Optional.empty();
-				return Optional.of(at.capped(resource,
+				Optional<String> where = server.whereIsThePool() ? Optional.of(pool.name()) : Optional.empty();
+				return Optional.of(at.capped(server.resource(),
 						String.format(Locale.ROOT, "%s (from a thread dump) %d of %d %s* threads serving, none idle",
-								serverName(resource, pool), busy, busy, pool.name()),
+								server.words().apply(pool), busy, busy, pool.name()),
 						new Verdict.Model(busy, "threads", at.w1(), "W₁"), where, readings));
 			}
 		}
@@ -316,28 +286,15 @@ final class LimitRules {
 		return sizes;
 	}
 
-	/** Whose threads a pool's are, by their frames and their name. */
-	private static Resource serverOf(ThreadDumps.WorkerPool pool) {
-		ThreadDump.DumpedThread one = pool.serving().get(0);
-		if (pool.name().equals(ThreadDumps.EVENT_LOOP) || pool.name().startsWith(ThreadDumps.REACTOR_EVENT_LOOP)) {
-			return Resource.EVENT_LOOPS;
-		}
-		if (one.hasFrame("org.jboss.resteasy.reactive")) {
-			return Resource.QUARKUS_WORKER_THREADS;
-		}
-		return one.hasFrame("org.eclipse.jetty") ? Resource.JETTY_THREADS
-				: one.hasFrame("io.undertow") ? Resource.UNDERTOW_THREADS : Resource.TOMCAT_THREADS;
-	}
+	/**
+	 * A web server's worker pool as dumps show it: whose pool it is, whether
+	 * {@code pool}'s threads are its (their name, their frames), what a verdict calls it,
+	 * and whether its name is where it is (an event loop's: the knob that adds loops is
+	 * the server's, found by the loops' name).
+	 */
+	record DumpedServer(Resource resource, Predicate<ThreadDumps.WorkerPool> serves,
+			Function<ThreadDumps.WorkerPool, String> words, boolean whereIsThePool) {
 
-	private static String serverName(Resource resource, ThreadDumps.WorkerPool pool) {
-		return switch (resource) {
-			case JETTY_THREADS -> "Jetty worker pool";
-			case UNDERTOW_THREADS -> "Undertow worker pool";
-			case QUARKUS_WORKER_THREADS -> "Quarkus worker pool";
-			case EVENT_LOOPS -> pool.name().startsWith(ThreadDumps.REACTOR_EVENT_LOOP)
-					? "Reactor Netty event loops held by a blocking call" : "Vert.x event loops";
-			default -> "Tomcat thread pool";
-		};
 	}
 
 }

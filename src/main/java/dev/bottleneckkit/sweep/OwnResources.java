@@ -109,9 +109,10 @@ final class OwnResources {
 	/**
 	 * What a request holds of it, by the utilization law (D = U / X) over the steps below
 	 * the knee whose in-use meter read it in use and not full (below
-	 * {@value Readings#KNEE_SHARE} of its limit): the time it was held in their windows
-	 * (its mean in use × the window) over the requests served in them. Pooling the steps
-	 * weighs each by its requests, so no one step's few samples decide. Else W₁.
+	 * {@value AnalysisPolicy#KNEE_SHARE} of its limit): the time it was held in their
+	 * windows (its mean in use × the window) over the requests served in them. Pooling
+	 * the steps weighs each by its requests, so no one step's few samples decide. Else
+	 * W₁.
 	 */
 	private static Hold hold(AtCap at, Resource.Own own, int limit) {
 		if (own.inUse().isPresent()) {
@@ -124,7 +125,8 @@ final class OwnResources {
 					continue;
 				}
 				OptionalDouble mean = step.service().meanInWindow(own.inUse().get());
-				if (mean.isPresent() && mean.getAsDouble() > 0 && mean.getAsDouble() < Readings.KNEE_SHARE * limit) {
+				if (mean.isPresent() && mean.getAsDouble() > 0
+						&& mean.getAsDouble() < AnalysisPolicy.KNEE_SHARE * limit) {
 					double window = step.result().window().toNanos() / 1e9;
 					heldSeconds += mean.getAsDouble() * window;
 					requests += step.throughput() * window;

@@ -21,9 +21,6 @@ import dev.bottleneckkit.probe.GaugeTimeline;
  */
 record Pool(String label, int inUse, int limit, int pending, Map<String, String> more) {
 
-	/** A pool full in at least this share of the step's readings is full all the time. */
-	static final double ALWAYS_FULL = 0.8;
-
 	Pool(String label, int inUse, int limit, int pending) {
 		this(label, inUse, limit, pending, Map.of());
 	}
@@ -43,7 +40,7 @@ record Pool(String label, int inUse, int limit, int pending, Map<String, String>
 		// every reading: with few requests beyond the pool (a thread pool in front of it
 		// lets two more in) a quarter-second sampler can miss the pending ones.
 		boolean pendingSeen = waiting.isPresent() && waiting.getAsDouble() >= 1;
-		if (!pendingSeen && fullShare(gauges, inUse, max.getAsDouble()) < ALWAYS_FULL) {
+		if (!pendingSeen && fullShare(gauges, inUse, max.getAsDouble()) < AnalysisPolicy.ALWAYS_FULL) {
 			return Optional.empty();
 		}
 		return Optional.of(new Pool(inUse.label(), (int) Math.round(used.getAsDouble()),

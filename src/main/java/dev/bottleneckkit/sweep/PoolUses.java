@@ -18,14 +18,11 @@ import dev.bottleneckkit.probe.GaugeTimeline;
  * <p>
  * Both figures come from the timer over one step: its total seconds over its count give
  * the hold of a use, its count a second over the requests the step served a second give
- * the uses of a request. A count within {@value #WHOLE} of a whole number is that number
- * (a route's uses are whole; a health check or a pool's own housekeeping adds a few);
- * else it is kept to a tenth, as for an N+1 whose N varies.
+ * the uses of a request. A count within {@value AnalysisPolicy#WHOLE} of a whole number
+ * is that number (a route's uses are whole; a health check or a pool's own housekeeping
+ * adds a few); else it is kept to a tenth, as for an N+1 whose N varies.
  */
 final class PoolUses {
-
-	/** How near a whole number a request's uses count as that number. */
-	static final double WHOLE = 0.15;
 
 	private PoolUses() {
 	}
@@ -79,7 +76,7 @@ final class PoolUses {
 		}
 		double uses = usesASecond.getAsDouble() / requestsASecond;
 		double whole = Math.rint(uses);
-		if (whole >= 1 && Math.abs(uses - whole) <= WHOLE) {
+		if (whole >= 1 && Math.abs(uses - whole) <= AnalysisPolicy.WHOLE) {
 			return whole;
 		}
 		return Math.max(0.1, Math.rint(uses * 10) / 10);

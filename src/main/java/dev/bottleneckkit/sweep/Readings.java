@@ -25,9 +25,6 @@ import java.util.Optional;
 record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, List<String> blind,
 		Optional<String> meters, Duration took, List<RateLimits.Rate> rates) {
 
-	/** A step whose throughput reaches this share of the ceiling is at the knee. */
-	static final double KNEE_SHARE = 0.9;
-
 	Readings {
 		steps = List.copyOf(steps);
 		blind = List.copyOf(blind);
@@ -50,13 +47,18 @@ record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, Li
 		return this.steps.stream().mapToDouble(Step::throughput).max().orElse(0);
 	}
 
-	/** The first step at {@value #KNEE_SHARE} of the ceiling or more, when saturated. */
+	/**
+	 * The first step at {@value AnalysisPolicy#KNEE_SHARE} of the ceiling or more, when
+	 * saturated.
+	 */
 	Optional<Step> knee() {
 		if (!this.saturated) {
 			return Optional.empty();
 		}
 		double ceiling = ceiling();
-		return this.steps.stream().filter((step) -> step.throughput() >= KNEE_SHARE * ceiling).findFirst();
+		return this.steps.stream()
+			.filter((step) -> step.throughput() >= AnalysisPolicy.KNEE_SHARE * ceiling)
+			.findFirst();
 	}
 
 	/**
@@ -104,7 +106,7 @@ record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, Li
 		double ceiling = ceiling();
 		Duration lowest = this.steps.get(0).meanLatency();
 		for (Step step : this.steps) {
-			if (step.throughput() < KNEE_SHARE * ceiling && step.result().errorCount() == 0
+			if (step.throughput() < AnalysisPolicy.KNEE_SHARE * ceiling && step.result().errorCount() == 0
 					&& step.meanLatency().compareTo(lowest) < 0) {
 				lowest = step.meanLatency();
 			}

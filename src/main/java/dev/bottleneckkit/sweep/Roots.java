@@ -2,13 +2,11 @@ package dev.bottleneckkit.sweep;
 
 import java.time.Duration;
 import java.util.Comparator;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 import dev.bottleneckkit.sweep.Verdict.Capped;
 
@@ -32,11 +30,6 @@ import dev.bottleneckkit.sweep.Verdict.Capped;
  * </ul>
  */
 final class Roots {
-
-	/** The resources whose holds may be waits for a core. */
-	private static final Set<Resource> POOLS = EnumSet.of(Resource.HIKARI_POOL, Resource.HTTP_CLIENT_POOL,
-			Resource.REACTOR_NETTY_POOL, Resource.CONNECTION_POOL, Resource.TOMCAT_THREADS, Resource.JETTY_THREADS,
-			Resource.UNDERTOW_THREADS, Resource.AGROAL_POOL, Resource.QUARKUS_WORKER_THREADS, Resource.BULKHEAD);
 
 	/**
 	 * The reading a verdict turned from a pool to the CPU carries: what the pool's own
@@ -68,10 +61,11 @@ final class Roots {
 	 * class.
 	 */
 	static Capped rooted(AtCap at, Capped verdict) {
-		if (!POOLS.contains(verdict.resource())) {
+		if (!ResourceKinds.of(verdict.resource()).weighedAgainstTheCpu()) {
 			return verdict;
 		}
-		Optional<Capped> cpu = DemandRules.cpu(at).filter((capped) -> capped.modelError() <= Capped.MODEL_AGREEMENT);
+		Optional<Capped> cpu = DemandRules.cpu(at)
+			.filter((capped) -> capped.modelError() <= AnalysisPolicy.MODEL_AGREEMENT);
 		if (cpu.isEmpty()) {
 			return verdict;
 		}
@@ -126,30 +120,15 @@ final class Roots {
 
 	/**
 	 * The pool's own hold of a request with one user, where its own timer measured it
-	 * (Hikari's usage timer), from the first step that used it. Also where the verdict
-	 * counted the pool in thread dumps: a use that waits for a core leaves the pool's
-	 * mean in use below its limit with requests pending (the woken waiter has no core to
-	 * take the connection), its timer's Little's law off the ceiling, and the dumps'
-	 * count the nearer model; what a use holds with one user is still the timer's.
+	 * (Hikari's usage timer), from the first step that used it
+	 * ({@link ResourceKind#atOneUser}). Also where the verdict counted the pool in thread
+	 * dumps: a use that waits for a core leaves the pool's mean in use below its limit
+	 * with requests pending (the woken waiter has no core to take the connection), its
+	 * timer's Little's law off the ceiling, and the dumps' count the nearer model; what a
+	 * use holds with one user is still the timer's.
 	 */
 	private static Optional<Duration> ownHold(AtCap at, Capped verdict) {
-		if (verdict.resource() != Resource.HIKARI_POOL) {
-			return Optional.empty();
-		}
-		return hikariAtOneUser(at).map((model) -> model.hold());
-	}
-
-	/**
-	 * Hikari's model in the first step that used the pool, at one connection: what a
-	 * request held it for there (its uses × the hold of a use).
-	 */
-	private static Optional<Verdict.Model> hikariAtOneUser(AtCap at) {
-		return at.readings()
-			.steps()
-			.stream()
-			.map((step) -> PoolUses.hikari(step, 1).map(PoolUses.Demand::model))
-			.flatMap(Optional::stream)
-			.findFirst();
+		return ResourceKinds.of(verdict.resource()).atOneUser(at).map(Verdict.Model::hold);
 	}
 
 	/**
@@ -161,13 +140,13 @@ final class Roots {
 		if (!foundTheRoot(verdict)) {
 			return bounds;
 		}
-		Optional<Verdict.Model> own = hikariAtOneUser(at);
 		return bounds.stream()
-			.map((bound) -> (bound.resource() == Resource.HIKARI_POOL && own.isPresent())
-					? new Verdict.Bound(bound.resource(), bound.what(),
-							new Verdict.Model(bound.model().limit(), bound.model().unit(), own.get().hold(),
-									own.get().holdIs() + " at 1 user"))
-					: bound)
+			.map((bound) -> ResourceKinds.of(bound.resource())
+				.atOneUser(at)
+				.map((own) -> new Verdict.Bound(bound.resource(), bound.what(),
+						new Verdict.Model(bound.model().limit(), bound.model().unit(), own.hold(),
+								own.holdIs() + " at 1 user")))
+				.orElse(bound))
 			.sorted(Comparator.comparingDouble((Verdict.Bound bound) -> bound.model().rps()))
 			.toList();
 	}

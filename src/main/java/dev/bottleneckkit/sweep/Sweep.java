@@ -353,7 +353,7 @@ public final class Sweep {
 		if (!this.checks.confirming()) {
 			return Optional.empty();
 		}
-		Optional<Knob> knob = this.checks.knob().or(() -> Knob.doubling(capped, this.service));
+		Optional<Knob> knob = this.checks.knob().or(() -> ResourceKinds.doubling(capped, this.service));
 		if (knob.isEmpty()) {
 			Console.line(this.name + ": not put to the test: the kit knows no knob of the "
 					+ capped.resource().description() + "; pass the service's own with confirming(Knob)");

@@ -78,13 +78,6 @@ public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.U
 			Map<String, String> readings) implements Verdict {
 
 		/**
-		 * A resource names the cap only when its model (limit / hold) and the measured
-		 * ceiling lie within this share of each other, the larger over the smaller
-		 * ({@link #modelError()}); otherwise it is a candidate the verdict lists.
-		 */
-		static final double MODEL_AGREEMENT = 0.25;
-
-		/**
 		 * The reading of a cap the test declared ({@link Resource#own}) that holds what
 		 * the kit's own rules say of the same readings without the declaration.
 		 */
@@ -208,7 +201,7 @@ public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.U
 			}
 			else if (!this.candidates.isEmpty()) {
 				body = String.format(Locale.ROOT, ", and no resource's model explains it within %d %%: ",
-						Math.round(Capped.MODEL_AGREEMENT * 100))
+						Math.round(AnalysisPolicy.MODEL_AGREEMENT * 100))
 						+ this.candidates.stream().map(this::candidateLine).collect(Collectors.joining("; "));
 			}
 			else if (this.readings.containsKey(WARMING)) {

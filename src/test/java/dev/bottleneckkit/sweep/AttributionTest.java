@@ -779,7 +779,7 @@ class AttributionTest {
 		assertThat(sweep.verdict().line()).isEqualTo("capped at 20.0 rps from 8 users: Reactor Netty event loops held"
 				+ " by a blocking call (from a thread dump) 4 of 4 reactor-http-epoll-* threads serving, none idle"
 				+ " — 4 threads / 0.200 s = 20.0 rps");
-		assertThat(Knob.doubling((Verdict.Capped) sweep.verdict(), new ServiceContainer("example/gateway:1")))
+		assertThat(ResourceKinds.doubling((Verdict.Capped) sweep.verdict(), new ServiceContainer("example/gateway:1")))
 			.hasValueSatisfying((knob) -> assertThat(knob.name()).isEqualTo("event loops 8"));
 		assertThat(capped(20.0, empty(), List.of(new ThreadDump(Path.of("t-2.json"), oneFree)), List.of(),
 				Duration.ofMillis(200)))

@@ -198,12 +198,10 @@ class RootsTest {
 		Step.Cpu full = new Step.Cpu(0.9, 1, true, Optional.empty(), 0, Map.of("mysql", 0.05), 0.1, 2, 1.99);
 		Step.Cpu quiet = new Step.Cpu(0.9, 1, true, Optional.empty(), 0, Map.of("mysql", 0.05), 0.1, 2, 1.05);
 
-		Verdict.Model besideTheLoop = Demands.demand(step(16, 45, pool(16, 16, 0, 450, 0.02), full), Resource.CPU)
+		Verdict.Model besideTheLoop = Demands.cpuBound(step(16, 45, pool(16, 16, 0, 450, 0.02), full))
 			.orElseThrow()
 			.model();
-		Verdict.Model alone = Demands.demand(step(16, 45, pool(16, 16, 0, 450, 0.02), quiet), Resource.CPU)
-			.orElseThrow()
-			.model();
+		Verdict.Model alone = Demands.cpuBound(step(16, 45, pool(16, 16, 0, 450, 0.02), quiet)).orElseThrow().model();
 
 		assertThat(besideTheLoop.explain()).isEqualTo("0.91 cores / 0.020 s = 45.5 rps");
 		assertThat(alone.explain()).isEqualTo("1 core / 0.020 s = 50.0 rps");

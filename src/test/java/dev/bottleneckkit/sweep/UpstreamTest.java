@@ -70,6 +70,11 @@ class UpstreamTest {
 				+ " 0.410 s = 24.4 rps");
 		assertThat(((Verdict.Capped) sweep.verdict()).readings()).containsEntry("TCP connections",
 				"pricing:8080 flat at 10: agrees");
+		// The connections agree, yet a bulkhead is not where its calls go: a semaphore's
+		// has no name the kit can turn (a thread-pool bulkhead's knob is set by its
+		// name).
+		assertThat(((Verdict.Capped) sweep.verdict()).where()).isEmpty();
+		assertThat(ResourceKinds.doubling((Verdict.Capped) sweep.verdict(), null)).isEmpty();
 	}
 
 	/**
@@ -317,7 +322,7 @@ class UpstreamTest {
 				+ " 16 request threads waiting on its work — 2 threads / 0.204 s = 9.8 rps");
 		assertThat(verdict.readings()).containsEntry("sizes", "core 2, max 4 threads (resilience4j.bulkhead.*);"
 				+ " 14 calls queued at most, of 100: it runs on 2 threads and grows towards 4 only once its queue is full");
-		assertThat(Knob.doubling(verdict, null)).map(Knob::name).hasValue("bulkhead offers 4 threads");
+		assertThat(ResourceKinds.doubling(verdict, null)).map(Knob::name).hasValue("bulkhead offers 4 threads");
 		GaugeTimeline twoBulkheads = new GaugeTimeline(Map.of(Gauge.THREAD_POOL_BULKHEAD_CORE.label(), flat(4),
 				Gauge.THREAD_POOL_BULKHEAD_MAX.label(), flat(8)));
 		assertThat(OwnPools.threadPoolBulkheadMeters(twoBulkheads, 2)).as("two bulkheads' sizes, summed, are not said")

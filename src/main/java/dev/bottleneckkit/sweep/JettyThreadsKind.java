@@ -1,0 +1,48 @@
+package dev.bottleneckkit.sweep;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+import dev.bottleneckkit.containers.AbstractServiceContainer;
+import dev.bottleneckkit.sweep.Verdict.Capped;
+
+/**
+ * Jetty's worker pool ({@code qtp…-*}), by its threads' frames in dumps; turned by
+ * {@code server.jetty.threads.max}.
+ */
+final class JettyThreadsKind implements ResourceKind {
+
+	static final LimitRules.DumpedServer SERVER = new LimitRules.DumpedServer(Resource.JETTY_THREADS,
+			(pool) -> !EventLoopsKind.SERVER.serves().test(pool) && !QuarkusWorkersKind.SERVER.serves().test(pool)
+					&& pool.serving().get(0).hasFrame("org.eclipse.jetty"),
+			(pool) -> "Jetty worker pool", false);
+
+	@Override
+	public Resource resource() {
+		return Resource.JETTY_THREADS;
+	}
+
+	@Override
+	public List<Function<AtCap, Optional<Capped>>> rules() {
+		return List.of((at) -> LimitRules.workerPoolFromDump(at, SERVER));
+	}
+
+	@Override
+	public boolean weighedAgainstTheCpu() {
+		return true;
+	}
+
+	/**
+	 * Jetty's acceptor, selector and reserved threads come out of the same pool: the
+	 * serving threads are raised, the others kept.
+	 */
+	@Override
+	public Optional<Knob.Family> knob(Capped verdict, AbstractServiceContainer<?> service) {
+		int limit = (int) Math.round(verdict.model().limit());
+		int others = Knob.configured(service, "SERVER_JETTY_THREADS_MAX").orElse(limit) - limit;
+		return Optional.of(new Knob.Family(1, (value) -> Knob.springProperty("Jetty threads " + Verdict.count(value),
+				"server.jetty.threads.max", (int) Math.round(value) + others, 1)));
+	}
+
+}

@@ -1,0 +1,42 @@
+package dev.bottleneckkit.sweep;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+import dev.bottleneckkit.containers.AbstractServiceContainer;
+import dev.bottleneckkit.sweep.Verdict.Capped;
+
+/**
+ * Quarkus' worker pool ({@code executor-thread-*}), where its blocking REST routes run:
+ * by its threads in dumps (RESTEasy Reactive's frames, not an event loop's name), turned
+ * by {@code QUARKUS_THREAD_POOL_MAX_THREADS}.
+ */
+final class QuarkusWorkersKind implements ResourceKind {
+
+	static final LimitRules.DumpedServer SERVER = new LimitRules.DumpedServer(Resource.QUARKUS_WORKER_THREADS,
+			(pool) -> !EventLoopsKind.SERVER.serves().test(pool)
+					&& pool.serving().get(0).hasFrame("org.jboss.resteasy.reactive"),
+			(pool) -> "Quarkus worker pool", false);
+
+	@Override
+	public Resource resource() {
+		return Resource.QUARKUS_WORKER_THREADS;
+	}
+
+	@Override
+	public List<Function<AtCap, Optional<Capped>>> rules() {
+		return List.of((at) -> LimitRules.workerPoolFromDump(at, SERVER));
+	}
+
+	@Override
+	public boolean weighedAgainstTheCpu() {
+		return true;
+	}
+
+	@Override
+	public Optional<Knob.Family> knob(Capped verdict, AbstractServiceContainer<?> service) {
+		return Optional.of(Knob.Family.quarkus("Quarkus workers ", "QUARKUS_THREAD_POOL_MAX_THREADS"));
+	}
+
+}

@@ -1,0 +1,32 @@
+package dev.bottleneckkit.sweep;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+import dev.bottleneckkit.sweep.Verdict.Capped;
+
+/** Undertow's (XNIO) worker pool, by its threads' frames in dumps. */
+final class UndertowThreadsKind implements ResourceKind {
+
+	static final LimitRules.DumpedServer SERVER = new LimitRules.DumpedServer(Resource.UNDERTOW_THREADS,
+			(pool) -> !EventLoopsKind.SERVER.serves().test(pool) && !QuarkusWorkersKind.SERVER.serves().test(pool)
+					&& !JettyThreadsKind.SERVER.serves().test(pool) && pool.serving().get(0).hasFrame("io.undertow"),
+			(pool) -> "Undertow worker pool", false);
+
+	@Override
+	public Resource resource() {
+		return Resource.UNDERTOW_THREADS;
+	}
+
+	@Override
+	public List<Function<AtCap, Optional<Capped>>> rules() {
+		return List.of((at) -> LimitRules.workerPoolFromDump(at, SERVER));
+	}
+
+	@Override
+	public boolean weighedAgainstTheCpu() {
+		return true;
+	}
+
+}
