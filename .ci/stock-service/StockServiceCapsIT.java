@@ -86,6 +86,21 @@ class StockServiceCapsIT {
 	}
 
 	/**
+	 * Two suppliers' quotes fetched at once on Spring's own task executor, the applicationTaskExecutor Boot configures
+	 * (4 threads named task-* in the service's application.properties): every thread busy, the request threads waiting
+	 * on its work. A request needs 2 of its threads for the quote's 0.5 s, so 4 / (2 × 0.5 s) = 4 rps. Its executor.*
+	 * meters name the bean, and its knob is Spring's own: confirming() turns spring.task.execution.pool.* to 8.
+	 */
+	@Test
+	void theCompareRouteIsCappedBySpringsTaskExecutor(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(stock, "/compare").named("stock /compare").upToUsers(16).confirming().run();
+
+		report.record("sweep: /compare (two quotes at once on Spring's task executor of 4)", sweep);
+		assertThat(sweep).isCappedBy(Resource.EXECUTOR).hasCeilingNearItsModel(withPercentage(15)).isConfirmedWithin(withPercentage(10));
+		assertThat(sweep.verdict().line()).contains("Spring's task executor applicationTaskExecutor (task-*)");
+	}
+
+	/**
 	 * A label drawn by one of the team's 3 renderers, 200 ms each: a pool the kit cannot know, so the test declares it
 	 * by the two gauges the service publishes. It is named in the team's words with 3 / 0.2 s = 15 rps, and the
 	 * team's own setting, 6 renderers, doubles it. Undeclared, the same readings are unexplained, with the request threads

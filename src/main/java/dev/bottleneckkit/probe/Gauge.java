@@ -153,6 +153,26 @@ public record Gauge(String label, String meter, List<String> tags, String statis
 			"resilience4j.bulkhead.queue.capacity");
 
 	/**
+	 * The core threads of Spring's own task executor, the {@code applicationTaskExecutor}
+	 * Spring Boot configures from {@code spring.task.execution.pool.*} (Spring's
+	 * {@code executor.*} meters of that bean).
+	 */
+	public static final Gauge TASK_EXECUTOR_CORE = tagged("task-executor.core", "executor.pool.core",
+			"name:applicationTaskExecutor");
+
+	/** The most threads Spring's {@code applicationTaskExecutor} may grow to. */
+	public static final Gauge TASK_EXECUTOR_MAX = tagged("task-executor.max", "executor.pool.max",
+			"name:applicationTaskExecutor");
+
+	/** Threads of Spring's {@code applicationTaskExecutor} running a task. */
+	public static final Gauge TASK_EXECUTOR_ACTIVE = tagged("task-executor.active", "executor.active",
+			"name:applicationTaskExecutor");
+
+	/** Tasks waiting in Spring's {@code applicationTaskExecutor}'s queue for a thread. */
+	public static final Gauge TASK_EXECUTOR_QUEUED = tagged("task-executor.queued", "executor.queued",
+			"name:applicationTaskExecutor");
+
+	/**
 	 * Request threads waiting in Resilience4j's rate limiters for a permit of a coming
 	 * period (summed over the rate limiters a service has).
 	 */
@@ -175,7 +195,8 @@ public record Gauge(String label, String meter, List<String> tags, String statis
 			HIKARI_ACTIVE, HIKARI_IDLE, HIKARI_PENDING, HIKARI_MAX, HIKARI_USES, HIKARI_USAGE_SECONDS, JVM_LIVE_THREADS,
 			VIRTUAL_MOUNTED, VIRTUAL_QUEUED, AGROAL_ACTIVE, AGROAL_MAX_USED, AGROAL_AWAITING, BULKHEAD_MAX,
 			BULKHEAD_AVAILABLE, THREAD_POOL_BULKHEAD_CORE, THREAD_POOL_BULKHEAD_MAX, THREAD_POOL_BULKHEAD_QUEUED,
-			THREAD_POOL_BULKHEAD_QUEUE_CAPACITY, RATE_LIMITER_WAITING, RATE_LIMITER_AVAILABLE);
+			THREAD_POOL_BULKHEAD_QUEUE_CAPACITY, TASK_EXECUTOR_CORE, TASK_EXECUTOR_MAX, TASK_EXECUTOR_ACTIVE,
+			TASK_EXECUTOR_QUEUED, RATE_LIMITER_WAITING, RATE_LIMITER_AVAILABLE);
 
 	/** The meter {@code meter}, labelled by its own name. */
 	public static Gauge of(String meter) {

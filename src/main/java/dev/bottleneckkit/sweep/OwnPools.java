@@ -38,6 +38,12 @@ final class OwnPools {
 	 */
 	private static final Pattern RESILIENCE4J_THREADS = Pattern.compile("bulkhead-(.+)-");
 
+	/**
+	 * The bean name of the task executor Spring Boot configures, its knob
+	 * {@code spring.task.execution.pool.*}.
+	 */
+	static final String SPRING_TASK_EXECUTOR = "applicationTaskExecutor";
+
 	private OwnPools() {
 	}
 
@@ -91,6 +97,14 @@ final class OwnPools {
 								bulkhead.get(), threads, threads, waiting),
 						model, bulkhead, readings);
 			}
+			Optional<String> spring = springTaskExecutorMeters(at.last().service(), threads);
+			if (spring.isPresent()) {
+				readings.put("sizes", spring.get());
+				return at.capped(Resource.EXECUTOR, String.format(Locale.ROOT,
+						"Spring's task executor %s (%s*): %d/%d threads busy, %d request threads waiting on its work",
+						SPRING_TASK_EXECUTOR, pool, threads, threads, waiting), model,
+						Optional.of(SPRING_TASK_EXECUTOR), readings);
+			}
 			return at.capped(Resource.EXECUTOR,
 					String.format(Locale.ROOT,
 							"the service's own pool %s*: %d/%d threads busy, %d request threads waiting on its work",
@@ -135,6 +149,30 @@ final class OwnPools {
 						": it runs on %d threads and grows towards %d only once its queue is full", threads,
 						Math.round(max.getAsDouble()));
 			}
+		}
+		return Optional.of(sizes);
+	}
+
+	/**
+	 * What Spring's {@code executor.*} meters say of its {@code applicationTaskExecutor},
+	 * when they show it as the pool the dumps found full: as many threads active at most
+	 * as the dumps counted busy, within its core and its most. "core 4, max 4 threads
+	 * (spring.task.execution.pool.*), 4 active at most; 37 tasks queued at most".
+	 */
+	static Optional<String> springTaskExecutorMeters(GaugeTimeline meters, int threads) {
+		OptionalDouble core = meters.max(Gauge.TASK_EXECUTOR_CORE);
+		OptionalDouble max = meters.max(Gauge.TASK_EXECUTOR_MAX);
+		OptionalDouble active = meters.max(Gauge.TASK_EXECUTOR_ACTIVE);
+		if (core.isEmpty() || max.isEmpty() || active.isEmpty() || Math.round(active.getAsDouble()) != threads
+				|| core.getAsDouble() > threads || max.getAsDouble() < threads) {
+			return Optional.empty();
+		}
+		String sizes = String.format(Locale.ROOT,
+				"core %d, max %d threads (spring.task.execution.pool.*), %d active at most",
+				Math.round(core.getAsDouble()), Math.round(max.getAsDouble()), Math.round(active.getAsDouble()));
+		OptionalDouble queued = meters.max(Gauge.TASK_EXECUTOR_QUEUED);
+		if (queued.isPresent()) {
+			sizes += String.format(Locale.ROOT, "; %d tasks queued at most", Math.round(queued.getAsDouble()));
 		}
 		return Optional.of(sizes);
 	}

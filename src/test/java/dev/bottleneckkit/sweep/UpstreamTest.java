@@ -329,6 +329,58 @@ class UpstreamTest {
 			.isEmpty();
 	}
 
+	/**
+	 * Spring's own task executor, the {@code applicationTaskExecutor} Boot configures:
+	 * two quotes of 0.5 s fetched at once on its 4 threads ({@code task-N}), a request
+	 * needing 2 threads for 0.5 s, 4 / 1.0 s = 4 rps. Its {@code executor.*} meters show
+	 * it as the pool the dumps found full (4 active), so it is named by its bean name and
+	 * its knob is Spring's {@code spring.task.execution.pool.*}.
+	 */
+	@Test
+	void springsTaskExecutorIsNamedWithItsSizesAndItsKnob() {
+		List<String> worker = new ArrayList<>(JDK_CLIENT_CALL);
+		worker.addAll(List.of("com.example.stock.StockApplication.quoteBytes",
+				"java.util.concurrent.CompletableFuture$AsyncSupply.run",
+				"java.util.concurrent.ThreadPoolExecutor.runWorker",
+				"java.util.concurrent.ThreadPoolExecutor$Worker.run", "java.lang.Thread.run"));
+		List<String> joining = List.of("jdk.internal.misc.Unsafe.park", "java.util.concurrent.CompletableFuture.join",
+				"com.example.stock.StockApplication.compare");
+		List<DumpedThread> oneUser = new ArrayList<>(threads(1, "http-nio-8080-exec-", joining));
+		List<DumpedThread> full = new ArrayList<>(threads(8, "http-nio-8080-exec-", joining));
+		for (int i = 1; i <= 2; i++) {
+			oneUser.add(new DumpedThread("task-" + i, worker));
+		}
+		for (int i = 1; i <= 4; i++) {
+			full.add(new DumpedThread("task-" + i, worker));
+		}
+		GaugeTimeline none = new GaugeTimeline(Map.of());
+		GaugeTimeline meters = new GaugeTimeline(
+				Map.of(Gauge.TASK_EXECUTOR_CORE.label(), flat(4), Gauge.TASK_EXECUTOR_MAX.label(), flat(4),
+						Gauge.TASK_EXECUTOR_ACTIVE.label(), flat(4), Gauge.TASK_EXECUTOR_QUEUED.label(), flat(12)));
+		ThreadDump atOne = new ThreadDump(Path.of("threads-1.json"), oneUser);
+		ThreadDump atCap = new ThreadDump(Path.of("threads-8.json"), full);
+		List<Step> steps = List.of(step(1, 2.0, 500, 2, List.of(atOne), none), step(2, 3.9, 510, 4, List.of(), none),
+				step(4, 4.0, 1000, 4, List.of(atCap), meters), step(8, 4.0, 2000, 4, List.of(atCap), meters),
+				step(16, 4.0, 4000, 4, List.of(atCap), meters));
+
+		SweepResult sweep = SweepResults.analysed("test", URI.create("http://localhost/"), steps, true);
+
+		assertThat(sweep).isCappedBy(Resource.EXECUTOR)
+			.hasCeilingNearItsModel(withPercentage(3))
+			.isNotCappedBy(Resource.CONNECTION_POOL);
+		Verdict.Capped verdict = (Verdict.Capped) sweep.verdict();
+		assertThat(verdict.line()).contains("Spring's task executor applicationTaskExecutor (task-*): 4/4 threads busy,"
+				+ " 8 request threads waiting on its work — 4 threads / 1.000 s = 4.0 rps");
+		assertThat(verdict.readings()).containsEntry("sizes",
+				"core 4, max 4 threads (spring.task.execution.pool.*), 4 active at most; 12 tasks queued at most");
+		assertThat(ResourceKinds.doubling(verdict, null)).map(Knob::name).hasValue("Spring's task executor 8 threads");
+		// Another executor's meters (8 active where the dumps counted 4 busy) do not size
+		// it.
+		GaugeTimeline another = new GaugeTimeline(Map.of(Gauge.TASK_EXECUTOR_CORE.label(), flat(8),
+				Gauge.TASK_EXECUTOR_MAX.label(), flat(8), Gauge.TASK_EXECUTOR_ACTIVE.label(), flat(8)));
+		assertThat(OwnPools.springTaskExecutorMeters(another, 4)).isEmpty();
+	}
+
 	private static List<GaugeTimeline.Sample> flat(double value) {
 		return List.of(new GaugeTimeline.Sample(Duration.ZERO, value),
 				new GaugeTimeline.Sample(Duration.ofSeconds(5), value));

@@ -13,11 +13,13 @@ import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -52,6 +54,9 @@ public class StockApplication {
 	/** The team's own pool for the bundle's quotes, its threads named after them. */
 	private final ExecutorService quotesPool;
 
+	/** Spring's own task executor, the applicationTaskExecutor Boot configures (spring.task.execution.*). */
+	private final Executor tasks;
+
 	/** The team's renderers: a label takes one for as long as it draws. */
 	private final BlockingQueue<Renderer> renderers;
 
@@ -62,12 +67,13 @@ public class StockApplication {
 	StockApplication(RestClient.Builder builder, JdbcClient jdbc, TransactionTemplate transaction,
 			@Value("${stock.quotes-url}") String quotesUrl, @Value("${stock.ledger-rounds:480}") int ledgerRounds,
 			@Value("${stock.bundle.threads:3}") int bundleThreads, @Value("${stock.renderers:3}") int renderers,
-			MeterRegistry meters) {
+			@Qualifier("applicationTaskExecutor") Executor tasks, MeterRegistry meters) {
 		this.quotes = builder.baseUrl(quotesUrl).build();
 		this.jdbc = jdbc;
 		this.transaction = transaction;
 		this.ledgerRounds = ledgerRounds;
 		this.quotesPool = Executors.newFixedThreadPool(bundleThreads, Thread.ofPlatform().name("quotes-", 1).factory());
+		this.tasks = tasks;
 		this.quote = URI.create(quotesUrl + "/quote");
 		this.renderers = new ArrayBlockingQueue<>(renderers);
 		for (int i = 0; i < renderers; i++) {
@@ -96,6 +102,14 @@ public class StockApplication {
 		List<CompletableFuture<Integer>> quotes = List.of(CompletableFuture.supplyAsync(this::quoteBytes, this.quotesPool),
 				CompletableFuture.supplyAsync(this::quoteBytes, this.quotesPool));
 		return Map.of("items", 2, "quoteBytes", quotes.stream().mapToInt(CompletableFuture::join).sum());
+	}
+
+	/** Two suppliers' quotes compared, fetched at once on Spring's task executor, the request waiting for both. */
+	@GetMapping("/compare")
+	Map<String, Object> compare() {
+		List<CompletableFuture<Integer>> quotes = List.of(CompletableFuture.supplyAsync(this::quoteBytes, this.tasks),
+				CompletableFuture.supplyAsync(this::quoteBytes, this.tasks));
+		return Map.of("suppliers", 2, "quoteBytes", quotes.stream().mapToInt(CompletableFuture::join).sum());
 	}
 
 	private int quoteBytes() {
