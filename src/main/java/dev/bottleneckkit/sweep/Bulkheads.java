@@ -53,7 +53,10 @@ final class Bulkheads {
 		Map<String, String> readings = new LinkedHashMap<>();
 		int limit;
 		int held;
-		if (permits.isPresent() && permits.getAsDouble() >= 1) {
+		// Resilience4j's meters count its bulkheads' permits, not a semaphore's of the
+		// team's own beside them.
+		boolean metered = wait.what().equals(Upstream.RESILIENCE4J_BULKHEAD.what());
+		if (metered && permits.isPresent() && permits.getAsDouble() >= 1) {
 			limit = (int) Math.round(permits.getAsDouble());
 			held = limit - (int) Math.round(meters.min(Gauge.BULKHEAD_AVAILABLE).orElse(0));
 			readings.put("permits", String.format(Locale.ROOT,

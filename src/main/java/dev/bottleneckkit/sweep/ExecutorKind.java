@@ -5,7 +5,6 @@ import java.util.Optional;
 import java.util.function.Function;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
-
 import dev.bottleneckkit.sweep.Verdict.Capped;
 
 /**
@@ -29,12 +28,23 @@ final class ExecutorKind implements ResourceKind {
 	}
 
 	/**
-	 * Spring's task executor: its core raised, and its most with it (a
-	 * {@code ThreadPoolExecutor} grows past its core only once its queue is full, and
-	 * Boot's queue has no bound).
+	 * The JDK's common pool by its threads' names: its parallelism is the cores less one
+	 * unless {@code java.util.concurrent.ForkJoinPool.common.parallelism} sets it.
+	 */
+	static final String COMMON_POOL = "ForkJoinPool.commonPool-worker-";
+
+	/**
+	 * The common pool's parallelism, or Spring's task executor: its core raised, and its
+	 * most with it (a {@code ThreadPoolExecutor} grows past its core only once its queue
+	 * is full, and Boot's queue has no bound).
 	 */
 	@Override
 	public Optional<Knob.Family> knob(Capped verdict, AbstractServiceContainer<?> service) {
+		if (verdict.where().filter(COMMON_POOL::equals).isPresent()) {
+			return Optional.of(new Knob.Family(1, (value) -> Knob
+				.of("common pool " + Verdict.count(value) + " threads", 1, (container) -> container
+					.withJvmOptions("-Djava.util.concurrent.ForkJoinPool.common.parallelism=" + Math.round(value)))));
+		}
 		return verdict.where()
 			.filter(OwnPools.SPRING_TASK_EXECUTOR::equals)
 			.map((name) -> new Knob.Family(1, (value) -> Knob

@@ -22,13 +22,19 @@ import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
 final class Upstream {
 
 	/**
+	 * Resilience4j's semaphore bulkhead: the one wait for permits whose permits its
+	 * {@code resilience4j.bulkhead.*} meters count.
+	 */
+	static final Permit RESILIENCE4J_BULKHEAD = new Permit(
+			"io.github.resilience4j.bulkhead.internal.SemaphoreBulkhead.acquirePermission", "a Resilience4j bulkhead",
+			Kind.PERMITS);
+
+	/**
 	 * Where a request thread waits for a permit or a rate, what a person calls it, and
 	 * what kind of wait it is: the library's own frame before the JDK's it waits in (a
 	 * Resilience4j bulkhead waits in a {@code Semaphore}).
 	 */
-	static final List<Permit> PERMITS = List.of(
-			new Permit("io.github.resilience4j.bulkhead.internal.SemaphoreBulkhead.acquirePermission",
-					"a Resilience4j bulkhead", Kind.PERMITS),
+	static final List<Permit> PERMITS = List.of(RESILIENCE4J_BULKHEAD,
 			new Permit("io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter.waitForPermission",
 					"a Resilience4j rate limiter", Kind.RATE),
 			new Permit("com.google.common.util.concurrent.RateLimiter.acquire", "a Guava rate limiter", Kind.RATE),
@@ -92,6 +98,12 @@ final class Upstream {
 	/** Frames of an executor's worker thread. */
 	static final List<String> WORKERS = List.of("java.util.concurrent.ThreadPoolExecutor.runWorker",
 			"java.util.concurrent.ForkJoinWorkerThread.run");
+
+	/**
+	 * The frame of an RMI connection's thread: JMX serving the kit's own probes (a thread
+	 * dump, the meters), busy while it answers, never the service's pool.
+	 */
+	private static final String JMX_CONNECTION = "sun.rmi.transport.tcp.TCPTransport$ConnectionHandler";
 
 	/** Frames of an executor's worker idle in its pool. */
 	static final List<String> IDLE = List.of("java.util.concurrent.ThreadPoolExecutor.getTask",
@@ -203,7 +215,8 @@ final class Upstream {
 	static List<Executor> executors(ThreadDump dump) {
 		Map<String, List<DumpedThread>> pools = dump
 			.matching((thread) -> !thread.virtual() && WORKERS.stream().anyMatch(thread::hasFrame)
-					&& CARRIER.stream().noneMatch(thread::hasFrame) && !ThreadDumps.servesARequest(thread))
+					&& CARRIER.stream().noneMatch(thread::hasFrame) && !ThreadDumps.servesARequest(thread)
+					&& !thread.hasFrame(JMX_CONNECTION))
 			.stream()
 			.filter((thread) -> !ThreadDumps.poolOf(thread).isEmpty())
 			.collect(Collectors.groupingBy(ThreadDumps::poolOf, LinkedHashMap::new, Collectors.toList()));

@@ -143,6 +143,36 @@ class UpstreamTest {
 	}
 
 	/**
+	 * A semaphore of the team's own beside an idle Resilience4j bulkhead of 4 whose
+	 * meters Actuator publishes: the meters count the Resilience4j bulkhead's permits,
+	 * not the semaphore's, so its permits come from the threads past it (the shop's
+	 * /stock-check read "0/4 permits held" from them). The kit's own JMX connection
+	 * threads, busy answering its dump, are no pool of the service's.
+	 */
+	@Test
+	void aSemaphoreBesideAResilience4jBulkheadIsReadFromItsThreads() {
+		List<String> holding = new ArrayList<>(JDK_CLIENT_CALL.subList(0, JDK_CLIENT_CALL.size() - 1));
+		holding.add("com.example.shop.Quotes.guarded");
+		List<DumpedThread> rmi = List.of(new DumpedThread("RMI TCP Connection(2)-172.20.0.1",
+				List.of("java.lang.Thread.dumpThreads", "sun.rmi.transport.tcp.TCPTransport$ConnectionHandler.run",
+						"java.util.concurrent.ThreadPoolExecutor.runWorker")));
+		ThreadDump dump = dump(threads(10, "http-nio-8080-exec-", holding),
+				threads(19, "http-nio-8080-exec-",
+						List.of("jdk.internal.misc.Unsafe.park",
+								"java.util.concurrent.locks.AbstractQueuedSynchronizer.acquireSharedInterruptibly",
+								"java.util.concurrent.Semaphore.acquire", "com.example.shop.Quotes.guarded")),
+				rmi);
+		GaugeTimeline idleResilience4j = new GaugeTimeline(
+				Map.of(Gauge.BULKHEAD_MAX.label(), flat(4), Gauge.BULKHEAD_AVAILABLE.label(), flat(4)));
+
+		SweepResult sweep = flatAtTen(dump, idleResilience4j);
+
+		assertThat(sweep).isCappedBy(Resource.BULKHEAD).hasCeilingNearItsModel(withPercentage(2));
+		assertThat(sweep.verdict().line()).contains("10/10 permits held, 19 request threads waiting");
+		assertThat(Upstream.executors(dump)).isEmpty();
+	}
+
+	/**
 	 * A rate limiter is no bulkhead: its waiters wait for time, not for a permit another
 	 * request holds. Without its rate (configured in code, not read) it reads
 	 * unexplained, with what the dumps saw.
@@ -387,12 +417,13 @@ class UpstreamTest {
 	}
 
 	/**
-	 * The common pool: {@code supplyAsync} without an executor runs on
-	 * {@code ForkJoinPool.commonPool()}, one thread on two cores (its parallelism is the
-	 * cores less one). A call of 0.41 s a request on it: at one user its one worker works
-	 * for a request served at 2.4 rps, 0.42 thread-seconds a request, 1 / 0.42 s = 2.4
-	 * rps against a ceiling of 2.4, however many users arrive. Named by its threads'
-	 * names, as the JDK gives them.
+	 * The common pool, given as the executor ({@code supplyAsync(task,
+	 * ForkJoinPool.commonPool())}): one thread on two cores (its parallelism is the cores
+	 * less one; without an executor, {@code CompletableFuture} runs each task on a thread
+	 * of its own where that parallelism is 1). A call of 0.41 s a request on it: at one
+	 * user its one worker works for a request served at 2.4 rps, 0.42 thread-seconds a
+	 * request, 1 / 0.42 s = 2.4 rps against a ceiling of 2.4, however many users arrive.
+	 * Named by its threads' names, as the JDK gives them.
 	 */
 	@Test
 	void theCommonPoolIsTheServicesOwnPoolToo() {
@@ -421,6 +452,8 @@ class UpstreamTest {
 		assertThat(sweep).isCappedBy(Resource.EXECUTOR).hasCeilingNearItsModel(withPercentage(3));
 		assertThat(sweep.verdict().line()).contains("the service's own pool ForkJoinPool.commonPool-worker-*:"
 				+ " 1/1 threads busy, 7 request threads waiting on its work");
+		assertThat(ResourceKinds.doubling((Verdict.Capped) sweep.verdict(), null)).map(Knob::name)
+			.hasValue("common pool 2 threads");
 	}
 
 	private static List<DumpedThread> concat(List<DumpedThread> threads, DumpedThread one) {

@@ -9,7 +9,11 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.Semaphore;
 
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
@@ -32,7 +36,8 @@ import reactor.netty.resources.ConnectionProvider;
  * a price comes from the pricing service through a WebClient whose connection pool the team sized to 16, a quote
  * from the quote service through the JDK's HttpClient (rates through the same client behind a Resilience4j bulkhead,
  * the fix for the bulkhead virtual threads take away, and partners' quotes behind a Resilience4j rate limiter, the
- * other fix; offers' quotes on the threads of a Resilience4j thread-pool bulkhead), and a receipt is signed on the
+ * other fix; offers' quotes on the threads of a Resilience4j thread-pool bulkhead; stock checks behind the team's own
+ * Semaphore; delivery options from the database on the JDK's common pool), and a receipt is signed on the
  * CPU. Every limit is the libraries' default unless the environment or the application's properties set it.
  */
 @SpringBootApplication
@@ -53,11 +58,15 @@ public class ShopApplication {
 
 	private final ThreadPoolBulkhead offersBulkhead;
 
+	/** The team's own guard on the warehouse's stock checks: as many at once as it has permits. */
+	private final Semaphore stockChecks;
+
 	ShopApplication(JdbcClient jdbc, WebClient.Builder builder, @Value("${shop.pricing-url}") String pricingUrl,
 			@Value("${shop.pricing.max-connections:16}") int pricingConnections,
 			@Value("${shop.quotes-url}") String quotesUrl, BulkheadRegistry bulkheads, RateLimiterRegistry limiters,
-			ThreadPoolBulkheadRegistry threadPoolBulkheads) {
+			ThreadPoolBulkheadRegistry threadPoolBulkheads, @Value("${shop.stock-checks:3}") int stockChecks) {
 		this.jdbc = jdbc;
+		this.stockChecks = new Semaphore(stockChecks, true);
 		this.quotesBulkhead = bulkheads.bulkhead("quotes");
 		this.offersBulkhead = threadPoolBulkheads.bulkhead("offers");
 		this.partnersLimiter = limiters.rateLimiter("partners");
@@ -128,6 +137,39 @@ public class ShopApplication {
 			.toCompletableFuture()
 			.join();
 		return Map.of("status", quote.statusCode(), "quoteBytes", quote.body().length());
+	}
+
+	/** A stock check through the team's own semaphore in front of the quote service: a call waits for a permit. */
+	@GetMapping("/stock-check")
+	Map<String, Object> stockCheck() throws IOException, InterruptedException {
+		this.stockChecks.acquire();
+		try {
+			HttpResponse<String> quote = fetchQuote();
+			return Map.of("status", quote.statusCode(), "quoteBytes", quote.body().length());
+		}
+		finally {
+			this.stockChecks.release();
+		}
+	}
+
+	/**
+	 * Two delivery options looked up at once on the JDK's common pool, a query of 0.2 s in the database each, the
+	 * request waiting for both.
+	 */
+	@GetMapping("/delivery")
+	Map<String, Object> delivery() {
+		List<ForkJoinTask<Integer>> options = List.of(ForkJoinPool.commonPool().submit(this::deliveryOption),
+				ForkJoinPool.commonPool().submit(this::deliveryOption));
+		return Map.of("options", options.stream().mapToInt(ForkJoinTask::join).sum());
+	}
+
+	private Integer deliveryOption() {
+		return this.jdbc.sql("select sleep(0.2) + 1").query(Integer.class).single();
+	}
+
+	private HttpResponse<String> fetchQuote() throws IOException, InterruptedException {
+		return this.http.send(HttpRequest.newBuilder(this.quotes).timeout(Duration.ofSeconds(30)).build(),
+				HttpResponse.BodyHandlers.ofString());
 	}
 
 	/** A receipt signed on the CPU: a few thousand rounds of SHA-256. */
