@@ -157,23 +157,6 @@ class ShopServiceCapsIT {
 		assertThat(sweep.verdict().line()).contains("3/3 permits held");
 	}
 
-	/**
-	 * Two delivery options looked up at once on the JDK's common pool: its parallelism is the cores less one, a request
-	 * needs it for two queries of 0.2 s, so on two cores 1 / 0.4 s = 2.5 rps. Named the service's own pool by its
-	 * threads' names; its knob, the common pool's parallelism, doubles the ceiling. (Where that parallelism is 1, a
-	 * CompletableFuture runs its tasks on a thread each, the common pool given or not; and a task that blocks in a
-	 * CompletableFuture, as the JDK's HttpClient.send does, makes the pool add threads for it. A JDBC query submitted
-	 * to the pool does neither.)
-	 */
-	@Test
-	void theDeliveryRouteIsCappedByTheCommonPool(ScenarioReport report) {
-		SweepResult sweep = Sweep.of(shop, "/delivery").named("shop /delivery").upToUsers(16).confirming().run();
-
-		report.record("sweep: /delivery (two quotes at once on the JDK's common pool)", sweep);
-		assertThat(sweep).isCappedBy(Resource.EXECUTOR).hasCeilingNearItsModel(withPercentage(15)).isConfirmedWithin(withPercentage(10));
-		assertThat(sweep.verdict().line()).contains("ForkJoinPool.commonPool-worker-*");
-	}
-
 	/** A receipt signed on the CPU: the machine's two cores, shared with the database and the load generator. */
 	@Test
 	void theReceiptRouteIsCappedByTheMachinesCpu(ScenarioReport report) {

@@ -55,19 +55,29 @@ final class Bulkheads {
 		int held;
 		// Resilience4j's meters count its bulkheads' permits, not a semaphore's of the
 		// team's own beside them.
+		// They are read without a bulkhead's name, summed over a service's bulkheads: a
+		// full bulkhead beside an idle one never reads all the permits held, and its
+		// permits are counted in the dumps instead.
 		boolean metered = wait.what().equals(Upstream.RESILIENCE4J_BULKHEAD.what());
-		if (metered && permits.isPresent() && permits.getAsDouble() >= 1) {
-			limit = (int) Math.round(permits.getAsDouble());
-			held = limit - (int) Math.round(meters.min(Gauge.BULKHEAD_AVAILABLE).orElse(0));
+		int meteredLimit = (int) Math.round(permits.orElse(0));
+		int meteredHeld = meteredLimit - (int) Math.round(meters.min(Gauge.BULKHEAD_AVAILABLE).orElse(meteredLimit));
+		if (metered && meteredLimit >= 1 && meteredHeld == meteredLimit) {
+			limit = meteredLimit;
+			held = meteredHeld;
 			readings.put("permits", String.format(Locale.ROOT,
 					"%d from Resilience4j's meters (resilience4j.bulkhead.*), %d held at most", limit, held));
 		}
 		else {
 			limit = holding;
 			held = holding;
-			readings.put("permits", String.format(Locale.ROOT,
-					"%d request threads past the permit in %s in the median of %d dumps (no bulkhead meters read)",
-					holding, wait.where(), same.size()));
+			String meterless = !metered || meteredLimit < 1 ? "no bulkhead meters read"
+					: String.format(Locale.ROOT,
+							"Resilience4j's meters read %d permits, %d held at most: the sum of its bulkheads",
+							meteredLimit, meteredHeld);
+			readings.put("permits",
+					String.format(Locale.ROOT,
+							"%d request threads past the permit in %s in the median of %d dumps (%s)", holding,
+							wait.where(), same.size(), meterless));
 		}
 		if (limit < 1) {
 			return Optional.empty();

@@ -122,6 +122,25 @@ class UpstreamTest {
 	}
 
 	/**
+	 * Two Resilience4j bulkheads, one full of 10 permits and one idle of 4: their meters
+	 * are read without a name, so they sum to 14 permits with at most 10 held. Those are
+	 * not one bulkhead's: the full one's permits come from the threads past it.
+	 */
+	@Test
+	void twoBulkheadsMetersSummedDoNotSizeTheFullOne() {
+		GaugeTimeline meters = new GaugeTimeline(
+				Map.of(Gauge.BULKHEAD_MAX.label(), flat(14), Gauge.BULKHEAD_AVAILABLE.label(), flat(4)));
+		ThreadDump dump = dump(threads(10, "http-nio-8080-exec-", JDK_CLIENT_CALL),
+				threads(22, "http-nio-8080-exec-", R4J_WAITING));
+
+		SweepResult sweep = flatAtTen(dump, meters);
+
+		assertThat(sweep).isCappedBy(Resource.BULKHEAD).hasCeilingNearItsModel(withPercentage(2));
+		assertThat(((Verdict.Capped) sweep.verdict()).readings().get("permits")).startsWith("10 request threads past")
+			.endsWith("(Resilience4j's meters read 14 permits, 10 held at most: the sum of its bulkheads)");
+	}
+
+	/**
 	 * A plain {@code Semaphore} the team's code acquires is a bulkhead as well: its
 	 * permits are the request threads past it in the same method.
 	 */

@@ -9,10 +9,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.Semaphore;
 
 import io.github.resilience4j.bulkhead.Bulkhead;
@@ -37,8 +34,7 @@ import reactor.netty.resources.ConnectionProvider;
  * from the quote service through the JDK's HttpClient (rates through the same client behind a Resilience4j bulkhead,
  * the fix for the bulkhead virtual threads take away, and partners' quotes behind a Resilience4j rate limiter, the
  * other fix; offers' quotes on the threads of a Resilience4j thread-pool bulkhead; stock checks behind the team's own
- * Semaphore; delivery options from the database on the JDK's common pool), and a receipt is signed on the
- * CPU. Every limit is the libraries' default unless the environment or the application's properties set it.
+ * Semaphore), and a receipt is signed on the CPU. Every limit is the libraries' default unless the environment or the application's properties set it.
  */
 @SpringBootApplication
 @RestController
@@ -150,21 +146,6 @@ public class ShopApplication {
 		finally {
 			this.stockChecks.release();
 		}
-	}
-
-	/**
-	 * Two delivery options looked up at once on the JDK's common pool, a query of 0.2 s in the database each, the
-	 * request waiting for both.
-	 */
-	@GetMapping("/delivery")
-	Map<String, Object> delivery() {
-		List<ForkJoinTask<Integer>> options = List.of(ForkJoinPool.commonPool().submit(this::deliveryOption),
-				ForkJoinPool.commonPool().submit(this::deliveryOption));
-		return Map.of("options", options.stream().mapToInt(ForkJoinTask::join).sum());
-	}
-
-	private Integer deliveryOption() {
-		return this.jdbc.sql("select sleep(0.2) + 1").query(Integer.class).single();
 	}
 
 	private HttpResponse<String> fetchQuote() throws IOException, InterruptedException {
