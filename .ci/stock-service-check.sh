@@ -146,7 +146,7 @@ STOCK_IMAGE="$image" SHOP_IMAGE="$shop_image" REPORTS_IMAGE="$reports_image" FUL
   say "error: mvn verify failed in the consumer project; its report: target/stock-report/failed/index.html"
   exit 1
 }
-for guards in 'Tests run: 9, .* StockServiceCapsIT' 'Tests run: 8, .* ShopServiceCapsIT' 'Tests run: 1, .* ReportsServiceCapsIT' \
+for guards in 'Tests run: 9, .* StockServiceCapsIT' 'Tests run: 10, .* ShopServiceCapsIT' 'Tests run: 1, .* ReportsServiceCapsIT' \
     'Tests run: 2, .* LedgerRootIT' 'Tests run: 4, .* FulfilmentServiceCapsIT' 'Tests run: 1, .* CatalogWarmthIT' \
     'Tests run: 2, .* GatewayServiceCapsIT'; do
   grep -qE "${guards/, .*/, Failures: 0, Errors: 0, Skipped: 0, .* in com.example.guards.}${guards##* }" "$work/verify.log" \

@@ -56,6 +56,9 @@ class ShopServiceCapsIT {
 				"jdbc:mysql://mysql:3306/" + mysql.getDatabaseName() + "?useSSL=false&allowPublicKeyRetrieval=true")
 		.withSpringProperty("spring.datasource.username", mysql.getUsername())
 		.withSpringProperty("spring.datasource.password", mysql.getPassword())
+		// The JDK's common pool as a 3-core machine sizes it, 2 threads: on this 2-core one it has 1, and
+		// CompletableFuture then runs each task on a thread of its own.
+		.withJvmOptions("-Djava.util.concurrent.ForkJoinPool.common.parallelism=2")
 		.dependsOn(mysql);
 
 	/** Three 8 ms queries a request on Connector/J 8.3, each pinning its carrier: the carriers, not the pool, cap it. */
@@ -155,6 +158,42 @@ class ShopServiceCapsIT {
 		report.record("sweep: /stock-check (the JDK's HttpClient behind a Semaphore of 3)", sweep);
 		assertThat(sweep).isCappedBy(Resource.BULKHEAD).hasCeilingNearItsModel(withPercentage(15)).isConfirmedWithin(withPercentage(10));
 		assertThat(sweep.verdict().line()).contains("3/3 permits held");
+	}
+
+	/**
+	 * A supplier's quote behind the team's Guava rate limiter of 12 a second: its rate lives in the team's code, where
+	 * no meter and no configuration shows it, so the test declares it with where its waiters wait. Named in the team's
+	 * words at 12 permits / 1 s = 12 rps; the team's own setting, 24 a second, doubles it (the quote service's 8 threads
+	 * would allow 40).
+	 */
+	@Test
+	void theSuppliersRouteIsCappedByTheTeamsGuavaRateLimiter(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(shop, "/suppliers")
+			.named("shop /suppliers")
+			.upToUsers(32)
+			.knowing(Resource.own("supplier calls")
+				.permitsPerSecond(12)
+				.waitingIn("com.google.common.util.concurrent.RateLimiter.acquire"))
+			.confirming(Knob.springProperty("supplier rate 24", "shop.supplier-rate", 24, 2))
+			.run();
+
+		report.record("sweep: /suppliers (the JDK's HttpClient behind a Guava rate limiter of 12 a second)", sweep);
+		assertThat(sweep).isCappedBy(Resource.OWN).hasCeilingNearItsModel(withPercentage(15)).isConfirmedWithin(withPercentage(10));
+		assertThat(sweep.verdict().line()).contains("supplier calls (the team's own, declared by the test): 12 permits a second");
+	}
+
+	/**
+	 * Two delivery options looked up at once on the JDK's common pool, a query of 0.2 s each: the pool's 2 threads cap
+	 * the route at 2 threads over the 0.4 thread-seconds a request needs of them, 5 rps, read from its busy threads in
+	 * the dumps below the cap. Its own knob, the pool's parallelism doubled, doubles it.
+	 */
+	@Test
+	void theDeliveryRouteIsCappedByTheCommonPool(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(shop, "/delivery").named("shop /delivery").upToUsers(16).confirming().run();
+
+		report.record("sweep: /delivery (two queries at once on the JDK's common pool of 2)", sweep);
+		assertThat(sweep).isCappedBy(Resource.EXECUTOR).hasCeilingNearItsModel(withPercentage(15)).isConfirmedWithin(withPercentage(10));
+		assertThat(sweep.verdict().line()).contains("ForkJoinPool.commonPool-worker-*: 2/2 threads busy");
 	}
 
 	/** A receipt signed on the CPU: the machine's two cores, shared with the database and the load generator. */

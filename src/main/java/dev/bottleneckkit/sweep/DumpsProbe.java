@@ -17,8 +17,9 @@ import dev.bottleneckkit.probe.ThreadDumpProbe;
 /**
  * Thread dumps of the service taken during a step: one halfway through the window the
  * step is likely to have, and {@value #POOL_DUMPS} in all where it shows request threads
- * waiting for a pooled connection or a web server's worker pool with none idle (a dump is
- * taken thread by thread, and a pool's holders are counted by what most dumps say).
+ * waiting for a pooled connection or on another thread's work, or a pool of threads with
+ * none idle, the service's own or its web server's (a dump is taken thread by thread, and
+ * a pool's holders are counted by what most dumps say, its busy threads by their mean).
  */
 final class DumpsProbe implements StepProbe {
 
@@ -48,6 +49,7 @@ final class DumpsProbe implements StepProbe {
 		try {
 			dumps.add(this.threads.take());
 			while (dumps.size() < POOL_DUMPS && (ThreadDumps.waitsForAPooledConnection(dumps.get(0))
+					|| Upstream.waitsOnAFuture(dumps.get(0)) || !Upstream.busyExecutors(dumps.get(0)).isEmpty()
 					|| ThreadDumps.showsABusyWorkerPool(dumps.get(0)))) {
 				Thread.sleep(plan.likelyWindow().dividedBy(8));
 				dumps.add(this.threads.take());

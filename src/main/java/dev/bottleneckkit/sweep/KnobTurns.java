@@ -63,7 +63,8 @@ final class KnobTurns implements AutoCloseable {
 		// The service came back on a new port: the requests go there.
 		int knee = this.readings.knee().map(Step::users).orElse(this.readings.last().users());
 		List<Step> steps = this.run.atTheServicesPort()
-			.confirmationSteps(Confirmation.users(knee, knob.factor()), this.readings.steps().get(0), knob.name());
+			.confirmationSteps(Confirmation.users(knee, knob.factor()), this.readings.steps().get(0), knob.name(),
+					knob.factor());
 		return Confirmation.of(this.readings, this.analysis, knob.name(), knob.factor(), steps,
 				Duration.ofNanos(System.nanoTime() - started));
 	}

@@ -179,10 +179,14 @@ final class OwnPools {
 
 	/**
 	 * The thread-seconds a request needs of {@code pool}, from the first step below the
-	 * knee whose dumps show its threads at work: their mean busy threads over the step's
-	 * throughput. One user is never queued behind another, so its step reads the demand
-	 * even when it is the knee: a pool of one thread (the common pool on two cores) is
-	 * full from the first user.
+	 * knee whose dumps show its threads at work. At one user, one request is all the pool
+	 * serves: its busy threads in the dumps that caught that request in flight (the pool
+	 * at work, or the request thread serving), times its latency. A dump between two
+	 * requests shows the pool idle for want of a request, and out of three dumps one such
+	 * dump moved a mean by a third. Above one user, the step's mean busy threads over its
+	 * throughput (D = U / X). One user is never queued behind another, so its step reads
+	 * the demand even when it is the knee: a pool of one thread (the common pool on two
+	 * cores) is full from the first user.
 	 */
 	static Optional<Demand> demand(AtCap at, String pool) {
 		for (Step step : at.readings().steps()) {
@@ -190,44 +194,69 @@ final class OwnPools {
 			if (!queueFree || step.threads().isEmpty() || step.throughput() <= 0) {
 				continue;
 			}
-			double busy = 0;
-			for (ThreadDump dump : step.threads()) {
-				busy += Upstream.executors(dump)
-					.stream()
-					.filter((executor) -> executor.name().equals(pool))
-					.mapToInt(Upstream.Executor::busy)
-					.sum();
+			List<ThreadDump> dumps = step.threads();
+			if (step.users() == 1) {
+				List<ThreadDump> inFlight = dumps.stream()
+					.filter((dump) -> meanBusy(List.of(dump), pool) > 0
+							|| !dump.matching(ThreadDumps::servesARequest).isEmpty())
+					.toList();
+				double busy = meanBusy(inFlight, pool);
+				if (busy > 0) {
+					double latency = step.meanLatency().toNanos() / 1e9;
+					return Optional.of(new Demand(busy * latency,
+							String.format(Locale.ROOT, "%.1f busy × W₁ %.3f s", busy, latency),
+							String.format(Locale.ROOT,
+									"%.1f threads busy while the request was in flight, in %d of %d"
+											+ " dumps at 1 user, for its %.3f s",
+									busy, inFlight.size(), dumps.size(), latency)));
+				}
+				continue;
 			}
-			busy /= step.threads().size();
+			double busy = meanBusy(dumps, pool);
 			if (busy > 0) {
-				return Optional.of(new Demand(busy, step.throughput(), step.users()));
+				return Optional.of(new Demand(busy / step.throughput(),
+						String.format(Locale.ROOT, "%.1f busy ÷ %.1f rps at %s", busy, step.throughput(),
+								AtCap.usersText(step.users())),
+						String.format(Locale.ROOT, "%.1f threads busy in %d dumps at %s, for %.1f rps", busy,
+								dumps.size(), AtCap.usersText(step.users()), step.throughput())));
 			}
 		}
 		return Optional.empty();
 	}
 
 	/**
+	 * The threads of {@code pool} running a task, the mean of {@code dumps}; 0 without.
+	 */
+	private static double meanBusy(List<ThreadDump> dumps, String pool) {
+		if (dumps.isEmpty()) {
+			return 0;
+		}
+		double busy = 0;
+		for (ThreadDump dump : dumps) {
+			busy += Upstream.executors(dump)
+				.stream()
+				.filter((executor) -> executor.name().equals(pool))
+				.mapToInt(Upstream.Executor::busy)
+				.sum();
+		}
+		return busy / dumps.size();
+	}
+
+	/**
 	 * What a request needs of a pool, read at one step below the cap.
 	 *
-	 * @param busy the pool's threads at work, the mean of the step's dumps
-	 * @param throughput the step's requests a second
-	 * @param users the step's users
+	 * @param threadSeconds the thread-seconds a request needs of it
+	 * @param holdIs how, in a few words: "2.0 busy × W₁ 0.214 s"
+	 * @param read how, for a person
 	 */
-	record Demand(double busy, double throughput, int users) {
+	record Demand(double threadSeconds, String holdIs, String read) {
 
-		/** Thread-seconds a request: busy / throughput. */
 		Duration seconds() {
-			return Duration.ofNanos(Math.round(this.busy / this.throughput * 1e9));
-		}
-
-		/** "2.0 busy ÷ 4.9 rps at 1 user". */
-		String holdIs() {
-			return String.format(Locale.ROOT, "%.1f busy ÷ %.1f rps at %s", this.busy, this.throughput,
-					AtCap.usersText(this.users));
+			return Duration.ofNanos(Math.round(this.threadSeconds * 1e9));
 		}
 
 		String line() {
-			return String.format(Locale.ROOT, "%.3f thread-seconds: %s", this.busy / this.throughput, holdIs());
+			return String.format(Locale.ROOT, "%.3f thread-seconds: %s", this.threadSeconds, this.read);
 		}
 
 	}

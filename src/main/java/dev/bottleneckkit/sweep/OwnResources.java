@@ -39,6 +39,9 @@ final class OwnResources {
 	}
 
 	private static Optional<Capped> full(AtCap at, Resource.Own own) {
+		if (own.rate().isPresent()) {
+			return atItsRate(at, own, own.rate().getAsDouble());
+		}
 		OptionalInt limit = limit(at, own);
 		if (limit.isEmpty()) {
 			return Optional.empty();
@@ -63,21 +66,10 @@ final class OwnResources {
 					String.format(Locale.ROOT, "%d/%d at most (%s), every one in %d of %d steps at the cap", mostInUse,
 							limit.getAsInt(), own.inUse().get().meter(), fullSteps, at.atCap().size()));
 		}
-		int waitingDumps = 0;
-		int waiting = 0;
-		for (AtCap.DumpWaits dump : at.waits()) {
-			int here = own.waitingFrame()
-				.map((frame) -> dump.dump()
-					.matching((thread) -> ThreadDumps.servesARequest(thread) && thread.hasFrame(frame))
-					.size())
-				.orElse(0);
-			waiting = Math.max(waiting, here);
-			waitingDumps += (here > 0) ? 1 : 0;
-		}
-		boolean waitedFor = at.inMostDumps(waitingDumps);
+		Waiters waiters = waiters(at, own);
+		boolean waitedFor = waiters.inMostDumps();
 		if (own.waitingFrame().isPresent()) {
-			readings.put("waiting", String.format(Locale.ROOT, "%d request threads in %s at most, in %d of %d dumps",
-					waiting, own.waitingFrame().get(), waitingDumps, at.waits().size()));
+			readings.put("waiting", waiters.line());
 		}
 		if (!fullByMeter && !waitedFor) {
 			return Optional.empty();
@@ -86,14 +78,67 @@ final class OwnResources {
 		readings.put("a request's hold", hold.line());
 		String inUse = fullByMeter ? String.format(Locale.ROOT, "%d/%d in use", mostInUse, limit.getAsInt())
 				: String.format(Locale.ROOT, "%d of them", limit.getAsInt());
-		String waiters = waitedFor
-				? String.format(Locale.ROOT, ", %d request threads waiting in %s", waiting, own.waitingFrame().get())
-				: "";
+		String waiting = waitedFor ? String.format(Locale.ROOT, ", %d request threads waiting in %s", waiters.most(),
+				own.waitingFrame().get()) : "";
 		return Optional.of(at.capped(Resource.OWN,
 				String.format(Locale.ROOT, "%s (the team's own, declared by the test): %s%s", own.words(), inUse,
-						waiters),
+						waiting),
 				new Verdict.Model(limit.getAsInt(), own.words(), hold.hold(), hold.holdIs()), Optional.of(own.words()),
 				readings));
+	}
+
+	/**
+	 * A rate of the team's own, named where request threads wait for its permits in most
+	 * dumps at the cap. Its model holds no latency: a rate limiter counts requests, not
+	 * how long they take.
+	 */
+	private static Optional<Capped> atItsRate(AtCap at, Resource.Own own, double rate) {
+		Waiters waiters = waiters(at, own);
+		if (!waiters.inMostDumps()) {
+			return Optional.empty();
+		}
+		Map<String, String> readings = new LinkedHashMap<>();
+		readings.put("rate", Verdict.count(rate) + " permits a second as configured");
+		readings.put("waiting", waiters.line());
+		return Optional.of(at.capped(Resource.OWN, String.format(Locale.ROOT,
+				"%s (the team's own, declared by the test): %s permits a second, %d request threads waiting in %s",
+				own.words(), Verdict.count(rate), waiters.most(), own.waitingFrame().get()),
+				new Verdict.Model(rate, "permits", Duration.ofSeconds(1), "a second"), Optional.of(own.words()),
+				readings));
+	}
+
+	/** The request threads in the declared waiters' frame, over the dumps at the cap. */
+	private static Waiters waiters(AtCap at, Resource.Own own) {
+		int dumps = 0;
+		int most = 0;
+		for (AtCap.DumpWaits dump : at.waits()) {
+			int here = own.waitingFrame()
+				.map((frame) -> dump.dump()
+					.matching((thread) -> ThreadDumps.servesARequest(thread) && thread.hasFrame(frame))
+					.size())
+				.orElse(0);
+			most = Math.max(most, here);
+			dumps += (here > 0) ? 1 : 0;
+		}
+		return new Waiters(most, dumps, at.waits().size(), at.inMostDumps(dumps), own.waitingFrame().orElse(""));
+	}
+
+	/**
+	 * Request threads waiting in a declared frame.
+	 *
+	 * @param most the most in one dump
+	 * @param dumps the dumps that showed one
+	 * @param of the dumps at the cap
+	 * @param inMostDumps whether that is most of them
+	 * @param frame the frame
+	 */
+	private record Waiters(int most, int dumps, int of, boolean inMostDumps, String frame) {
+
+		String line() {
+			return String.format(Locale.ROOT, "%d request threads in %s at most, in %d of %d dumps", this.most,
+					this.frame, this.dumps, this.of);
+		}
+
 	}
 
 	/** The limit as configured, else the most its meter read at the cap. */

@@ -22,7 +22,9 @@ import dev.bottleneckkit.sweep.Verdict.Capped;
  * configuration ({@link RateLimits}). Its model is the permits over the period, and holds
  * no latency: a rate limiter counts requests, not how long they take. A rate limiter
  * whose rate the kit cannot read (one configured in code, Guava's) names no cap: the
- * verdict stays unexplained with where the request threads wait.
+ * verdict stays unexplained with where the request threads wait, and names none of the
+ * Resilience4j rate limiters beside it; a test that declares its rate gets it named
+ * ({@link Resource.Own#permitsPerSecond}).
  */
 final class RateLimiters {
 
@@ -43,9 +45,18 @@ final class RateLimiters {
 					"%d request threads at most (resilience4j.ratelimiter.waiting_threads)", waiting));
 		}
 		else {
-			List<Upstream.Wait> waits = at.inMostDumps(Upstream.Kind.RATE);
+			// Only Resilience4j's own waiters: a Guava rate limiter beside it has a rate
+			// of its own, which its configuration does not give.
+			List<Upstream.Wait> waits = at.waits()
+				.stream()
+				.flatMap((dump) -> dump.waits()
+					.stream()
+					.filter((wait) -> wait.what().equals(Upstream.RESILIENCE4J_RATE_LIMITER.what()))
+					.findFirst()
+					.stream())
+				.toList();
 			int dumps = at.waits().size();
-			if (waits.isEmpty()) {
+			if (!at.inMostDumps(waits.size())) {
 				return Optional.empty();
 			}
 			Upstream.Wait most = waits.stream().max(Comparator.comparingInt(Upstream.Wait::threads)).orElseThrow();

@@ -2,6 +2,7 @@ package dev.bottleneckkit.sweep;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
 import dev.bottleneckkit.internal.Knobs;
@@ -141,7 +142,8 @@ public enum Resource {
 			throw new IllegalArgumentException(
 					"a resource of the team's own needs the words the verdict names it by, e.g. \"renderers\"");
 		}
-		return new Own(words.strip(), Optional.empty(), OptionalInt.empty(), Optional.empty(), Optional.empty());
+		return new Own(words.strip(), Optional.empty(), OptionalInt.empty(), OptionalDouble.empty(), Optional.empty(),
+				Optional.empty());
 	}
 
 	/**
@@ -151,7 +153,9 @@ public enum Resource {
 	 * waiters' frame holds request threads in most thread dumps. Its model is Little's
 	 * law: the limit over what a request holds of it, read below the cap from the in-use
 	 * meter (its mean over the step's throughput, the utilization law), else over the
-	 * route's latency at one user.
+	 * route's latency at one user. A rate of the team's own ({@link #permitsPerSecond}:
+	 * Guava's {@code RateLimiter}, whose rate lives in the team's code) holds no latency:
+	 * its model is its permits over a second.
 	 */
 	public static final class Own {
 
@@ -161,15 +165,18 @@ public enum Resource {
 
 		private final OptionalInt limit;
 
+		private final OptionalDouble rate;
+
 		private final Optional<Gauge> inUse;
 
 		private final Optional<String> waitingIn;
 
-		private Own(String words, Optional<Gauge> limitMeter, OptionalInt limit, Optional<Gauge> inUse,
-				Optional<String> waitingIn) {
+		private Own(String words, Optional<Gauge> limitMeter, OptionalInt limit, OptionalDouble rate,
+				Optional<Gauge> inUse, Optional<String> waitingIn) {
 			this.words = words;
 			this.limitMeter = limitMeter;
 			this.limit = limit;
+			this.rate = rate;
 			this.inUse = inUse;
 			this.waitingIn = waitingIn;
 		}
@@ -177,18 +184,32 @@ public enum Resource {
 		/** Its limit, from the gauge {@code meter} the service publishes. */
 		public Own limitFrom(String meter) {
 			return new Own(this.words, Optional.of(Gauge.of(checkedName("limitFrom", meter))), OptionalInt.empty(),
-					this.inUse, this.waitingIn);
+					OptionalDouble.empty(), this.inUse, this.waitingIn);
 		}
 
 		/** Its limit as the service is configured, when no meter publishes it. */
 		public Own limit(int configured) {
 			return new Own(this.words, Optional.empty(),
-					OptionalInt.of(Knobs.between("limit", configured, 1, 1_000_000)), this.inUse, this.waitingIn);
+					OptionalInt.of(Knobs.between("limit", configured, 1, 1_000_000)), OptionalDouble.empty(),
+					this.inUse, this.waitingIn);
+		}
+
+		/**
+		 * A rate as the service is configured, {@code permits} a second, in place of a
+		 * limit: a rate limiter whose rate lives in the team's code, as Guava's
+		 * {@code RateLimiter.create(permitsPerSecond)} does. It shows full where its
+		 * waiters wait ({@link #waitingIn}:
+		 * {@code com.google.common.util.concurrent.RateLimiter.acquire}).
+		 */
+		public Own permitsPerSecond(double permits) {
+			return new Own(this.words, Optional.empty(), OptionalInt.empty(),
+					OptionalDouble.of(Knobs.between("permitsPerSecond", permits, 0.001, 1_000_000)), this.inUse,
+					this.waitingIn);
 		}
 
 		/** How many are in use, from the gauge {@code meter} the service publishes. */
 		public Own inUseFrom(String meter) {
-			return new Own(this.words, this.limitMeter, this.limit,
+			return new Own(this.words, this.limitMeter, this.limit, this.rate,
 					Optional.of(Gauge.of(checkedName("inUseFrom", meter))), this.waitingIn);
 		}
 
@@ -197,7 +218,7 @@ public enum Resource {
 		 * ({@code com.example.stock.Renderers.take}) or a class.
 		 */
 		public Own waitingIn(String frame) {
-			return new Own(this.words, this.limitMeter, this.limit, this.inUse,
+			return new Own(this.words, this.limitMeter, this.limit, this.rate, this.inUse,
 					Optional.of(checkedName("waitingIn", frame)));
 		}
 
@@ -212,6 +233,10 @@ public enum Resource {
 
 		OptionalInt configuredLimit() {
 			return this.limit;
+		}
+
+		OptionalDouble rate() {
+			return this.rate;
 		}
 
 		Optional<Gauge> inUse() {
@@ -232,9 +257,16 @@ public enum Resource {
 		 * limit, or nothing that shows it full.
 		 */
 		Own checked() {
+			if (this.rate.isPresent()) {
+				if (this.waitingIn.isEmpty()) {
+					throw new IllegalArgumentException("Resource.own(\"" + this.words
+							+ "\") is a rate: it needs where its waiters wait, waitingIn(frame)");
+				}
+				return this;
+			}
 			if (this.limitMeter.isEmpty() && this.limit.isEmpty()) {
-				throw new IllegalArgumentException(
-						"Resource.own(\"" + this.words + "\") needs its limit: limitFrom(meter) or limit(configured)");
+				throw new IllegalArgumentException("Resource.own(\"" + this.words
+						+ "\") needs its limit: limitFrom(meter), limit(configured) or permitsPerSecond(rate)");
 			}
 			if (this.inUse.isEmpty() && this.waitingIn.isEmpty()) {
 				throw new IllegalArgumentException("Resource.own(\"" + this.words

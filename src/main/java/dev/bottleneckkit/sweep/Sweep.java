@@ -310,7 +310,7 @@ public final class Sweep {
 	 */
 	public SweepResult run() {
 		SweepRun run = new SweepRun(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service,
-				this.downstream, this.warmUpAtMost, this.own.stream().flatMap((own) -> own.meters().stream()).toList());
+				this.downstream, this.warmUpAtMost, this.own);
 		Optional<DockerImageName> base = this.checks.against().or(() -> RunWide.against(this.service, this.name));
 		Optional<PairRun.Measured> pair = base.map((image) -> new PairRun(run, this.service, image).measure());
 		Readings readings = pair.map(PairRun.Measured::head).orElseGet(run::measure);

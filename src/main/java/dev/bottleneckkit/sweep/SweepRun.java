@@ -14,7 +14,6 @@ import dev.bottleneckkit.internal.RunHook;
 import dev.bottleneckkit.load.ClosedLoopLoad;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.Request;
-import dev.bottleneckkit.probe.Gauge;
 import org.testcontainers.containers.GenericContainer;
 
 /**
@@ -41,6 +40,9 @@ final class SweepRun {
 	 * {@value #CYCLES} cycles.
 	 */
 	static final int MAX_WINDOW_SECONDS = 6;
+
+	/** The longest a step's warm-up waits for a declared rate's stored permits. */
+	static final int STORE_SPENT_AT_MOST = 10;
 
 	/**
 	 * The shortest window of an A/B block's load: a route of a few milliseconds fills a
@@ -71,13 +73,13 @@ final class SweepRun {
 	private final Duration warmUpAtMost;
 
 	/**
-	 * The service's meters read beside the kit's own: those of the team's resources the
-	 * test declared.
+	 * The team's resources the test declared: their meters are read beside the kit's own,
+	 * and their rates stored while idle are spent before a step's window opens.
 	 */
-	private final List<Gauge> meters;
+	private final List<Resource.Own> own;
 
 	SweepRun(List<Request> mix, String name, int maxUsers, Duration requestTimeout, AbstractServiceContainer<?> service,
-			GenericContainer<?> downstream, Duration warmUpAtMost, List<Gauge> meters) {
+			GenericContainer<?> downstream, Duration warmUpAtMost, List<Resource.Own> own) {
 		this.mix = List.copyOf(mix);
 		this.name = name;
 		this.maxUsers = maxUsers;
@@ -85,7 +87,7 @@ final class SweepRun {
 		this.service = service;
 		this.downstream = downstream;
 		this.warmUpAtMost = warmUpAtMost;
-		this.meters = List.copyOf(meters);
+		this.own = List.copyOf(own);
 	}
 
 	String name() {
@@ -107,7 +109,7 @@ final class SweepRun {
 	 */
 	SweepRun on(AbstractServiceContainer<?> other, String suffix) {
 		return new SweepRun(this.mix.stream().map((request) -> request.at(other.uri(""))).toList(), this.name + suffix,
-				this.maxUsers, this.requestTimeout, other, this.downstream, this.warmUpAtMost, this.meters);
+				this.maxUsers, this.requestTimeout, other, this.downstream, this.warmUpAtMost, this.own);
 	}
 
 	int maxUsers() {
@@ -145,7 +147,7 @@ final class SweepRun {
 	/** The same run with its requests sent to the service at its current port. */
 	SweepRun atTheServicesPort() {
 		return new SweepRun(this.mix.stream().map((request) -> request.at(this.service.uri(""))).toList(), this.name,
-				this.maxUsers, this.requestTimeout, this.service, this.downstream, this.warmUpAtMost, this.meters);
+				this.maxUsers, this.requestTimeout, this.service, this.downstream, this.warmUpAtMost, this.own);
 	}
 
 	/** Warms the service up and runs the steps until throughput stops rising. */
@@ -171,21 +173,22 @@ final class SweepRun {
 
 	/** The probes of this run's service and downstream, opened. */
 	Probes openProbes() {
-		return Probes.open(Optional.ofNullable(this.service), Optional.ofNullable(this.downstream), this.meters);
+		return Probes.open(Optional.ofNullable(this.service), Optional.ofNullable(this.downstream),
+				this.own.stream().flatMap((each) -> each.meters().stream()).toList());
 	}
 
 	/**
 	 * A confirmation's steps at {@code users} with {@code knob} turned, after a warm-up,
 	 * read against the sweep's first step (its W₁ sets each step's warm-up and window).
 	 */
-	List<Step> confirmationSteps(List<Integer> users, Step firstOfTheSweep, String knob) {
+	List<Step> confirmationSteps(List<Integer> users, Step firstOfTheSweep, String knob, double factor) {
 		List<Step> steps = new ArrayList<>();
 		try (Probes probes = openProbes();
 				RunHook.Load loading = RunHook.installed().loads(this.name + ", confirmation")) {
 			warmUp(this.name + ", confirmation");
 			List<Step> context = new ArrayList<>(List.of(firstOfTheSweep));
 			for (int each : users) {
-				Step step = step(each, context, probes);
+				Step step = step(each, context, probes, factor);
 				context.add(step);
 				steps.add(step);
 				Console.line(String.format(Locale.ROOT, "%s, %s: %4d users %8.1f rps  mean %5d ms", this.name, knob,
@@ -314,9 +317,21 @@ final class SweepRun {
 
 	/** A step of {@code users} after the steps {@code before}, read by {@code probes}. */
 	Step step(int users, List<Step> before, Probes probes) {
+		return step(users, before, probes, 1);
+	}
+
+	/**
+	 * A step of {@code users} after the steps {@code before}, read by {@code probes}, the
+	 * declared rates raised {@code factor} times by a knob.
+	 */
+	private Step step(int users, List<Step> before, Probes probes, double factor) {
 		Duration w1 = before.isEmpty() ? null : before.get(0).meanLatency();
 		Duration lastLatency = before.isEmpty() ? Duration.ZERO : before.get(before.size() - 1).meanLatency();
-		Duration warmUp = stepWarmUp(w1, lastLatency);
+		List<Double> rates = this.own.stream()
+			.flatMap((each) -> each.rate().stream().boxed())
+			.map((rate) -> rate * factor)
+			.toList();
+		Duration warmUp = max(stepWarmUp(w1, lastLatency), storeSpent(users, w1, rates));
 		// The window this step is likely to have: its users' cycles, twice the last
 		// step's latency once the users queue.
 		Duration likelyWindow = clamp(lastLatency.multipliedBy(2L * (CYCLES + 1)), Duration.ofSeconds(1),
@@ -342,6 +357,29 @@ final class SweepRun {
 		return new Step(users, result, read.service(), read.downstream(), read.cpu(), read.pinned(), read.carriers(),
 				read.threads(), read.connections(), window.wall(), read.standIn(), read.carrierCores(),
 				read.cpuOverTheWindow(), read.compilerCores());
+	}
+
+	/**
+	 * How long a step's warm-up lasts for {@code users} to spend what the declared rate
+	 * limiters stored while idle between two steps, so that its window reads their rate
+	 * and not their burst. A limiter stores at most a second of permits (Guava's
+	 * {@code RateLimiter.create(rate)} does) and goes on giving its rate, while the users
+	 * ask {@code users / W₁} a second, a quarter less over a warm-up whose first half
+	 * ramps them up: {@code rate × (1 s + T) = ¾ × asked × T}. A step of a 0.5 s warm-up
+	 * and a 1 s window at 4 users read 15.5 rps through a limiter of 12 a second. At most
+	 * {@value #STORE_SPENT_AT_MOST} s; none for a rate the users do not reach.
+	 */
+	static Duration storeSpent(int users, Duration w1, List<Double> rates) {
+		if (w1 == null || w1.isZero() || rates.isEmpty()) {
+			return Duration.ZERO;
+		}
+		double asked = users / (w1.toNanos() / 1e9);
+		double seconds = rates.stream()
+			.filter((rate) -> rate < asked)
+			.mapToDouble((rate) -> (rate < 0.75 * asked) ? rate / (0.75 * asked - rate) : STORE_SPENT_AT_MOST)
+			.max()
+			.orElse(0);
+		return Duration.ofNanos(Math.round(Math.min(seconds, STORE_SPENT_AT_MOST) * 1e9));
 	}
 
 	private static Duration max(Duration a, Duration b) {

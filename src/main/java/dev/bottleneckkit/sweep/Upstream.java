@@ -30,13 +30,19 @@ final class Upstream {
 			Kind.PERMITS);
 
 	/**
+	 * Resilience4j's rate limiter: the one wait for a rate whose rate its configuration
+	 * gives ({@link RateLimits}).
+	 */
+	static final Permit RESILIENCE4J_RATE_LIMITER = new Permit(
+			"io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter.waitForPermission",
+			"a Resilience4j rate limiter", Kind.RATE);
+
+	/**
 	 * Where a request thread waits for a permit or a rate, what a person calls it, and
 	 * what kind of wait it is: the library's own frame before the JDK's it waits in (a
 	 * Resilience4j bulkhead waits in a {@code Semaphore}).
 	 */
-	static final List<Permit> PERMITS = List.of(RESILIENCE4J_BULKHEAD,
-			new Permit("io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter.waitForPermission",
-					"a Resilience4j rate limiter", Kind.RATE),
+	static final List<Permit> PERMITS = List.of(RESILIENCE4J_BULKHEAD, RESILIENCE4J_RATE_LIMITER,
 			new Permit("com.google.common.util.concurrent.RateLimiter.acquire", "a Guava rate limiter", Kind.RATE),
 			new Permit("java.util.concurrent.Semaphore.acquire", "a semaphore", Kind.PERMITS),
 			new Permit("java.util.concurrent.Semaphore.tryAcquire", "a semaphore", Kind.PERMITS));
@@ -151,6 +157,18 @@ final class Upstream {
 			.map((entry) -> entry.getKey().counted(entry.getValue()))
 			.sorted(Comparator.comparingInt(Wait::threads).reversed())
 			.toList();
+	}
+
+	/**
+	 * Whether a request thread in {@code dump} waits on another thread's work, a future
+	 * outside any client: a pool's demand is read from its busy threads, and one dump can
+	 * catch its worker between two tasks, so it takes more than one dump to read it.
+	 */
+	static boolean waitsOnAFuture(ThreadDump dump) {
+		return dump.matching(ThreadDumps::servesARequest)
+			.stream()
+			.anyMatch((thread) -> FUTURES.stream().anyMatch(thread::hasFrame)
+					&& CLIENTS.stream().noneMatch(thread::hasFrame));
 	}
 
 	/**

@@ -39,6 +39,14 @@ class OwnResourcesTest {
 			"com.example.stock.StockApplication.render", "org.apache.catalina.core.ApplicationFilterChain.doFilter",
 			"java.lang.Thread.run");
 
+	private static final List<String> GUAVA_WAITING = List.of("java.lang.Thread.sleep",
+			"java.util.concurrent.TimeUnit.sleep",
+			"com.google.common.util.concurrent.Uninterruptibles.sleepUninterruptibly",
+			"com.google.common.util.concurrent.RateLimiter$SleepingStopwatch$1.sleepMicrosUninterruptibly",
+			"com.google.common.util.concurrent.RateLimiter.acquire",
+			"com.google.common.util.concurrent.RateLimiter.acquire", "com.example.shop.ShopApplication.suppliers",
+			"org.apache.catalina.core.ApplicationFilterChain.doFilter", "java.lang.Thread.run");
+
 	/**
 	 * Below the cap, 0.98 renderers were in use on average for 3.9 rps at 1 user and 1.95
 	 * for 7.8 rps at 2, over windows of 10 s: 29.3 renderer-seconds for 117 requests,
@@ -122,6 +130,48 @@ class OwnResourcesTest {
 				+ " — 3 renderers / 0.256 s = 11.7 rps");
 	}
 
+	/**
+	 * A rate kept in the team's code, Guava's {@code RateLimiter.create(12)}: no meter
+	 * and no configuration shows it, so the test declares it with where its waiters wait.
+	 * It is named at its rate, its model holding no latency; undeclared, the same
+	 * readings are unexplained with the wait the dumps saw.
+	 */
+	@Test
+	void aRateOfTheTeamsOwnIsNamedByItsWaitersAtItsRate() {
+		List<Step> steps = waitingAtTheCap(renderers(3, 1.95, 3), GUAVA_WAITING);
+		Resource.Own suppliers = Resource.own("supplier calls")
+			.permitsPerSecond(12)
+			.waitingIn("com.google.common.util.concurrent.RateLimiter.acquire");
+
+		SweepResult sweep = analysed(steps, suppliers);
+
+		assertThat(sweep).isCappedBy(Resource.OWN).hasCeilingNearItsModel(withPercentage(2));
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 11.9 rps from 4 users: supplier calls (the team's own,"
+				+ " declared by the test): 12 permits a second, 5 request threads waiting in"
+				+ " com.google.common.util.concurrent.RateLimiter.acquire — 12 permits / 1.000 s = 12.0 rps");
+		assertThat(((Verdict.Capped) sweep.verdict()).where()).contains("supplier calls");
+		assertThat(analysed(steps).verdict().line()).contains("waiting for a Guava rate limiter in com.example");
+		assertThat(analysed(renderers(3, 1.95, 3), suppliers)).isNotCappedBy(Resource.OWN);
+	}
+
+	/**
+	 * A bursty rate limiter stores a second of permits while idle between two steps: a
+	 * step's warm-up lasts until its users have spent them, so its window reads the rate.
+	 * 4 users of 0.207 s ask 19.3 a second of a limiter of 12, ramped up over the first
+	 * half of the warm-up, and spend its 12 stored permits and those it gives meanwhile
+	 * in 4.8 s; 8 users in 0.7 s; 2 users never reach it.
+	 */
+	@Test
+	void aDeclaredRatesStoredPermitsAreSpentBeforeAStepsWindow() {
+		Duration w1 = Duration.ofMillis(207);
+
+		assertThat(SweepRun.storeSpent(4, w1, List.of(12.0)).toMillis()).isBetween(4810L, 4830L);
+		assertThat(SweepRun.storeSpent(8, w1, List.of(12.0)).toMillis()).isBetween(700L, 712L);
+		assertThat(SweepRun.storeSpent(2, w1, List.of(12.0))).isZero();
+		assertThat(SweepRun.storeSpent(4, w1, List.of())).isZero();
+		assertThat(SweepRun.storeSpent(4, w1, List.of(19.0))).isEqualTo(Duration.ofSeconds(10));
+	}
+
 	/** A declaration that could never name its resource fails in one line. */
 	@Test
 	void aDeclarationWithoutALimitOrAWayToSeeItFullIsRefused() {
@@ -131,7 +181,12 @@ class OwnResourcesTest {
 			.withMessage("Resource.own(\"renderers\") needs what shows it full: inUseFrom(meter) or waitingIn(frame)");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> sweep.knowing(Resource.own("renderers").inUseFrom("stock.renderers.busy")))
-			.withMessage("Resource.own(\"renderers\") needs its limit: limitFrom(meter) or limit(configured)");
+			.withMessage("Resource.own(\"renderers\") needs its limit: limitFrom(meter), limit(configured) or"
+					+ " permitsPerSecond(rate)");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> sweep.knowing(Resource.own("supplier calls").permitsPerSecond(12)))
+			.withMessage(
+					"Resource.own(\"supplier calls\") is a rate: it needs where its waiters wait, waitingIn(frame)");
 		assertThatIllegalArgumentException().isThrownBy(() -> Resource.own(" "))
 			.withMessageContaining("needs the words the verdict names it by");
 	}
@@ -178,9 +233,13 @@ class OwnResourcesTest {
 	 * at the cap.
 	 */
 	private static List<Step> waitingAtTheCap(List<Step> steps) {
+		return waitingAtTheCap(steps, WAITING);
+	}
+
+	private static List<Step> waitingAtTheCap(List<Step> steps, List<String> frames) {
 		List<DumpedThread> threads = new ArrayList<>();
 		for (int i = 1; i <= 5; i++) {
-			threads.add(new DumpedThread("http-nio-8080-exec-" + i, WAITING));
+			threads.add(new DumpedThread("http-nio-8080-exec-" + i, frames));
 		}
 		ThreadDump dump = new ThreadDump(Path.of("threads-4.json"), threads);
 		List<Step> waiting = new ArrayList<>(steps);

@@ -250,6 +250,26 @@ class UpstreamTest {
 				"21 request threads at most (resilience4j.ratelimiter.waiting_threads)");
 	}
 
+	/**
+	 * Request threads waiting in a Guava rate limiter beside a Resilience4j one: the
+	 * Resilience4j rate limiter's rate is not theirs, and it is not named for them.
+	 */
+	@Test
+	void aGuavaRateLimitersWaitersNameNoResilience4jRateLimiter() {
+		List<String> guava = List.of("java.lang.Thread.sleep", "java.util.concurrent.TimeUnit.sleep",
+				"com.google.common.util.concurrent.Uninterruptibles.sleepUninterruptibly",
+				"com.google.common.util.concurrent.RateLimiter.acquire", "com.example.shop.ShopApplication.suppliers");
+
+		SweepResult sweep = flatAtTen(
+				dump(threads(10, "http-nio-8080-exec-", JDK_CLIENT_CALL), threads(22, "http-nio-8080-exec-", guava)),
+				new GaugeTimeline(Map.of()),
+				List.of(new RateLimits.Rate("partners", 24, Duration.ofSeconds(1), "configured")));
+
+		assertThat(sweep).isUnexplained();
+		assertThat(sweep.verdict().line()).contains(
+				"22 request threads waiting for a Guava rate limiter in com.example.shop.ShopApplication.suppliers");
+	}
+
 	/** A rate limiter no request thread waits for is no cap, whatever its rate. */
 	@Test
 	void aRateLimiterNoThreadWaitsForIsNoCap() {
@@ -289,8 +309,8 @@ class UpstreamTest {
 
 	/**
 	 * The same fixed pool of 4 fanning two calls of 0.41 s out a request, with dumps
-	 * below the cap: at one user 2 of its threads work for a request served at 2.4 rps,
-	 * 0.83 thread-seconds a request, so 4 threads give 4.8 rps (D = U / X), and the
+	 * below the cap: at one user 2 of its threads work while the request is in flight,
+	 * for its 0.41 s, 0.82 thread-seconds a request, so 4 threads give 4.9 rps, and the
 	 * ceiling is 4.9. The pool is named in the team's words; no pool of connections is.
 	 */
 	@Test
@@ -323,9 +343,29 @@ class UpstreamTest {
 			.hasCeilingNearItsModel(withPercentage(3))
 			.isNotCappedBy(Resource.CONNECTION_POOL);
 		assertThat(sweep.verdict().line()).isEqualTo("capped at 4.9 rps from 4 users: the service's own pool quotes-*:"
-				+ " 4/4 threads busy, 8 request threads waiting on its work — 4 threads / 0.833 s = 4.8 rps");
+				+ " 4/4 threads busy, 8 request threads waiting on its work — 4 threads / 0.820 s = 4.9 rps");
 		assertThat(((Verdict.Capped) sweep.verdict()).readings()).containsEntry("a request's demand",
-				"0.833 thread-seconds: 2.0 busy ÷ 2.4 rps at 1 user");
+				"0.820 thread-seconds: 2.0 threads busy while the request was in flight, in 1 of 1 dumps at 1 user,"
+						+ " for its 0.410 s");
+
+		// A dump between two requests, the pool idle for want of one, reads no demand: at
+		// one user only the dumps that caught the request in flight count. Averaged in,
+		// it
+		// read 1.3 busy threads for 2 and a model half as high again as the ceiling.
+		List<DumpedThread> between = new ArrayList<>();
+		for (int i = 1; i <= 4; i++) {
+			between.add(new DumpedThread("quotes-" + i, idle));
+		}
+		ThreadDump atRest = new ThreadDump(Path.of("threads-2.json"), between);
+		List<Step> caught = new ArrayList<>(steps);
+		caught.set(0, step(1, 2.4, 410, 2, List.of(atOne, atRest, atOne), none));
+
+		SweepResult withARest = SweepResults.analysed("test", URI.create("http://localhost/"), caught, true);
+
+		assertThat(withARest).isCappedBy(Resource.EXECUTOR).hasCeilingNearItsModel(withPercentage(3));
+		assertThat(((Verdict.Capped) withARest.verdict()).readings()).containsEntry("a request's demand",
+				"0.820 thread-seconds: 2.0 threads busy while the request was in flight, in 2 of 3 dumps at 1 user,"
+						+ " for its 0.410 s");
 	}
 
 	/**
@@ -368,7 +408,7 @@ class UpstreamTest {
 			.isNotCappedBy(Resource.CONNECTION_POOL);
 		Verdict.Capped verdict = (Verdict.Capped) sweep.verdict();
 		assertThat(verdict.line()).contains("Resilience4j's thread-pool bulkhead offers: 2/2 threads busy,"
-				+ " 16 request threads waiting on its work — 2 threads / 0.204 s = 9.8 rps");
+				+ " 16 request threads waiting on its work — 2 threads / 0.205 s = 9.8 rps");
 		assertThat(verdict.readings()).containsEntry("sizes", "core 2, max 4 threads (resilience4j.bulkhead.*);"
 				+ " 14 calls queued at most, of 100: it runs on 2 threads and grows towards 4 only once its queue is full");
 		assertThat(ResourceKinds.doubling(verdict, null)).map(Knob::name).hasValue("bulkhead offers 4 threads");

@@ -10,13 +10,15 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Semaphore;
 
+import com.google.common.util.concurrent.RateLimiter;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import io.github.resilience4j.bulkhead.ThreadPoolBulkhead;
 import io.github.resilience4j.bulkhead.ThreadPoolBulkheadRegistry;
-import io.github.resilience4j.ratelimiter.RateLimiter;
 import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
@@ -34,7 +36,9 @@ import reactor.netty.resources.ConnectionProvider;
  * from the quote service through the JDK's HttpClient (rates through the same client behind a Resilience4j bulkhead,
  * the fix for the bulkhead virtual threads take away, and partners' quotes behind a Resilience4j rate limiter, the
  * other fix; offers' quotes on the threads of a Resilience4j thread-pool bulkhead; stock checks behind the team's own
- * Semaphore), and a receipt is signed on the CPU. Every limit is the libraries' default unless the environment or the application's properties set it.
+ * Semaphore; suppliers' quotes behind a Guava rate limiter; delivery options from the database on the JDK's common
+ * pool), and a receipt is signed on the CPU. Every limit is the libraries' default unless the environment or the
+ * application's properties set it.
  */
 @SpringBootApplication
 @RestController
@@ -50,7 +54,10 @@ public class ShopApplication {
 
 	private final Bulkhead quotesBulkhead;
 
-	private final RateLimiter partnersLimiter;
+	private final io.github.resilience4j.ratelimiter.RateLimiter partnersLimiter;
+
+	/** The suppliers' contract, kept in the team's code with Guava's rate limiter: as many calls a second as it allows. */
+	private final RateLimiter suppliersLimiter;
 
 	private final ThreadPoolBulkhead offersBulkhead;
 
@@ -60,8 +67,10 @@ public class ShopApplication {
 	ShopApplication(JdbcClient jdbc, WebClient.Builder builder, @Value("${shop.pricing-url}") String pricingUrl,
 			@Value("${shop.pricing.max-connections:16}") int pricingConnections,
 			@Value("${shop.quotes-url}") String quotesUrl, BulkheadRegistry bulkheads, RateLimiterRegistry limiters,
-			ThreadPoolBulkheadRegistry threadPoolBulkheads, @Value("${shop.stock-checks:3}") int stockChecks) {
+			ThreadPoolBulkheadRegistry threadPoolBulkheads, @Value("${shop.stock-checks:3}") int stockChecks,
+			@Value("${shop.supplier-rate:12}") double supplierRate) {
 		this.jdbc = jdbc;
+		this.suppliersLimiter = RateLimiter.create(supplierRate);
 		this.stockChecks = new Semaphore(stockChecks, true);
 		this.quotesBulkhead = bulkheads.bulkhead("quotes");
 		this.offersBulkhead = threadPoolBulkheads.bulkhead("offers");
@@ -146,6 +155,30 @@ public class ShopApplication {
 		finally {
 			this.stockChecks.release();
 		}
+	}
+
+	/** A supplier's quote, as many a second as the suppliers' Guava rate limiter allows: a call waits for a permit. */
+	@GetMapping("/suppliers")
+	Map<String, Object> suppliers() throws IOException, InterruptedException {
+		this.suppliersLimiter.acquire();
+		HttpResponse<String> quote = fetchQuote();
+		return Map.of("status", quote.statusCode(), "quoteBytes", quote.body().length());
+	}
+
+	/**
+	 * Two delivery options looked up at once on the JDK's common pool, a query of 0.2 s in the database each, the
+	 * request waiting for both.
+	 */
+	@GetMapping("/delivery")
+	Map<String, Object> delivery() {
+		CompletableFuture<Integer> first = CompletableFuture.supplyAsync(this::deliveryOption, ForkJoinPool.commonPool());
+		CompletableFuture<Integer> second = CompletableFuture.supplyAsync(this::deliveryOption,
+				ForkJoinPool.commonPool());
+		return Map.of("options", first.join() + second.join());
+	}
+
+	private Integer deliveryOption() {
+		return this.jdbc.sql("select sleep(0.2) + 1").query(Integer.class).single();
 	}
 
 	private HttpResponse<String> fetchQuote() throws IOException, InterruptedException {
