@@ -350,8 +350,7 @@ class UpstreamTest {
 
 		// A dump between two requests, the pool idle for want of one, reads no demand: at
 		// one user only the dumps that caught the request in flight count. Averaged in,
-		// it
-		// read 1.3 busy threads for 2 and a model half as high again as the ceiling.
+		// it read 1.3 busy threads for 2 and a model half as high again as the ceiling.
 		List<DumpedThread> between = new ArrayList<>();
 		for (int i = 1; i <= 4; i++) {
 			between.add(new DumpedThread("quotes-" + i, idle));
