@@ -23,17 +23,20 @@ import dev.bottleneckkit.sweep.Verdict.Capped;
  * @param waits each dump of the steps at the cap with what its request threads wait for
  * before any client ({@link Upstream#waits}), read once for every rule that asks
  * @param own the resources of the team's own the test declared
+ * @param servers the web servers whose worker pools dumps show, each pool the first's
+ * that claims it
  */
 record AtCap(Readings readings, Step last, List<Step> atCap, double ceiling, int kneeUsers, Duration w1,
-		List<DumpWaits> waits, List<Resource.Own> own) {
+		List<DumpWaits> waits, List<Resource.Own> own, List<DumpedServer> servers) {
 
 	AtCap {
 		atCap = List.copyOf(atCap);
 		waits = List.copyOf(waits);
 		own = List.copyOf(own);
+		servers = List.copyOf(servers);
 	}
 
-	static AtCap of(Readings readings, List<Resource.Own> own) {
+	static AtCap of(Readings readings, List<Resource.Own> own, List<DumpedServer> servers) {
 		Step last = readings.last();
 		int kneeUsers = readings.knee().map(Step::users).orElse(last.users());
 		List<Step> atCap = readings.steps().stream().filter((s) -> s.users() >= kneeUsers).toList();
@@ -41,7 +44,13 @@ record AtCap(Readings readings, Step last, List<Step> atCap, double ceiling, int
 			.flatMap((step) -> step.threads().stream())
 			.map((dump) -> new DumpWaits(dump, Upstream.waits(dump)))
 			.toList();
-		return new AtCap(readings, last, atCap, readings.ceiling(), kneeUsers, readings.oneUserLatency(), waits, own);
+		return new AtCap(readings, last, atCap, readings.ceiling(), kneeUsers, readings.oneUserLatency(), waits, own,
+				servers);
+	}
+
+	/** The server whose worker pool {@code pool} is: the first that claims it. */
+	Optional<DumpedServer> serverOf(ThreadDumps.WorkerPool pool) {
+		return this.servers.stream().filter((server) -> server.serves().test(pool)).findFirst();
 	}
 
 	/**

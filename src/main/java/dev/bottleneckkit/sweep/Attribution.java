@@ -48,7 +48,7 @@ final class Attribution {
 	 * first, the team knowing its service best.
 	 */
 	static Analysis of(Readings readings, List<Resource.Own> own) {
-		AtCap at = AtCap.of(readings, own);
+		AtCap at = AtCap.of(readings, own, ResourceKinds.servers());
 		Verdict verdict = withNeighbours(withoutTheDeclaration(verdict(at), readings, own), at);
 		List<Verdict.Bound> bounds = Roots.unqueued(at, verdict, bounds(at));
 		Optional<Resource> cap = verdict.cap();
@@ -117,7 +117,7 @@ final class Attribution {
 			return verdict;
 		}
 		Map<String, String> seen = new LinkedHashMap<>(capped.readings());
-		seen.put(Verdict.Capped.UNDECLARED, verdict(AtCap.of(readings, List.of())).line());
+		seen.put(Verdict.Capped.UNDECLARED, verdict(AtCap.of(readings, List.of(), ResourceKinds.servers())).line());
 		return new Capped(capped.resource(), capped.ceilingRps(), capped.fromUsers(), capped.saw(), capped.model(),
 				capped.where(), seen);
 	}

@@ -15,12 +15,17 @@ import dev.bottleneckkit.sweep.Verdict.Capped;
  */
 final class EventLoopsKind implements ResourceKind {
 
-	static final LimitRules.DumpedServer SERVER = new LimitRules.DumpedServer(Resource.EVENT_LOOPS,
+	static final DumpedServer SERVER = new DumpedServer(Resource.EVENT_LOOPS,
 			(pool) -> pool.name().equals(ThreadDumps.EVENT_LOOP)
 					|| pool.name().startsWith(ThreadDumps.REACTOR_EVENT_LOOP),
 			(pool) -> pool.name().startsWith(ThreadDumps.REACTOR_EVENT_LOOP)
 					? "Reactor Netty event loops held by a blocking call" : "Vert.x event loops",
 			true);
+
+	@Override
+	public Optional<DumpedServer> server() {
+		return Optional.of(SERVER);
+	}
 
 	@Override
 	public Resource resource() {

@@ -42,8 +42,8 @@ final class HikariPoolKind implements ResourceKind {
 	}
 
 	@Override
-	public Verdict.Bound asConfigured(Verdict.Bound bound, Step turned) {
-		return LIMIT.asConfigured(bound, turned);
+	public Optional<ConfiguredLimit> configured() {
+		return Optional.of(LIMIT);
 	}
 
 	/**

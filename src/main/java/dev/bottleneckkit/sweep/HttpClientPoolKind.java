@@ -29,13 +29,8 @@ final class HttpClientPoolKind implements ResourceKind {
 	}
 
 	@Override
-	public Optional<Verdict.Bound> bound(AtCap at) {
-		return LIMIT.atW1(at);
-	}
-
-	@Override
-	public Verdict.Bound asConfigured(Verdict.Bound bound, Step turned) {
-		return LIMIT.asConfigured(bound, turned);
+	public Optional<ConfiguredLimit> configured() {
+		return Optional.of(LIMIT);
 	}
 
 	@Override

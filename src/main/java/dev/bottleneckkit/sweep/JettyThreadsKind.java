@@ -13,10 +13,13 @@ import dev.bottleneckkit.sweep.Verdict.Capped;
  */
 final class JettyThreadsKind implements ResourceKind {
 
-	static final LimitRules.DumpedServer SERVER = new LimitRules.DumpedServer(Resource.JETTY_THREADS,
-			(pool) -> !EventLoopsKind.SERVER.serves().test(pool) && !QuarkusWorkersKind.SERVER.serves().test(pool)
-					&& pool.serving().get(0).hasFrame("org.eclipse.jetty"),
-			(pool) -> "Jetty worker pool", false);
+	static final DumpedServer SERVER = new DumpedServer(Resource.JETTY_THREADS,
+			(pool) -> pool.serving().get(0).hasFrame("org.eclipse.jetty"), (pool) -> "Jetty worker pool", false);
+
+	@Override
+	public Optional<DumpedServer> server() {
+		return Optional.of(SERVER);
+	}
 
 	@Override
 	public Resource resource() {

@@ -9,8 +9,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.function.Function;
-import java.util.function.Predicate;
 
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.ThreadDump;
@@ -249,7 +247,7 @@ final class LimitRules {
 			for (ThreadDumps.WorkerPool pool : ThreadDumps.workerPools(dump)) {
 				int busy = pool.serving().size();
 				if (pool.idle() > 0 || busy != sizes.getOrDefault(pool.name(), 0) || busy >= at.last().users()
-						|| !server.serves().test(pool)) {
+						|| !at.serverOf(pool).filter(server::equals).isPresent()) {
 					continue;
 				}
 				Map<String, String> readings = new LinkedHashMap<>();
@@ -284,17 +282,6 @@ final class LimitRules {
 		dumpsBySize.forEach(
 				(name, bySize) -> ThreadDumps.agreed(bySize).ifPresent((agreed) -> sizes.put(name, agreed.getKey())));
 		return sizes;
-	}
-
-	/**
-	 * A web server's worker pool as dumps show it: whose pool it is, whether
-	 * {@code pool}'s threads are its (their name, their frames), what a verdict calls it,
-	 * and whether its name is where it is (an event loop's: the knob that adds loops is
-	 * the server's, found by the loops' name).
-	 */
-	record DumpedServer(Resource resource, Predicate<ThreadDumps.WorkerPool> serves,
-			Function<ThreadDumps.WorkerPool, String> words, boolean whereIsThePool) {
-
 	}
 
 }

@@ -14,10 +14,14 @@ import dev.bottleneckkit.sweep.Verdict.Capped;
  */
 final class QuarkusWorkersKind implements ResourceKind {
 
-	static final LimitRules.DumpedServer SERVER = new LimitRules.DumpedServer(Resource.QUARKUS_WORKER_THREADS,
-			(pool) -> !EventLoopsKind.SERVER.serves().test(pool)
-					&& pool.serving().get(0).hasFrame("org.jboss.resteasy.reactive"),
-			(pool) -> "Quarkus worker pool", false);
+	static final DumpedServer SERVER = new DumpedServer(Resource.QUARKUS_WORKER_THREADS,
+			(pool) -> pool.serving().get(0).hasFrame("org.jboss.resteasy.reactive"), (pool) -> "Quarkus worker pool",
+			false);
+
+	@Override
+	public Optional<DumpedServer> server() {
+		return Optional.of(SERVER);
+	}
 
 	@Override
 	public Resource resource() {

@@ -30,11 +30,19 @@ interface ResourceKind {
 	}
 
 	/**
+	 * The limit it is configured with and publishes as a meter, with the meter of its
+	 * use, where it has one: its {@link #bound} and {@link #asConfigured} read them.
+	 */
+	default Optional<ConfiguredLimit> configured() {
+		return Optional.empty();
+	}
+
+	/**
 	 * Its own ceiling, read from the sweep whether or not it was full: its configured
-	 * limit over what a request holds of it, where the steps saw it in use.
+	 * limit over what a request holds of it, where the steps saw it in use; at most W₁.
 	 */
 	default Optional<Verdict.Bound> bound(AtCap at) {
-		return Optional.empty();
+		return configured().flatMap((limit) -> limit.atW1(at));
 	}
 
 	/**
@@ -42,7 +50,7 @@ interface ResourceKind {
 	 * changed that limit: the same hold, the new limit.
 	 */
 	default Verdict.Bound asConfigured(Verdict.Bound bound, Step turned) {
-		return bound;
+		return configured().map((limit) -> limit.asConfigured(bound, turned)).orElse(bound);
 	}
 
 	/**
@@ -94,6 +102,15 @@ interface ResourceKind {
 	 */
 	default boolean atItsDestination() {
 		return connectionsAgree();
+	}
+
+	/**
+	 * The web server whose worker pool dumps show it as, when it is one: a pool in a dump
+	 * is the first server's of {@link ResourceKinds#ALL} that claims it
+	 * ({@link AtCap#serverOf}), so a claim names only its own frames or threads' name.
+	 */
+	default Optional<DumpedServer> server() {
+		return Optional.empty();
 	}
 
 	/**

@@ -18,8 +18,8 @@ final class ResourceKinds {
 
 	static final List<ResourceKind> ALL = List.of(new OwnKind(), new HikariPoolKind(), new HttpClientPoolKind(),
 			new ReactorNettyPoolKind(), new AgroalPoolKind(), new BulkheadKind(), new RateLimiterKind(),
-			new ExecutorKind(), new TomcatThreadsKind(), new EventLoopsKind(), new QuarkusWorkersKind(),
-			new JettyThreadsKind(), new UndertowThreadsKind(), new CarrierThreadsKind(), new LockKind(),
+			new ExecutorKind(), new EventLoopsKind(), new QuarkusWorkersKind(), new JettyThreadsKind(),
+			new UndertowThreadsKind(), new TomcatThreadsKind(), new CarrierThreadsKind(), new LockKind(),
 			new DownstreamKind(), new ConnectionPoolKind(), new CpuKind());
 
 	private ResourceKinds() {
@@ -31,6 +31,14 @@ final class ResourceKinds {
 			.filter((kind) -> kind.resource() == resource)
 			.findFirst()
 			.orElseThrow(() -> new IllegalStateException(resource + " has no kind in ResourceKinds.ALL"));
+	}
+
+	/**
+	 * The web servers whose worker pools dumps show, in the list's order: Tomcat's claims
+	 * any pool, so it comes after every other server's.
+	 */
+	static List<DumpedServer> servers() {
+		return ALL.stream().flatMap((kind) -> kind.server().stream()).toList();
 	}
 
 	/** Every kind's rules, in the list's order. */

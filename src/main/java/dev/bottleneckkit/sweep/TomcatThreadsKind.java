@@ -18,11 +18,17 @@ final class TomcatThreadsKind implements ResourceKind {
 	private static final ConfiguredLimit LIMIT = new ConfiguredLimit(Resource.TOMCAT_THREADS, Gauge.TOMCAT_MAX,
 			Gauge.TOMCAT_BUSY, "Tomcat threads (%.0f configured)", "threads");
 
-	/** Tomcat's pool in dumps: one no other server's frames or name claim. */
-	private static final LimitRules.DumpedServer SERVER = new LimitRules.DumpedServer(Resource.TOMCAT_THREADS,
-			(pool) -> !EventLoopsKind.SERVER.serves().test(pool) && !QuarkusWorkersKind.SERVER.serves().test(pool)
-					&& !JettyThreadsKind.SERVER.serves().test(pool) && !UndertowThreadsKind.SERVER.serves().test(pool),
+	/**
+	 * Tomcat's pool in dumps: any pool, claimed last, when no server before it in
+	 * {@link ResourceKinds#ALL} claims it by its frames or its name.
+	 */
+	private static final DumpedServer SERVER = new DumpedServer(Resource.TOMCAT_THREADS, (pool) -> true,
 			(pool) -> "Tomcat thread pool", false);
+
+	@Override
+	public Optional<DumpedServer> server() {
+		return Optional.of(SERVER);
+	}
 
 	@Override
 	public Resource resource() {
@@ -35,13 +41,8 @@ final class TomcatThreadsKind implements ResourceKind {
 	}
 
 	@Override
-	public Optional<Verdict.Bound> bound(AtCap at) {
-		return LIMIT.atW1(at);
-	}
-
-	@Override
-	public Verdict.Bound asConfigured(Verdict.Bound bound, Step turned) {
-		return LIMIT.asConfigured(bound, turned);
+	public Optional<ConfiguredLimit> configured() {
+		return Optional.of(LIMIT);
 	}
 
 	@Override

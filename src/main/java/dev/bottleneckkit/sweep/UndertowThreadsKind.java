@@ -9,10 +9,13 @@ import dev.bottleneckkit.sweep.Verdict.Capped;
 /** Undertow's (XNIO) worker pool, by its threads' frames in dumps. */
 final class UndertowThreadsKind implements ResourceKind {
 
-	static final LimitRules.DumpedServer SERVER = new LimitRules.DumpedServer(Resource.UNDERTOW_THREADS,
-			(pool) -> !EventLoopsKind.SERVER.serves().test(pool) && !QuarkusWorkersKind.SERVER.serves().test(pool)
-					&& !JettyThreadsKind.SERVER.serves().test(pool) && pool.serving().get(0).hasFrame("io.undertow"),
-			(pool) -> "Undertow worker pool", false);
+	static final DumpedServer SERVER = new DumpedServer(Resource.UNDERTOW_THREADS,
+			(pool) -> pool.serving().get(0).hasFrame("io.undertow"), (pool) -> "Undertow worker pool", false);
+
+	@Override
+	public Optional<DumpedServer> server() {
+		return Optional.of(SERVER);
+	}
 
 	@Override
 	public Resource resource() {

@@ -3,6 +3,7 @@ package dev.bottleneckkit.sweep;
 import java.util.Arrays;
 import java.util.List;
 
+import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,6 +35,34 @@ class ResourceKindsTest {
 	void onlyDemandsAreReadAgainOnAConfirmationsStep() {
 		assertThat(ResourceKinds.ALL.stream().filter(ResourceKind::demanded).map(ResourceKind::resource))
 			.containsExactlyInAnyOrder(Resource.CARRIER_THREADS, Resource.CPU, Resource.DOWNSTREAM);
+	}
+
+	/**
+	 * A worker pool in a dump is the first server's that claims it, each claim naming
+	 * only its own frames or threads: a new server is one kind in the list, and Tomcat's,
+	 * which claims any pool, comes last.
+	 */
+	@Test
+	void aWorkerPoolIsTheFirstServersThatClaimsIt() {
+		List<DumpedServer> servers = ResourceKinds.servers();
+		AtCap at = new AtCap(null, null, List.of(), 0, 1, null, List.of(), List.of(), servers);
+
+		assertThat(servers).extracting(DumpedServer::resource)
+			.containsExactly(Resource.EVENT_LOOPS, Resource.QUARKUS_WORKER_THREADS, Resource.JETTY_THREADS,
+					Resource.UNDERTOW_THREADS, Resource.TOMCAT_THREADS);
+		assertThat(at.serverOf(pool("qtp1234-", "org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.run")))
+			.map(DumpedServer::resource)
+			.hasValue(Resource.JETTY_THREADS);
+		assertThat(at.serverOf(pool("vert.x-eventloop-thread-", "org.jboss.resteasy.reactive.server.Handler")))
+			.map(DumpedServer::resource)
+			.hasValue(Resource.EVENT_LOOPS);
+		assertThat(at.serverOf(pool("http-nio-8080-exec-", "org.apache.tomcat.util.net.NioEndpoint$SocketProcessor")))
+			.map(DumpedServer::resource)
+			.hasValue(Resource.TOMCAT_THREADS);
+	}
+
+	private static ThreadDumps.WorkerPool pool(String name, String frame) {
+		return new ThreadDumps.WorkerPool(name, List.of(new DumpedThread(name + "1", List.of(frame))), 0);
 	}
 
 	private static int indexOf(Resource resource) {
