@@ -186,10 +186,12 @@ class VirtualThreadCallerFloodsDownstreamIT {
 		Run run = run(virtualDownstream, virtualCaller, "/call/sleep?via=virtual");
 
 		report.record("fix (a): downstream on virtual threads", run.result, unbounded, run.evidence(), run.gauges());
+		// Held to the downstream's own hold as this run measured it: the caller adds its
+		// hop, a core away on a busy machine, and a queue would add seconds.
 		assertThat(run.result).as("the downstream's waiting no longer holds a thread: every arrival is served")
 			.hasNoErrors()
 			.hasThroughputNear(unbounded, withPercentage(15))
-			.hasMedianLatencyNear(DOWNSTREAM_LATENCY, withPercentage(25));
+			.hasMedianLatencyNear(run.downstreamPeak.meanServiceTime(), withPercentage(25));
 	}
 
 	@Test
@@ -214,9 +216,9 @@ class VirtualThreadCallerFloodsDownstreamIT {
 			.isLessThanOrEqualTo(DOWNSTREAM_THREADS);
 		assertThat(run.result.errors()).as("the excess is rejected with 429 bulkhead-full, nothing times out")
 			.containsOnlyKeys("http-429 bulkhead-full");
-		assertThat(run.result).as("admitted calls pass at the downstream's own latency")
+		assertThat(run.result).as("admitted calls pass at the downstream's own latency, as this run measured it")
 			.hasThroughputNear(bulkhead, withPercentage(15))
-			.hasMedianLatencyNear(DOWNSTREAM_LATENCY, withPercentage(25));
+			.hasMedianLatencyNear(run.downstreamPeak.meanServiceTime(), withPercentage(25));
 	}
 
 	private static LabServiceContainer caller() {
