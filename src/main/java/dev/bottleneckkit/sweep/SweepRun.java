@@ -325,6 +325,41 @@ final class SweepRun {
 	 * declared rates raised {@code factor} times by a knob.
 	 */
 	private Step step(int users, List<Step> before, Probes probes, double factor) {
+		Step step = measure(users, before, probes, factor);
+		if (!compilingAtFullCpu(step)) {
+			return step;
+		}
+		String what = this.name + ", " + users + (users == 1 ? " user" : " users");
+		Settling settling = settle(users, step.meanLatency(), what + ", settling");
+		Console.line(String.format(Locale.ROOT,
+				"%s: the compilers took %.2f of a core while the CPU was full; settled (%s) and measured again", what,
+				step.compilerCores().getAsDouble(), settling));
+		return measure(users, before, probes, factor);
+	}
+
+	/**
+	 * Whether {@code step} measured the JIT as much as the service: its compilers took
+	 * more than {@value Settling#QUIET} of a core while the service's cores (or the cores
+	 * the machine's other processes left) were at least
+	 * {@value AnalysisPolicy#CPU_SATURATED} full, so that each doubling of the users
+	 * gains what the compilers give back, and a climb past the knee keeps rising. A step
+	 * whose cores had room loses nothing to them.
+	 */
+	static boolean compilingAtFullCpu(Step step) {
+		if (step.compilerCores().isEmpty() || step.compilerCores().getAsDouble() <= Settling.QUIET) {
+			return false;
+		}
+		return step.cpu().filter((use) -> {
+			double left = use.machineCores() - use.others();
+			return use.service() >= AnalysisPolicy.CPU_SATURATED * use.serviceCores()
+					|| use.machineUsed() - use.others() >= AnalysisPolicy.CPU_SATURATED * left;
+		}).isPresent();
+	}
+
+	/**
+	 * One measurement of a step, as {@link #step(int, List, Probes, double)} takes it.
+	 */
+	private Step measure(int users, List<Step> before, Probes probes, double factor) {
 		Duration w1 = before.isEmpty() ? null : before.get(0).meanLatency();
 		Duration lastLatency = before.isEmpty() ? Duration.ZERO : before.get(before.size() - 1).meanLatency();
 		List<Double> rates = this.own.stream()

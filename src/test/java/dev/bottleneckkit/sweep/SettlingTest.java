@@ -2,9 +2,13 @@ package dev.bottleneckkit.sweep;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalInt;
 
+import dev.bottleneckkit.load.LoadResults;
+import dev.bottleneckkit.probe.GaugeTimeline;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,6 +38,31 @@ class SettlingTest {
 
 		assertThat(settling).hasToString("the compilers 0.45 → 0.06 → 0.04 of a core in 4.6 s, quiet");
 		assertThat(unread).hasToString("its compilers not read");
+	}
+
+	/**
+	 * The ledger at one CPU, as a clean clone read it: at 8 users its compilers took 0.30
+	 * of a core while the service used all of its one, and each doubling past the knee
+	 * gained what they gave back (36.1 → 42.2 → 48.5 rps). Such a step settles and is
+	 * measured again; one whose cores had room, or whose compilers were quiet, is not.
+	 */
+	@Test
+	void aStepWhoseCompilersTookATenthOfACoreWhileTheCpuWasFullIsMeasuredAgain() {
+		Step.Cpu oneFullCpu = new Step.Cpu(1.0, 1, true, Optional.empty(), 0, Map.of("mysql", 0.1), 0.15, 2, 1.3);
+		Step.Cpu roomy = new Step.Cpu(0.34, 2, false, Optional.empty(), 0, Map.of("mysql", 0.1), 0.15, 2, 0.6);
+		Step.Cpu machineFull = new Step.Cpu(1.2, 2, false, Optional.empty(), 0, Map.of("mysql", 0.3), 0.3, 2, 1.9);
+
+		assertThat(SweepRun.compilingAtFullCpu(step(oneFullCpu, 0.30))).isTrue();
+		assertThat(SweepRun.compilingAtFullCpu(step(machineFull, 0.15))).isTrue();
+		assertThat(SweepRun.compilingAtFullCpu(step(oneFullCpu, 0.08))).as("quiet compilers").isFalse();
+		assertThat(SweepRun.compilingAtFullCpu(step(roomy, 0.24))).as("cores to spare").isFalse();
+	}
+
+	private static Step step(Step.Cpu cpu, double compilers) {
+		return new Step(8, LoadResults.closedLoop("step", 8, Duration.ofSeconds(2), 84, Duration.ofMillis(190)),
+				new GaugeTimeline(Map.of()), new GaugeTimeline(Map.of()), Optional.of(cpu), List.of(),
+				OptionalInt.empty(), List.of(), List.of(), Duration.ofSeconds(3), Optional.empty(),
+				OptionalDouble.empty(), true, OptionalDouble.of(compilers));
 	}
 
 	private static WarmUp.Round round(long millis, double compilers) {
