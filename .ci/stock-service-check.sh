@@ -29,8 +29,9 @@
 #      kit's comparison (dev.bottleneckkit.baseline.Baseline): it must fail with the before / after lines, and the
 #      run held against itself must pass;
 #   5. runs the A/B guard (.ci/stock-service/guard/StockGuardIT.java, -Dbottleneck.against=main's image): the pull
-#      request's image with the pool cut from 6 to 4 must be red with the ratio and its interval, main's image
-#      against itself green, "no change at this precision".
+#      request's image with the pool cut from 6 to 4, over three routes at one start of both images, must be red on
+#      /stock alone, each route's line with its ratio, its interval and one block's spread; main's image against
+#      itself green, "no change at this precision".
 # Needs the kit in the local Maven repository (.ci/consumer-check.sh installs it), a Docker engine and JAVA_HOME.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -192,25 +193,31 @@ for pool in 6 4; do
   printf 'FROM %s\nENV SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE=%s\n' "$image" "$pool" | docker build -q -t "$tag" - >/dev/null
 done
 cp .ci/stock-service/guard/StockGuardIT.java "$project/src/test/java/com/example/guards/"
-ab() { # head-image log
+ab() { # test-method head-image log
   local started=$SECONDS
-  STOCK_IMAGE="$1" "$root/mvnw" -B -ntp -f "$project/pom.xml" verify -Dit.test=StockGuardIT \
-    -Dbottleneck.against="$main_image" >"$2" 2>&1
+  STOCK_IMAGE="$2" "$root/mvnw" -B -ntp -f "$project/pom.xml" verify -Dit.test="StockGuardIT#$1" \
+    -Dbottleneck.against="$main_image" >"$3" 2>&1
   local status=$?
-  say "A/B guard of /stock with $1 against $main_image: exit $status in $((SECONDS - started)) s"
-  grep -E '^\[bottleneck-kit\] guard /stock' "$2" | sed 's/^/[stock]   /'
+  say "A/B guard ($1) with $2 against $main_image: exit $status in $((SECONDS - started)) s"
+  grep -E '^\[bottleneck-kit\] guard[ :]' "$3" | grep -vE ': A/B block |: A/B +[0-9]+ users?|: +[0-9]+ users? ' \
+    | sed 's/^/[stock]   /'
   return $status
 }
 set +e
-ab "$pr_image" "$work/ab-regressed.log"
+# Three routes at one start of both images: /stock takes the pool and must be red; /label and /report do not and
+# must read no change, each with its ratio, its interval and what one block could resolve.
+ab theServicesRoutesHaveNotRegressedAgainstMain "$pr_image" "$work/ab-regressed.log"
 cut=$?
 # The red run's report, kept for a person to look at (target/stock-report/ab/index.html).
 rm -rf "$root/target/stock-report/ab" && cp -r "$project/target/bottleneck-report" "$root/target/stock-report/ab" || true
-ab "$main_image" "$work/ab-same.log"
+ab theStockRouteHasNotRegressedAgainstMain "$main_image" "$work/ab-same.log"
 same=$?
 set -e
 [ "$cut" -ne 0 ] && grep -q 'ceiling: .* B/A 0\.[0-9]* (.*, 95 %), a block ±[0-9.]* %: regressed' "$work/ab-regressed.log" \
   && grep -q 'regressed against example/stock-service:main-.* beyond 5 %' "$work/ab-regressed.log" \
-  || { tail -n 60 "$work/ab-regressed.log"; say "error: a Hikari pool cut from 6 to 4 in the head image was not red"; exit 1; }
+  && grep -qE '^\[bottleneck-kit\] guard: guard /stock +0\.[0-9]+ \(.*\) +±[0-9.]+ % +regressed$' "$work/ab-regressed.log" \
+  && grep -qE '^\[bottleneck-kit\] guard: guard /label +[01]\.[0-9]+ \(.*\) +±[0-9.]+ % +no change at this precision' "$work/ab-regressed.log" \
+  && grep -qE '^\[bottleneck-kit\] guard: guard /report +[01]\.[0-9]+ \(.*\) +±[0-9.]+ % +no change at this precision' "$work/ab-regressed.log" \
+  || { tail -n 60 "$work/ab-regressed.log"; say "error: a Hikari pool cut from 6 to 4 in the head image was not red on /stock alone"; exit 1; }
 [ "$same" -eq 0 ] && grep -q 'the same image' "$work/ab-same.log" && grep -q 'no change at this precision' "$work/ab-same.log" \
   || { tail -n 60 "$work/ab-same.log"; say "error: main's image against itself was not green with no change"; exit 1; }

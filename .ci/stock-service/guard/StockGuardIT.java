@@ -1,5 +1,7 @@
 package com.example.guards;
 
+import java.util.List;
+
 import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.containers.ServiceContainer;
 import dev.bottleneckkit.junit.Scenario;
@@ -43,6 +45,18 @@ class StockGuardIT {
 
 		report.record("guard: /stock against main", sweep);
 		assertThat(sweep).hasNotRegressedAgainstItsBase(withPercentage(5));
+	}
+
+	/**
+	 * The service's routes at one start of both images: a pool change shows on the route that takes the pool, and the
+	 * others say what the run could resolve on them.
+	 */
+	@Test
+	void theServicesRoutesHaveNotRegressedAgainstMain(ScenarioReport report) {
+		List<SweepResult> routes = Sweep.of(stock, "/stock", "/label", "/report").named("guard").upToUsers(8).runEach();
+
+		routes.forEach((route) -> report.record(route.name() + " against main", route));
+		routes.forEach((route) -> assertThat(route).hasNotRegressedAgainstItsBase(withPercentage(5)));
 	}
 
 }

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 import dev.bottleneckkit.baseline.Baseline.Comparison;
 import dev.bottleneckkit.load.LoadResult;
@@ -69,6 +70,41 @@ final class HtmlReport {
 					row.allowed())) {
 				html.append("<td>").append(ReportText.escape(cell)).append("</td>");
 			}
+			html.append("</tr>");
+		}
+		return html.append("</table></section>").toString();
+	}
+
+	/**
+	 * Every route measured against a base image, a row each: its ceiling A → B, B / A
+	 * with its 95 % interval, the spread of one block (what the run could resolve) and
+	 * the route's own verdict, a regression in red; empty without one.
+	 */
+	static String guardSection(List<ReportEntry> entries) {
+		List<ReportEntry.Swept> compared = entries.stream()
+			.filter(ReportEntry.Swept.class::isInstance)
+			.map(ReportEntry.Swept.class::cast)
+			.filter((e) -> e.sweep().comparison().isPresent())
+			.toList();
+		if (compared.isEmpty()) {
+			return "";
+		}
+		StringBuilder html = new StringBuilder("<section class=\"baseline\"><h2>Against the base image, route by route"
+				+ "</h2><table class=\"steps\"><tr><th>scenario</th><th>route</th><th>base</th><th>ceiling A → B</th>"
+				+ "<th>B/A (95 %)</th><th>a block</th><th>verdict</th></tr>");
+		for (ReportEntry.Swept e : compared) {
+			ABComparison ab = e.sweep().comparison().orElseThrow();
+			Optional<ABComparison.Figure> ceiling = ab.figure("ceiling");
+			boolean regressed = ab.regressed(ABComparison.DEFAULT_BOUND);
+			List<String> cells = List.of(e.scenarioId(), e.caseName(), ab.baseImage(),
+					ceiling.map((f) -> String.format(Locale.ROOT, "%.1f → %.1f rps", f.base(), f.head())).orElse("—"),
+					ceiling.map((f) -> String.format(Locale.ROOT, "%.3f (%.3f–%.3f)", f.ratio(), f.low(), f.high()))
+						.orElse("—"),
+					ceiling.map((f) -> String.format(Locale.ROOT, "±%.1f %%", 100 * f.noise())).orElse("—"),
+					ab.capMoved() ? "regressed: the cap moved to " + ab.headCap()
+							: ab.outcome(ABComparison.DEFAULT_BOUND));
+			html.append(regressed ? "<tr class=\"regressed\">" : "<tr>");
+			cells.forEach((cell) -> html.append("<td>").append(ReportText.escape(cell)).append("</td>"));
 			html.append("</tr>");
 		}
 		return html.append("</table></section>").toString();
@@ -357,6 +393,7 @@ final class HtmlReport {
 		if (comparison != null) {
 			html.append(baselineSection(comparison));
 		}
+		html.append(guardSection(entries));
 		html.append("<nav>");
 		byScenario.forEach((id, runs) -> {
 			boolean allPassed = runs.stream().allMatch(ReportEntry::passed);

@@ -8,6 +8,7 @@ import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.model.Ceiling;
 import dev.bottleneckkit.model.FailureMode;
 import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.sweep.ABComparison;
 import dev.bottleneckkit.sweep.SweepResult;
 
 /**
@@ -104,6 +105,20 @@ abstract sealed class ReportEntry permits ReportEntry.Load, ReportEntry.Failing,
 
 		SweepResult sweep() {
 			return this.sweep;
+		}
+
+		/**
+		 * A failed test's outcome, and where the sweep was measured against a base, its
+		 * own: a guard of several routes fails on one, and the others say they did not
+		 * regress.
+		 */
+		@Override
+		String outcome() {
+			String outcome = super.outcome();
+			return this.sweep.comparison()
+				.filter((compared) -> state() == Outcome.FAILED)
+				.map((compared) -> outcome + "; this route alone: " + compared.outcome(ABComparison.DEFAULT_BOUND))
+				.orElse(outcome);
 		}
 
 	}

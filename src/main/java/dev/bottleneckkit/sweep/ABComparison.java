@@ -166,11 +166,15 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 		return String.format(Locale.ROOT,
 				"B (%s) against A (%s)%s, %d blocks at %d and %d users (order's seed %d): %s%n  %s", this.headImage,
 				this.baseImage, this.sameImage ? ", the same image" : "", this.blocks, this.kneeUsers,
-				this.ceilingUsers, this.seed,
-				regressed(DEFAULT_BOUND) ? "regressed"
-						: this.figures.stream().anyMatch((f) -> f.change(DEFAULT_BOUND) == Change.IMPROVED) ? "improved"
-								: "no change at this precision",
+				this.ceilingUsers, this.seed, outcome(DEFAULT_BOUND),
 				String.join(System.lineSeparator() + "  ", lines(DEFAULT_BOUND)));
+	}
+
+	/** "regressed", "improved" or "no change at this precision", at {@code bound}. */
+	public String outcome(double bound) {
+		return regressed(bound) ? "regressed"
+				: this.figures.stream().anyMatch((f) -> f.change(bound) == Change.IMPROVED) ? "improved"
+						: "no change at this precision";
 	}
 
 	/**

@@ -30,14 +30,11 @@ final class PairRun {
 	/** A route that fails for most requests of one side and not the other's differs. */
 	static final double MOSTLY_ERRORS = 0.5;
 
-	private final SweepRun head;
-
 	private final AbstractServiceContainer<?> headService;
 
 	private final DockerImageName baseImage;
 
-	PairRun(SweepRun head, AbstractServiceContainer<?> headService, DockerImageName baseImage) {
-		this.head = head;
+	PairRun(AbstractServiceContainer<?> headService, DockerImageName baseImage) {
 		this.headService = headService;
 		this.baseImage = baseImage;
 	}
@@ -79,9 +76,19 @@ final class PairRun {
 		return base.cap().isPresent() && head.cap().isPresent() && !base.cap().equals(head.cap());
 	}
 
-	Measured measure() {
+	/** One route against the base. */
+	Measured measure(SweepRun head) {
+		return measureEach(List.of(head)).get(0);
+	}
+
+	/**
+	 * Each of {@code heads}, routes of the one head service, against the base, started
+	 * once: one route after the other, each with its own knee, settling and blocks, the
+	 * blocks' order drawn from one seed that replays them all.
+	 */
+	List<Measured> measureEach(List<SweepRun> heads) {
 		long started = System.nanoTime();
-		String name = this.head.name();
+		String name = heads.get(0).name() + ((heads.size() > 1) ? " and " + (heads.size() - 1) + " more routes" : "");
 		// A seed that is not a number is refused before anything starts.
 		BlockOrder order = BlockOrder.ofRun();
 		try (ServiceContainer baseService = ServiceContainer.alike(this.headService, this.baseImage, "-base")) {
@@ -103,29 +110,36 @@ final class PairRun {
 				Console.line(name + ": A/B: the base and the head are the same image ("
 						+ imageId(baseService).replace("sha256:", "").substring(0, 12) + "): an A/A comparison");
 			}
-			SweepRun base = this.head.on(baseService, " [A]");
-			return measure(base, headImage, same, started, order);
+			List<Measured> measured = new ArrayList<>();
+			for (SweepRun head : heads) {
+				// Each route draws its blocks' order further along the one seed's.
+				int firstBlock = measured.size() * ABComparison.MAX_BLOCKS;
+				measured.add(measure(head, head.on(baseService, " [A]"), headImage, same,
+						measured.isEmpty() ? started : System.nanoTime(), order, firstBlock));
+			}
+			return measured;
 		}
 	}
 
-	private Measured measure(SweepRun base, String headImage, boolean same, long started, BlockOrder order) {
-		String name = this.head.name();
+	private Measured measure(SweepRun head, SweepRun base, String headImage, boolean same, long started,
+			BlockOrder order, int firstBlock) {
+		String name = head.name();
 		long searching = System.nanoTime();
 		try (Probes baseProbes = base.openProbes();
-				Probes headProbes = this.head.openProbes();
+				Probes headProbes = head.openProbes();
 				RunHook.Load loading = RunHook.installed().loads(name + ", A/B")) {
 			Optional<WarmUp> baseWarmUp = base.warmUp(base.name());
-			Optional<WarmUp> headWarmUp = this.head.warmUp(name);
+			Optional<WarmUp> headWarmUp = head.warmUp(name);
 			Climb climb = new Climb(name + ", A/B",
-					List.of(new Climb.Side(base::step, baseProbes), new Climb.Side(this.head::step, headProbes)),
-					this.head.maxUsers());
+					List.of(new Climb.Side(base::step, baseProbes), new Climb.Side(head::step, headProbes)),
+					head.maxUsers());
 			climb.climb(loading, (users, steps) -> {
 				Step baseStep = steps.get(0);
 				Step headStep = steps.get(1);
 				Console.line(String.format(Locale.ROOT, "%s: A/B %4d %-5s A %8.1f rps  B %8.1f rps", name, users,
 						(users == 1) ? "user" : "users", baseStep.throughput(), headStep.throughput()));
 				if (users == 1) {
-					sameAnswers(this.baseImage, this.head.target().getPath(), baseStep, headStep);
+					sameAnswers(this.baseImage, head.target().getPath(), baseStep, headStep);
 				}
 			});
 			Climb.Side baseSide = climb.sides().get(0);
@@ -144,12 +158,13 @@ final class PairRun {
 				.map(Step::users)
 				.filter((knee) -> knee < ceilingUsers)
 				.orElse(Math.max(1, ceilingUsers / 2));
-			settle(base, baseReadings, headReadings, ceilingUsers);
+			settle(head, base, baseReadings, headReadings, ceilingUsers);
 			long blocking = System.nanoTime();
 			Console.line(String.format(Locale.ROOT,
 					"%s: A/B: blocks at %d and %d users, the order drawn from seed %d (-D%s=%d replays it)", name,
 					kneeUsers, ceilingUsers, order.seed(), BlockOrder.SEED_PROPERTY, order.seed()));
-			List<ABComparison.Block> blocks = blocks(base, baseReadings, headReadings, kneeUsers, ceilingUsers, order);
+			List<ABComparison.Block> blocks = blocks(head, base, baseReadings, headReadings, kneeUsers, ceilingUsers,
+					order, firstBlock);
 			long ended = System.nanoTime();
 			Console.line(String.format(Locale.ROOT,
 					"%s: A/B took %d s: the base's start %d s, warm-ups, the knee's search and settling %d s, %d blocks"
@@ -167,12 +182,12 @@ final class PairRun {
 	 * and not its JIT. A CPU-bound route's blocks spread by ±5 to 11 % where both JVMs
 	 * still compiled at that load after a warm-up that went quiet at two users.
 	 */
-	private void settle(SweepRun base, Readings baseReadings, Readings headReadings, int ceiling) {
-		String name = this.head.name();
+	private void settle(SweepRun head, SweepRun base, Readings baseReadings, Readings headReadings, int ceiling) {
+		String name = head.name();
 		String what = ", A/B settling at " + ceiling + " users";
 		try (RunHook.Span settling = RunHook.installed().begin(RunHook.Work.WARM_UP, name + what)) {
 			Settling a = base.settle(ceiling, latencyAt(baseReadings, ceiling), base.name() + what);
-			Settling b = this.head.settle(ceiling, latencyAt(headReadings, ceiling), name + what);
+			Settling b = head.settle(ceiling, latencyAt(headReadings, ceiling), name + what);
 			Console.line(name + ": A/B: settled at " + ceiling + " users: A " + a + "; B " + b);
 		}
 	}
@@ -180,25 +195,23 @@ final class PairRun {
 	/**
 	 * Interleaved blocks at {@code knee} and {@code ceiling} users until the ratio is
 	 * known well enough: A B B A or B A A B as {@code order} draws, each load with a
-	 * step's warm-up and window.
+	 * step's warm-up and window; the first block is {@code firstBlock} of the order.
 	 */
-	private List<ABComparison.Block> blocks(SweepRun base, Readings baseReadings, Readings headReadings, int knee,
-			int ceiling, BlockOrder order) {
+	private List<ABComparison.Block> blocks(SweepRun head, SweepRun base, Readings baseReadings, Readings headReadings,
+			int knee, int ceiling, BlockOrder order, int firstBlock) {
 		List<ABComparison.Block> blocks = new ArrayList<>();
 		Duration w1 = baseReadings.oneUserLatency();
 		Duration atKnee = latencyAt(baseReadings, knee);
 		Duration atCeiling = latencyAt(baseReadings, ceiling).compareTo(latencyAt(headReadings, ceiling)) >= 0
 				? latencyAt(baseReadings, ceiling) : latencyAt(headReadings, ceiling);
 		while (blocks.size() < ABComparison.MAX_BLOCKS && !ABComparison.precise(blocks)) {
-			boolean baseFirst = order.baseFirst(blocks.size());
+			boolean baseFirst = order.baseFirst(firstBlock + blocks.size());
 			String block = "A/B block " + (blocks.size() + 1) + (baseFirst ? " (A first)" : " (B first)");
-			LoadResult kneeFirst = (baseFirst ? base : this.head).load(knee, w1, atKnee,
-					block + ", " + knee + " users");
-			LoadResult kneeSecond = (baseFirst ? this.head : base).load(knee, w1, atKnee,
-					block + ", " + knee + " users");
-			LoadResult ceilingFirst = (baseFirst ? this.head : base).load(ceiling, w1, atCeiling,
+			LoadResult kneeFirst = (baseFirst ? base : head).load(knee, w1, atKnee, block + ", " + knee + " users");
+			LoadResult kneeSecond = (baseFirst ? head : base).load(knee, w1, atKnee, block + ", " + knee + " users");
+			LoadResult ceilingFirst = (baseFirst ? head : base).load(ceiling, w1, atCeiling,
 					block + ", " + ceiling + " users");
-			LoadResult ceilingSecond = (baseFirst ? base : this.head).load(ceiling, w1, atCeiling,
+			LoadResult ceilingSecond = (baseFirst ? base : head).load(ceiling, w1, atCeiling,
 					block + ", " + ceiling + " users");
 			LoadResult baseKnee = baseFirst ? kneeFirst : kneeSecond;
 			LoadResult headKnee = baseFirst ? kneeSecond : kneeFirst;
@@ -208,8 +221,8 @@ final class PairRun {
 					new ABComparison.Block(baseKnee.throughput(), headKnee.throughput(), baseKnee.p99().toNanos() / 1e6,
 							headKnee.p99().toNanos() / 1e6, baseCeiling.throughput(), headCeiling.throughput()));
 			Console.line(String.format(Locale.ROOT, "%s: %s: A %.2f / B %.2f rps at %d users, A %.2f / B %.2f at %d",
-					this.head.name(), block, baseKnee.throughput(), headKnee.throughput(), knee,
-					baseCeiling.throughput(), headCeiling.throughput(), ceiling));
+					head.name(), block, baseKnee.throughput(), headKnee.throughput(), knee, baseCeiling.throughput(),
+					headCeiling.throughput(), ceiling));
 		}
 		return blocks;
 	}

@@ -2,7 +2,9 @@ package dev.bottleneckkit.sweep;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
@@ -72,6 +74,13 @@ public final class Sweep {
 	private final List<Resource.Own> own;
 
 	/**
+	 * The paths of a sweep of several routes
+	 * ({@link #of(AbstractServiceContainer, String, String...)}), each swept on its own
+	 * by {@link #runEach()}; empty for one route or a mix.
+	 */
+	private final List<String> routes;
+
+	/**
 	 * What a sweep does after its steps with the service's knobs.
 	 *
 	 * @param confirming whether the verdict is put to the test by turning its resource's
@@ -106,13 +115,14 @@ public final class Sweep {
 
 	private Sweep(List<Request> mix, String name, int maxUsers, Duration requestTimeout,
 			AbstractServiceContainer<?> service, GenericContainer<?> downstream, Duration warmUpAtMost) {
-		this(mix, name, maxUsers, requestTimeout, service, downstream, warmUpAtMost, Checks.NONE, List.of());
+		this(mix, name, maxUsers, requestTimeout, service, downstream, warmUpAtMost, Checks.NONE, List.of(), List.of());
 	}
 
 	private Sweep(List<Request> mix, String name, int maxUsers, Duration requestTimeout,
 			AbstractServiceContainer<?> service, GenericContainer<?> downstream, Duration warmUpAtMost, Checks checks,
-			List<Resource.Own> own) {
+			List<Resource.Own> own, List<String> routes) {
 		this.checks = checks;
+		this.routes = List.copyOf(routes);
 		this.own = List.copyOf(own);
 		this.mix = List.copyOf(mix);
 		this.name = name;
@@ -132,6 +142,34 @@ public final class Sweep {
 			throw new IllegalArgumentException("path must start with '/', was '" + path + "'");
 		}
 		return of(service, Request.get(service.uri(path))).named("sweep " + path);
+	}
+
+	/**
+	 * Sweeps of several routes of {@code service} (e.g. {@code "/stock", "/label"}), each
+	 * on its own: {@link #runEach()} runs them one after the other and hands back a
+	 * result a route, in this order. With {@link #against(String)} both images start once
+	 * for all the routes, each route gets its own knee, blocks and ratio with its
+	 * interval, and the console prints a table of the routes. A route is named by the
+	 * sweep's name and its path: {@code named("guard")} gives "guard /stock", "guard
+	 * /label".
+	 */
+	public static Sweep of(AbstractServiceContainer<?> service, String path, String... morePaths) {
+		List<String> paths = new ArrayList<>(List.of(path));
+		for (String more : morePaths) {
+			paths.add(more);
+		}
+		for (String each : paths) {
+			if (each == null || !each.startsWith("/")) {
+				throw new IllegalArgumentException("each path must start with '/', was '" + each + "'");
+			}
+		}
+		if (paths.size() != paths.stream().distinct().count()) {
+			throw new IllegalArgumentException("each route once: " + paths + " names one twice");
+		}
+		Sweep first = of(service, path);
+		return new Sweep(first.mix, (paths.size() > 1) ? "sweep" : first.name, first.maxUsers, first.requestTimeout,
+				first.service, first.downstream, first.warmUpAtMost, first.checks, first.own,
+				(paths.size() > 1) ? paths : List.of());
 	}
 
 	/**
@@ -170,13 +208,13 @@ public final class Sweep {
 	/** A name for logs and reports. */
 	public Sweep named(String name) {
 		return new Sweep(this.mix, name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
-				this.warmUpAtMost, this.checks, this.own);
+				this.warmUpAtMost, this.checks, this.own, this.routes);
 	}
 
 	/** The users of the last step, 2 to 4096 (steps double from one). */
 	public Sweep upToUsers(int users) {
 		return new Sweep(this.mix, this.name, Knobs.between("users", users, 2, 4096), this.requestTimeout, this.service,
-				this.downstream, this.warmUpAtMost, this.checks, this.own);
+				this.downstream, this.warmUpAtMost, this.checks, this.own, this.routes);
 	}
 
 	/**
@@ -186,7 +224,7 @@ public final class Sweep {
 	public Sweep requestTimeout(Duration timeout) {
 		return new Sweep(this.mix, this.name, this.maxUsers,
 				Knobs.between("requestTimeout", timeout, Duration.ofMillis(1), Duration.ofMinutes(10)), this.service,
-				this.downstream, this.warmUpAtMost, this.checks, this.own);
+				this.downstream, this.warmUpAtMost, this.checks, this.own, this.routes);
 	}
 
 	/**
@@ -195,7 +233,8 @@ public final class Sweep {
 	 */
 	public Sweep warmUpAtMost(Duration atMost) {
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
-				Knobs.between("warmUpAtMost", atMost, Duration.ZERO, Duration.ofMinutes(5)), this.checks, this.own);
+				Knobs.between("warmUpAtMost", atMost, Duration.ZERO, Duration.ofMinutes(5)), this.checks, this.own,
+				this.routes);
 	}
 
 	/**
@@ -211,7 +250,7 @@ public final class Sweep {
 	 */
 	public Sweep confirming() {
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
-				this.warmUpAtMost, this.checks.confirming(Optional.empty()), this.own);
+				this.warmUpAtMost, this.checks.confirming(Optional.empty()), this.own, this.routes);
 	}
 
 	/**
@@ -224,7 +263,7 @@ public final class Sweep {
 			throw new IllegalArgumentException("confirming needs a knob; confirming() turns the resource's own");
 		}
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
-				this.warmUpAtMost, this.checks.confirming(Optional.of(knob)), this.own);
+				this.warmUpAtMost, this.checks.confirming(Optional.of(knob)), this.own, this.routes);
 	}
 
 	/**
@@ -233,7 +272,7 @@ public final class Sweep {
 	 * cap, in the team's words, with its model.
 	 */
 	public Sweep knowing(Resource.Own... own) {
-		List<Resource.Own> all = new java.util.ArrayList<>(this.own);
+		List<Resource.Own> all = new ArrayList<>(this.own);
 		for (Resource.Own one : own) {
 			if (one == null) {
 				throw new IllegalArgumentException("knowing needs resources, e.g. Resource.own(\"renderers\")");
@@ -241,7 +280,7 @@ public final class Sweep {
 			all.add(one.checked());
 		}
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
-				this.warmUpAtMost, this.checks, all);
+				this.warmUpAtMost, this.checks, all, this.routes);
 	}
 
 	/**
@@ -255,7 +294,8 @@ public final class Sweep {
 	 */
 	public Sweep reaching(double rps) {
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
-				this.warmUpAtMost, this.checks.reaching(Knobs.between("rps", rps, 0.1, 1_000_000)), this.own);
+				this.warmUpAtMost, this.checks.reaching(Knobs.between("rps", rps, 0.1, 1_000_000)), this.own,
+				this.routes);
 	}
 
 	/**
@@ -281,7 +321,7 @@ public final class Sweep {
 					"an A/B sweep starts the base beside the service: sweep a service container (Sweep.of(service, path))");
 		}
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
-				this.warmUpAtMost, this.checks.against(baseImage), this.own);
+				this.warmUpAtMost, this.checks.against(baseImage), this.own, this.routes);
 	}
 
 	/**
@@ -291,7 +331,7 @@ public final class Sweep {
 	 */
 	Sweep watching(AbstractServiceContainer<?> container) {
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, container, this.downstream,
-				this.warmUpAtMost, this.checks, this.own);
+				this.warmUpAtMost, this.checks, this.own, this.routes);
 	}
 
 	/**
@@ -300,7 +340,7 @@ public final class Sweep {
 	 */
 	public Sweep watchingDownstream(GenericContainer<?> container) {
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, container,
-				this.warmUpAtMost, this.checks, this.own);
+				this.warmUpAtMost, this.checks, this.own, this.routes);
 	}
 
 	/**
@@ -309,10 +349,96 @@ public final class Sweep {
 	 * ({@link #reaching(double)}), then puts the service back as the test configured it.
 	 */
 	public SweepResult run() {
-		SweepRun run = new SweepRun(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service,
-				this.downstream, this.warmUpAtMost, this.own);
-		Optional<DockerImageName> base = this.checks.against().or(() -> RunWide.against(this.service, this.name));
-		Optional<PairRun.Measured> pair = base.map((image) -> new PairRun(run, this.service, image).measure());
+		if (!this.routes.isEmpty()) {
+			throw new IllegalStateException("a sweep of " + this.routes.size() + " routes " + this.routes
+					+ " hands back a result a route: call runEach()");
+		}
+		SweepRun run = sweepRun();
+		Optional<PairRun.Measured> pair = baseImage().map((image) -> new PairRun(this.service, image).measure(run));
+		return concluded(run, pair);
+	}
+
+	/**
+	 * Runs each route's sweep, one after the other, and hands back their results in the
+	 * routes' order ({@link #of(AbstractServiceContainer, String, String...)}); a sweep
+	 * of one route hands back its one result. Against a base image, both images start
+	 * once for all the routes, and the console prints a table: each route's ceiling B / A
+	 * with its interval, the spread of one block (what the run could resolve) and its
+	 * verdict.
+	 */
+	public List<SweepResult> runEach() {
+		List<Sweep> each = this.routes.isEmpty() ? List.of(this) : this.routes.stream().map(this::route).toList();
+		Optional<DockerImageName> base = baseImage();
+		if (base.isEmpty()) {
+			return each.stream().map(Sweep::run).toList();
+		}
+		List<SweepRun> runs = each.stream().map(Sweep::sweepRun).toList();
+		List<PairRun.Measured> pairs = new PairRun(this.service, base.get()).measureEach(runs);
+		List<SweepResult> results = new ArrayList<>();
+		for (int index = 0; index < each.size(); index++) {
+			results.add(each.get(index).concluded(runs.get(index), Optional.of(pairs.get(index))));
+		}
+		if (results.size() > 1) {
+			routesTable(results, ABComparison.DEFAULT_BOUND).forEach((line) -> Console.line(this.name + ": " + line));
+		}
+		return List.copyOf(results);
+	}
+
+	/**
+	 * The routes of one guard as a table, a line each: the route, its ceiling B / A with
+	 * its 95 % interval, the spread of one block (the noise floor: what the run could
+	 * resolve) and its verdict at {@code bound}; a route without a comparison says so.
+	 */
+	static List<String> routesTable(List<SweepResult> routes, double bound) {
+		int width = routes.stream().mapToInt((route) -> route.name().length()).max().orElse(5);
+		String row = "%-" + width + "s  %-24s  %-9s  %s";
+		List<String> lines = new ArrayList<>();
+		lines.add(String.format(Locale.ROOT, "%d routes, each B against A at one start of both:", routes.size()));
+		lines.add(String.format(Locale.ROOT, row, "route", "ceiling B/A (95 %)", "a block", "verdict"));
+		for (SweepResult route : routes) {
+			Optional<ABComparison> compared = route.comparison();
+			Optional<ABComparison.Figure> ceiling = compared.flatMap((c) -> c.figure("ceiling"));
+			lines.add(String.format(Locale.ROOT, row, route.name(),
+					ceiling.map((f) -> String.format(Locale.ROOT, "%.3f (%.3f–%.3f)", f.ratio(), f.low(), f.high()))
+						.orElse("-"),
+					ceiling.map((f) -> String.format(Locale.ROOT, "±%.1f %%", 100 * f.noise())).orElse("-"),
+					compared.map((c) -> c.capMoved() ? "regressed: the cap moved to " + c.headCap()
+							: c.outcome(bound).equals("no change at this precision")
+									? String.format(Locale.ROOT, "no change at this precision (±%.1f %%)",
+											100 * c.figures()
+												.stream()
+												.filter(ABComparison.Figure::higherIsBetter)
+												.mapToDouble(ABComparison.Figure::halfWidth)
+												.max()
+												.orElse(0))
+									: c.outcome(bound))
+						.orElse("not compared")));
+		}
+		return lines;
+	}
+
+	/** This sweep of several routes on {@code path} alone, named for it. */
+	private Sweep route(String path) {
+		return new Sweep(List.of(Request.get(this.service.uri(path))), this.name + " " + path, this.maxUsers,
+				this.requestTimeout, this.service, this.downstream, this.warmUpAtMost, this.checks, this.own,
+				List.of());
+	}
+
+	private SweepRun sweepRun() {
+		return new SweepRun(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
+				this.warmUpAtMost, this.own);
+	}
+
+	/** The base the sweep is measured against, named by the test or the run. */
+	private Optional<DockerImageName> baseImage() {
+		return this.checks.against().or(() -> RunWide.against(this.service, this.name));
+	}
+
+	/**
+	 * The analysis of what {@code run} (and the pair, when against a base) measured, the
+	 * knobs turned when asked, as a result.
+	 */
+	private SweepResult concluded(SweepRun run, Optional<PairRun.Measured> pair) {
 		Readings readings = pair.map(PairRun.Measured::head).orElseGet(run::measure);
 		Analysis analysis = Attribution.of(readings, this.own);
 		Optional<ABComparison> comparison = pair.map((measured) -> measured

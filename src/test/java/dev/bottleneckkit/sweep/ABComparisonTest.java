@@ -1,5 +1,6 @@
 package dev.bottleneckkit.sweep;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,6 +9,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Random;
 
+import dev.bottleneckkit.containers.ServiceContainer;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.probe.GaugeTimeline;
@@ -168,6 +170,64 @@ class ABComparisonTest {
 			.withMessage("A/B: the base (orders:main) answers {http-404=400} where the head answers 8 successes on"
 					+ " /orders/42: they do not serve the same route; compare two images of one service");
 		PairRun.sameAnswers(DockerImageName.parse("orders:main"), "/orders/42", answered, answered);
+	}
+
+	/**
+	 * A guard of three routes at one start prints one line a route: its ceiling's ratio
+	 * with its interval, the spread of one block beside it, and its own verdict.
+	 */
+	@Test
+	void aGuardOfSeveralRoutesIsATableWithEachRoutesRatioNoiseAndVerdict() {
+		SweepResult stock = route("guard /stock",
+				comparison(blocks(24.0, 16.0, 0.002, 6, 4), "Hikari connection pool", "Hikari connection pool"));
+		SweepResult label = route("guard /label",
+				comparison(blocks(15.0, 15.0, 0.004, 6, 5), "renderers", "renderers"));
+		SweepResult price = route("guard /price",
+				comparison(blocks(10.0, 10.0, 0.003, 6, 6), "HttpClient pool", "Tomcat request threads"));
+
+		List<String> table = Sweep.routesTable(List.of(stock, label, price), 0.05);
+
+		assertThat(table).hasSize(5);
+		assertThat(table.get(0)).isEqualTo("3 routes, each B against A at one start of both:");
+		assertThat(table.get(1)).startsWith("route").contains("ceiling B/A (95 %)").contains("a block");
+		assertThat(table.get(2)).startsWith("guard /stock")
+			.contains("0.66")
+			.containsPattern("±0\\.\\d %")
+			.endsWith("regressed");
+		assertThat(table.get(3)).startsWith("guard /label")
+			.contains("1.0")
+			.containsPattern("no change at this precision \\(±\\d\\.\\d %\\)");
+		assertThat(table.get(4)).startsWith("guard /price")
+			.endsWith("regressed: the cap moved to Tomcat request threads");
+	}
+
+	@Test
+	void aSweepOfSeveralRoutesNamesEachOnceAndRunsEachOnItsOwn() {
+		assertThatExceptionOfType(IllegalArgumentException.class)
+			.isThrownBy(() -> Sweep.of(unstarted(), "/stock", "label"))
+			.withMessage("each path must start with '/', was 'label'");
+		assertThatExceptionOfType(IllegalArgumentException.class)
+			.isThrownBy(() -> Sweep.of(unstarted(), "/stock", "/label", "/stock"))
+			.withMessage("each route once: [/stock, /label, /stock] names one twice");
+		assertThatExceptionOfType(IllegalStateException.class)
+			.isThrownBy(() -> Sweep.of(unstarted(), "/stock", "/label").run())
+			.withMessage("a sweep of 2 routes [/stock, /label] hands back a result a route: call runEach()");
+	}
+
+	/** A service container that answers its URIs without a start. */
+	private static ServiceContainer unstarted() {
+		return new ServiceContainer("example/stock:1") {
+			@Override
+			public URI uri(String path) {
+				return URI.create("http://localhost:8080" + path);
+			}
+		};
+	}
+
+	private static SweepResult route(String name, ABComparison comparison) {
+		SweepResult sweep = SweepResults.cappedByAPoolOfFive();
+		return new SweepResult(name, sweep.target(), sweep.readings(), sweep.analysis(), sweep.confirmation(),
+				sweep.search(), Optional.of(comparison));
 	}
 
 	private static Step step(LoadResult result) {
