@@ -101,8 +101,7 @@ final class HtmlReport {
 					ceiling.map((f) -> String.format(Locale.ROOT, "%.3f (%.3f–%.3f)", f.ratio(), f.low(), f.high()))
 						.orElse("—"),
 					ceiling.map((f) -> String.format(Locale.ROOT, "±%.1f %%", 100 * f.noise())).orElse("—"),
-					ab.capMoved() ? "regressed: the cap moved to " + ab.headCap()
-							: ab.outcome(ABComparison.DEFAULT_BOUND));
+					ab.outcome(ABComparison.DEFAULT_BOUND));
 			html.append(regressed ? "<tr class=\"regressed\">" : "<tr>");
 			cells.forEach((cell) -> html.append("<td>").append(ReportText.escape(cell)).append("</td>"));
 			html.append("</tr>");

@@ -170,11 +170,23 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 				String.join(System.lineSeparator() + "  ", lines(DEFAULT_BOUND)));
 	}
 
-	/** "regressed", "improved" or "no change at this precision", at {@code bound}. */
+	/**
+	 * The comparison's verdict at {@code bound}: "regressed", "regressed: the cap moved
+	 * to …", "improved", or "no change at this precision (±0.4 %)" with the widest
+	 * half-width of its throughput figures.
+	 */
 	public String outcome(double bound) {
-		return regressed(bound) ? "regressed"
-				: this.figures.stream().anyMatch((f) -> f.change(bound) == Change.IMPROVED) ? "improved"
-						: "no change at this precision";
+		if (capMoved()) {
+			return "regressed: the cap moved to " + this.headCap;
+		}
+		if (regressed(bound)) {
+			return "regressed";
+		}
+		if (this.figures.stream().anyMatch((f) -> f.change(bound) == Change.IMPROVED)) {
+			return "improved";
+		}
+		return String.format(Locale.ROOT, "no change at this precision (±%.1f %%)", 100
+				* this.figures.stream().filter(Figure::higherIsBetter).mapToDouble(Figure::halfWidth).max().orElse(0));
 	}
 
 	/**

@@ -402,17 +402,7 @@ public final class Sweep {
 					ceiling.map((f) -> String.format(Locale.ROOT, "%.3f (%.3f–%.3f)", f.ratio(), f.low(), f.high()))
 						.orElse("-"),
 					ceiling.map((f) -> String.format(Locale.ROOT, "±%.1f %%", 100 * f.noise())).orElse("-"),
-					compared.map((c) -> c.capMoved() ? "regressed: the cap moved to " + c.headCap()
-							: c.outcome(bound).equals("no change at this precision")
-									? String.format(Locale.ROOT, "no change at this precision (±%.1f %%)",
-											100 * c.figures()
-												.stream()
-												.filter(ABComparison.Figure::higherIsBetter)
-												.mapToDouble(ABComparison.Figure::halfWidth)
-												.max()
-												.orElse(0))
-									: c.outcome(bound))
-						.orElse("not compared")));
+					compared.map((c) -> c.outcome(bound)).orElse("not compared")));
 		}
 		return lines;
 	}

@@ -135,6 +135,28 @@ class ReportWriterTest {
 					.isEqualTo("orders:pr-7"));
 		assertThat(json).contains("\"regressed\": true", "\"change\": \"regressed\"", "\"seed\": \"42\"",
 				"\"noise\": 0.011");
+		assertThat(html).contains("Against the base image, route by route",
+				"<tr class=\"regressed\"><td>S1</td><td>sweep: default pool</td><td>orders:main</td>"
+						+ "<td>12.4 → 9.9 rps</td><td>0.800 (0.780–0.820)</td><td>±1.1 %</td><td>regressed</td></tr>");
+	}
+
+	/**
+	 * A guard of several routes fails on one; each route's own verdict stands beside the
+	 * test's failure, so that the routes that did not move say so.
+	 */
+	@Test
+	void aFailedGuardsOtherRoutesSayTheirOwnOutcome() {
+		SweepResult head = SweepResults.cappedByAPoolOfFive();
+		SweepResult label = SweepResults.compared(head, new ABComparison("stock:main", "stock:pr-7", false, 4, 8,
+				List.of(new ABComparison.Figure("ceiling", "rps", 15.0, 15.0, 1.000, 0.999, 1.001, 0.002, true)),
+				"renderers", "renderers", false, 6, 42L, head.steps(), Duration.ofSeconds(130)));
+		ReportEntry entry = new ReportEntry.Swept(source("T4", "routes", "guard /label against main"), label, Map.of(),
+				Map.of());
+		entry.settle(new AssertionError("stock:pr-7 regressed against stock:main beyond 5 %"));
+
+		assertThat(entry.outcome()).isEqualTo("failed: stock:pr-7 regressed against stock:main beyond 5 %;"
+				+ " this route alone: no change at this precision (±0.1 %)");
+		assertThat(ReportWriter.html(List.of(entry))).contains("<tr><td>T4</td><td>guard /label against main</td>");
 	}
 
 	@Test
