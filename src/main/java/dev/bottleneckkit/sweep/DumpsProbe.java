@@ -48,9 +48,7 @@ final class DumpsProbe implements StepProbe {
 		Thread.sleep(plan.warmUp().plus(plan.likelyWindow().dividedBy(2)));
 		try {
 			dumps.add(this.threads.take());
-			while (dumps.size() < POOL_DUMPS && (ThreadDumps.waitsForAPooledConnection(dumps.get(0))
-					|| Upstream.waitsOnAFuture(dumps.get(0)) || !Upstream.busyExecutors(dumps.get(0)).isEmpty()
-					|| ThreadDumps.showsABusyWorkerPool(dumps.get(0)))) {
+			while (dumps.size() < POOL_DUMPS && needsMoreDumps(dumps.get(0))) {
 				Thread.sleep(plan.likelyWindow().dividedBy(8));
 				dumps.add(this.threads.take());
 			}
@@ -59,6 +57,17 @@ final class DumpsProbe implements StepProbe {
 		catch (RuntimeException ex) {
 			return new Taken(dumps, Optional.of(ex));
 		}
+	}
+
+	/**
+	 * Whether {@code first}, a step's first dump, shows what one dump cannot count: a
+	 * pool's waiters, a request waiting on another thread's work, an executor with none
+	 * idle, or a web server's workers all busy. Their holders and busy threads are read
+	 * over {@value #POOL_DUMPS} dumps.
+	 */
+	static boolean needsMoreDumps(ThreadDump first) {
+		return ThreadDumps.waitsForAPooledConnection(first) || Upstream.waitsOnAFuture(first)
+				|| !Upstream.busyExecutors(first).isEmpty() || ThreadDumps.showsABusyWorkerPool(first);
 	}
 
 	@Override

@@ -181,12 +181,12 @@ final class OwnPools {
 	 * The thread-seconds a request needs of {@code pool}, from the first step below the
 	 * knee whose dumps show its threads at work. At one user, one request is all the pool
 	 * serves: its busy threads in the dumps that caught that request in flight (the pool
-	 * at work, or the request thread serving), times its latency. A dump between two
-	 * requests shows the pool idle for want of a request, and out of three dumps one such
-	 * dump moved a mean by a third. Above one user, the step's mean busy threads over its
-	 * throughput (D = U / X). One user is never queued behind another, so its step reads
-	 * the demand even when it is the knee: a pool of one thread (the common pool on two
-	 * cores) is full from the first user.
+	 * at work, or the request thread serving), times its median latency. A dump between
+	 * two requests shows the pool idle for want of a request, and out of three dumps one
+	 * such dump moved a mean by a third. Above one user, the step's mean busy threads
+	 * over its throughput (D = U / X). One user is never queued behind another, so its
+	 * step reads the demand even when it is the knee: a pool of one thread (the common
+	 * pool on two cores) is full from the first user.
 	 */
 	static Optional<Demand> demand(AtCap at, String pool) {
 		for (Step step : at.readings().steps()) {
@@ -202,12 +202,16 @@ final class OwnPools {
 					.toList();
 				double busy = meanBusy(inFlight, pool);
 				if (busy > 0) {
-					double latency = step.meanLatency().toNanos() / 1e9;
+					// The typical request's latency, as the few dumps sample a typical
+					// request: a request slowed in the service's own code (a compile, a
+					// collection) lengthens the mean but holds no pool thread longer, and
+					// the mean would lower the model by what the slow ones added.
+					double latency = step.result().median().toNanos() / 1e9;
 					return Optional.of(new Demand(busy * latency,
-							String.format(Locale.ROOT, "%.1f busy × W₁ %.3f s", busy, latency),
+							String.format(Locale.ROOT, "%.1f busy × W₁ %.3f s (median)", busy, latency),
 							String.format(Locale.ROOT,
 									"%.1f threads busy while the request was in flight, in %d of %d"
-											+ " dumps at 1 user, for its %.3f s",
+											+ " dumps at 1 user, for its median %.3f s",
 									busy, inFlight.size(), dumps.size(), latency)));
 				}
 				continue;

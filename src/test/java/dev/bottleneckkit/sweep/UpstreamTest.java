@@ -310,8 +310,9 @@ class UpstreamTest {
 	/**
 	 * The same fixed pool of 4 fanning two calls of 0.41 s out a request, with dumps
 	 * below the cap: at one user 2 of its threads work while the request is in flight,
-	 * for its 0.41 s, 0.82 thread-seconds a request, so 4 threads give 4.9 rps, and the
-	 * ceiling is 4.9. The pool is named in the team's words; no pool of connections is.
+	 * for its median 0.41 s, 0.82 thread-seconds a request, so 4 threads give 4.9 rps,
+	 * and the ceiling is 4.9. The pool is named in the team's words; no pool of
+	 * connections is.
 	 */
 	@Test
 	void aBusyExecutorWithItsDemandReadBelowTheCapIsNamed() {
@@ -346,7 +347,7 @@ class UpstreamTest {
 				+ " 4/4 threads busy, 8 request threads waiting on its work — 4 threads / 0.820 s = 4.9 rps");
 		assertThat(((Verdict.Capped) sweep.verdict()).readings()).containsEntry("a request's demand",
 				"0.820 thread-seconds: 2.0 threads busy while the request was in flight, in 1 of 1 dumps at 1 user,"
-						+ " for its 0.410 s");
+						+ " for its median 0.410 s");
 
 		// A dump between two requests, the pool idle for want of one, reads no demand: at
 		// one user only the dumps that caught the request in flight count. Averaged in,
@@ -364,7 +365,7 @@ class UpstreamTest {
 		assertThat(withARest).isCappedBy(Resource.EXECUTOR).hasCeilingNearItsModel(withPercentage(3));
 		assertThat(((Verdict.Capped) withARest.verdict()).readings()).containsEntry("a request's demand",
 				"0.820 thread-seconds: 2.0 threads busy while the request was in flight, in 2 of 3 dumps at 1 user,"
-						+ " for its 0.410 s");
+						+ " for its median 0.410 s");
 	}
 
 	/**
