@@ -196,9 +196,15 @@ final class OwnPools {
 			}
 			List<ThreadDump> dumps = step.threads();
 			if (step.users() == 1) {
+				// In flight: the pool at work, or the request thread serving outside a
+				// wait on the pool's work. A request waiting on a future while the pool
+				// is idle is the handoff between them (the work done, the waiter not yet
+				// woken): a few milliseconds of the request, which one dump of the two or
+				// three in flight would count as half or a third of it.
 				List<ThreadDump> inFlight = dumps.stream()
 					.filter((dump) -> meanBusy(List.of(dump), pool) > 0
-							|| !dump.matching(ThreadDumps::servesARequest).isEmpty())
+							|| (!dump.matching(ThreadDumps::servesARequest).isEmpty()
+									&& !Upstream.waitsOnAFuture(dump)))
 					.toList();
 				double busy = meanBusy(inFlight, pool);
 				if (busy > 0) {
