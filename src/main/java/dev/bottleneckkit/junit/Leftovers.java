@@ -8,9 +8,8 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.Image;
 import com.github.dockerjava.api.model.Network;
+import dev.bottleneckkit.internal.Console;
 import dev.bottleneckkit.internal.DockerHost;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
 
 /**
@@ -20,8 +19,6 @@ import org.testcontainers.DockerClientFactory;
  * live processes, other hosts, or not the kit's are never touched.
  */
 final class Leftovers {
-
-	private static final Logger log = LoggerFactory.getLogger(Leftovers.class);
 
 	private static boolean reaped;
 
@@ -62,10 +59,20 @@ final class Leftovers {
 			}
 		}
 		if (removedContainers + removedNetworks + removedImages > 0) {
-			log.warn(
-					"Removed {} container(s), {} network(s) and {} image(s) left behind by earlier runs whose JVM is gone",
-					removedContainers, removedNetworks, removedImages);
+			// On the kit's console, which a project without an SLF4J provider sees too.
+			Console.line(removedLine(removedContainers, removedNetworks, removedImages,
+					DockerClientFactory.instance().getTransportConfig().getDockerHost().toString()));
 		}
+	}
+
+	/**
+	 * {@code removed 3 containers, 1 network and 0 images left behind on
+	 * tcp://172.17.0.2:2375 by earlier runs whose JVM is gone}.
+	 */
+	static String removedLine(int containers, int networks, int images, String engine) {
+		return "removed " + containers + " container" + ((containers == 1) ? "" : "s") + ", " + networks + " network"
+				+ ((networks == 1) ? "" : "s") + " and " + images + " image" + ((images == 1) ? "" : "s")
+				+ " left behind on " + engine + " by earlier runs whose JVM is gone";
 	}
 
 	private static boolean ownerIsGone(Map<String, String> labels) {
