@@ -23,6 +23,12 @@ public final class DockerHost {
 	/** The host that JVM ran on: leftovers are only judged on the host that made them. */
 	public static final String HOST_LABEL = "dev.bottleneckkit.host";
 
+	/**
+	 * A container's name in the CPU split, as a person knows it ("socket reader"); the
+	 * kit sets it on the small containers its probes start.
+	 */
+	public static final String NAME_LABEL = "dev.bottleneckkit.name";
+
 	/** Where published ports are bound with a local engine. */
 	public static final String LOOPBACK = "127.0.0.1";
 

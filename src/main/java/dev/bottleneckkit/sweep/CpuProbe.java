@@ -55,6 +55,7 @@ final class CpuProbe implements StepProbe {
 	@Override
 	public void close() {
 		this.samples.ifPresent(CpuSamples::close);
+		this.cpu.close();
 	}
 
 }

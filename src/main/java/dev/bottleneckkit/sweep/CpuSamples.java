@@ -11,8 +11,8 @@ import java.util.concurrent.locks.LockSupport;
  * whose end is known only once the load has ended, can be read between readings inside
  * it: the window's CPU and the window's throughput then come from the same seconds.
  * Readings are of what the step's first reading found ({@link MachineCpu#readAgain()}), a
- * few files of this host; with a remote engine there are none, and the step's CPU is read
- * over the whole step.
+ * few files of this host, or the latest line of the reader on a remote engine's host;
+ * without that reader there are none, and the step's CPU is read over the whole step.
  */
 final class CpuSamples implements AutoCloseable {
 

@@ -33,12 +33,11 @@ import org.testcontainers.containers.GenericContainer;
  * load generator using the rest has no CPU left, though its own container is "below its
  * limit". With a local engine the machine's total comes from {@code /proc/stat} (every
  * process counted) and each container's CPU from its cgroup on the host; with a remote
- * engine from the containers themselves ({@link ContainerCpu}).
+ * engine the same counters are read on the engine's host by a small container
+ * ({@link EngineHostCpu}), else each container's CPU through the engine
+ * ({@link ContainerCpu}) and the machine's as the sum of the test's parts.
  */
-final class MachineCpu {
-
-	/** A container's name in the split, as a label; the kit sets it on its probes. */
-	static final String NAME_LABEL = "dev.bottleneckkit.name";
+final class MachineCpu implements AutoCloseable {
 
 	private static final String SESSION_LABEL = "org.testcontainers.sessionId";
 
@@ -57,11 +56,58 @@ final class MachineCpu {
 
 	private final Map<String, ContainerCpu> remote = new ConcurrentHashMap<>();
 
+	/**
+	 * The reader on a remote engine's host; empty with a local engine, or where it cannot
+	 * read.
+	 */
+	private final Optional<EngineHostCpu> engineHost;
+
+	/**
+	 * Why a remote engine's host is not read there; empty when it is, or the engine is
+	 * local.
+	 */
+	private final Optional<String> blind;
+
 	private MachineCpu(GenericContainer<?> service, GenericContainer<?> downstream) {
 		this.service = service;
 		this.downstream = downstream;
 		Integer cpus = DockerClientFactory.instance().getInfo().getNCPU();
 		this.machineCores = (cpus != null && cpus > 0) ? cpus : Runtime.getRuntime().availableProcessors();
+		if (this.local) {
+			this.engineHost = Optional.empty();
+			this.blind = Optional.empty();
+		}
+		else {
+			EngineHostCpu.Reader reader = EngineHostCpu.start(service.getContainerId());
+			this.engineHost = reader.cpu();
+			this.blind = reader.cpu().isPresent() ? Optional.empty()
+					: Optional.of("the CPU of the engine's host (" + engine() + "): " + reader.whyNot()
+							+ "; each container's CPU is read through the engine, the machine's is the test's"
+							+ " containers and load generator together");
+		}
+	}
+
+	private static String engine() {
+		try {
+			return DockerClientFactory.instance().getTransportConfig().getDockerHost().toString();
+		}
+		catch (RuntimeException ex) {
+			return "a remote engine";
+		}
+	}
+
+	/**
+	 * Why the CPU is read less well than on a local engine, in one line; empty when it is
+	 * not.
+	 */
+	Optional<String> blind() {
+		return this.blind;
+	}
+
+	/** Stops the reader on a remote engine's host, if one runs. */
+	@Override
+	public void close() {
+		this.engineHost.ifPresent(EngineHostCpu::close);
 	}
 
 	/**
@@ -75,6 +121,12 @@ final class MachineCpu {
 	/** One reading of every counter, now. */
 	Reading read() {
 		List<Container> containers = testContainers();
+		if (this.engineHost.isPresent()) {
+			List<String> ids = containers.stream().map(Container::getId).toList();
+			this.known = new Known(ids, List.of());
+			return onEngineHost(this.engineHost.get(), ids).orElseThrow(
+					() -> new IllegalStateException("the CPU reader on the engine's host has sent no reading"));
+		}
 		List<Path> forwarding = this.local ? processStats("docker-proxy") : List.of();
 		long at = System.nanoTime();
 		Map<String, Long> used = new LinkedHashMap<>();
@@ -115,8 +167,7 @@ final class MachineCpu {
 	 * the machine's and the port forwarders'.
 	 */
 	private Reading reading(long at, Map<String, Long> containers, List<Path> forwarding) {
-		long generator = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-			.getProcessCpuTime();
+		long generator = generatorNanos();
 		OptionalLong machine = this.local ? machineBusyNanos() : OptionalLong.empty();
 		// The engine's port forwarding carries every request of the load: a process on
 		// the machine, in no container, whose CPU the test's requests cost.
@@ -145,8 +196,33 @@ final class MachineCpu {
 	 */
 	Optional<Reading> readAgain() {
 		Known known = this.known;
-		return known.containers().contains(this.service.getContainerId()) ? Optional.of(readKnown(known))
-				: Optional.empty();
+		if (!known.containers().contains(this.service.getContainerId())) {
+			return Optional.empty();
+		}
+		return this.engineHost.isPresent() ? onEngineHost(this.engineHost.get(), known.containers())
+				: Optional.of(readKnown(known));
+	}
+
+	/**
+	 * The latest line of the reader on the engine's host, for {@code containers}, taken
+	 * when it arrived; empty before the first.
+	 */
+	private Optional<Reading> onEngineHost(EngineHostCpu host, List<String> containers) {
+		return host.latest().map((latest) -> {
+			Map<String, Long> used = new LinkedHashMap<>();
+			for (String id : containers) {
+				Long nanos = latest.line().containers().get(id);
+				if (nanos != null) {
+					used.put(id, nanos);
+				}
+			}
+			return new Reading(latest.at(), used, generatorNanos(), latest.line().machineBusyNanos());
+		});
+	}
+
+	private static long generatorNanos() {
+		return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+			.getProcessCpuTime();
 	}
 
 	/** Cores used on average between two readings, by whom. */
@@ -227,8 +303,8 @@ final class MachineCpu {
 		try {
 			InspectContainerResponse inspected = DockerClientFactory.lazyClient().inspectContainerCmd(id).exec();
 			Map<String, String> labels = inspected.getConfig().getLabels();
-			if (labels != null && labels.containsKey(NAME_LABEL)) {
-				return labels.get(NAME_LABEL);
+			if (labels != null && labels.containsKey(DockerHost.NAME_LABEL)) {
+				return labels.get(DockerHost.NAME_LABEL);
 			}
 			if (inspected.getNetworkSettings() != null && inspected.getNetworkSettings().getNetworks() != null) {
 				for (ContainerNetwork network : inspected.getNetworkSettings().getNetworks().values()) {
@@ -328,17 +404,7 @@ final class MachineCpu {
 	 * and iowait, in nanoseconds.
 	 */
 	static OptionalLong parseProcStat(String line) {
-		String[] fields = line.trim().split("\\s+");
-		if (fields.length < 5 || !fields[0].equals("cpu")) {
-			return OptionalLong.empty();
-		}
-		long busy = 0;
-		for (int i = 1; i < Math.min(fields.length, 9); i++) {
-			if (i != 4 && i != 5) {
-				busy += Long.parseLong(fields[i]);
-			}
-		}
-		return OptionalLong.of(Math.round(busy / TICKS_PER_SECOND * 1e9));
+		return HostCpuCounter.busyNanos(line);
 	}
 
 	/**

@@ -16,6 +16,7 @@ import com.github.dockerjava.api.model.ContainerNetwork;
 import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.images.KitImages;
 import dev.bottleneckkit.images.KitImages.JavaRuntime;
+import dev.bottleneckkit.internal.DockerHost;
 import dev.bottleneckkit.internal.KitClasses;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,7 +72,7 @@ final class OutboundConnections implements AutoCloseable {
 	 */
 	OutboundConnections start() {
 		GenericContainer<?> reader = KitContainers.labelled(new GenericContainer<>(KitImages.java(JavaRuntime.JAVA_21)))
-			.withLabel(MachineCpu.NAME_LABEL, "socket reader")
+			.withLabel(DockerHost.NAME_LABEL, "socket reader")
 			.withNetworkMode("container:" + this.service.getContainerId())
 			.withLogConsumer(this::onLine);
 		String classPath = KitClasses.copyInto(reader);

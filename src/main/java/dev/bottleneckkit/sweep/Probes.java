@@ -90,7 +90,9 @@ final class Probes implements AutoCloseable {
 			}
 		}
 		try {
-			seeing.add(new CpuProbe(MachineCpu.around(service, downstream)));
+			MachineCpu cpu = MachineCpu.around(service, downstream);
+			cpu.blind().ifPresent(blind::add);
+			seeing.add(new CpuProbe(cpu));
 		}
 		catch (RuntimeException ex) {
 			blind.add("CPU: not read (" + StepProbe.Blind.rootMessage(ex) + ")");
