@@ -98,10 +98,8 @@ final class HtmlReport {
 			boolean regressed = ab.regressed(ABComparison.DEFAULT_BOUND);
 			List<String> cells = List.of(e.scenarioId(), e.caseName(), ab.baseImage(),
 					ceiling.map((f) -> String.format(Locale.ROOT, "%.1f → %.1f rps", f.base(), f.head())).orElse("—"),
-					ceiling.map((f) -> String.format(Locale.ROOT, "%.3f (%.3f–%.3f)", f.ratio(), f.low(), f.high()))
-						.orElse("—"),
-					ceiling.map((f) -> String.format(Locale.ROOT, "±%.1f %%", 100 * f.noise())).orElse("—"),
-					ab.outcome(ABComparison.DEFAULT_BOUND));
+					ceiling.map(ABComparison.Figure::interval).orElse("—"),
+					ceiling.map(ABComparison.Figure::spread).orElse("—"), ab.outcome(ABComparison.DEFAULT_BOUND));
 			html.append(regressed ? "<tr class=\"regressed\">" : "<tr>");
 			cells.forEach((cell) -> html.append("<td>").append(ReportText.escape(cell)).append("</td>"));
 			html.append("</tr>");

@@ -109,6 +109,19 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 			return worse ? Change.REGRESSED : better ? Change.IMPROVED : Change.NO_CHANGE;
 		}
 
+		/**
+		 * The ratio B / A and its 95 % interval, as tables show it: "0.668
+		 * (0.667–0.669)".
+		 */
+		public String interval() {
+			return String.format(Locale.ROOT, "%.3f (%.3f–%.3f)", this.ratio, this.low, this.high);
+		}
+
+		/** One block's spread, the run's noise floor, as tables show it: "±0.1 %". */
+		public String spread() {
+			return String.format(Locale.ROOT, "±%.1f %%", 100 * this.noise);
+		}
+
 		/** Half the interval's width, as a share of 1: 0.03 for ±3 %. */
 		public double halfWidth() {
 			return (this.high - this.low) / 2;

@@ -154,19 +154,15 @@ public final class Sweep {
 	 * /label".
 	 */
 	public static Sweep of(AbstractServiceContainer<?> service, String path, String... morePaths) {
+		Sweep first = of(service, path);
 		List<String> paths = new ArrayList<>(List.of(path));
 		for (String more : morePaths) {
+			of(service, more); // each path as a sweep of one route refuses it
 			paths.add(more);
-		}
-		for (String each : paths) {
-			if (each == null || !each.startsWith("/")) {
-				throw new IllegalArgumentException("each path must start with '/', was '" + each + "'");
-			}
 		}
 		if (paths.size() != paths.stream().distinct().count()) {
 			throw new IllegalArgumentException("each route once: " + paths + " names one twice");
 		}
-		Sweep first = of(service, path);
 		return new Sweep(first.mix, (paths.size() > 1) ? "sweep" : first.name, first.maxUsers, first.requestTimeout,
 				first.service, first.downstream, first.warmUpAtMost, first.checks, first.own,
 				(paths.size() > 1) ? paths : List.of());
@@ -399,9 +395,8 @@ public final class Sweep {
 			Optional<ABComparison> compared = route.comparison();
 			Optional<ABComparison.Figure> ceiling = compared.flatMap((c) -> c.figure("ceiling"));
 			lines.add(String.format(Locale.ROOT, row, route.name(),
-					ceiling.map((f) -> String.format(Locale.ROOT, "%.3f (%.3f–%.3f)", f.ratio(), f.low(), f.high()))
-						.orElse("-"),
-					ceiling.map((f) -> String.format(Locale.ROOT, "±%.1f %%", 100 * f.noise())).orElse("-"),
+					ceiling.map(ABComparison.Figure::interval).orElse("-"),
+					ceiling.map(ABComparison.Figure::spread).orElse("-"),
 					compared.map((c) -> c.outcome(bound)).orElse("not compared")));
 		}
 		return lines;

@@ -205,7 +205,7 @@ class ABComparisonTest {
 	void aSweepOfSeveralRoutesNamesEachOnceAndRunsEachOnItsOwn() {
 		assertThatExceptionOfType(IllegalArgumentException.class)
 			.isThrownBy(() -> Sweep.of(unstarted(), "/stock", "label"))
-			.withMessage("each path must start with '/', was 'label'");
+			.withMessage("path must start with '/', was 'label'");
 		assertThatExceptionOfType(IllegalArgumentException.class)
 			.isThrownBy(() -> Sweep.of(unstarted(), "/stock", "/label", "/stock"))
 			.withMessage("each route once: [/stock, /label, /stock] names one twice");
