@@ -15,7 +15,8 @@
 #   2. generates a consumer project outside the tree, as a team on Spring Boot 3.5 has it (Boot 3.5's parent, the one
 #      kit dependency, Testcontainers set to 2.0.5), with the sweep tests of .ci/stock-service/ (MySQL, stand-in
 #      downstreams, Toxiproxy);
-#   3. runs `mvn verify` there and fails unless every sweep named its cap with its model: the HttpClient pool, Hikari (a
+#   3. runs `mvn verify` there, its classes side by side (the CPU's own alone), and fails unless every sweep named its
+#      cap with its model: the HttpClient pool, Hikari (a
 #      route that takes it twice a request by its uses × the hold of a use) and Tomcat's threads; pinned carriers, a
 #      meterless connection pool, the downstream's threads and the machine's CPU; Jetty's worker pool; a Hikari pool
 #      full because its uses wait for the service's one core, the CPU named as the root (twice the pool leaves the
@@ -30,7 +31,8 @@
 #      run held against itself must pass;
 #   5. runs the A/B guard (.ci/stock-service/guard/StockGuardIT.java, -Dbottleneck.against=main's image): the pull
 #      request's image with the pool cut from 6 to 4, over three routes at one start of both images, must be red on
-#      /stock alone, each route's line with its ratio, its interval and one block's spread; main's image against
+#      /stock alone, each route's line with its ratio, its interval and one block's spread; an image whose CPU-bound
+#      /signature does 10 % more work a request must be red there with the ceiling's interval; main's image against
 #      itself green, "no change at this precision";
 #   6. runs a few of the same tests against a remote engine, a Docker engine in a container of its own reached over TCP
 #      (.ci/remote-engine.sh, as GitLab's docker:dind service): a test JVM killed mid-sweep whose containers the next
@@ -52,7 +54,7 @@ catalog_image="example/catalog-service:ci-$$"
 gateway_image="example/gateway-service:ci-$$"
 cleanup() {
   docker image rm -f "$image" "$shop_image" "$reports_image" "$fulfilment_image" "$catalog_image" "$gateway_image" "example/stock-service:main-$$" \
-    "example/stock-service:pr-$$" >/dev/null 2>&1 || true
+    "example/stock-service:pr-$$" "example/stock-service:pr-signature-$$" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -115,6 +117,21 @@ cat >"$project/pom.xml" <<POM
             </goals>
           </execution>
         </executions>
+        <configuration>
+          <!-- The guard classes side by side, as a team with several runs them: the kit then has their container
+               starts and loads take turns, so that no start bends a measurement. A class whose figures are the
+               CPU itself is @Isolated and runs alone. -->
+          <properties>
+            <configurationParameters>
+              junit.jupiter.execution.parallel.enabled = true
+              junit.jupiter.execution.parallel.mode.default = same_thread
+              junit.jupiter.execution.parallel.mode.classes.default = concurrent
+              junit.jupiter.execution.parallel.config.strategy = fixed
+              junit.jupiter.execution.parallel.config.fixed.parallelism = 3
+              junit.jupiter.execution.parallel.config.fixed.max-pool-size = 3
+            </configurationParameters>
+          </properties>
+        </configuration>
       </plugin>
     </plugins>
   </build>
@@ -197,6 +214,9 @@ for pool in 6 4; do
   tag=$([ "$pool" = 6 ] && echo "$main_image" || echo "$pr_image")
   printf 'FROM %s\nENV SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE=%s\n' "$image" "$pool" | docker build -q -t "$tag" - >/dev/null
 done
+# A CPU-bound route's regression: the price list's signature 10 % costlier (220 rounds of SHA-256 against 200).
+signature_image="example/stock-service:pr-signature-$$"
+printf 'FROM %s\nENV STOCK_SIGNATURE_ROUNDS=220\n' "$main_image" | docker build -q -t "$signature_image" - >/dev/null
 cp .ci/stock-service/guard/StockGuardIT.java "$project/src/test/java/com/example/guards/"
 ab() { # test-method head-image log
   local started=$SECONDS
@@ -215,6 +235,10 @@ ab theServicesRoutesHaveNotRegressedAgainstMain "$pr_image" "$work/ab-regressed.
 cut=$?
 # The red run's report, kept for a person to look at (target/stock-report/ab/index.html).
 rm -rf "$root/target/stock-report/ab" && cp -r "$project/target/bottleneck-report" "$root/target/stock-report/ab" || true
+# A CPU-bound route, where both images share the cores and each has its own JIT: 10 % more work a request must be red
+# with the ceiling's interval.
+ab theSignatureRouteHasNotRegressedAgainstMain "$signature_image" "$work/ab-signature.log"
+signature=$?
 ab theStockRouteHasNotRegressedAgainstMain "$main_image" "$work/ab-same.log"
 same=$?
 set -e
@@ -224,6 +248,8 @@ set -e
   && grep -qE '^\[bottleneck-kit\] guard: guard /label +[01]\.[0-9]+ \(.*\) +±[0-9.]+ % +no change at this precision' "$work/ab-regressed.log" \
   && grep -qE '^\[bottleneck-kit\] guard: guard /report +[01]\.[0-9]+ \(.*\) +±[0-9.]+ % +no change at this precision' "$work/ab-regressed.log" \
   || { tail -n 60 "$work/ab-regressed.log"; say "error: a Hikari pool cut from 6 to 4 in the head image was not red on /stock alone"; exit 1; }
+[ "$signature" -ne 0 ] && grep -qE 'guard /signature: ceiling: .* B/A 0\.[0-9]+ \(.*, 95 %\), a block ±[0-9.]+ %: regressed' "$work/ab-signature.log" \
+  || { tail -n 60 "$work/ab-signature.log"; say "error: 10 % more work a request on /signature was not red with its interval"; exit 1; }
 [ "$same" -eq 0 ] && grep -q 'the same image' "$work/ab-same.log" && grep -q 'no change at this precision' "$work/ab-same.log" \
   || { tail -n 60 "$work/ab-same.log"; say "error: main's image against itself was not green with no change"; exit 1; }
 

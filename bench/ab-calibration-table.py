@@ -1,49 +1,91 @@
 #!/usr/bin/env python3
 """The A/B guard's detection curve, from the results file bench/ab-calibration.sh appends to.
 
-  bench/ab-calibration-table.py docs/ab-calibration.tsv
+  bench/ab-calibration-table.py [docs/ab-calibration.tsv] [--all]
 
-For each kind (on each commit, where the file holds guards of more than one): the guards run, the reds at the default bound of 5 % (an interval wholly below 0.95 or the cap moved),
-the share of guards whose ceiling's interval lies wholly below 1 - b at tighter bounds b (what a team would see at
-that bound), the median ratio, the median half-width and noise floor (one block's spread), and the guard's time.
+A guard is red at a bound b when its verdict at b is: the cap moved, or the ceiling's or the knee's throughput interval
+lies wholly below 1 - b, or the p99's wholly above 1 + b. For each kind the table gives the reds at b = 1, 2, 3 and 5 %
+(for an A/A kind these are false reds), the median ratio, half-width and noise floor (one block's spread), the blocks a
+guard took and its time. Guards of different code (the library's and the lab's trees, the column "kit") are never
+pooled: the newest code's rows are shown, every code's with --all. Under the table, each bound's false reds over every
+A/A guard with the one-sided 95 % upper bound on the false-red rate (Clopper-Pearson).
 """
 import csv
+import math
 import statistics
 import sys
 
+BOUNDS = (0.01, 0.02, 0.03, 0.05)
 
-def main(path):
+
+def red(row, bound):
+    return (row["cap_moved"] == "true" or float(row["high"]) < 1 - bound or float(row["knee_high"]) < 1 - bound
+            or float(row["p99_low"]) > 1 + bound)
+
+
+def upper(k, n, confidence=0.95):
+    """The one-sided upper bound on a rate seen k times in n (Clopper-Pearson), by bisection on the binomial."""
+    if k >= n:
+        return 1.0
+    low, high = k / n, 1.0
+    for _ in range(60):
+        p = (low + high) / 2
+        cdf = sum(math.comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(k + 1))
+        if cdf > 1 - confidence:
+            low = p
+        else:
+            high = p
+    return high
+
+
+def main(argv):
+    path = next((a for a in argv if not a.startswith("--")), "docs/ab-calibration.tsv")
     rows = list(csv.DictReader(open(path), delimiter="\t"))
-    # Guards of different code are never pooled: with more than one commit in the file, a kind is a kind on a commit.
-    commits = {row.get("commit", "") for row in rows}
-    key = (lambda row: f'{row["kind"]} on {row.get("commit", "")}') if len(commits) > 1 else (lambda row: row["kind"])
+    codes = []
+    for row in rows:
+        code = row.get("kit") or row.get("commit", "")
+        if code not in codes:
+            codes.append(code)
+    shown = codes if "--all" in argv else codes[-1:]
+    first_commit = {}
+    for row in rows:
+        first_commit.setdefault(row.get("kit") or row.get("commit", ""), row.get("commit", ""))
     order = []
     for row in rows:
         if row["kind"] not in order:
             order.append(row["kind"])
-    kinds = []
-    for row in sorted(rows, key=lambda row: ("CPU" in row["kind"], order.index(row["kind"]))):
-        if key(row) not in kinds:
-            kinds.append(key(row))
-    print("| kind | guards | red at 5 % | of them by: ceiling / knee / p99 / cap moved | ceiling's top below 1 - b,"
-          " b = 1 % / 2 % / 3 % | median B/A | median ± | median noise a block | guard s, median / p95 |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for kind in kinds:
-        these = [r for r in rows if key(r) == kind]
-        n = len(these)
-        red = sum(r["verdict"] == "regressed" for r in these)
-        figures = [r.get("red_figures") or "" for r in these]
-        by = [sum(name in f.split(",") for f in figures) for name in
-              ("ceiling", "throughput at the knee", "p99 at the knee")]
-        moved = sum(r["cap_moved"] == "true" for r in these)
-        below = [sum(float(r["high"]) < 1 - b for r in these) for b in (0.01, 0.02, 0.03)]
-        ratio = statistics.median(float(r["ratio"]) for r in these)
-        half = statistics.median((float(r["high"]) - float(r["low"])) / 2 for r in these)
-        noise = statistics.median(float(r["noise"]) for r in these)
-        secs = sorted(int(r["seconds"]) for r in these)
-        p95 = secs[min(n - 1, int(0.95 * n))]
-        print(f"| {kind} | {n} | {red} | {by[0]} / {by[1]} / {by[2]} / {moved} | {below[0]} / {below[1]} / {below[2]}"
-              f" | {ratio:.3f} | ±{100 * half:.1f} % | ±{100 * noise:.1f} % | {statistics.median(secs):.0f} / {p95} |")
+    print("| kind | code (first commit) | guards | red at b = 1 % / 2 % / 3 % / 5 % | median B/A | median ± "
+          "| median noise a block | blocks, median | guard s, median / p95 |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for code in shown:
+        kinds = sorted({r["kind"] for r in rows if (r.get("kit") or r.get("commit", "")) == code},
+                       key=lambda kind: ("CPU" in kind, order.index(kind)))
+        for kind in kinds:
+            these = [r for r in rows if r["kind"] == kind and (r.get("kit") or r.get("commit", "")) == code]
+            n = len(these)
+            reds = " / ".join(str(sum(red(r, b) for r in these)) for b in BOUNDS)
+            ratio = statistics.median(float(r["ratio"]) for r in these)
+            half = statistics.median((float(r["high"]) - float(r["low"])) / 2 for r in these)
+            noise = statistics.median(float(r["noise"]) for r in these)
+            blocks = statistics.median(int(r["blocks"]) for r in these)
+            secs = sorted(int(r["seconds"]) for r in these)
+            p95 = secs[min(n - 1, math.ceil(0.95 * n) - 1)]
+            print(f"| {kind} | {code} ({first_commit[code]}) | {n} | {reds} | {ratio:.3f} | ±{100 * half:.1f} % "
+                  f"| ±{100 * noise:.1f} % | {blocks:g} | {statistics.median(secs):.0f} / {p95} |")
+    print()
+    for code in shown:
+        same = [r for r in rows if (r.get("kit") or r.get("commit", "")) == code]
+        aa = [r for r in same if r["kind"].startswith("A/A")]
+        if not aa:
+            continue
+        cells = []
+        for b in BOUNDS:
+            k = sum(red(r, b) for r in aa)
+            cells.append(f"b = {100 * b:g} %: {k} of {len(aa)} (rate below {100 * upper(k, len(aa)):.1f} %)")
+        secs = statistics.median(int(r["seconds"]) for r in same)
+        print(f"code {code}: A/A false reds, every kind: " + "; ".join(cells)
+              + f". A guard of one route: median {secs:.0f} s over {len(same)}.")
+
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "docs/ab-calibration.tsv")
+    main(sys.argv[1:])

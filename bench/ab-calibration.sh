@@ -5,7 +5,8 @@
 #             5 % (19 against 20) and 10 % (9 against 10)
 #   CPU:      /work/cpu, 100,000 chained SHA-256 rounds a request: A/A; heads doing 5 % and 10 % more rounds
 # Each guard's figures are appended to the results file as it ends, and its blocks to the blocks log beside it, so a
-# calibration can span sessions: run it again and it goes on where the file ends. The table:
+# calibration can span sessions: run it again on the same code and it goes on where the file ends (each row names the
+# commit and the code, the library's and the lab's trees, its guards ran). The table:
 #   bench/ab-calibration-table.py docs/ab-calibration.tsv
 #   bench/ab-calibration.sh [N=10] [RESULTS=docs/ab-calibration.tsv] [KIND-FILTER=.]
 # Needs a Docker engine and the images of the selected set (BOTTLENECK_IMAGES=offline after containers/offline/build.sh).
@@ -17,6 +18,11 @@ cd "$(dirname "$0")/.."
 export JAVA_HOME PATH="$JAVA_HOME/bin:$PATH" TESTCONTAINERS_RYUK_DISABLED=${TESTCONTAINERS_RYUK_DISABLED:-true}
 # In a container (/.dockerenv) Testcontainers looks for the host's gateway with a pulled image; the engine is local.
 [ -f /.dockerenv ] && export TESTCONTAINERS_HOST_OVERRIDE=${TESTCONTAINERS_HOST_OVERRIDE:-localhost}
+# The guards' code: the library's and the lab's. Rows of one code pool; a tree that differs from its commit there would
+# be measured under a name that is not its own.
+git diff --quiet HEAD -- src/main containers/lab-service \
+  || { echo "[calibration] error: src/main or containers/lab-service differ from HEAD: commit them first" >&2; exit 2; }
+kit=$(git rev-parse HEAD:src/main HEAD:containers/lab-service | sha1sum | cut -c1-7)
 n=${1:-10}
 results=$(realpath -m "${2:-docs/ab-calibration.tsv}")
 filter=${3:-.}
@@ -58,6 +64,7 @@ kinds=(
 selected=()
 for kind in "${kinds[@]}"; do if grep -qE -- "$filter" <<<"${kind%%|*}"; then selected+=("$kind"); fi; done
 java ${BOTTLENECK_IMAGES:+-Dbottleneck.images=$BOTTLENECK_IMAGES} -Dcalibration.commit="$(git rev-parse --short HEAD)" \
+  -Dcalibration.kit="$kit" \
   -cp "target/test-classes:target/classes:$(cat target/bench-classpath.txt)" dev.bottleneckkit.bench.ABCalibration \
   "$results" "$n" "${selected[@]}" 2>&1 \
   | tee -a "${TMPDIR:-/tmp}/ab-calibration-console.log" \

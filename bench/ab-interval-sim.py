@@ -10,6 +10,10 @@ script reads, so what is checked is what the kit uses).
                                                             interval, on normal, heavy-tailed and paused blocks
   bench/ab-interval-sim.py --replay LOG...                  the same on the A/A and A/B blocks the logs printed
                                                             ("A/B block N: A x / B y rps at K users, A x / B y at C")
+  bench/ab-interval-sim.py --stopping [--trials 20000]      the guard's whole rule, blocks added until it stops
+                                                            (ABComparison's EARLY_BLOCKS, EARLY_PRECISION, MIN_BLOCKS,
+                                                            MAX_BLOCKS and PRECISION, read from its source): coverage,
+                                                            where it stopped, and what it finds at a bound of 2 %
 """
 import math
 import random
@@ -18,6 +22,7 @@ import sys
 from pathlib import Path
 
 JAVA = Path(__file__).resolve().parent.parent / "src/main/java/dev/bottleneckkit/sweep/TrimmedInterval.java"
+COMPARISON = JAVA.parent / "ABComparison.java"
 T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
         2.120, 2.110, 2.101, 2.093, 2.086]
 
@@ -39,7 +44,17 @@ def trimmed_count(n):
     return int(math.floor(0.2 * n))
 
 
+def early_point():
+    return float(re.search(r"EARLY_POINT = ([\d.]+);", JAVA.read_text()).group(1))
+
+
+EARLY_POINT = early_point()
+
+
 def point(n):
+    """TrimmedInterval.point: the early stop's own at 4 blocks, Student's below 5, else the trimmed statistic's."""
+    if n == 4:
+        return EARLY_POINT
     g = trimmed_count(n)
     if g == 0:
         return t975(n - 1)
@@ -66,11 +81,11 @@ def trimmed(x):
     return m - point(len(x)) * se, m + point(len(x)) * se
 
 
-def student(x):
+def student(x, t=None):
     n = len(x)
     m = sum(x) / n
     s = math.sqrt(sum((v - m) ** 2 for v in x) / (n - 1))
-    h = t975(n - 1) * s / math.sqrt(n)
+    h = (t or t975(n - 1)) * s / math.sqrt(n)
     return m - h, m + h
 
 
@@ -180,10 +195,71 @@ def replay(paths, trials):
               f"| {s[3]:.3f} / {t[3]:.3f} |")
 
 
+def constant(name):
+    return float(re.search(rf"static final \w+ {name} = ([\d.]+);", COMPARISON.read_text()).group(1))
+
+
+def interval(x):
+    """The guard's interval for its blocks (TrimmedInterval.of): below 5 blocks untrimmed, at its own point."""
+    return trimmed(x) if trimmed_count(len(x)) > 0 else student(x, point(len(x)))
+
+
+def stops(x, early_blocks, early, least, precision):
+    """ABComparison.precise: an even number of blocks, known to `early` at `early_blocks` or `precision` from `least`."""
+    n = len(x)
+    if n % 2 or n < early_blocks:
+        return False
+    low, high = interval(x)
+    width = (math.exp(high) - math.exp(low)) / 2
+    return width <= (precision if n >= least else early if n == early_blocks else 0)
+
+
+def stopping(trials):
+    rules = (int(constant("EARLY_BLOCKS")), constant("EARLY_PRECISION"), int(constant("MIN_BLOCKS")),
+             int(constant("MAX_BLOCKS")), constant("PRECISION"))
+    without = (rules[2], rules[4], rules[2], rules[3], rules[4])
+    rnd = random.Random(17)
+    print(f"{trials} simulated guards a row: stop at {rules[0]} blocks when known to ±{100 * rules[1]:.1f} % (their "
+          f"interval at the point {EARLY_POINT}), else from {rules[2]} when known to ±{100 * rules[4]:.1f} %, at most "
+          f"{rules[3]}; each column the rule without the early stop / with it")
+    print()
+    print("| a block's noise | blocks' kind | covers the truth | top below the truth (nominal 0.025) | stopped at "
+          f"{rules[0]} | blocks, mean | half-width | 3 % cut red at 2 % | 5 % cut red at 2 % |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+    for sigma in (0.001, 0.002, 0.004, 0.006, 0.011, 0.02):
+        for kind in KINDS:
+            cells = []
+            for r in (without, rules):
+                covered = below = early = count = 0
+                widths = []
+                found = {0.03: 0, 0.05: 0}
+                for _ in range(trials):
+                    pool = blocks(kind, r[3], sigma, rnd)
+                    taken = []
+                    while len(taken) < r[3] and not stops(taken, r[0], r[1], r[2], r[4]):
+                        taken.append(pool[len(taken)])
+                    low, high = interval(taken)
+                    covered += low <= 0 <= high
+                    below += high < 0
+                    early += len(taken) == 4
+                    count += len(taken)
+                    widths.append((math.exp(high) - math.exp(low)) / 2)
+                    for cut in found:
+                        found[cut] += math.exp(high + math.log(1 - cut)) < 1 - 0.02
+                cells.append((covered / trials, below / trials, early / trials, count / trials,
+                              sorted(widths)[trials // 2], found[0.03] / trials, found[0.05] / trials))
+            a, b = cells
+            print(f"| {100 * sigma:.1f} % | {kind} | {a[0]:.3f} / {b[0]:.3f} | {a[1]:.3f} / {b[1]:.3f} "
+                  f"| {a[2]:.2f} / {b[2]:.2f} | {a[3]:.1f} / {b[3]:.1f} | ±{100 * a[4]:.2f} % / ±{100 * b[4]:.2f} % "
+                  f"| {a[5]:.3f} / {b[5]:.3f} | {a[6]:.3f} / {b[6]:.3f} |", flush=True)
+
+
 def main(argv):
     trials = int(argv[argv.index("--trials") + 1]) if "--trials" in argv else None
     if "--quantiles" in argv:
         quantiles(trials or 400000)
+    elif "--stopping" in argv:
+        stopping(trials or 20000)
     elif "--replay" in argv:
         paths = [a for a in argv[argv.index("--replay") + 1:] if not a.startswith("--") and not a.isdigit()]
         replay(paths, trials or 20000)

@@ -48,6 +48,18 @@ class StockGuardIT {
 	}
 
 	/**
+	 * The price list's signature, on the CPU alone: a change that makes it 10 % costlier reads as a ceiling 10 % lower,
+	 * though both images share the machine's two cores and each has its own JIT.
+	 */
+	@Test
+	void theSignatureRouteHasNotRegressedAgainstMain(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(stock, "/signature").named("guard /signature").upToUsers(16).run();
+
+		report.record("guard: /signature against main", sweep);
+		assertThat(sweep).hasNotRegressedAgainstItsBase(withPercentage(5));
+	}
+
+	/**
 	 * The service's routes at one start of both images: a pool change shows on the route that takes the pool, and the
 	 * others say what the run could resolve on them.
 	 */

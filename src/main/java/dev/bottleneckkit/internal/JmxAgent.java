@@ -114,6 +114,15 @@ public final class JmxAgent {
 		return enabled.computeIfAbsent(container, JmxAgent::enable);
 	}
 
+	/**
+	 * An agent that already listens at {@code host}:{@code port} for {@value #USER} with
+	 * {@code password}: a JVM reached over its agent alone, as a remote engine's
+	 * containers are.
+	 */
+	public static JmxAgent at(String name, String host, int port, String password) {
+		return new JmxAgent(name, host, port, password);
+	}
+
 	/** The agent of {@code container}, when it was enabled. */
 	public static java.util.Optional<JmxAgent> of(GenericContainer<?> container) {
 		return java.util.Optional.ofNullable(enabled.get(container));

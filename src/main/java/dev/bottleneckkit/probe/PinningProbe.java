@@ -97,7 +97,14 @@ public final class PinningProbe implements AutoCloseable {
 	 * flags).
 	 */
 	public static PinningProbe on(GenericContainer<?> container) {
-		JmxAgent agent = JmxAgent.on(container);
+		return over(JmxAgent.on(container));
+	}
+
+	/**
+	 * A probe on the JVM behind {@code agent}, reached over the agent alone (a remote
+	 * engine's container, or any JVM whose agent listens with the kit's user).
+	 */
+	static PinningProbe over(JmxAgent agent) {
 		return new PinningProbe(agent.name(), agent, DEFAULT_THRESHOLD);
 	}
 

@@ -48,8 +48,25 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 	public static final double DEFAULT_BOUND = 0.05;
 
 	/**
-	 * Blocks every comparison measures, at least: the fewest whose trimmed interval
-	 * leaves a block out at each end, and an even number puts A first as often as B.
+	 * Blocks after which a comparison known to {@value #EARLY_PRECISION} stops: two
+	 * pairs, A first in one of each.
+	 */
+	static final int EARLY_BLOCKS = 4;
+
+	/**
+	 * The half-width, on the ratio, at which {@value #EARLY_BLOCKS} blocks are enough:
+	 * blocks spread by ±0.2 % or less, as a capacity cap's are. Four blocks trim none, so
+	 * one bad block moves their mean, but it spreads them too: blocks that agree this
+	 * closely hold none more than about 0.4 % from the others, which moves the mean 0.1 %
+	 * at most. A ratio known this well is red at a bound b for any change beyond b + 0.5
+	 * % ({@code bench/ab-interval-sim.py --stopping}).
+	 */
+	static final double EARLY_PRECISION = 0.005;
+
+	/**
+	 * Blocks every comparison not known to {@value #EARLY_PRECISION} after
+	 * {@value #EARLY_BLOCKS} measures, at least: the fewest whose trimmed interval leaves
+	 * a block out at each end, and an even number puts A first as often as B.
 	 */
 	static final int MIN_BLOCKS = 6;
 
@@ -218,15 +235,20 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 	}
 
 	/**
-	 * Whether the throughput figures of {@code blocks} are known to {@link #PRECISION},
-	 * after at least {@value #MIN_BLOCKS} and an even number of blocks: as many began
-	 * with A as with B.
+	 * Whether the throughput figures of {@code blocks} are known well enough to stop,
+	 * after an even number of blocks (as many began with A as with B): to
+	 * {@value #EARLY_PRECISION} after {@value #EARLY_BLOCKS}, to {@value #PRECISION}
+	 * after {@value #MIN_BLOCKS} or more.
 	 */
 	static boolean precise(List<Block> blocks) {
-		return blocks.size() >= MIN_BLOCKS && blocks.size() % 2 == 0
-				&& figures(blocks).stream()
-					.filter(Figure::higherIsBetter)
-					.allMatch((figure) -> figure.halfWidth() <= PRECISION);
+		int n = blocks.size();
+		if (n % 2 != 0 || (n != EARLY_BLOCKS && n < MIN_BLOCKS)) {
+			return false;
+		}
+		double wanted = (n >= MIN_BLOCKS) ? PRECISION : EARLY_PRECISION;
+		return figures(blocks).stream()
+			.filter(Figure::higherIsBetter)
+			.allMatch((figure) -> figure.halfWidth() <= wanted);
 	}
 
 	private static Figure figure(String name, String unit, List<Block> blocks, ToDoubleFunction<Block> base,

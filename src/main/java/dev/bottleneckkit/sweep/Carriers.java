@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
@@ -52,26 +53,37 @@ final class Carriers implements AutoCloseable {
 	/** The connection to close; empty for this JVM's own. */
 	private final Optional<JMXConnector> connector;
 
-	/** The JVM's processes on the host; this JVM's own when empty. */
-	private final Optional<GenericContainer<?>> container;
+	/**
+	 * The JVM's process ids on this host: none where the host does not show them (a
+	 * remote engine's container).
+	 */
+	private final Supplier<List<Long>> processes;
 
 	/** Where {@link #readTimeNanos()} reads, decided at its first reading. */
 	private volatile Source source = Source.UNDECIDED;
 
 	private Carriers(String name, MBeanServerConnection server, Optional<JMXConnector> connector,
-			Optional<GenericContainer<?>> container) {
+			Supplier<List<Long>> processes) {
 		this.name = name;
 		this.server = server;
 		this.connector = connector;
-		this.container = container;
+		this.processes = processes;
 	}
 
 	/** The carriers of the JVM in {@code container}, through its JMX agent. */
 	static Carriers connect(JmxAgent agent, GenericContainer<?> container) {
+		return connect(agent, () -> (container.getContainerId() == null) ? List.of()
+				: ContainerCpu.processesOnHost(container.getContainerId()));
+	}
+
+	/**
+	 * The carriers of the JVM behind {@code agent}, whose process ids on this host
+	 * {@code processes} gives (none for a remote engine's container).
+	 */
+	static Carriers connect(JmxAgent agent, Supplier<List<Long>> processes) {
 		JMXConnector connector = agent.connect();
 		try {
-			return new Carriers(agent.name(), connector.getMBeanServerConnection(), Optional.of(connector),
-					Optional.of(container));
+			return new Carriers(agent.name(), connector.getMBeanServerConnection(), Optional.of(connector), processes);
 		}
 		catch (IOException ex) {
 			JmxAgent.disconnect(connector, agent.name());
@@ -81,7 +93,8 @@ final class Carriers implements AutoCloseable {
 
 	/** The carriers of the test's own JVM. */
 	static Carriers inThisJvm() {
-		return new Carriers("this JVM", ManagementFactory.getPlatformMBeanServer(), Optional.empty(), Optional.empty());
+		return new Carriers("this JVM", ManagementFactory.getPlatformMBeanServer(), Optional.empty(),
+				() -> List.of(ProcessHandle.current().pid()));
 	}
 
 	/**
@@ -189,12 +202,8 @@ final class Carriers implements AutoCloseable {
 
 	/** On a core and waiting for one, by carrier thread, from the host's /proc. */
 	private Map<Long, Long> schedstat() {
-		List<Long> processes = this.container
-			.map((container) -> (container.getContainerId() == null) ? List.<Long>of()
-					: ContainerCpu.processesOnHost(container.getContainerId()))
-			.orElse(List.of(ProcessHandle.current().pid()));
 		Map<Long, Long> time = new LinkedHashMap<>();
-		for (long process : processes) {
+		for (long process : this.processes.get()) {
 			try (var tasks = Files.newDirectoryStream(Path.of("/proc", String.valueOf(process), "task"))) {
 				for (Path task : tasks) {
 					try {

@@ -55,7 +55,6 @@ final class CpuProbe implements StepProbe {
 	@Override
 	public void close() {
 		this.samples.ifPresent(CpuSamples::close);
-		this.cpu.close();
 	}
 
 }

@@ -1,18 +1,15 @@
 package dev.bottleneckkit.sweep;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import com.github.dockerjava.api.model.AccessMode;
 import com.github.dockerjava.api.model.Bind;
 import com.github.dockerjava.api.model.Volume;
-import dev.bottleneckkit.containers.KitContainers;
-import dev.bottleneckkit.images.KitImages;
-import dev.bottleneckkit.images.KitImages.JavaRuntime;
-import dev.bottleneckkit.internal.DockerHost;
-import dev.bottleneckkit.internal.KitClasses;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.output.OutputFrame;
 
@@ -25,11 +22,11 @@ import org.testcontainers.containers.output.OutputFrame;
  * reading.
  *
  * <p>
- * An engine that refuses the mount (a hosted engine) or whose cgroups the reader does not
- * know gives no reading: {@link #start} says so, and each container's CPU is read through
- * the engine instead.
+ * One reader serves every sweep of the JVM on that engine. An engine that refuses the
+ * mount (a hosted engine) or whose cgroups the reader does not know gives no reading:
+ * {@link #reading} says so, and each container's CPU is read through the engine instead.
  */
-final class EngineHostCpu implements AutoCloseable {
+final class EngineHostCpu {
 
 	/** Between two readings. */
 	static final Duration INTERVAL = Duration.ofMillis(100);
@@ -47,22 +44,61 @@ final class EngineHostCpu implements AutoCloseable {
 	}
 
 	/**
-	 * The reader started on the engine, once its first line showed the machine and
-	 * {@code service}'s container; else the reason it cannot read there.
+	 * The readers started, one an engine for the JVM's life: a service's start needs no
+	 * reader of its own, since one reads every container of the engine's host.
 	 */
-	static Reader start(String serviceId) {
-		GenericContainer<?> reader = KitContainers.labelled(new GenericContainer<>(KitImages.java(JavaRuntime.JAVA_21)))
-			.withLabel(DockerHost.NAME_LABEL, "CPU reader");
-		String classPath = KitClasses.copyInto(reader);
+	private static final Map<String, Reader> READERS = new ConcurrentHashMap<>();
+
+	/**
+	 * The reader on the engine at {@code engine}, started by the first call and stopped
+	 * as the JVM exits (a JVM killed leaves it to the next run's reaper), once its lines
+	 * show the machine and {@code service}'s container; else the reason it cannot read
+	 * there.
+	 */
+	static Reader reading(String engine, String serviceId) {
+		Reader reader = READERS.computeIfAbsent(engine, (address) -> start());
+		if (reader.cpu().isEmpty()) {
+			return reader;
+		}
+		return reader.cpu().get().sees(serviceId);
+	}
+
+	/** This reader, once a line that arrived from now on shows {@code serviceId}. */
+	private Reader sees(String serviceId) {
+		long from = System.nanoTime();
+		long deadline = from + TimeUnit.SECONDS.toNanos(10);
+		try {
+			while (System.nanoTime() < deadline) {
+				Latest seen = this.latest.get();
+				if (seen != null && seen.at() >= from && seen.line().containers().containsKey(serviceId)) {
+					return new Reader(Optional.of(this), "");
+				}
+				Thread.sleep(INTERVAL.toMillis());
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return new Reader(Optional.empty(), "interrupted");
+		}
+		Latest seen = this.latest.get();
+		return new Reader(Optional.empty(),
+				(seen == null || seen.at() < from) ? "the reader sent nothing for 10 s"
+						: "the reader found " + seen.line().containers().size()
+								+ " containers' cgroups on the engine's host, not the service's");
+	}
+
+	/**
+	 * The reader started on the engine, once its first line showed the machine; else the
+	 * reason it cannot read there.
+	 */
+	private static Reader start() {
+		GenericContainer<?> reader = KitReader.running("CPU reader", HostCpuCounter.class,
+				Long.toString(INTERVAL.toMillis()), CGROUPS);
 		// A bind of the engine host's own path, set on the container itself:
 		// Testcontainers' file-system binds first probe the engine with an image of their
 		// own.
-		reader.withCreateContainerCmdModifier((cmd) -> cmd.withUser("65534:65534")
-			.withHostConfig(
-					cmd.getHostConfig().withBinds(new Bind("/sys/fs/cgroup", new Volume(CGROUPS), AccessMode.ro)))
-			.withEntrypoint("java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx24m", "-Xss256k",
-					"-XX:-UsePerfData", "-cp", classPath, HostCpuCounter.class.getName(),
-					Long.toString(INTERVAL.toMillis()), CGROUPS));
+		reader.withCreateContainerCmdModifier((cmd) -> cmd.withHostConfig(
+				cmd.getHostConfig().withBinds(new Bind("/sys/fs/cgroup", new Volume(CGROUPS), AccessMode.ro))));
 		EngineHostCpu cpu = new EngineHostCpu(reader);
 		reader.withLogConsumer(cpu::onLine);
 		try {
@@ -70,18 +106,15 @@ final class EngineHostCpu implements AutoCloseable {
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
 			while (System.nanoTime() < deadline) {
 				Latest seen = cpu.latest.get();
-				if (seen != null && seen.line().machineBusyNanos().isPresent()
-						&& seen.line().containers().containsKey(serviceId)) {
+				if (seen != null && seen.line().machineBusyNanos().isPresent()) {
+					Runtime.getRuntime().addShutdownHook(new Thread(cpu::close, "bottleneck-kit CPU reader's stop"));
 					return new Reader(Optional.of(cpu), "");
 				}
 				Thread.sleep(INTERVAL.toMillis());
 			}
-			Latest seen = cpu.latest.get();
 			cpu.close();
-			return new Reader(Optional.empty(),
-					(seen == null) ? "the reader printed nothing in 10 s"
-							: "the reader found " + seen.line().containers().size()
-									+ " containers' cgroups on the engine's host, not the service's");
+			return new Reader(Optional.empty(), (cpu.latest.get() == null) ? "the reader printed nothing in 10 s"
+					: "the reader found no /proc/stat on the engine's host");
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -121,9 +154,13 @@ final class EngineHostCpu implements AutoCloseable {
 	}
 
 	/** Stops the reader. */
-	@Override
-	public void close() {
-		this.reader.stop();
+	void close() {
+		try {
+			this.reader.stop();
+		}
+		catch (RuntimeException ex) {
+			// an engine gone as the JVM exits: the next run's reaper removes the reader
+		}
 	}
 
 }

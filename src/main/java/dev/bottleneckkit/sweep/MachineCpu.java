@@ -37,7 +37,7 @@ import org.testcontainers.containers.GenericContainer;
  * ({@link EngineHostCpu}), else each container's CPU through the engine
  * ({@link ContainerCpu}) and the machine's as the sum of the test's parts.
  */
-final class MachineCpu implements AutoCloseable {
+final class MachineCpu {
 
 	private static final String SESSION_LABEL = "org.testcontainers.sessionId";
 
@@ -78,7 +78,7 @@ final class MachineCpu implements AutoCloseable {
 			this.blind = Optional.empty();
 		}
 		else {
-			EngineHostCpu.Reader reader = EngineHostCpu.start(service.getContainerId());
+			EngineHostCpu.Reader reader = EngineHostCpu.reading(engine(), service.getContainerId());
 			this.engineHost = reader.cpu();
 			this.blind = reader.cpu().isPresent() ? Optional.empty()
 					: Optional.of("the CPU of the engine's host (" + engine() + "): " + reader.whyNot()
@@ -102,12 +102,6 @@ final class MachineCpu implements AutoCloseable {
 	 */
 	Optional<String> blind() {
 		return this.blind;
-	}
-
-	/** Stops the reader on a remote engine's host, if one runs. */
-	@Override
-	public void close() {
-		this.engineHost.ifPresent(EngineHostCpu::close);
 	}
 
 	/**
@@ -301,8 +295,20 @@ final class MachineCpu implements AutoCloseable {
 
 	private static String inspectName(String id, String image) {
 		try {
-			InspectContainerResponse inspected = DockerClientFactory.lazyClient().inspectContainerCmd(id).exec();
-			Map<String, String> labels = inspected.getConfig().getLabels();
+			return nameOf(DockerClientFactory.lazyClient().inspectContainerCmd(id).exec(), image);
+		}
+		catch (RuntimeException ex) {
+			return nameOf(null, image);
+		}
+	}
+
+	/**
+	 * The name {@link #nameOf(Container)} gives a container of {@code image} from the
+	 * engine's answer to its inspection ({@code null}: none).
+	 */
+	static String nameOf(InspectContainerResponse inspected, String image) {
+		if (inspected != null) {
+			Map<String, String> labels = (inspected.getConfig() != null) ? inspected.getConfig().getLabels() : null;
 			if (labels != null && labels.containsKey(DockerHost.NAME_LABEL)) {
 				return labels.get(DockerHost.NAME_LABEL);
 			}
@@ -311,15 +317,12 @@ final class MachineCpu implements AutoCloseable {
 					// Testcontainers adds "tc-<random>" to every container on a network:
 					// the test's own alias is the one a person knows.
 					for (String alias : (network.getAliases() != null) ? network.getAliases() : List.<String>of()) {
-						if (!id.startsWith(alias) && !alias.startsWith("tc-")) {
+						if (!inspected.getId().startsWith(alias) && !alias.startsWith("tc-")) {
 							return alias;
 						}
 					}
 				}
 			}
-		}
-		catch (RuntimeException ex) {
-			// named by its image below
 		}
 		String name = String.valueOf(image);
 		String repository = name.contains(":") ? name.substring(0, name.lastIndexOf(':')) : name;

@@ -10,14 +10,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.ContainerNetwork;
-import dev.bottleneckkit.containers.KitContainers;
-import dev.bottleneckkit.images.KitImages;
-import dev.bottleneckkit.images.KitImages.JavaRuntime;
-import dev.bottleneckkit.internal.DockerHost;
-import dev.bottleneckkit.internal.KitClasses;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
@@ -55,15 +52,20 @@ final class OutboundConnections implements AutoCloseable {
 	/** Readings by the nanoTime they arrived: destination address to count. */
 	private final TreeMap<Long, Map<String, Integer>> readings = new TreeMap<>();
 
+	/** Names by address, as far as learnt. */
 	private final Map<String, String> names = new ConcurrentHashMap<>();
 
-	private OutboundConnections(GenericContainer<?> service) {
+	/** The engine's containers, named, by their addresses on its networks. */
+	private final Supplier<Map<String, String>> addresses;
+
+	OutboundConnections(GenericContainer<?> service, Supplier<Map<String, String>> addresses) {
 		this.service = service;
+		this.addresses = addresses;
 	}
 
 	/** A probe on the started container {@code service}. */
 	static OutboundConnections of(GenericContainer<?> service) {
-		return new OutboundConnections(service);
+		return new OutboundConnections(service, OutboundConnections::engineAddresses);
 	}
 
 	/**
@@ -71,16 +73,9 @@ final class OutboundConnections implements AutoCloseable {
 	 * image, as an unprivileged user, labelled like every container of the kit).
 	 */
 	OutboundConnections start() {
-		GenericContainer<?> reader = KitContainers.labelled(new GenericContainer<>(KitImages.java(JavaRuntime.JAVA_21)))
-			.withLabel(DockerHost.NAME_LABEL, "socket reader")
+		this.reader = KitReader.running("socket reader", SocketCounter.class, Long.toString(INTERVAL.toMillis()))
 			.withNetworkMode("container:" + this.service.getContainerId())
 			.withLogConsumer(this::onLine);
-		String classPath = KitClasses.copyInto(reader);
-		reader.withCreateContainerCmdModifier((cmd) -> cmd.withUser("65534:65534")
-			.withEntrypoint("java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx24m", "-Xss256k",
-					"-XX:-UsePerfData", "-cp", classPath, SocketCounter.class.getName(),
-					Long.toString(INTERVAL.toMillis())));
-		this.reader = reader;
 		this.reader.start();
 		return this;
 	}
@@ -130,7 +125,8 @@ final class OutboundConnections implements AutoCloseable {
 		}
 	}
 
-	private void onLine(OutputFrame frame) {
+	/** Takes the reader's output: a reading a line. */
+	void onLine(OutputFrame frame) {
 		String text = frame.getUtf8StringWithoutLineEnding();
 		if (text == null) {
 			return;
@@ -170,24 +166,38 @@ final class OutboundConnections implements AutoCloseable {
 
 	/** The addresses of the containers on the Docker host, by IP. */
 	private void learnNames() {
+		this.addresses.get().forEach(this.names::putIfAbsent);
+	}
+
+	/** The engine's containers, named, by their addresses; none where it cannot tell. */
+	private static Map<String, String> engineAddresses() {
 		try {
-			var docker = DockerClientFactory.lazyClient();
-			for (Container container : docker.listContainersCmd().exec()) {
-				if (container.getNetworkSettings() == null || container.getNetworkSettings().getNetworks() == null) {
-					continue;
-				}
-				for (ContainerNetwork network : container.getNetworkSettings().getNetworks().values()) {
-					String ip = network.getIpAddress();
-					if (ip == null || ip.isEmpty()) {
-						continue;
-					}
-					this.names.putIfAbsent(ip, MachineCpu.nameOf(container));
-				}
-			}
+			return addresses(DockerClientFactory.lazyClient().listContainersCmd().exec(), MachineCpu::nameOf);
 		}
 		catch (RuntimeException ex) {
 			log.debug("container addresses not read: {}", ex.toString());
+			return Map.of();
 		}
+	}
+
+	/**
+	 * {@code containers} as the engine lists them, named by {@code name}, by each of
+	 * their addresses on the engine's networks.
+	 */
+	static Map<String, String> addresses(List<Container> containers, Function<Container, String> name) {
+		Map<String, String> byAddress = new HashMap<>();
+		for (Container container : containers) {
+			if (container.getNetworkSettings() == null || container.getNetworkSettings().getNetworks() == null) {
+				continue;
+			}
+			for (ContainerNetwork network : container.getNetworkSettings().getNetworks().values()) {
+				String ip = network.getIpAddress();
+				if (ip != null && !ip.isEmpty()) {
+					byAddress.putIfAbsent(ip, name.apply(container));
+				}
+			}
+		}
+		return byAddress;
 	}
 
 }

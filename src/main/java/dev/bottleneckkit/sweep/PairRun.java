@@ -19,11 +19,12 @@ import org.testcontainers.utility.DockerImageName;
  * service) and configured alike, both warmed up, the knee searched once on the pair with
  * A's and B's steps in turn (A B at one user count, B A at the next), then interleaved
  * blocks at the knee's users and the ceiling's, A B B A or B A A B, until the
- * throughput's ratio is known to {@value ABComparison#PRECISION} or
- * {@value ABComparison#MAX_BLOCKS} blocks were measured. Loads never run at once. The
- * base is stopped and removed when the run ends, also when it fails. Which side goes
- * first in a block is drawn at random, balanced over each pair of blocks
- * ({@link BlockOrder}); the console prints the seed that replays it.
+ * throughput's ratio is known to {@value ABComparison#EARLY_PRECISION} after
+ * {@value ABComparison#EARLY_BLOCKS} blocks or to {@value ABComparison#PRECISION} after
+ * {@value ABComparison#MIN_BLOCKS}, or {@value ABComparison#MAX_BLOCKS} blocks were
+ * measured. Loads never run at once. The base is stopped and removed when the run ends,
+ * also when it fails. Which side goes first in a block is drawn at random, balanced over
+ * each pair of blocks ({@link BlockOrder}); the console prints the seed that replays it.
  */
 final class PairRun {
 

@@ -20,8 +20,8 @@ import dev.bottleneckkit.sweep.SweepResult;
  * of one route each, kind after kind in rounds (an A/A, then each regression, then the
  * next round), each from two fresh containers, and appends each guard's figures to a
  * results file as it ends, so that a calibration can span sessions: a kind that has its N
- * rows in the file is not run again. {@code bench/ab-calibration-table.py} makes the
- * table from the file.
+ * rows of this code in the file is not run again. {@code bench/ab-calibration-table.py}
+ * makes the table from the file.
  * <p>
  * Arguments: the results file, N, then one kind each:
  * {@code label|base image|head image|route|users at most}.
@@ -30,7 +30,15 @@ public final class ABCalibration {
 
 	/** The results file's columns, tab-separated. */
 	static final String HEADER = "kind\trun\tverdict\tcap_moved\tratio\tlow\thigh\tnoise\tblocks\tseconds\tseed"
-			+ "\tbase_cap\thead_cap\tred_figures\tknee_ratio\tknee_low\tknee_high\tp99_ratio\tp99_low\tp99_high\tcommit";
+			+ "\tbase_cap\thead_cap\tred_figures\tknee_ratio\tknee_low\tknee_high\tp99_ratio\tp99_low\tp99_high\tcommit"
+			+ "\tkit";
+
+	/**
+	 * What the guards measure with: the library's and the lab's code, as
+	 * {@code bench/ab-calibration.sh} names it. Rows of other code are other guards: each
+	 * code counts its own rounds.
+	 */
+	private static final String KIT = System.getProperty("calibration.kit", "-");
 
 	private ABCalibration() {
 	}
@@ -49,7 +57,7 @@ public final class ABCalibration {
 			for (Kind kind : kinds) {
 				long done = Files.readAllLines(results, StandardCharsets.UTF_8)
 					.stream()
-					.filter((line) -> line.startsWith(kind.label() + "\t"))
+					.filter((line) -> line.startsWith(kind.label() + "\t") && line.endsWith("\t" + KIT))
 					.count();
 				if (done >= round) {
 					continue;
@@ -89,7 +97,7 @@ public final class ABCalibration {
 					Long.toString((System.nanoTime() - started) / 1_000_000_000), Long.toString(comparison.seed()),
 					comparison.baseCap(), comparison.headCap(), red.isEmpty() ? "-" : red, number(knee.ratio()),
 					number(knee.low()), number(knee.high()), number(p99.ratio()), number(p99.low()), number(p99.high()),
-					System.getProperty("calibration.commit", "-"));
+					System.getProperty("calibration.commit", "-"), KIT);
 		}
 	}
 

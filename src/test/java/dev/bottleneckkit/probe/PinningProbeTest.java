@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.bottleneckkit.internal.LoopbackJmxAgent;
 import dev.bottleneckkit.probe.PinningReport.PinnedEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Isolated;
@@ -40,6 +41,26 @@ class PinningProbeTest {
 			assertThat(report.totalPinned()).as("pinned about as long as it slept")
 				.isGreaterThanOrEqualTo(Duration.ofMillis(55));
 			assertThat(Files.size(report.jfrFile())).as("the .jfr evidence is kept").isPositive();
+		}
+	}
+
+	/**
+	 * A JVM the probe reaches over its agent alone, as a remote engine's service: the
+	 * recording is made, streamed back and read over JMX, with nothing of the JVM's on
+	 * this host. This JVM behind an agent on loopback stands in for that JVM.
+	 */
+	@Test
+	void readsThePinsOfAJvmOverItsAgentAlone() throws Exception {
+		try (LoopbackJmxAgent jvm = LoopbackJmxAgent.start("a remote engine's service");
+				PinningProbe probe = PinningProbe.over(jvm.agent()).start()) {
+
+			Thread.ofVirtual().start(SlowInitializerOverJmx::touch).join();
+
+			PinningReport report = probe.read();
+			assertThat(report).as("a virtual thread sleeping 60 ms in <clinit>, recorded over the agent")
+				.hasPinnedAtLeast(1)
+				.hasEveryPinInCode(SlowInitializerOverJmx.class.getName() + ".<clinit>");
+			assertThat(Files.size(report.jfrFile())).as("the recording, streamed over JMX, is kept").isPositive();
 		}
 	}
 
@@ -135,6 +156,23 @@ class PinningProbeTest {
 
 	/** Blocks 60 ms in its class initializer, the first time a thread touches it. */
 	static final class SlowInitializer {
+
+		static {
+			try {
+				Thread.sleep(60);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+
+		static void touch() {
+		}
+
+	}
+
+	/** The same, for the probe over an agent. */
+	static final class SlowInitializerOverJmx {
 
 		static {
 			try {

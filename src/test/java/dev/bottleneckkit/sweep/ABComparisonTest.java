@@ -147,8 +147,18 @@ class ABComparisonTest {
 
 	@Test
 	void blocksAreAddedUntilTheThroughputIsKnownToItsPrecision() {
-		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.005, 4, 5))).as("four leave no block out at each end")
+		List<Block> paused = new ArrayList<>(blocks(10.0, 10.0, 0.001, 4, 5));
+		Block one = paused.get(2);
+		paused.set(2, new Block(one.baseKneeRps(), one.headKneeRps(), one.baseKneeP99Ms(), one.headKneeP99Ms(),
+				one.baseCeilingRps() * 1.03, one.headCeilingRps()));
+		assertThat(ABComparison.precise(paused)).as("four blocks, one of which met a pause on A's side").isFalse();
+		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.005, 4, 5)))
+			.as("four blocks ±0.7 % apart leave no block out at each end")
 			.isFalse();
+		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.001, 4, 5)))
+			.as("four blocks ±0.1 % apart: known to ±0.5 %")
+			.isTrue();
+		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.001, 2, 5))).as("two blocks").isFalse();
 		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.005, 7, 5))).as("one side went first once more").isFalse();
 		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.005, 6, 5))).isTrue();
 		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.1, 6, 5))).as("a spread of 10 % a block").isFalse();

@@ -4,8 +4,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
+import dev.bottleneckkit.internal.LoopbackJmxAgent;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -79,6 +83,40 @@ class CarriersTest {
 			// carrier's.
 			assertThat(cores * seconds).as("the 300 ms a virtual thread was runnable took a carrier")
 				.isBetween(0.25, after.size() * seconds + 0.05);
+		}
+	}
+
+	/**
+	 * A remote engine's container: its JVM's threads are no process of this host, so the
+	 * carriers' time is their CPU read over the JVM's agent, and stays so for the probe's
+	 * life. This JVM behind an agent on loopback stands in for that JVM.
+	 */
+	@Test
+	void aJvmWhoseThreadsThisHostDoesNotShowIsReadOverItsAgent() throws Exception {
+		try (LoopbackJmxAgent jvm = LoopbackJmxAgent.start("a remote engine's service");
+				Carriers carriers = Carriers.connect(jvm.agent(), List::of)) {
+			Thread.ofVirtual().start(() -> spin(Duration.ofMillis(10))).join();
+			Map<Long, Long> before = carriers.readTimeNanos().orElseThrow();
+			long began = System.nanoTime();
+
+			Thread.ofVirtual().start(() -> spin(Duration.ofMillis(300))).join();
+
+			Map<Long, Long> after = carriers.readTimeNanos().orElseThrow();
+			double seconds = (System.nanoTime() - began) / 1e9;
+			Set<Long> javaIds = Thread.getAllStackTraces()
+				.keySet()
+				.stream()
+				.filter((thread) -> thread.getName().matches("ForkJoinPool-\\d+-worker-\\d+"))
+				.map(Thread::threadId)
+				.collect(Collectors.toSet());
+			assertThat(after.keySet()).as("the carriers by their Java thread ids, as the agent names them")
+				.isNotEmpty()
+				.isSubsetOf(javaIds);
+			assertThat(Carriers.cores(before, after, seconds) * seconds)
+				.as("the 300 ms a virtual thread spun, on a carrier's CPU clock")
+				.isBetween(0.05, after.size() * seconds + 0.05);
+			assertThat(carriers.readCount()).as("the scheduler's parallelism, read over the agent")
+				.hasValue(Runtime.getRuntime().availableProcessors());
 		}
 	}
 

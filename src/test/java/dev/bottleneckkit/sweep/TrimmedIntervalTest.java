@@ -79,14 +79,25 @@ class TrimmedIntervalTest {
 			.isCloseTo(standardDeviation(-0.01, -0.01, 0.00, 0.01, 0.02, 0.02), within(1e-12));
 	}
 
+	/**
+	 * Below five blocks nothing is trimmed; the interval is Student's, but at four, where
+	 * a comparison stops only on blocks that agree closely, its point is the early
+	 * stop's.
+	 */
 	@Test
 	void belowFiveBlocksNothingIsTrimmedAndTheIntervalIsStudents() {
 		double[] ratios = { 0.01, -0.01, 0.02, 0.0 };
+		double[] three = { 0.01, -0.01, 0.02 };
 
 		TrimmedInterval interval = TrimmedInterval.of(ratios);
 
 		assertThat(TrimmedInterval.trimmed(4)).isZero();
-		assertThat(interval.halfWidth()).isCloseTo(3.182 * standardDeviation(ratios) / 2, within(1e-12));
+		assertThat(interval.halfWidth()).as("four blocks, at the early stop's point")
+			.isCloseTo(TrimmedInterval.EARLY_POINT * standardDeviation(ratios) / 2, within(1e-12));
+		assertThat(TrimmedInterval.EARLY_POINT).as("wider than Student's 3.182 at 3 degrees of freedom")
+			.isGreaterThan(3.182);
+		assertThat(TrimmedInterval.of(three).halfWidth()).isCloseTo(4.303 * standardDeviation(three) / Math.sqrt(3),
+				within(1e-12));
 		assertThat(TrimmedInterval.studentT975(1000)).isCloseTo(1.96, within(0.01));
 		assertThat(TrimmedInterval.of(new double[] { 0.01 }).halfWidth()).isInfinite();
 	}

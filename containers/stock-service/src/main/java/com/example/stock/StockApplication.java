@@ -34,7 +34,7 @@ import org.springframework.web.client.RestClient;
  * Spring Boot builds it), stock from the database (JdbcClient on Hikari), a report that takes a while on a
  * request thread, a ledger whose transaction queries and then computes while it holds its connection, and an
  * invoice rendered after its transaction has given the connection back, a page of orders that takes its connection
- * twice, a bundle whose two quotes are fetched at once on a pool of the team's own, and a label drawn by one of the
+ * twice, a price list signed on the CPU, a bundle whose two quotes are fetched at once on a pool of the team's own, and a label drawn by one of the
  * team's renderers, a pool of objects it publishes two gauges for. Every limit is Spring Boot's default unless the
  * environment sets it.
  */
@@ -51,6 +51,9 @@ public class StockApplication {
 	/** Rounds of SHA-256 over 64 KiB a ledger entry takes, inside its transaction. */
 	private final int ledgerRounds;
 
+	/** Rounds of SHA-256 over 64 KiB a price list's signature takes. */
+	private final int signatureRounds;
+
 	/** The team's own pool for the bundle's quotes, its threads named after them. */
 	private final ExecutorService quotesPool;
 
@@ -66,12 +69,14 @@ public class StockApplication {
 
 	StockApplication(RestClient.Builder builder, JdbcClient jdbc, TransactionTemplate transaction,
 			@Value("${stock.quotes-url}") String quotesUrl, @Value("${stock.ledger-rounds:480}") int ledgerRounds,
+			@Value("${stock.signature-rounds:200}") int signatureRounds,
 			@Value("${stock.bundle.threads:3}") int bundleThreads, @Value("${stock.renderers:3}") int renderers,
 			@Qualifier("applicationTaskExecutor") Executor tasks, MeterRegistry meters) {
 		this.quotes = builder.baseUrl(quotesUrl).build();
 		this.jdbc = jdbc;
 		this.transaction = transaction;
 		this.ledgerRounds = ledgerRounds;
+		this.signatureRounds = signatureRounds;
 		this.quotesPool = Executors.newFixedThreadPool(bundleThreads, Thread.ofPlatform().name("quotes-", 1).factory());
 		this.tasks = tasks;
 		this.quote = URI.create(quotesUrl + "/quote");
@@ -168,6 +173,12 @@ public class StockApplication {
 			Integer slept = this.jdbc.sql("SELECT SLEEP(0.1)").query(Integer.class).single();
 			return Map.of("checksum", checksum(this.ledgerRounds), "slept", slept);
 		});
+	}
+
+	/** The price list signed on the CPU, no query: a few milliseconds of a core once the JIT is done. */
+	@GetMapping("/signature")
+	Map<String, Object> signature() {
+		return Map.of("signature", checksum(this.signatureRounds));
 	}
 
 	/**

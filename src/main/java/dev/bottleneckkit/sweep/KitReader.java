@@ -1,0 +1,39 @@
+package dev.bottleneckkit.sweep;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.bottleneckkit.containers.KitContainers;
+import dev.bottleneckkit.images.KitImages;
+import dev.bottleneckkit.images.KitImages.JavaRuntime;
+import dev.bottleneckkit.internal.DockerHost;
+import dev.bottleneckkit.internal.KitClasses;
+import org.testcontainers.containers.GenericContainer;
+
+/**
+ * A reader of the kit's own run in a small container beside a service: a class of the kit
+ * on the kit's Java image, copied in (nothing is published to a registry), as an
+ * unprivileged user, labelled and named as every container of the kit, on a small heap
+ * and the client compiler so that it takes little of the cores it reads.
+ */
+final class KitReader {
+
+	private KitReader() {
+	}
+
+	/**
+	 * A container, not started, that runs {@code main} with {@code arguments}, named
+	 * {@code name} in reports and the reaper's lines.
+	 */
+	static GenericContainer<?> running(String name, Class<?> main, String... arguments) {
+		GenericContainer<?> reader = KitContainers.labelled(new GenericContainer<>(KitImages.java(JavaRuntime.JAVA_21)))
+			.withLabel(DockerHost.NAME_LABEL, name);
+		String classPath = KitClasses.copyInto(reader);
+		List<String> command = new ArrayList<>(List.of("java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx24m",
+				"-Xss256k", "-XX:-UsePerfData", "-cp", classPath, main.getName()));
+		command.addAll(List.of(arguments));
+		reader.withCreateContainerCmdModifier((cmd) -> cmd.withUser("65534:65534").withEntrypoint(command));
+		return reader;
+	}
+
+}
