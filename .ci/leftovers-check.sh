@@ -53,8 +53,8 @@ for signal in KILL INT; do
 done
 set +m
 
-say "a later run (KitImagesIT) reaps what the dead JVMs left"
-./mvnw -B -ntp -q verify -Pscenarios -Dinvoker.skip=true -Dit.test=KitImagesIT >target/leftovers-reaping.log 2>&1 \
+say "a later run (PinningProbeIT) reaps what the dead JVMs left"
+./mvnw -B -ntp -q verify -Pscenarios -Dinvoker.skip=true -Dit.test=PinningProbeIT >target/leftovers-reaping.log 2>&1 \
   || { say "error: the later run failed; see target/leftovers-reaping.log"; exit 1; }
 grep -h "left behind on .* by earlier runs" target/leftovers-reaping.log | sed "s/^/[leftovers]   /" || true
 after=$(count)

@@ -15,8 +15,7 @@
 #   2. generates a consumer project outside the tree, as a team on Spring Boot 3.5 has it (Boot 3.5's parent, the one
 #      kit dependency, Testcontainers set to 2.0.5), with the sweep tests of .ci/stock-service/ (MySQL, stand-in
 #      downstreams, Toxiproxy);
-#   3. runs `mvn verify` there, its classes side by side (the CPU's own alone), and fails unless every sweep named its
-#      cap with its model: the HttpClient pool, Hikari (a
+#   3. runs `mvn verify` there and fails unless every sweep named its cap with its model: the HttpClient pool, Hikari (a
 #      route that takes it twice a request by its uses × the hold of a use) and Tomcat's threads; pinned carriers, a
 #      meterless connection pool, the downstream's threads and the machine's CPU; Jetty's worker pool; a Hikari pool
 #      full because its uses wait for the service's one core, the CPU named as the root (twice the pool leaves the
@@ -117,21 +116,6 @@ cat >"$project/pom.xml" <<POM
             </goals>
           </execution>
         </executions>
-        <configuration>
-          <!-- The guard classes side by side, as a team with several runs them: the kit then has their container
-               starts and loads take turns, so that no start bends a measurement. A class whose figures are the
-               CPU itself is @Isolated and runs alone. -->
-          <properties>
-            <configurationParameters>
-              junit.jupiter.execution.parallel.enabled = true
-              junit.jupiter.execution.parallel.mode.default = same_thread
-              junit.jupiter.execution.parallel.mode.classes.default = concurrent
-              junit.jupiter.execution.parallel.config.strategy = fixed
-              junit.jupiter.execution.parallel.config.fixed.parallelism = 3
-              junit.jupiter.execution.parallel.config.fixed.max-pool-size = 3
-            </configurationParameters>
-          </properties>
-        </configuration>
       </plugin>
     </plugins>
   </build>

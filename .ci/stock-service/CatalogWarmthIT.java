@@ -12,7 +12,6 @@ import eu.rekawek.toxiproxy.model.ToxicDirection;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.mysql.MySQLContainer;
@@ -29,7 +28,6 @@ import static org.assertj.core.data.Percentage.withPercentage;
  * cores filled together when another process took a core, and a fresh JVM read the machine's CPU.
  */
 @Scenario(id = "T6", title = "A JIT-heavy page: one ceiling in a fresh JVM and in a warm one")
-@Isolated
 class CatalogWarmthIT {
 
 	static final Network network = KitContainers.newNetwork();

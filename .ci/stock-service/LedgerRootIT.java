@@ -14,7 +14,6 @@ import dev.bottleneckkit.sweep.SweepResult;
 import dev.bottleneckkit.sweep.Verdict;
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.testcontainers.containers.Network;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.mysql.MySQLContainer;
@@ -39,7 +38,6 @@ import static org.assertj.core.data.Percentage.withPercentage;
  * request's CPU as the JIT compiles them: 480 rounds over 64 KiB read 22 to 25 ms once warm.
  */
 @Scenario(id = "T4", title = "A pool full because the cores are: the root, not the symptom")
-@Isolated
 class LedgerRootIT {
 
 	static final Network network = KitContainers.newNetwork();
