@@ -2,6 +2,7 @@
 """The A/B guard's detection curve, from the results file bench/ab-calibration.sh appends to.
 
   bench/ab-calibration-table.py [docs/ab-calibration.tsv] [--all]
+  bench/ab-calibration-table.py [docs/ab-calibration.tsv] --readme 0.02    the README's curve at one bound
 
 A guard is red at a bound b when its verdict at b is: the cap moved, or the ceiling's or the knee's throughput interval
 lies wholly below 1 - b, or the p99's wholly above 1 + b. For each kind the table gives the reds at b = 1, 2, 3 and 5 %
@@ -38,9 +39,35 @@ def upper(k, n, confidence=0.95):
     return high
 
 
+ROUTES = (("`/orders`, Tomcat's threads", "capacity", ("A/A capacity", "capacity -3 %", "capacity -5 %", "capacity -10 %")),
+          ("`/work/cpu`, SHA-256 rounds", "CPU", ("A/A CPU", None, "CPU +5 % work", "CPU +10 % work")))
+
+
+def readme(rows, bound):
+    """Each route's reds at one bound on the newest code: A/A, then each cut, with its half-width and time."""
+    print(f"| the lab's route, red at b = {100 * bound:g} % | A/A | a 3 % cut | 5 % | 10 % | median ± | guard, median |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for route, _, kinds in ROUTES:
+        cells = []
+        these = []
+        for kind in kinds:
+            of = [r for r in rows if r["kind"] == kind]
+            these += of
+            cells.append(f"{sum(red(r, bound) for r in of)} of {len(of)}" if kind and of else "—")
+        half = statistics.median((float(r["high"]) - float(r["low"])) / 2 for r in these) if these else 0
+        secs = statistics.median(int(r["seconds"]) for r in these) if these else 0
+        print(f"| {route} | {' | '.join(cells)} | ±{100 * half:.1f} % | {secs:.0f} s |")
+
+
 def main(argv):
-    path = next((a for a in argv if not a.startswith("--")), "docs/ab-calibration.tsv")
+    path = next((a for a in argv if not a.startswith("--") and not a.replace(".", "").isdigit()),
+                "docs/ab-calibration.tsv")
     rows = list(csv.DictReader(open(path), delimiter="\t"))
+    if "--readme" in argv:
+        newest = [r.get("kit") or r.get("commit", "") for r in rows][-1]
+        readme([r for r in rows if (r.get("kit") or r.get("commit", "")) == newest],
+               float(argv[argv.index("--readme") + 1]))
+        return
     codes = []
     for row in rows:
         code = row.get("kit") or row.get("commit", "")

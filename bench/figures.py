@@ -79,11 +79,13 @@ def main(argv):
         lines = list(dict.fromkeys(lines))
         out += ["", "## The README's first example, in the consumer projects", "", "```", *lines, "```"]
         guard = [re.sub(r"^\[stock\]\s+", "", line.rstrip()) for line in open(log, errors="replace")
-                 if re.search(r"^\[stock\] +(A/B guard|\[bottleneck-kit\] guard /stock: )", line)]
+                 if re.search(r"^\[stock\] +(A/B guard|\[bottleneck-kit\] guard[ :])", line)
+                 and not re.search(r"A/B block \d|A/B +\d+ users?|: +\d+ users? ", line)]
         out += ["", "## The A/B guard", "",
-                "`.ci/stock-service-check.sh`: the stock service's `/stock` guard run with `-Dbottleneck.against=` main's"
-                " image (a Hikari pool of 6), first with the pull request's image (a pool of 4), then with main's"
-                " against itself.", "", "```", *guard, "```"]
+                "`.ci/stock-service-check.sh`: the stock service's guards, run with `-Dbottleneck.against=` main's"
+                " image (a Hikari pool of 6): three routes at one start of both images with the pull request's image"
+                " (a pool of 4), the CPU-bound `/signature` with an image that does 10 % more work a request, then"
+                " main's image against itself (each guard's blocks are in the run's log).", "", "```", *guard, "```"]
     if calibration:
         table = subprocess.run([sys.executable, str(Path(__file__).with_name("ab-calibration-table.py")),
                                 calibration], check=True, capture_output=True, text=True).stdout.rstrip()
