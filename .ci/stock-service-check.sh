@@ -31,7 +31,7 @@
 #   5. runs the A/B guard (.ci/stock-service/guard/StockGuardIT.java, -Dbottleneck.against=main's image): the pull
 #      request's image with the pool cut from 6 to 4, over three routes at one start of both images, must be red on
 #      /stock alone, each route's line with its ratio, its interval and one block's spread; an image whose CPU-bound
-#      /signature does 10 % more work a request must be red there with the ceiling's interval; main's image against
+#      /signature does 10 % more work a request must be red there at 2 % with the ceiling's interval; main's image against
 #      itself green, "no change at this precision";
 #   6. runs a few of the same tests against a remote engine, a Docker engine in a container of its own reached over TCP
 #      (.ci/remote-engine.sh, as GitLab's docker:dind service): a test JVM killed mid-sweep whose containers the next
@@ -220,7 +220,7 @@ cut=$?
 # The red run's report, kept for a person to look at (target/stock-report/ab/index.html).
 rm -rf "$root/target/stock-report/ab" && cp -r "$project/target/bottleneck-report" "$root/target/stock-report/ab" || true
 # A CPU-bound route, where both images share the cores and each has its own JIT: 10 % more work a request must be red
-# with the ceiling's interval.
+# at the test's bound of 2 % with the ceiling's interval (the assertion's lines are read at its own bound).
 ab theSignatureRouteHasNotRegressedAgainstMain "$signature_image" "$work/ab-signature.log"
 signature=$?
 ab theStockRouteHasNotRegressedAgainstMain "$main_image" "$work/ab-same.log"
@@ -232,7 +232,8 @@ set -e
   && grep -qE '^\[bottleneck-kit\] guard: guard /label +[01]\.[0-9]+ \(.*\) +±[0-9.]+ % +no change at this precision' "$work/ab-regressed.log" \
   && grep -qE '^\[bottleneck-kit\] guard: guard /report +[01]\.[0-9]+ \(.*\) +±[0-9.]+ % +no change at this precision' "$work/ab-regressed.log" \
   || { tail -n 60 "$work/ab-regressed.log"; say "error: a Hikari pool cut from 6 to 4 in the head image was not red on /stock alone"; exit 1; }
-[ "$signature" -ne 0 ] && grep -qE 'guard /signature: ceiling: .* B/A 0\.[0-9]+ \(.*, 95 %\), a block ±[0-9.]+ %: regressed' "$work/ab-signature.log" \
+[ "$signature" -ne 0 ] && grep -q 'regressed against example/stock-service:main-.* beyond 2 %' "$work/ab-signature.log" \
+  && grep -qE 'ceiling: .* B/A 0\.[0-9]+ \(.*, 95 %\), a block ±[0-9.]+ %: regressed' "$work/ab-signature.log" \
   || { tail -n 60 "$work/ab-signature.log"; say "error: 10 % more work a request on /signature was not red with its interval"; exit 1; }
 [ "$same" -eq 0 ] && grep -q 'the same image' "$work/ab-same.log" && grep -q 'no change at this precision' "$work/ab-same.log" \
   || { tail -n 60 "$work/ab-same.log"; say "error: main's image against itself was not green with no change"; exit 1; }

@@ -49,14 +49,16 @@ class StockGuardIT {
 
 	/**
 	 * The price list's signature, on the CPU alone: a change that makes it 10 % costlier reads as a ceiling 10 % lower,
-	 * though both images share the machine's two cores and each has its own JIT.
+	 * though both images share the machine's two cores and each has its own JIT. Guarded at 2 %, as a team picks its
+	 * bound from the detection curve: a block on a route that fills two shared cores spreads ±2 to ±4 %, so at 5 % a
+	 * 10 % change is red only when its interval is narrower than ±4.5 %, and at 2 % while it is narrower than ±7 %.
 	 */
 	@Test
 	void theSignatureRouteHasNotRegressedAgainstMain(ScenarioReport report) {
 		SweepResult sweep = Sweep.of(stock, "/signature").named("guard /signature").upToUsers(16).run();
 
 		report.record("guard: /signature against main", sweep);
-		assertThat(sweep).hasNotRegressedAgainstItsBase(withPercentage(5));
+		assertThat(sweep).hasNotRegressedAgainstItsBase(withPercentage(2));
 	}
 
 	/**
