@@ -201,11 +201,19 @@ final class OwnPools {
 				// is idle is the handoff between them (the work done, the waiter not yet
 				// woken): a few milliseconds of the request, which one dump of the two or
 				// three in flight would count as half or a third of it.
-				List<ThreadDump> inFlight = dumps.stream()
-					.filter((dump) -> meanBusy(List.of(dump), pool) > 0
-							|| (!dump.matching(ThreadDumps::servesARequest).isEmpty()
-									&& !Upstream.waitsOnAFuture(dump)))
-					.toList();
+				// Where the step's dumps show request threads at all, a dump with none
+				// serving caught the pool finishing a request that had already left (a
+				// dump walks the threads one by one): one such dump of two read 1.5 busy
+				// threads for 2. A reactive route's request holds no thread to be seen.
+				boolean requestsSeen = dumps.stream()
+					.anyMatch((dump) -> !dump.matching(ThreadDumps::servesARequest).isEmpty());
+				List<ThreadDump> inFlight = dumps.stream().filter((dump) -> {
+					boolean serving = !dump.matching(ThreadDumps::servesARequest).isEmpty();
+					if (requestsSeen && !serving) {
+						return false;
+					}
+					return meanBusy(List.of(dump), pool) > 0 || (serving && !Upstream.waitsOnAFuture(dump));
+				}).toList();
 				double busy = meanBusy(inFlight, pool);
 				if (busy > 0) {
 					// The typical request's latency, as the few dumps sample a typical

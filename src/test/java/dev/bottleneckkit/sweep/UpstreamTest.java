@@ -515,6 +515,52 @@ class UpstreamTest {
 			.hasValue("common pool 2 threads");
 	}
 
+	/**
+	 * The common pool of 2 running a request's two queries of 0.2 s side by side: full
+	 * from one user, 2 / (2 × 0.206 s) = 4.9 rps. A dump that walks the threads one by
+	 * one can catch a worker finishing the last request's query after that request has
+	 * left: one worker busy and no request thread serving. That dump is no request in
+	 * flight; counted in, it read 1.5 busy threads for 2, a model 1.33× the ceiling, and
+	 * no name.
+	 */
+	@Test
+	void aPoolFinishingARequestThatHasLeftIsNoRequestInFlight() {
+		List<String> worker = List.of("sun.nio.ch.Net.poll", "com.mysql.cj.protocol.ReadAheadInputStream.fill",
+				"com.example.shop.ShopApplication.lambda$delivery$0",
+				"java.util.concurrent.CompletableFuture$AsyncSupply.run",
+				"java.util.concurrent.CompletableFuture$AsyncSupply.exec", "java.util.concurrent.ForkJoinTask.doExec",
+				"java.util.concurrent.ForkJoinPool$WorkQueue.topLevelExec", "java.util.concurrent.ForkJoinPool.scan",
+				"java.util.concurrent.ForkJoinPool.runWorker", "java.util.concurrent.ForkJoinWorkerThread.run");
+		List<String> idle = List.of("jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+				"java.util.concurrent.ForkJoinPool.awaitWork", "java.util.concurrent.ForkJoinPool.runWorker",
+				"java.util.concurrent.ForkJoinWorkerThread.run");
+		List<String> joining = List.of("jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+				"java.util.concurrent.CompletableFuture$Signaller.block",
+				"java.util.concurrent.ForkJoinPool.unmanagedBlock", "java.util.concurrent.ForkJoinPool.managedBlock",
+				"java.util.concurrent.CompletableFuture.waitingGet", "java.util.concurrent.CompletableFuture.join",
+				"com.example.shop.ShopApplication.delivery");
+		DumpedThread first = new DumpedThread("ForkJoinPool.commonPool-worker-1", worker);
+		DumpedThread second = new DumpedThread("ForkJoinPool.commonPool-worker-2", worker);
+		DumpedThread firstIdle = new DumpedThread("ForkJoinPool.commonPool-worker-1", idle);
+		DumpedThread secondIdle = new DumpedThread("ForkJoinPool.commonPool-worker-2", idle);
+		ThreadDump inFlight = new ThreadDump(Path.of("threads-1.json"),
+				concat(concat(threads(1, "tomcat-handler-", joining), first), second));
+		ThreadDump leftBehind = new ThreadDump(Path.of("threads-2.json"), List.of(firstIdle, second));
+		ThreadDump between = new ThreadDump(Path.of("threads-3.json"), List.of(firstIdle, secondIdle));
+		ThreadDump atCap = new ThreadDump(Path.of("threads-4.json"),
+				concat(concat(threads(4, "tomcat-handler-", joining), first), second));
+		GaugeTimeline none = new GaugeTimeline(Map.of());
+		List<Step> steps = List.of(step(1, 4.8, 206, 1, List.of(inFlight, leftBehind, between), none),
+				step(2, 5.0, 403, 1, List.of(atCap), none), step(4, 5.1, 786, 1, List.of(atCap, atCap, atCap), none));
+
+		SweepResult sweep = SweepResults.analysed("test", URI.create("http://localhost/"), steps, true);
+
+		assertThat(sweep).isCappedBy(Resource.EXECUTOR).hasCeilingNearItsModel(withPercentage(10));
+		assertThat(((Verdict.Capped) sweep.verdict()).readings()).containsEntry("a request's demand",
+				"0.412 thread-seconds: 2.0 threads busy while the request was in flight, in 1 of 3 dumps at 1 user,"
+						+ " for its median 0.206 s");
+	}
+
 	private static List<DumpedThread> concat(List<DumpedThread> threads, DumpedThread one) {
 		List<DumpedThread> all = new ArrayList<>(threads);
 		all.add(one);
