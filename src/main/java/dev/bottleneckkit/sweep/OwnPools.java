@@ -10,8 +10,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
@@ -214,7 +216,7 @@ final class OwnPools {
 					}
 					return meanBusy(List.of(dump), pool) > 0 || (serving && !Upstream.waitsOnAFuture(dump));
 				}).toList();
-				double busy = meanBusy(inFlight, pool);
+				double busy = busyWhileInFlight(inFlight, pool);
 				if (busy > 0) {
 					// The typical request's latency, as the few dumps sample a typical
 					// request: a request slowed in the service's own code (a compile, a
@@ -240,6 +242,33 @@ final class OwnPools {
 			}
 		}
 		return Optional.empty();
+	}
+
+	/**
+	 * A request's busy threads of {@code pool} over the dumps that caught it in flight:
+	 * the threads it runs at once, as most dumps in which the pool works count them (the
+	 * higher on a tie: a dump walks the threads one by one, so it sees a thread done too
+	 * soon more often than one started too soon), times the share of those dumps in which
+	 * it works. Two queries side by side read 2, where a dump that caught one finished
+	 * before the other moved a mean of two dumps to 1.5; a pool at work for a third of
+	 * the request reads a third of its threads, as the mean does.
+	 */
+	private static double busyWhileInFlight(List<ThreadDump> inFlight, String pool) {
+		List<Integer> working = inFlight.stream()
+			.map((dump) -> (int) Math.round(meanBusy(List.of(dump), pool)))
+			.filter((busy) -> busy > 0)
+			.toList();
+		if (working.isEmpty()) {
+			return 0;
+		}
+		Map<Integer, Long> counts = working.stream()
+			.collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+		int width = counts.entrySet()
+			.stream()
+			.max(Map.Entry.<Integer, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
+			.orElseThrow()
+			.getKey();
+		return width * (double) working.size() / inFlight.size();
 	}
 
 	/**

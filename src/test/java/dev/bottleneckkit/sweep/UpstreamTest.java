@@ -559,6 +559,23 @@ class UpstreamTest {
 		assertThat(((Verdict.Capped) sweep.verdict()).readings()).containsEntry("a request's demand",
 				"0.412 thread-seconds: 2.0 threads busy while the request was in flight, in 1 of 3 dumps at 1 user,"
 						+ " for its median 0.206 s");
+
+		// The request still joining while one query has finished and the other ends: in
+		// flight, one worker of two at work. The threads it runs at once are what most
+		// dumps in which the pool works say, the higher on a tie; a mean read 1.5.
+		ThreadDump oneDone = new ThreadDump(Path.of("threads-5.json"),
+				concat(concat(threads(1, "tomcat-handler-", joining), firstIdle), second));
+		ThreadDump handoff = new ThreadDump(Path.of("threads-6.json"),
+				concat(concat(threads(1, "tomcat-handler-", joining), firstIdle), secondIdle));
+		List<Step> ending = new ArrayList<>(steps);
+		ending.set(0, step(1, 4.8, 205, 1, List.of(inFlight, oneDone, handoff), none));
+
+		SweepResult caught = SweepResults.analysed("test", URI.create("http://localhost/"), ending, true);
+
+		assertThat(caught).isCappedBy(Resource.EXECUTOR).hasCeilingNearItsModel(withPercentage(10));
+		assertThat(((Verdict.Capped) caught.verdict()).readings()).containsEntry("a request's demand",
+				"0.410 thread-seconds: 2.0 threads busy while the request was in flight, in 2 of 3 dumps at 1 user,"
+						+ " for its median 0.205 s");
 	}
 
 	private static List<DumpedThread> concat(List<DumpedThread> threads, DumpedThread one) {
