@@ -214,7 +214,7 @@ final class OwnPools {
 					if (requestsSeen && !serving) {
 						return false;
 					}
-					return meanBusy(List.of(dump), pool) > 0 || (serving && !Upstream.waitsOnAFuture(dump));
+					return busyIn(dump, pool) > 0 || (serving && !Upstream.waitsOnAFuture(dump));
 				}).toList();
 				double busy = busyWhileInFlight(inFlight, pool);
 				if (busy > 0) {
@@ -254,10 +254,7 @@ final class OwnPools {
 	 * the request reads a third of its threads, as the mean does.
 	 */
 	private static double busyWhileInFlight(List<ThreadDump> inFlight, String pool) {
-		List<Integer> working = inFlight.stream()
-			.map((dump) -> (int) Math.round(meanBusy(List.of(dump), pool)))
-			.filter((busy) -> busy > 0)
-			.toList();
+		List<Integer> working = inFlight.stream().map((dump) -> busyIn(dump, pool)).filter((busy) -> busy > 0).toList();
 		if (working.isEmpty()) {
 			return 0;
 		}
@@ -275,18 +272,16 @@ final class OwnPools {
 	 * The threads of {@code pool} running a task, the mean of {@code dumps}; 0 without.
 	 */
 	private static double meanBusy(List<ThreadDump> dumps, String pool) {
-		if (dumps.isEmpty()) {
-			return 0;
-		}
-		double busy = 0;
-		for (ThreadDump dump : dumps) {
-			busy += Upstream.executors(dump)
-				.stream()
-				.filter((executor) -> executor.name().equals(pool))
-				.mapToInt(Upstream.Executor::busy)
-				.sum();
-		}
-		return busy / dumps.size();
+		return dumps.stream().mapToInt((dump) -> busyIn(dump, pool)).average().orElse(0);
+	}
+
+	/** The threads of {@code pool} running a task in {@code dump}. */
+	private static int busyIn(ThreadDump dump, String pool) {
+		return Upstream.executors(dump)
+			.stream()
+			.filter((executor) -> executor.name().equals(pool))
+			.mapToInt(Upstream.Executor::busy)
+			.sum();
 	}
 
 	/**
