@@ -6,9 +6,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.internal.Console;
+import dev.bottleneckkit.internal.DockerHost;
 import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.internal.RunHook;
 import dev.bottleneckkit.load.ClosedLoopLoad;
@@ -40,6 +42,21 @@ final class SweepRun {
 	 * {@value #CYCLES} cycles.
 	 */
 	static final int MAX_WINDOW_SECONDS = 6;
+
+	/**
+	 * The machine's busy share from which other processes' burst crowds a step out
+	 * ({@link #crowdedOut}).
+	 */
+	static final double CROWDED_MACHINE = 0.75;
+
+	/** The rise of other processes' cores over the step before that crowds a step out. */
+	static final double CROWDING = 0.3;
+
+	/**
+	 * The longest a crowded step waits for the machine to quiet before it is measured
+	 * again.
+	 */
+	static final Duration CROWD_WAIT = Duration.ofSeconds(8);
 
 	/** The longest a step's warm-up waits for a declared rate's stored permits. */
 	static final int STORE_SPENT_AT_MOST = 10;
@@ -326,15 +343,76 @@ final class SweepRun {
 	 */
 	private Step step(int users, List<Step> before, Probes probes, double factor) {
 		Step step = measure(users, before, probes, factor);
-		if (!compilingAtFullCpu(step)) {
-			return step;
-		}
 		String what = this.name + ", " + users + (users == 1 ? " user" : " users");
-		Settling settling = settle(users, step.meanLatency(), what + ", settling");
-		Console.line(String.format(Locale.ROOT,
-				"%s: the compilers took %.2f of a core while the CPU was full; settled (%s) and measured again", what,
-				step.compilerCores().getAsDouble(), settling));
-		return measure(users, before, probes, factor);
+		if (compilingAtFullCpu(step)) {
+			Settling settling = settle(users, step.meanLatency(), what + ", settling");
+			Console.line(String.format(Locale.ROOT,
+					"%s: the compilers took %.2f of a core while the CPU was full; settled (%s) and measured again",
+					what, step.compilerCores().getAsDouble(), settling));
+			step = measure(users, before, probes, factor);
+		}
+		if (crowdedOut(step, before)) {
+			double others = step.cpu().get().others();
+			double earlier = before.get(before.size() - 1).cpu().get().others();
+			Duration waited = waitForTheMachine(earlier + CROWDING / 2);
+			Console.line(String.format(Locale.ROOT,
+					"%s: other processes took %.2f of a core (%.2f the step before) while the machine was %.0f %% busy;"
+							+ " waited %.1f s for them and measured again",
+					what, others, earlier, 100 * step.cpu().get().machineBusy(), waited.toMillis() / 1000.0));
+			step = measure(users, before, probes, factor);
+		}
+		return step;
+	}
+
+	/**
+	 * Whether other processes crowded {@code step} out: the machine was at least
+	 * {@value #CROWDED_MACHINE} busy while the processes the CPU split does not name
+	 * (none of the test's containers, nor its JVM) took at least {@value #CROWDING} of a
+	 * core more than in the step before. Such a burst (a neighbour starting, an engine's
+	 * housekeeping) takes the cores the step's extra users needed: a clean run's ledger
+	 * on one CPU climbed 30.0 → 36.6 → 39.1 rps from 4 users, and one whose 8-user step
+	 * shared the machine with 0.8 of a core of others read 26.1 → 25.0, a flat doubling
+	 * that ended the climb at the wrong knee. A neighbour there all along (a busy loop on
+	 * a shared runner) crowds every step alike and is read as the cores it leaves.
+	 */
+	static boolean crowdedOut(Step step, List<Step> before) {
+		if (before.isEmpty() || step.cpu().isEmpty() || before.get(before.size() - 1).cpu().isEmpty()) {
+			return false;
+		}
+		Step.Cpu now = step.cpu().get();
+		Step.Cpu earlier = before.get(before.size() - 1).cpu().get();
+		return now.machineBusy() >= CROWDED_MACHINE && now.others() - earlier.others() >= CROWDING;
+	}
+
+	/**
+	 * Waits, with no load on, until the machine's busy cores fall to {@code quietCores}
+	 * over half a second, at most {@link #CROWD_WAIT}; how long it waited. With a remote
+	 * engine this machine's {@code /proc/stat} is not the engine's: it waits a second.
+	 */
+	private static Duration waitForTheMachine(double quietCores) {
+		long started = System.nanoTime();
+		OptionalLong last = MachineCpu.machineBusyNanos();
+		long lastAt = System.nanoTime();
+		boolean readable = DockerHost.engineIsLocal() && last.isPresent();
+		try {
+			if (!readable) {
+				Thread.sleep(1000);
+			}
+			while (readable && System.nanoTime() - started < CROWD_WAIT.toNanos()) {
+				Thread.sleep(500);
+				OptionalLong now = MachineCpu.machineBusyNanos();
+				long nowAt = System.nanoTime();
+				if (now.isEmpty() || (now.getAsLong() - last.getAsLong()) / (double) (nowAt - lastAt) <= quietCores) {
+					break;
+				}
+				last = now;
+				lastAt = nowAt;
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		return Duration.ofNanos(System.nanoTime() - started);
 	}
 
 	/**

@@ -58,6 +58,30 @@ class SettlingTest {
 		assertThat(SweepRun.compilingAtFullCpu(step(roomy, 0.24))).as("cores to spare").isFalse();
 	}
 
+	/**
+	 * The ledger on one CPU, as a clean clone read it: at 4 users the service used 0.84
+	 * of its core with the machine at 1.01 of 2; at 8 users other processes took 0.8 of a
+	 * core beside it, the service fell to 0.71 and the doubling read flat (26.1 → 25.0
+	 * rps), a knee at 4 users where the cores' is at 8. Such a step is measured again; a
+	 * neighbour there all along, a machine with room, or a first step is not.
+	 */
+	@Test
+	void aStepThatABurstOfOtherProcessesCrowdedOutIsMeasuredAgain() {
+		Step atFour = step(new Step.Cpu(0.84, 1, true, Optional.empty(), 0, Map.of("mysql", 0.01), 0.05, 2, 1.007),
+				0.2);
+		Step crowded = step(new Step.Cpu(0.71, 1, true, Optional.empty(), 0, Map.of("mysql", 0.01), 0.05, 2, 1.56),
+				0.1);
+		Step besideABusyLoop = step(
+				new Step.Cpu(0.9, 1, true, Optional.empty(), 0, Map.of("mysql", 0.01), 0.05, 2, 1.96), 0.1);
+		Step roomy = step(new Step.Cpu(0.3, 2, false, Optional.empty(), 0, Map.of("mysql", 0.01), 0.05, 2, 0.9), 0.1);
+
+		assertThat(SweepRun.crowdedOut(crowded, List.of(atFour))).isTrue();
+		assertThat(SweepRun.crowdedOut(besideABusyLoop, List.of(besideABusyLoop))).as("a neighbour all along")
+			.isFalse();
+		assertThat(SweepRun.crowdedOut(roomy, List.of(atFour))).as("a machine with room").isFalse();
+		assertThat(SweepRun.crowdedOut(crowded, List.of())).as("the first step").isFalse();
+	}
+
 	private static Step step(Step.Cpu cpu, double compilers) {
 		return new Step(8, LoadResults.closedLoop("step", 8, Duration.ofSeconds(2), 84, Duration.ofMillis(190)),
 				new GaugeTimeline(Map.of()), new GaugeTimeline(Map.of()), Optional.of(cpu), List.of(),
