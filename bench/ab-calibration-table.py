@@ -2,7 +2,7 @@
 """The A/B guard's detection curve, from the results file bench/ab-calibration.sh appends to.
 
   bench/ab-calibration-table.py [docs/ab-calibration.tsv] [--all]
-  bench/ab-calibration-table.py [docs/ab-calibration.tsv] --readme 0.02    the README's curve at one bound
+  bench/ab-calibration-table.py [docs/ab-calibration.tsv] --readme 0.01,0.02    the README's curve at those bounds
 
 A guard is red at a bound b when its verdict at b is: the cap moved, or the ceiling's or the knee's throughput interval
 lies wholly below 1 - b, or the p99's wholly above 1 + b. For each kind the table gives the reds at b = 1, 2, 3 and 5 %
@@ -43,20 +43,21 @@ ROUTES = (("`/orders`, Tomcat's threads", "capacity", ("A/A capacity", "capacity
           ("`/work/cpu`, SHA-256 rounds", "CPU", ("A/A CPU", None, "CPU +5 % work", "CPU +10 % work")))
 
 
-def readme(rows, bound):
-    """Each route's reds at one bound on the newest code: A/A, then each cut, with its half-width and time."""
-    print(f"| the lab's route, red at b = {100 * bound:g} % | A/A | a 3 % cut | 5 % | 10 % | median ± | guard, median |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+def readme(rows, bounds):
+    """Each route's reds at each bound on the newest code: A/A, then each cut, with its half-width and time."""
+    print("| the lab's route | red at b = | A/A | a 3 % cut | 5 % | 10 % | median ± | guard, median |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for route, _, kinds in ROUTES:
-        cells = []
-        these = []
-        for kind in kinds:
-            of = [r for r in rows if r["kind"] == kind]
-            these += of
-            cells.append(f"{sum(red(r, bound) for r in of)} of {len(of)}" if kind and of else "—")
-        half = statistics.median((float(r["high"]) - float(r["low"])) / 2 for r in these) if these else 0
-        secs = statistics.median(int(r["seconds"]) for r in these) if these else 0
-        print(f"| {route} | {' | '.join(cells)} | ±{100 * half:.1f} % | {secs:.0f} s |")
+        for bound in bounds:
+            cells = []
+            these = []
+            for kind in kinds:
+                of = [r for r in rows if r["kind"] == kind]
+                these += of
+                cells.append(f"{sum(red(r, bound) for r in of)} of {len(of)}" if kind and of else "—")
+            half = statistics.median((float(r["high"]) - float(r["low"])) / 2 for r in these) if these else 0
+            secs = statistics.median(int(r["seconds"]) for r in these) if these else 0
+            print(f"| {route} | {100 * bound:g} % | {' | '.join(cells)} | ±{100 * half:.1f} % | {secs:.0f} s |")
 
 
 def main(argv):
@@ -66,7 +67,7 @@ def main(argv):
     if "--readme" in argv:
         newest = [r.get("kit") or r.get("commit", "") for r in rows][-1]
         readme([r for r in rows if (r.get("kit") or r.get("commit", "")) == newest],
-               float(argv[argv.index("--readme") + 1]))
+               [float(b) for b in argv[argv.index("--readme") + 1].split(",")])
         return
     codes = []
     for row in rows:
