@@ -44,20 +44,23 @@ ROUTES = (("`/orders`, Tomcat's threads", "capacity", ("A/A capacity", "capacity
 
 
 def readme(rows, bounds):
-    """Each route's reds at each bound on the newest code: A/A, then each cut, with its half-width and time."""
+    """Each route's reds at each bound on the newest code: A/A, then each cut, with its half-width and time. Bounds at
+    which a route reads alike share its line."""
     print("| the lab's route | red at b = | A/A | a 3 % cut | 5 % | 10 % | median ± | guard, median |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for route, _, kinds in ROUTES:
+        these = [r for r in rows if r["kind"] in kinds]
+        half = statistics.median((float(r["high"]) - float(r["low"])) / 2 for r in these) if these else 0
+        secs = statistics.median(int(r["seconds"]) for r in these) if these else 0
+        lines = {}
         for bound in bounds:
             cells = []
-            these = []
             for kind in kinds:
                 of = [r for r in rows if r["kind"] == kind]
-                these += of
                 cells.append(f"{sum(red(r, bound) for r in of)} of {len(of)}" if kind and of else "—")
-            half = statistics.median((float(r["high"]) - float(r["low"])) / 2 for r in these) if these else 0
-            secs = statistics.median(int(r["seconds"]) for r in these) if these else 0
-            print(f"| {route} | {100 * bound:g} % | {' | '.join(cells)} | ±{100 * half:.1f} % | {secs:.0f} s |")
+            lines.setdefault(" | ".join(cells), []).append(f"{100 * bound:g} %")
+        for cells, at in lines.items():
+            print(f"| {route} | {', '.join(at)} | {cells} | ±{100 * half:.1f} % | {secs:.0f} s |")
 
 
 def main(argv):
