@@ -52,25 +52,24 @@ def readme(rows, bounds):
         these = [r for r in rows if r["kind"] in kinds]
         half = statistics.median((float(r["high"]) - float(r["low"])) / 2 for r in these) if these else 0
         secs = statistics.median(int(r["seconds"]) for r in these) if these else 0
+        of = {kind: [r for r in rows if r["kind"] == kind] for kind in kinds}
         lines = {}
         for bound in bounds:
-            cells = []
-            for kind in kinds:
-                of = [r for r in rows if r["kind"] == kind]
-                cells.append(f"{sum(red(r, bound) for r in of)} of {len(of)}" if kind and of else "—")
+            cells = [f"{sum(red(r, bound) for r in of[kind])} of {len(of[kind])}" if kind and of[kind] else "—"
+                     for kind in kinds]
             lines.setdefault(" | ".join(cells), []).append(f"{100 * bound:g} %")
         for cells, at in lines.items():
             print(f"| {route} | {', '.join(at)} | {cells} | ±{100 * half:.1f} % | {secs:.0f} s |")
 
 
 def main(argv):
-    path = next((a for a in argv if not a.startswith("--") and not a.replace(".", "").isdigit()),
-                "docs/ab-calibration.tsv")
+    bounds = argv[argv.index("--readme") + 1] if "--readme" in argv else None
+    path = next((a for a in argv if not a.startswith("--") and a != bounds), "docs/ab-calibration.tsv")
     rows = list(csv.DictReader(open(path), delimiter="\t"))
-    if "--readme" in argv:
+    if bounds:
         newest = [r.get("kit") or r.get("commit", "") for r in rows][-1]
         readme([r for r in rows if (r.get("kit") or r.get("commit", "")) == newest],
-               [float(b) for b in argv[argv.index("--readme") + 1].split(",")])
+               [float(b) for b in bounds.split(",")])
         return
     codes = []
     for row in rows:
