@@ -18,8 +18,9 @@ import org.testcontainers.utility.DockerImageName;
  * An A/B sweep's measuring: the base image (A) started beside the head (B, the test's own
  * service) and configured alike, both warmed up, the knee searched once on the pair with
  * A's and B's steps in turn (A B at one user count, B A at the next), then interleaved
- * blocks at the knee's users and the ceiling's, A B B A or B A A B, until the
- * throughput's ratio is known to {@value ABComparison#EARLY_PRECISION} after
+ * blocks at the knee's users and the ceiling's, A B B A or B A A B (each load's window
+ * fitted to what caps the route: {@link SweepRun#blockWindow}), until the throughput's
+ * ratio is known to {@value ABComparison#EARLY_PRECISION} after
  * {@value ABComparison#EARLY_BLOCKS} blocks or to {@value ABComparison#PRECISION} after
  * {@value ABComparison#MIN_BLOCKS}, or {@value ABComparison#MAX_BLOCKS} blocks were
  * measured. Loads never run at once. The base is stopped and removed when the run ends,
@@ -161,11 +162,17 @@ final class PairRun {
 				.orElse(Math.max(1, ceilingUsers / 2));
 			settle(head, base, baseReadings, headReadings, ceilingUsers);
 			long blocking = System.nanoTime();
+			Duration window = SweepRun.blockWindow(stepAt(baseReadings, ceilingUsers),
+					stepAt(headReadings, ceilingUsers));
 			Console.line(String.format(Locale.ROOT,
-					"%s: A/B: blocks at %d and %d users, the order drawn from seed %d (-D%s=%d replays it)", name,
-					kneeUsers, ceilingUsers, order.seed(), BlockOrder.SEED_PROPERTY, order.seed()));
+					"%s: A/B: blocks at %d and %d users, windows of %d s or more (%s), the order drawn from seed %d"
+							+ " (-D%s=%d replays it)",
+					name, kneeUsers, ceilingUsers, window.toSeconds(),
+					(window.toSeconds() < SweepRun.BLOCK_WINDOW_SECONDS) ? "the CPU aside at the ceiling"
+							: "the CPU may cap the ceiling",
+					order.seed(), BlockOrder.SEED_PROPERTY, order.seed()));
 			List<ABComparison.Block> blocks = blocks(head, base, baseReadings, headReadings, kneeUsers, ceilingUsers,
-					order, firstBlock);
+					window, order, firstBlock);
 			long ended = System.nanoTime();
 			Console.line(String.format(Locale.ROOT,
 					"%s: A/B took %d s: the base's start %d s, warm-ups, the knee's search and settling %d s, %d blocks"
@@ -196,10 +203,11 @@ final class PairRun {
 	/**
 	 * Interleaved blocks at {@code knee} and {@code ceiling} users until the ratio is
 	 * known well enough: A B B A or B A A B as {@code order} draws, each load with a
-	 * step's warm-up and window; the first block is {@code firstBlock} of the order.
+	 * step's warm-up and a window of {@code window} or more; the first block is
+	 * {@code firstBlock} of the order.
 	 */
 	private List<ABComparison.Block> blocks(SweepRun head, SweepRun base, Readings baseReadings, Readings headReadings,
-			int knee, int ceiling, BlockOrder order, int firstBlock) {
+			int knee, int ceiling, Duration window, BlockOrder order, int firstBlock) {
 		List<ABComparison.Block> blocks = new ArrayList<>();
 		Duration w1 = baseReadings.oneUserLatency();
 		Duration atKnee = latencyAt(baseReadings, knee);
@@ -208,11 +216,13 @@ final class PairRun {
 		while (blocks.size() < ABComparison.MAX_BLOCKS && !ABComparison.precise(blocks)) {
 			boolean baseFirst = order.baseFirst(firstBlock + blocks.size());
 			String block = "A/B block " + (blocks.size() + 1) + (baseFirst ? " (A first)" : " (B first)");
-			LoadResult kneeFirst = (baseFirst ? base : head).load(knee, w1, atKnee, block + ", " + knee + " users");
-			LoadResult kneeSecond = (baseFirst ? head : base).load(knee, w1, atKnee, block + ", " + knee + " users");
-			LoadResult ceilingFirst = (baseFirst ? head : base).load(ceiling, w1, atCeiling,
+			LoadResult kneeFirst = (baseFirst ? base : head).load(knee, w1, atKnee, window,
+					block + ", " + knee + " users");
+			LoadResult kneeSecond = (baseFirst ? head : base).load(knee, w1, atKnee, window,
+					block + ", " + knee + " users");
+			LoadResult ceilingFirst = (baseFirst ? head : base).load(ceiling, w1, atCeiling, window,
 					block + ", " + ceiling + " users");
-			LoadResult ceilingSecond = (baseFirst ? base : head).load(ceiling, w1, atCeiling,
+			LoadResult ceilingSecond = (baseFirst ? base : head).load(ceiling, w1, atCeiling, window,
 					block + ", " + ceiling + " users");
 			LoadResult baseKnee = baseFirst ? kneeFirst : kneeSecond;
 			LoadResult headKnee = baseFirst ? kneeSecond : kneeFirst;
@@ -232,12 +242,12 @@ final class PairRun {
 	 * The mean latency {@code readings} measured at {@code users}, or at its last step.
 	 */
 	private static Duration latencyAt(Readings readings, int users) {
-		return readings.steps()
-			.stream()
-			.filter((step) -> step.users() == users)
-			.findFirst()
-			.orElse(readings.last())
-			.meanLatency();
+		return stepAt(readings, users).meanLatency();
+	}
+
+	/** The step {@code readings} measured at {@code users}, or its last. */
+	private static Step stepAt(Readings readings, int users) {
+		return readings.steps().stream().filter((step) -> step.users() == users).findFirst().orElse(readings.last());
 	}
 
 	/**

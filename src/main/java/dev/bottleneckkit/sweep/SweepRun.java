@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.stream.Stream;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.internal.Console;
@@ -62,11 +63,18 @@ final class SweepRun {
 	static final int STORE_SPENT_AT_MOST = 10;
 
 	/**
-	 * The shortest window of an A/B block's load: a route of a few milliseconds fills a
-	 * step's 1 s in two cycles, and one collection or compile in it moved a CPU-bound
-	 * block by ±10 %; the ratio of two such windows is what a guard reads.
+	 * The shortest window of an A/B block's load on a route the CPU may cap
+	 * ({@link #blockWindow}): a route of a few milliseconds fills a step's 1 s in two
+	 * cycles, and one collection or compile in it moved a CPU-bound block by ±10 %; the
+	 * ratio of two such windows is what a guard reads.
 	 */
 	static final int BLOCK_WINDOW_SECONDS = 3;
+
+	/**
+	 * The share of its cores below which a ceiling's step leaves the CPU no part in the
+	 * cap, so that its blocks may measure a step's 1 s ({@link #blockWindow}).
+	 */
+	static final double CPU_ASIDE = 0.5;
 
 	/** The requests the users draw from. */
 	private final List<Request> mix;
@@ -141,12 +149,12 @@ final class SweepRun {
 	 * A load at {@code users} with a step's warm-up, read against the sweep's W₁ and the
 	 * latency last measured at these users, without the probes: a block of an A/B sweep.
 	 * Its window holds {@value #CYCLES} + 1 mean latencies and lasts at least
-	 * {@value #BLOCK_WINDOW_SECONDS} s, at most {@value #MAX_WINDOW_SECONDS} s.
+	 * {@code atLeast} ({@link #blockWindow}), at most {@value #MAX_WINDOW_SECONDS} s.
 	 */
-	LoadResult load(int users, Duration w1, Duration lastLatency, String what) {
+	LoadResult load(int users, Duration w1, Duration lastLatency, Duration atLeast, String what) {
 		return ClosedLoopLoad.users(users)
 			.warmUp(stepWarmUp(w1, lastLatency))
-			.forLatencies(CYCLES + 1, Duration.ofSeconds(BLOCK_WINDOW_SECONDS), Duration.ofSeconds(MAX_WINDOW_SECONDS))
+			.forLatencies(CYCLES + 1, atLeast, Duration.ofSeconds(MAX_WINDOW_SECONDS))
 			.requestTimeout(this.requestTimeout)
 			.named(this.name + ", " + what)
 			.quiet()
@@ -159,6 +167,33 @@ final class SweepRun {
 	static Duration stepWarmUp(Duration w1, Duration lastLatency) {
 		return (w1 == null) ? Duration.ofSeconds(1)
 				: clamp(max(w1.multipliedBy(2), lastLatency), Duration.ofMillis(500), Duration.ofSeconds(3));
+	}
+
+	/**
+	 * The shortest window of an A/B block's loads, from the ceiling's step on each side:
+	 * a step's 1 s where both read their CPU and on both the test's processes took less
+	 * than {@value #CPU_ASIDE} of the cores they had ({@link #cpuShare}); else
+	 * {@value #BLOCK_WINDOW_SECONDS} s. A compile or another process's burst takes a core
+	 * for a moment: a route that waits for a pool, its threads or a downstream, with
+	 * cores to spare, loses nothing to it, while a CPU-bound route loses that moment's
+	 * work, and only a longer window makes it a small share of the block.
+	 */
+	static Duration blockWindow(Step baseCeiling, Step headCeiling) {
+		boolean cpuAside = Stream.of(baseCeiling, headCeiling)
+			.allMatch((step) -> step.cpu().filter((use) -> cpuShare(use) < CPU_ASIDE).isPresent());
+		return cpuAside ? Duration.ofSeconds(1) : Duration.ofSeconds(BLOCK_WINDOW_SECONDS);
+	}
+
+	/**
+	 * How full the cores the test had were: the higher of the service's share of the
+	 * cores it could have ({@link Step.Cpu#serviceCores()}) and the test's processes'
+	 * share of the cores the machine's other processes left.
+	 */
+	static double cpuShare(Step.Cpu use) {
+		double left = use.machineCores() - use.others();
+		double test = (left > 0) ? (use.machineUsed() - use.others()) / left : 1;
+		double service = (use.serviceCores() > 0) ? use.service() / use.serviceCores() : 1;
+		return Math.max(test, service);
 	}
 
 	/** The same run with its requests sent to the service at its current port. */
@@ -352,13 +387,13 @@ final class SweepRun {
 			step = measure(users, before, probes, factor);
 		}
 		if (crowdedOut(step, before)) {
-			double others = step.cpu().get().others();
-			double earlier = before.get(before.size() - 1).cpu().get().others();
-			Duration waited = waitForTheMachine(earlier + CROWDING / 2);
+			Step.Cpu now = step.cpu().get();
+			double others = lastCpu(before).get().others();
+			Duration waited = waitForTheMachine(others + CROWDING / 2);
 			Console.line(String.format(Locale.ROOT,
 					"%s: other processes took %.2f of a core (%.2f the step before) while the machine was %.0f %% busy;"
 							+ " waited %.1f s for them and measured again",
-					what, others, earlier, 100 * step.cpu().get().machineBusy(), waited.toMillis() / 1000.0));
+					what, now.others(), others, 100 * now.machineBusy(), waited.toMillis() / 1000.0));
 			step = measure(users, before, probes, factor);
 		}
 		return step;
@@ -369,19 +404,22 @@ final class SweepRun {
 	 * {@value #CROWDED_MACHINE} busy while the processes the CPU split does not name
 	 * (none of the test's containers, nor its JVM) took at least {@value #CROWDING} of a
 	 * core more than in the step before. Such a burst (a neighbour starting, an engine's
-	 * housekeeping) takes the cores the step's extra users needed: a clean run's ledger
-	 * on one CPU climbed 30.0 → 36.6 → 39.1 rps from 4 users, and one whose 8-user step
-	 * shared the machine with 0.8 of a core of others read 26.1 → 25.0, a flat doubling
-	 * that ended the climb at the wrong knee. A neighbour there all along (a busy loop on
-	 * a shared runner) crowds every step alike and is read as the cores it leaves.
+	 * housekeeping) takes the cores the step's extra users needed, so that a doubling
+	 * reads flat and ends the climb at the wrong knee ({@code SettlingTest} replays one).
+	 * A neighbour there all along (a busy loop on a shared runner) crowds every step
+	 * alike and is read as the cores it leaves.
 	 */
 	static boolean crowdedOut(Step step, List<Step> before) {
-		if (before.isEmpty() || step.cpu().isEmpty() || before.get(before.size() - 1).cpu().isEmpty()) {
-			return false;
-		}
-		Step.Cpu now = step.cpu().get();
-		Step.Cpu earlier = before.get(before.size() - 1).cpu().get();
-		return now.machineBusy() >= CROWDED_MACHINE && now.others() - earlier.others() >= CROWDING;
+		Optional<Step.Cpu> earlier = lastCpu(before);
+		return step.cpu()
+			.filter((now) -> earlier.isPresent() && now.machineBusy() >= CROWDED_MACHINE
+					&& now.others() - earlier.get().others() >= CROWDING)
+			.isPresent();
+	}
+
+	/** The CPU of the last of {@code before}, when read. */
+	private static Optional<Step.Cpu> lastCpu(List<Step> before) {
+		return before.isEmpty() ? Optional.empty() : before.get(before.size() - 1).cpu();
 	}
 
 	/**
@@ -427,11 +465,7 @@ final class SweepRun {
 		if (step.compilerCores().isEmpty() || step.compilerCores().getAsDouble() <= Settling.QUIET) {
 			return false;
 		}
-		return step.cpu().filter((use) -> {
-			double left = use.machineCores() - use.others();
-			return use.service() >= AnalysisPolicy.CPU_SATURATED * use.serviceCores()
-					|| use.machineUsed() - use.others() >= AnalysisPolicy.CPU_SATURATED * left;
-		}).isPresent();
+		return step.cpu().filter((use) -> cpuShare(use) >= AnalysisPolicy.CPU_SATURATED).isPresent();
 	}
 
 	/**

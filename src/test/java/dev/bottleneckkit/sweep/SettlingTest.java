@@ -82,6 +82,31 @@ class SettlingTest {
 		assertThat(SweepRun.crowdedOut(crowded, List.of())).as("the first step").isFalse();
 	}
 
+	/**
+	 * An A/B block's window: a step's 1 s where the ceiling's steps left the CPU aside on
+	 * both sides, as a pool that caps a route with cores to spare does (a busy loop
+	 * beside it included); 3 s where either side's CPU may cap it or was not read.
+	 */
+	@Test
+	void aBlocksWindowIsLongOnlyWhereTheCpuMayCapTheRoute() {
+		Step pool = step(new Step.Cpu(0.25, 2, false, Optional.empty(), 0, Map.of("mysql", 0.05), 0.1, 2, 0.45), 0);
+		Step poolBesideABusyLoop = step(
+				new Step.Cpu(0.25, 2, false, Optional.empty(), 0, Map.of("mysql", 0.05), 0.1, 2, 1.45), 0);
+		Step cpu = step(new Step.Cpu(1.55, 2, false, Optional.empty(), 0, Map.of(), 0.35, 2, 1.95), 0);
+		Step halfItsCore = step(new Step.Cpu(0.6, 1, true, Optional.empty(), 0, Map.of("mysql", 0.05), 0.1, 2, 0.8), 0);
+		Step unread = new Step(8, pool.result(), pool.service(), pool.downstream(), Optional.empty(), List.of(),
+				OptionalInt.empty(), List.of(), List.of(), Duration.ofSeconds(3));
+
+		assertThat(SweepRun.blockWindow(pool, pool)).isEqualTo(Duration.ofSeconds(1));
+		assertThat(SweepRun.blockWindow(poolBesideABusyLoop, pool)).as("a busy loop beside a pool's cap")
+			.isEqualTo(Duration.ofSeconds(1));
+		assertThat(SweepRun.blockWindow(pool, cpu)).as("the head's CPU full").isEqualTo(Duration.ofSeconds(3));
+		assertThat(SweepRun.blockWindow(halfItsCore, pool)).as("a service at 0.6 of its one CPU")
+			.isEqualTo(Duration.ofSeconds(3));
+		assertThat(SweepRun.blockWindow(pool, unread)).as("a side whose CPU was not read")
+			.isEqualTo(Duration.ofSeconds(3));
+	}
+
 	private static Step step(Step.Cpu cpu, double compilers) {
 		return new Step(8, LoadResults.closedLoop("step", 8, Duration.ofSeconds(2), 84, Duration.ofMillis(190)),
 				new GaugeTimeline(Map.of()), new GaugeTimeline(Map.of()), Optional.of(cpu), List.of(),
