@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""How a machine's cores drift: each core, pinned, runs chained SHA-256 for a while and counts its rounds every
+quarter second; the table gives each core's spread over quarter seconds and over 3 s windows (an A/B block's), the
+spread of one core's 3 s window against the other's taken at the same time, and their correlation. A benchmark that
+prints figures, not a test; run it with nothing else on the machine.
+
+    bench/cpu-drift.py [SECONDS=60]
+
+A guard loads A and B in turn where the CPU is aside and at once where it caps the route (SweepRun.together): two
+loads in turn each meet the cores' speed of their own seconds; two at once, spread over the same cores, meet the same.
+"""
+import hashlib
+import os
+import statistics
+import sys
+import time
+from multiprocessing import Process, Queue
+
+QUARTER = 0.25
+
+
+def count(core, seconds, out):
+    os.sched_setaffinity(0, {core})
+    end = time.time() + seconds
+    rounds, chain = [], b"x" * 64
+    while time.time() < end:
+        began, n = time.time(), 0
+        while time.time() - began < QUARTER:
+            for _ in range(200):
+                chain = hashlib.sha256(chain).digest()
+            n += 200
+        rounds.append(n)
+    out.put((core, rounds))
+
+
+def spread(values):
+    return 100 * statistics.stdev(values) / statistics.mean(values)
+
+
+def windows(values, quarters):
+    return [sum(values[i:i + quarters]) for i in range(0, len(values) - quarters + 1, quarters)]
+
+
+def main(argv):
+    seconds = float(argv[0]) if argv else 60
+    cores = sorted(os.sched_getaffinity(0))[:2]
+    out = Queue()
+    workers = [Process(target=count, args=(core, seconds, out)) for core in cores]
+    for worker in workers:
+        worker.start()
+    counted = dict(out.get() for _ in workers)
+    for worker in workers:
+        worker.join()
+    n = min(len(r) for r in counted.values())
+    print(f"| core | rounds a second | spread, {QUARTER:g} s | spread, 3 s windows |")
+    print("|---|---:|---:|---:|")
+    for core in cores:
+        rounds = counted[core][:n]
+        print(f"| {core} | {statistics.mean(rounds) / QUARTER:,.0f} | ±{spread(rounds):.1f} % "
+              f"| ±{spread(windows(rounds, int(3 / QUARTER))):.1f} % |")
+    if len(cores) == 2:
+        a, b = (windows(counted[core][:n], int(3 / QUARTER)) for core in cores)
+        print()
+        print(f"One core's 3 s window over the other's at the same time: ±{spread([x / y for x, y in zip(a, b)]):.1f} %;"
+              f" correlation of the two cores' quarter seconds "
+              f"{statistics.correlation(counted[cores[0]][:n], counted[cores[1]][:n]):.2f}.")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
