@@ -6,8 +6,9 @@ prints figures, not a test; run it with nothing else on the machine.
 
     bench/cpu-drift.py [SECONDS=60]
 
-A guard loads A and B in turn where the CPU is aside and at once where it caps the route (SweepRun.together): two
-loads in turn each meet the cores' speed of their own seconds; two at once, spread over the same cores, meet the same.
+On a route the CPU caps, an A/B block's ratio carries this drift: A and B loaded in turn meet the machine's speed of
+their own seconds. Loaded at once (a duet), each JVM keeps mostly to a core of its own, and the ratio carries one
+core's drift against the other's, the table's last line, which is worse where the cores drift each on its own.
 """
 import hashlib
 import os

@@ -268,27 +268,13 @@ public final class ClosedLoopLoad {
 	 */
 	public static List<LoadResult> together(ClosedLoopLoad first, URI firstTarget, ClosedLoopLoad second,
 			URI secondTarget) {
-		return together(first, List.of(Request.get(firstTarget)), second, List.of(Request.get(secondTarget)));
-	}
-
-	/**
-	 * Runs {@code first} with the requests of {@code firstMix} and {@code second} with
-	 * those of {@code secondMix} at once, as one load run, each mix drawn from by weight
-	 * as {@link #run(Request...)} draws: e.g. two images of one service loaded side by
-	 * side, so that whatever slows the machine slows both. Returns the two results in
-	 * that order once both have ended.
-	 */
-	public static List<LoadResult> together(ClosedLoopLoad first, List<Request> firstMix, ClosedLoopLoad second,
-			List<Request> secondMix) {
-		List<Request> firstRequests = Mix.of(firstMix.toArray(Request[]::new));
-		List<Request> secondRequests = Mix.of(secondMix.toArray(Request[]::new));
 		try (RunHook.Load loading = RunHook.installed()
 			.load(first.name + " and " + second.name, first.users + second.users);
 				ExecutorService both = Executors.newVirtualThreadPerTaskExecutor()) {
 			log.info("{} ({} users against {}) and {} ({} users against {}) at once", first.name, first.users,
-					Mix.describe(firstRequests), second.name, second.users, Mix.describe(secondRequests));
-			Future<LoadResult> firstRun = both.submit(() -> first.execute(firstRequests, loading));
-			LoadResult secondResult = second.execute(secondRequests, loading);
+					firstTarget, second.name, second.users, secondTarget);
+			Future<LoadResult> firstRun = both.submit(() -> first.execute(List.of(Request.get(firstTarget)), loading));
+			LoadResult secondResult = second.execute(List.of(Request.get(secondTarget)), loading);
 			return List.of(firstRun.get(), secondResult);
 		}
 		catch (ExecutionException ex) {

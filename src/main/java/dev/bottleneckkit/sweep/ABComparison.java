@@ -18,14 +18,13 @@ import java.util.stream.Collectors;
  * (unexplained, no cap, the load generator) moves nothing, and its figures alone decide.
  * <p>
  * Each block measures A and B at the knee's users and at the ceiling's, in the order A B
- * B A or B A A B, so that a machine that slows during a block slows both alike; where the
- * CPU caps the route on both sides, A and B at once ({@link #together()}), so that the
- * cores' drift from one second to the next meets both. Which side goes first is drawn at
- * random and balanced over each pair of blocks ({@link #seed()} replays it). A figure's
- * interval is a 20 % trimmed one on the blocks' log ratios ({@code TrimmedInterval}): the
- * blocks are the pairs (each holds A and B measured within seconds of each other), the
- * log makes a ratio and its inverse symmetric, and the trimming keeps one block that met
- * a GC pause or a neighbour's burst from moving the interval.
+ * B A or B A A B, so that a machine that slows during a block slows both alike. Which
+ * side goes first is drawn at random and balanced over each pair of blocks
+ * ({@link #seed()} replays it). A figure's interval is a 20 % trimmed one on the blocks'
+ * log ratios ({@code TrimmedInterval}): the blocks are the pairs (each holds A and B
+ * measured within seconds of each other), the log makes a ratio and its inverse
+ * symmetric, and the trimming keeps one block that met a GC pause or a neighbour's burst
+ * from moving the interval.
  *
  * @param baseImage the base (A), as the run named it
  * @param headImage the head (B)
@@ -37,14 +36,12 @@ import java.util.stream.Collectors;
  * @param headCap what caps the head
  * @param capMoved whether each side's verdict named a resource, and not the same one
  * @param blocks the interleaved blocks measured
- * @param together whether each block loaded A and B at once, as where the CPU caps the
- * route: each side then had about half the cores, and its figures are its share
  * @param seed the seed of the blocks' order: {@code -Dbottleneck.ab.seed=SEED} replays it
  * @param baseSteps the base's steps of the knee's search (the head's are the sweep's)
  * @param took how long the comparison took, the base's start included
  */
 public record ABComparison(String baseImage, String headImage, boolean sameImage, int kneeUsers, int ceilingUsers,
-		List<Figure> figures, String baseCap, String headCap, boolean capMoved, int blocks, boolean together, long seed,
+		List<Figure> figures, String baseCap, String headCap, boolean capMoved, int blocks, long seed,
 		List<Step> baseSteps, Duration took) {
 
 	/** The bound a verdict is read at unless told: 5 %. */
@@ -186,10 +183,6 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 				: this.baseCap.equals(this.headCap) ? "capped by " + this.headCap + " in both"
 						: "A read " + this.baseCap + ", B " + this.headCap
 								+ ": no resource named on both sides, the figures decide");
-		if (this.together) {
-			lines.add("A and B loaded at once in every block, the CPU the cap of both: each figure is a side's share"
-					+ " of the cores");
-		}
 		this.figures.forEach((figure) -> lines.add(figure.line(bound)));
 		return lines;
 	}

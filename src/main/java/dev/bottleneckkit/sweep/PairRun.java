@@ -53,19 +53,17 @@ final class PairRun {
 	 * @param kneeUsers the users of the knee
 	 * @param ceilingUsers the users of the ceiling
 	 * @param blocks the interleaved blocks
-	 * @param together whether each block loaded A and B at once
 	 * @param seed the seed of the blocks' order
 	 * @param took how long the pair took, the base's start included
 	 */
 	record Measured(Readings base, Readings head, String baseImage, String headImage, boolean sameImage, int kneeUsers,
-			int ceilingUsers, List<ABComparison.Block> blocks, boolean together, long seed, Duration took) {
+			int ceilingUsers, List<ABComparison.Block> blocks, long seed, Duration took) {
 
 		/** The comparison, with each side's cap as its verdict names it. */
 		ABComparison compared(Verdict baseVerdict, Verdict headVerdict) {
 			return new ABComparison(this.baseImage, this.headImage, this.sameImage, this.kneeUsers, this.ceilingUsers,
 					ABComparison.figures(this.blocks), baseVerdict.headline(), headVerdict.headline(),
-					capMoved(baseVerdict, headVerdict), this.blocks.size(), this.together, this.seed, this.base.steps(),
-					this.took);
+					capMoved(baseVerdict, headVerdict), this.blocks.size(), this.seed, this.base.steps(), this.took);
 		}
 
 	}
@@ -164,21 +162,17 @@ final class PairRun {
 				.orElse(Math.max(1, ceilingUsers / 2));
 			settle(head, base, baseReadings, headReadings, ceilingUsers);
 			long blocking = System.nanoTime();
-			Step baseCeiling = stepAt(baseReadings, ceilingUsers);
-			Step headCeiling = stepAt(headReadings, ceilingUsers);
-			Duration window = SweepRun.blockWindow(baseCeiling, headCeiling);
-			boolean together = SweepRun.together(baseCeiling, headCeiling);
+			Duration window = SweepRun.blockWindow(stepAt(baseReadings, ceilingUsers),
+					stepAt(headReadings, ceilingUsers));
 			Console.line(String.format(Locale.ROOT,
-					"%s: A/B: blocks at %d and %d users, %s, windows of %d s or more, the order drawn from seed %d"
+					"%s: A/B: blocks at %d and %d users, windows of %d s or more (%s), the order drawn from seed %d"
 							+ " (-D%s=%d replays it)",
-					name, kneeUsers, ceilingUsers,
-					together ? "A and B at once (the CPU caps the ceiling on both)"
-							: (window.toSeconds() < SweepRun.BLOCK_WINDOW_SECONDS)
-									? "A and B in turn (the CPU aside at the ceiling)"
-									: "A and B in turn (the CPU may take part in the cap)",
-					window.toSeconds(), order.seed(), BlockOrder.SEED_PROPERTY, order.seed()));
+					name, kneeUsers, ceilingUsers, window.toSeconds(),
+					(window.toSeconds() < SweepRun.BLOCK_WINDOW_SECONDS) ? "the CPU aside at the ceiling"
+							: "the CPU may cap the ceiling",
+					order.seed(), BlockOrder.SEED_PROPERTY, order.seed()));
 			List<ABComparison.Block> blocks = blocks(head, base, baseReadings, headReadings, kneeUsers, ceilingUsers,
-					window, together, order, firstBlock);
+					window, order, firstBlock);
 			long ended = System.nanoTime();
 			Console.line(String.format(Locale.ROOT,
 					"%s: A/B took %d s: the base's start %d s, warm-ups, the knee's search and settling %d s, %d blocks"
@@ -186,8 +180,7 @@ final class PairRun {
 					name, (ended - started) / 1_000_000_000, (searching - started) / 1_000_000_000,
 					(blocking - searching) / 1_000_000_000, blocks.size(), (ended - blocking) / 1_000_000_000));
 			return new Measured(baseReadings, headReadings, this.baseImage.asCanonicalNameString(), headImage, same,
-					kneeUsers, ceilingUsers, blocks, together, order.seed(),
-					Duration.ofNanos(System.nanoTime() - started));
+					kneeUsers, ceilingUsers, blocks, order.seed(), Duration.ofNanos(System.nanoTime() - started));
 		}
 	}
 
@@ -209,14 +202,12 @@ final class PairRun {
 
 	/**
 	 * Interleaved blocks at {@code knee} and {@code ceiling} users until the ratio is
-	 * known well enough: A B B A or B A A B as {@code order} draws, or, where
-	 * {@code together}, A and B at once at the knee's users and then at the ceiling's
-	 * ({@link SweepRun#loadTogether}, the drawn side started first); each load with a
+	 * known well enough: A B B A or B A A B as {@code order} draws, each load with a
 	 * step's warm-up and a window of {@code window} or more; the first block is
 	 * {@code firstBlock} of the order.
 	 */
 	private List<ABComparison.Block> blocks(SweepRun head, SweepRun base, Readings baseReadings, Readings headReadings,
-			int knee, int ceiling, Duration window, boolean together, BlockOrder order, int firstBlock) {
+			int knee, int ceiling, Duration window, BlockOrder order, int firstBlock) {
 		List<ABComparison.Block> blocks = new ArrayList<>();
 		Duration w1 = baseReadings.oneUserLatency();
 		Duration atKnee = latencyAt(baseReadings, knee);
@@ -224,51 +215,27 @@ final class PairRun {
 				? latencyAt(baseReadings, ceiling) : latencyAt(headReadings, ceiling);
 		while (blocks.size() < ABComparison.MAX_BLOCKS && !ABComparison.precise(blocks)) {
 			boolean baseFirst = order.baseFirst(firstBlock + blocks.size());
-			String block = "A/B block " + (blocks.size() + 1)
-					+ (together ? " (A and B at once)" : baseFirst ? " (A first)" : " (B first)");
-			if (together) {
-				SweepRun first = baseFirst ? base : head;
-				SweepRun second = baseFirst ? head : base;
-				List<LoadResult> atKneeUsers = first.loadTogether(second, knee, w1, atKnee, window,
-						block + ", " + knee + " users");
-				List<LoadResult> atCeilingUsers = first.loadTogether(second, ceiling, w1, atCeiling, window,
-						block + ", " + ceiling + " users");
-				int a = baseFirst ? 0 : 1;
-				blocks.add(block(atKneeUsers.get(a), atKneeUsers.get(1 - a), atCeilingUsers.get(a),
-						atCeilingUsers.get(1 - a)));
-			}
-			else {
-				blocks.add(inTurn(head, base, knee, ceiling, w1, atKnee, atCeiling, window, baseFirst, block));
-			}
-			ABComparison.Block added = blocks.get(blocks.size() - 1);
+			String block = "A/B block " + (blocks.size() + 1) + (baseFirst ? " (A first)" : " (B first)");
+			LoadResult kneeFirst = (baseFirst ? base : head).load(knee, w1, atKnee, window,
+					block + ", " + knee + " users");
+			LoadResult kneeSecond = (baseFirst ? head : base).load(knee, w1, atKnee, window,
+					block + ", " + knee + " users");
+			LoadResult ceilingFirst = (baseFirst ? head : base).load(ceiling, w1, atCeiling, window,
+					block + ", " + ceiling + " users");
+			LoadResult ceilingSecond = (baseFirst ? base : head).load(ceiling, w1, atCeiling, window,
+					block + ", " + ceiling + " users");
+			LoadResult baseKnee = baseFirst ? kneeFirst : kneeSecond;
+			LoadResult headKnee = baseFirst ? kneeSecond : kneeFirst;
+			LoadResult baseCeiling = baseFirst ? ceilingSecond : ceilingFirst;
+			LoadResult headCeiling = baseFirst ? ceilingFirst : ceilingSecond;
+			blocks.add(
+					new ABComparison.Block(baseKnee.throughput(), headKnee.throughput(), baseKnee.p99().toNanos() / 1e6,
+							headKnee.p99().toNanos() / 1e6, baseCeiling.throughput(), headCeiling.throughput()));
 			Console.line(String.format(Locale.ROOT, "%s: %s: A %.2f / B %.2f rps at %d users, A %.2f / B %.2f at %d",
-					head.name(), block, added.baseKneeRps(), added.headKneeRps(), knee, added.baseCeilingRps(),
-					added.headCeilingRps(), ceiling));
+					head.name(), block, baseKnee.throughput(), headKnee.throughput(), knee, baseCeiling.throughput(),
+					headCeiling.throughput(), ceiling));
 		}
 		return blocks;
-	}
-
-	/**
-	 * One block in turn: A B B A where {@code baseFirst}, else B A A B, A and B at the
-	 * knee's users, then B and A (or A and B) at the ceiling's.
-	 */
-	private static ABComparison.Block inTurn(SweepRun head, SweepRun base, int knee, int ceiling, Duration w1,
-			Duration atKnee, Duration atCeiling, Duration window, boolean baseFirst, String block) {
-		LoadResult kneeFirst = (baseFirst ? base : head).load(knee, w1, atKnee, window, block + ", " + knee + " users");
-		LoadResult kneeSecond = (baseFirst ? head : base).load(knee, w1, atKnee, window,
-				block + ", " + knee + " users");
-		LoadResult ceilingFirst = (baseFirst ? head : base).load(ceiling, w1, atCeiling, window,
-				block + ", " + ceiling + " users");
-		LoadResult ceilingSecond = (baseFirst ? base : head).load(ceiling, w1, atCeiling, window,
-				block + ", " + ceiling + " users");
-		return baseFirst ? block(kneeFirst, kneeSecond, ceilingSecond, ceilingFirst)
-				: block(kneeSecond, kneeFirst, ceilingFirst, ceilingSecond);
-	}
-
-	private static ABComparison.Block block(LoadResult baseKnee, LoadResult headKnee, LoadResult baseCeiling,
-			LoadResult headCeiling) {
-		return new ABComparison.Block(baseKnee.throughput(), headKnee.throughput(), baseKnee.p99().toNanos() / 1e6,
-				headKnee.p99().toNanos() / 1e6, baseCeiling.throughput(), headCeiling.throughput());
 	}
 
 	/**

@@ -162,48 +162,6 @@ final class SweepRun {
 	}
 
 	/**
-	 * This run's load and {@code other}'s at {@code users} each, at once: one warm-up for
-	 * both as a step's, then one window of {@value #CYCLES} + 1 mean latencies,
-	 * {@code atLeast} to {@value #MAX_WINDOW_SECONDS} s, that opens and closes on both
-	 * together, so that a machine whose cores slow for a moment slows both alike (a duet,
-	 * Bulej et al., ICPE 2020). An A/B block's load where the CPU caps the route
-	 * ({@link #together(Step, Step)}): each side has about half the cores, and the ratio
-	 * of the two throughputs is the ratio of their costs a request. This run's result
-	 * first.
-	 */
-	List<LoadResult> loadTogether(SweepRun other, int users, Duration w1, Duration lastLatency, Duration atLeast,
-			String what) {
-		Duration warmUp = stepWarmUp(w1, lastLatency);
-		Duration window = clamp(lastLatency.multipliedBy(CYCLES + 1), atLeast, Duration.ofSeconds(MAX_WINDOW_SECONDS));
-		return ClosedLoopLoad.together(duet(users, warmUp, window, what), this.mix,
-				other.duet(users, warmUp, window, what), other.mix);
-	}
-
-	private ClosedLoopLoad duet(int users, Duration warmUp, Duration window, String what) {
-		return ClosedLoopLoad.users(users)
-			.warmUp(warmUp)
-			.forDuration(window)
-			.requestTimeout(this.requestTimeout)
-			.named(this.name + ", " + what)
-			.quiet();
-	}
-
-	/**
-	 * Whether an A/B block loads both sides at once ({@link #loadTogether}): where each
-	 * side's ceiling step read its CPU at least {@value AnalysisPolicy#CPU_SATURATED}
-	 * full ({@link #cpuShare}), the CPU is what caps the route on both; a shared
-	 * machine's cores speed up and slow down from one second to the next, each on its
-	 * own, which moves two loads taken in turn apart, while two loaded at once meet the
-	 * same drift ({@code bench/cpu-drift.py} prints a machine's). A route capped
-	 * elsewhere is loaded in turn: at once, its two sides would share its downstream and
-	 * database, which a pull request does not.
-	 */
-	static boolean together(Step baseCeiling, Step headCeiling) {
-		return Stream.of(baseCeiling, headCeiling)
-			.allMatch((step) -> step.cpu().filter((use) -> cpuShare(use) >= AnalysisPolicy.CPU_SATURATED).isPresent());
-	}
-
-	/**
 	 * A step's warm-up: two W₁ or the last latency, 0.5 to 3 s; 1 s before W₁ is known.
 	 */
 	static Duration stepWarmUp(Duration w1, Duration lastLatency) {

@@ -46,23 +46,6 @@ class ABComparisonTest {
 			.hasNotRegressedAgainstItsBase(withPercentage(5));
 	}
 
-	/**
-	 * Blocks that loaded A and B at once say so above the figures: each figure is a
-	 * side's share of the cores, not its ceiling alone.
-	 */
-	@Test
-	void blocksThatLoadedBothSidesAtOnceSaySo() {
-		List<Block> blocks = blocks(120.0, 109.0, 0.01, 6, 1);
-
-		ABComparison atOnce = new ABComparison("cpu:main", "cpu:pr-7", false, 4, 8, ABComparison.figures(blocks), "CPU",
-				"CPU", false, blocks.size(), true, 42L, List.of(), Duration.ofSeconds(120));
-
-		assertThat(atOnce.lines(0.02)).element(1)
-			.isEqualTo("A and B loaded at once in every block, the CPU the cap of both: each figure is a side's share"
-					+ " of the cores");
-		assertThat(comparison(blocks, "CPU", "CPU").lines(0.02)).noneMatch((line) -> line.contains("at once"));
-	}
-
 	@Test
 	void aPoolCutByAFifthIsARegressionWithItsInterval() {
 		List<Block> blocks = blocks(10.0, 8.0, 0.01, 6, 2);
@@ -280,8 +263,8 @@ class ABComparisonTest {
 	private static ABComparison comparison(List<Block> blocks, String baseCap, String headCap) {
 		boolean named = !baseCap.equals("unexplained") && !headCap.equals("unexplained");
 		return new ABComparison("registry.example.com/orders:main", "registry.example.com/orders:pr-7", false, 8, 16,
-				ABComparison.figures(blocks), baseCap, headCap, named && !baseCap.equals(headCap), blocks.size(), false,
-				42L, List.of(), Duration.ofSeconds(150));
+				ABComparison.figures(blocks), baseCap, headCap, named && !baseCap.equals(headCap), blocks.size(), 42L,
+				List.of(), Duration.ofSeconds(150));
 	}
 
 }

@@ -107,25 +107,6 @@ class SettlingTest {
 			.isEqualTo(Duration.ofSeconds(3));
 	}
 
-	/**
-	 * An A/B block loads A and B at once only where the CPU caps the route on both sides:
-	 * a pool's cap, a side whose CPU was not read, or one side on the CPU alone keep
-	 * their loads in turn.
-	 */
-	@Test
-	void aBlockLoadsBothSidesAtOnceOnlyWhereTheCpuCapsBoth() {
-		Step cpu = step(new Step.Cpu(1.55, 2, false, Optional.empty(), 0, Map.of(), 0.35, 2, 1.95), 0);
-		Step oneFullCpu = step(new Step.Cpu(0.95, 1, true, Optional.empty(), 0, Map.of("mysql", 0.05), 0.1, 2, 1.1), 0);
-		Step pool = step(new Step.Cpu(0.25, 2, false, Optional.empty(), 0, Map.of("mysql", 0.05), 0.1, 2, 0.45), 0);
-		Step unread = new Step(8, pool.result(), pool.service(), pool.downstream(), Optional.empty(), List.of(),
-				OptionalInt.empty(), List.of(), List.of(), Duration.ofSeconds(3));
-
-		assertThat(SweepRun.together(cpu, cpu)).isTrue();
-		assertThat(SweepRun.together(oneFullCpu, oneFullCpu)).as("a service at its one CPU").isTrue();
-		assertThat(SweepRun.together(pool, cpu)).as("the base capped by a pool").isFalse();
-		assertThat(SweepRun.together(cpu, unread)).as("a side whose CPU was not read").isFalse();
-	}
-
 	private static Step step(Step.Cpu cpu, double compilers) {
 		return new Step(8, LoadResults.closedLoop("step", 8, Duration.ofSeconds(2), 84, Duration.ofMillis(190)),
 				new GaugeTimeline(Map.of()), new GaugeTimeline(Map.of()), Optional.of(cpu), List.of(),
