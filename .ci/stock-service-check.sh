@@ -220,7 +220,9 @@ cut=$?
 # The red run's report, kept for a person to look at (target/stock-report/ab/index.html).
 rm -rf "$root/target/stock-report/ab" && cp -r "$project/target/bottleneck-report" "$root/target/stock-report/ab" || true
 # A CPU-bound route, where both images share the cores and each has its own JIT: 10 % more work a request must be red
-# at the test's bound of 2 % with the ceiling's interval (the assertion's lines are read at its own bound).
+# at the test's bound of 2 %, with a throughput figure's interval, the ceiling's or the knee's (the assertion's lines
+# are read at its own bound). Either may be the one a noisy run resolves: beside a neighbour holding a core, the
+# ceiling's step has the fewer cores to share and its blocks spread the wider.
 ab theSignatureRouteHasNotRegressedAgainstMain "$signature_image" "$work/ab-signature.log"
 signature=$?
 ab theStockRouteHasNotRegressedAgainstMain "$main_image" "$work/ab-same.log"
@@ -233,7 +235,7 @@ set -e
   && grep -qE '^\[bottleneck-kit\] guard: guard /report +[01]\.[0-9]+ \(.*\) +±[0-9.]+ % +no change at this precision' "$work/ab-regressed.log" \
   || { tail -n 60 "$work/ab-regressed.log"; say "error: a Hikari pool cut from 6 to 4 in the head image was not red on /stock alone"; exit 1; }
 [ "$signature" -ne 0 ] && grep -q 'regressed against example/stock-service:main-.* beyond 2 %' "$work/ab-signature.log" \
-  && grep -qE 'ceiling: .* B/A 0\.[0-9]+ \(.*, 95 %\), a block ±[0-9.]+ %: regressed' "$work/ab-signature.log" \
+  && grep -qE '(ceiling|throughput at the knee): .* B/A 0\.[0-9]+ \(.*, 95 %\), a block ±[0-9.]+ %: regressed' "$work/ab-signature.log" \
   || { tail -n 60 "$work/ab-signature.log"; say "error: 10 % more work a request on /signature was not red with its interval"; exit 1; }
 [ "$same" -eq 0 ] && grep -q 'the same image' "$work/ab-same.log" && grep -q 'no change at this precision' "$work/ab-same.log" \
   || { tail -n 60 "$work/ab-same.log"; say "error: main's image against itself was not green with no change"; exit 1; }
