@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """The A/B guard's detection curve, from the results file bench/ab-calibration.sh appends to.
 
-  bench/ab-calibration-table.py [docs/ab-calibration.tsv] [--all]
+  bench/ab-calibration-table.py [docs/ab-calibration.tsv] [--all | --codes KIT,KIT]
   bench/ab-calibration-table.py [docs/ab-calibration.tsv] --readme 0.01,0.02    the README's curve at those bounds
 
 A guard is red at a bound b when its verdict at b is: the cap moved, or the ceiling's or the knee's throughput interval
 lies wholly below 1 - b, or the p99's wholly above 1 + b. For each kind the table gives the reds at b = 1, 2, 3 and 5 %
 (for an A/A kind these are false reds), the median ratio, half-width and noise floor (one block's spread), the blocks a
 guard took and its time. Guards of different code (the library's and the lab's trees, the column "kit") are never
-pooled: the newest code's rows are shown, every code's with --all. Under the table, each bound's false reds over every
+pooled: the newest code's rows are shown, every code's with --all, the named codes' with --codes. Under the table, each bound's false reds over every
 A/A guard with the one-sided 95 % upper bound on the false-red rate (Clopper-Pearson).
 """
 import csv
@@ -64,7 +64,8 @@ def readme(rows, bounds):
 
 def main(argv):
     bounds = argv[argv.index("--readme") + 1] if "--readme" in argv else None
-    path = next((a for a in argv if not a.startswith("--") and a != bounds), "docs/ab-calibration.tsv")
+    options = {bounds, argv[argv.index("--codes") + 1] if "--codes" in argv else None}
+    path = next((a for a in argv if not a.startswith("--") and a not in options), "docs/ab-calibration.tsv")
     rows = list(csv.DictReader(open(path), delimiter="\t"))
     if bounds:
         newest = [r.get("kit") or r.get("commit", "") for r in rows][-1]
@@ -76,7 +77,11 @@ def main(argv):
         code = row.get("kit") or row.get("commit", "")
         if code not in codes:
             codes.append(code)
-    shown = codes if "--all" in argv else codes[-1:]
+    named = argv[argv.index("--codes") + 1].split(",") if "--codes" in argv else None
+    unknown = [c for c in named or [] if c not in codes]
+    if unknown:
+        sys.exit(f"--codes: no rows of {', '.join(unknown)} in {path}; its codes are {', '.join(codes)}")
+    shown = codes if "--all" in argv else [c for c in codes if c in named] if named else codes[-1:]
     first_commit = {}
     for row in rows:
         first_commit.setdefault(row.get("kit") or row.get("commit", ""), row.get("commit", ""))

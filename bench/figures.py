@@ -3,7 +3,7 @@
 search, and every fixed load against its model, as the run's results.json files hold them.
 
     python3 bench/figures.py COMMIT DATE RESULTS.json [RESULTS.json ...] [--log CI.log]
-        [--calibration docs/ab-calibration.tsv [--calibrated-on COMMIT]] [--interval SIM.md ...] > docs/figures.md
+        [--calibration docs/ab-calibration.tsv [--calibrated-on COMMIT] [--codes KIT,KIT]] [--interval SIM.md ...] > docs/figures.md
 
 RESULTS.json: the suite's target/bottleneck-report/results.json and the stock services' target/stock-report/
 results.json (.ci/stock-service-check.sh keeps it). CI.log, the output of `CI=true bash .ci/run`, adds the
@@ -41,6 +41,11 @@ def main(argv):
     while "--interval" in argv:
         i = argv.index("--interval")
         intervals.append(argv[i + 1])
+        argv = argv[:i] + argv[i + 2:]
+    codes = []
+    if "--codes" in argv:
+        i = argv.index("--codes")
+        codes = ["--codes", argv[i + 1]]
         argv = argv[:i] + argv[i + 2:]
     if "--calibrated-on" in argv:
         i = argv.index("--calibrated-on")
@@ -88,7 +93,7 @@ def main(argv):
                 " main's image against itself (each guard's blocks are in the run's log).", "", "```", *guard, "```"]
     if calibration:
         table = subprocess.run([sys.executable, str(Path(__file__).with_name("ab-calibration-table.py")),
-                                calibration], check=True, capture_output=True, text=True).stdout.rstrip()
+                                calibration, *codes], check=True, capture_output=True, text=True).stdout.rstrip()
         on = f"commit `{calibrated}`'s code" if calibrated else "the code of the commit each row names"
         out += ["", "### How often the guard is right", "",
                 f"`bench/ab-calibration.sh` on {on}, on this machine, each guard of one route from two fresh"
