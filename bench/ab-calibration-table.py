@@ -8,8 +8,9 @@ A guard is red at a bound b when its verdict at b is: the cap moved, or the ceil
 lies wholly below 1 - b, or the p99's wholly above 1 + b. For each kind the table gives the reds at b = 1, 2, 3 and 5 %
 (for an A/A kind these are false reds), the median ratio, half-width and noise floor (one block's spread), the blocks a
 guard took and its time. Guards of different code (the library's and the lab's trees, the column "kit") are never
-pooled: the newest code's rows are shown, every code's with --all, the named codes' with --codes. Under the table, each bound's false reds over every
-A/A guard with the one-sided 95 % upper bound on the false-red rate (Clopper-Pearson).
+pooled: the newest code's rows are shown, every code's with --all, the named codes' with --codes. Under the table,
+each bound's false reds over every A/A guard with the one-sided 95 % upper bound on the false-red rate
+(Clopper-Pearson).
 """
 import csv
 import math
@@ -81,7 +82,12 @@ def main(argv):
     unknown = [c for c in named or [] if c not in codes]
     if unknown:
         sys.exit(f"--codes: no rows of {', '.join(unknown)} in {path}; its codes are {', '.join(codes)}")
-    shown = codes if "--all" in argv else [c for c in codes if c in named] if named else codes[-1:]
+    if "--all" in argv:
+        shown = codes
+    elif named:
+        shown = [c for c in codes if c in named]
+    else:
+        shown = codes[-1:]
     first_commit = {}
     for row in rows:
         first_commit.setdefault(row.get("kit") or row.get("commit", ""), row.get("commit", ""))
