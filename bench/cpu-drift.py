@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """How a machine's cores drift: each core, pinned, runs chained SHA-256 for a while and counts its rounds every
 quarter second; the table gives each core's spread over quarter seconds and over 3 s windows (an A/B block's), the
-spread of one core's 3 s window against the other's taken at the same time, and their correlation. A benchmark that
+spread of one core's 3 s window against the other's taken at the same time, and their correlation. Then both cores
+together, as a JVM that fills them sees them: their spread over windows of 3 to 24 s (whether a longer window averages
+the drift away), and the ratio of each 3 s window to the next (what A and B loaded in turn meet). A benchmark that
 prints figures, not a test; run it with nothing else on the machine.
 
     bench/cpu-drift.py [SECONDS=60]
@@ -18,6 +20,7 @@ import time
 from multiprocessing import Process, Queue
 
 QUARTER = 0.25
+LONGER = (3, 6, 12, 24)
 
 
 def count(core, seconds, out):
@@ -65,6 +68,13 @@ def main(argv):
         print(f"One core's 3 s window over the other's at the same time: ±{spread([x / y for x, y in zip(a, b)]):.1f} %;"
               f" correlation of the two cores' quarter seconds "
               f"{statistics.correlation(counted[cores[0]][:n], counted[cores[1]][:n]):.2f}.")
+    both = [sum(rounds) for rounds in zip(*(counted[core][:n] for core in cores))]
+    print()
+    print("| both cores | " + " | ".join(f"{s} s windows" for s in LONGER) + " | a 3 s window over the next |")
+    print("|---|" + "---:|" * (len(LONGER) + 1))
+    turns = windows(both, int(3 / QUARTER))
+    print("| spread | " + " | ".join(f"±{spread(windows(both, int(s / QUARTER))):.1f} %" for s in LONGER)
+          + f" | ±{spread([b / a for a, b in zip(turns[::2], turns[1::2])]):.1f} % |")
 
 
 if __name__ == "__main__":
