@@ -3,13 +3,15 @@
 search, and every fixed load against its model, as the run's results.json files hold them.
 
     python3 bench/figures.py COMMIT DATE RESULTS.json [RESULTS.json ...] [--log CI.log]
-        [--calibration docs/ab-calibration.tsv [--calibrated-on COMMIT] [--codes KIT,KIT]] [--interval SIM.md ...] > docs/figures.md
+        [--calibration docs/ab-calibration.tsv [--calibrated-on COMMIT] [--codes KIT,KIT]] [--interval SIM.md ...]
+        [--relay docs/relay-probe.tsv] > docs/figures.md
 
 RESULTS.json: the suite's target/bottleneck-report/results.json and the stock services' target/stock-report/
 results.json (.ci/stock-service-check.sh keeps it). CI.log, the output of `CI=true bash .ci/run`, adds the
 consumer projects' verdict lines (the README's first example). The calibration's results file
-(bench/ab-calibration.sh) adds the A/B guard's detection curve, and each SIM.md (bench/ab-interval-sim.py's output)
-the interval's coverage. Nothing is typed by hand: the page is what the runs wrote.
+(bench/ab-calibration.sh) adds the A/B guard's detection curve, each SIM.md (bench/ab-interval-sim.py's output) the
+interval's coverage, and bench/relay-probe.sh's results file what A and B in short turns read on the CPU-bound route.
+Nothing is typed by hand: the page is what the runs wrote.
 """
 import json
 import re
@@ -43,6 +45,7 @@ def main(argv):
     log, calibration, calibrated = (next(iter(v), None) for v in (logs, calibrations, calibrated_on))
     intervals, argv = take(argv, "--interval")
     named, argv = take(argv, "--codes")
+    relays, argv = take(argv, "--relay")
     codes = ["--codes", ",".join(named)] if named else []
     commit, date, files = argv[0], argv[1], argv[2:]
     out = [f"# Figures of one CI run", "",
@@ -96,6 +99,14 @@ def main(argv):
     for interval in intervals:
         out += ["", "### The interval's coverage", "", "`bench/ab-interval-sim.py`:", "",
                 open(interval).read().rstrip()]
+    for relay in relays:
+        table = subprocess.run([sys.executable, str(Path(__file__).with_name("relay-probe-table.py")), relay],
+                               check=True, capture_output=True, text=True).stdout.rstrip()
+        out += ["", "### A and B in short turns, on the CPU-bound route", "",
+                "`bench/relay-probe.sh`: the lab's `/work/cpu` in two containers started once, 16 users sending each"
+                " request to the side whose turn it is, 8 blocks of 24 s at each turn length in a shuffled order"
+                " (each side counted in its own turns). A guard's blocks today take A and B in turns of 3 s or more."
+                f" Every block: [{Path(relay).name}]({Path(relay).name}).", "", table]
     print("\n".join(out))
 
 

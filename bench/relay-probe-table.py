@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""The table of bench/relay-probe.sh's results: for each run (two containers started once) and each turn length, the
-blocks, their B/A ratio (geometric mean), the spread of one block's ratio (the standard deviation of the log ratios)
-and the 95 % half-width of the mean over the run's blocks (Student's t). A spread that falls with shorter turns is
+"""The table of bench/relay-probe.sh's results: for each run (two containers started once, named by the minute it
+started) and each turn length, the blocks, their B/A ratio (geometric mean) and the spread of one block's ratio (the
+standard deviation of the log ratios), twice: of the answers each side had in its own turns, which the drain at each
+turn's start bends away from 1 the shorter the turns, and of each side's rate at full load (its answers once the
+other side's last answer was in, over the time from then to its turn's end). Then the 95 % half-width of the mean
+over the run's blocks (Student's t), of the rates where a run has them. A spread that falls with shorter turns is
 drift the turns average away; one that does not is noise of the service's own.
 
   bench/relay-probe-table.py [docs/relay-probe.tsv]
 """
 import csv
+import datetime
 import math
 import statistics
 import sys
@@ -16,28 +20,38 @@ T95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 
        12: 2.18, 13: 2.16, 14: 2.14, 15: 2.13}
 
 
+def summary(ratios):
+    """The geometric mean, one block's spread and the mean's 95 % half-width, of block ratios."""
+    logs = [math.log(r) for r in ratios]
+    n = len(logs)
+    sd = statistics.stdev(logs) if n > 1 else float("nan")
+    return math.exp(statistics.mean(logs)), sd, (T95.get(n - 1, 1.96) * sd / math.sqrt(n) if n > 1 else float("nan"))
+
+
 def main(argv):
     path = argv[0] if argv else "docs/relay-probe.tsv"
     rows = list(csv.DictReader(open(path), delimiter="\t"))
-    print("| run | head over base | turn | blocks | B/A | a block ± | mean ± (95 %) | answers a turn |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    print("| run (UTC) | head over base | turn | blocks | B/A, answers | a block ± | B/A at full load | a block ± "
+          "| mean ± (95 %) | answers a turn |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     runs = []
     for row in rows:
         if row["pair"] not in runs:
             runs.append(row["pair"])
     for run in runs:
         these = [r for r in rows if r["pair"] == run]
-        change = these[0]["head"].rsplit(":", 1)[-1].split("-")[0] + " / " + these[0]["base"].rsplit(":", 1)[-1].split("-")[0]
+        started = datetime.datetime.fromtimestamp(int(run), datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
+        change = " / ".join(these[0][side].rsplit(":", 1)[-1].split("-")[0] for side in ("head", "base"))
         for turn in sorted({int(r["turn_ms"]) for r in these}):
             at = [r for r in these if int(r["turn_ms"]) == turn]
-            logs = [math.log(float(r["ratio"])) for r in at]
-            n = len(logs)
-            sd = statistics.stdev(logs) if n > 1 else float("nan")
-            half = T95.get(n - 1, 1.96) * sd / math.sqrt(n) if n > 1 else float("nan")
+            ratio, sd, half = summary([float(r["ratio"]) for r in at])
+            cells = f"{ratio:.3f} | ±{100 * sd:.1f} % | — | — "
+            if all(r.get("rate_ratio") for r in at):
+                rate, rate_sd, half = summary([float(r["rate_ratio"]) for r in at])
+                cells = f"{ratio:.3f} | ±{100 * sd:.1f} % | {rate:.3f} | ±{100 * rate_sd:.1f} % "
             per_turn = statistics.mean((int(r["a_answers"]) + int(r["b_answers"])) / (2 * int(r["turns_each"]))
                                        for r in at)
-            print(f"| {run} | {change} | {turn} ms | {n} | {math.exp(statistics.mean(logs)):.3f} "
-                  f"| ±{100 * sd:.1f} % | ±{100 * half:.1f} % | {per_turn:.0f} |")
+            print(f"| {started} | {change} | {turn} ms | {len(at)} | {cells}| ±{100 * half:.1f} % | {per_turn:.0f} |")
 
 
 if __name__ == "__main__":
