@@ -4,8 +4,9 @@ started) and each turn length, the blocks, their B/A ratio (geometric mean) and 
 standard deviation of the log ratios), twice: of the answers each side had in its own turns, which the drain at each
 turn's start bends away from 1 the shorter the turns, and of each side's rate at full load (its answers once the
 other side's last answer was in, over the time from then to its turn's end). Then the 95 % half-width of the mean
-over the run's blocks (Student's t), of the rates where a run has them. A spread that falls with shorter turns is
-drift the turns average away; one that does not is noise of the service's own.
+over the run's blocks (Student's t), of the rates where a run has them. Under the table, each turn length's block
+spread pooled over every run (each block's log ratio about its own run's mean, the rates where a run has them). A
+spread that falls with shorter turns is drift the turns average away; one that does not is noise of the service's own.
 
   bench/relay-probe-table.py [docs/relay-probe.tsv]
 """
@@ -34,6 +35,7 @@ def main(argv):
     print("| run (UTC) | head over base | turn | blocks | B/A, answers | a block ± | B/A at full load | a block ± "
           "| mean ± (95 %) | answers a turn |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    pooled = {}
     runs = []
     for row in rows:
         if row["pair"] not in runs:
@@ -49,9 +51,17 @@ def main(argv):
             if all(r.get("rate_ratio") for r in at):
                 rate, rate_sd, half = summary([float(r["rate_ratio"]) for r in at])
                 cells = f"{ratio:.3f} | ±{100 * sd:.1f} % | {rate:.3f} | ±{100 * rate_sd:.1f} % "
+            logs = [math.log(float(r.get("rate_ratio") or r["ratio"])) for r in at]
+            squares, df, blocks = pooled.get(turn, (0.0, 0, 0))
+            pooled[turn] = (squares + sum((x - statistics.mean(logs)) ** 2 for x in logs), df + len(logs) - 1,
+                            blocks + len(logs))
             per_turn = statistics.mean((int(r["a_answers"]) + int(r["b_answers"])) / (2 * int(r["turns_each"]))
                                        for r in at)
             print(f"| {started} | {change} | {turn} ms | {len(at)} | {cells}| ±{100 * half:.1f} % | {per_turn:.0f} |")
+    print()
+    print("Pooled over every run, one block's spread: " + "; ".join(
+        f"{turn} ms ±{100 * math.sqrt(squares / df):.1f} % ({blocks} blocks)"
+        for turn, (squares, df, blocks) in sorted(pooled.items()) if df) + ".")
 
 
 if __name__ == "__main__":
