@@ -105,8 +105,8 @@ def main(argv):
         out += ["", "### A and B in short turns, on the CPU-bound route", "",
                 "`bench/relay-probe.sh`: the lab's `/work/cpu` in two containers started once, 16 users sending each"
                 " request to the side whose turn it is, 8 blocks of 24 s at each turn length in a shuffled order"
-                " (each side's answers in its own turns, and where a run has it its rate at full load, once the other side's"
-                " last answer was in). A guard's blocks today take A and B in turns of 3 s or more."
+                " (each side's answers in its own turns, and where a run has it its rate at full load, once the other"
+                " side's last answer was in). A guard's blocks today take A and B in turns of 3 s or more."
                 f" Every block: [{Path(relay).name}]({Path(relay).name}).", "", table]
     print("\n".join(out))
 
