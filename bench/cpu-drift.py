@@ -72,8 +72,9 @@ def main(argv):
     print()
     print("| both cores | " + " | ".join(f"{s} s windows" for s in LONGER) + " | a 3 s window over the next |")
     print("|---|" + "---:|" * (len(LONGER) + 1))
-    turns = windows(both, int(3 / QUARTER))
-    print("| spread | " + " | ".join(f"±{spread(windows(both, int(s / QUARTER))):.1f} %" for s in LONGER)
+    longer = {s: windows(both, int(s / QUARTER)) for s in LONGER}
+    turns = longer[3]
+    print("| spread | " + " | ".join(f"±{spread(longer[s]):.1f} %" for s in LONGER)
           + f" | ±{spread([b / a for a, b in zip(turns[::2], turns[1::2])]):.1f} % |")
 
 

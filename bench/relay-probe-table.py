@@ -21,9 +21,8 @@ T95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 
        12: 2.18, 13: 2.16, 14: 2.14, 15: 2.13}
 
 
-def summary(ratios):
-    """The geometric mean, one block's spread and the mean's 95 % half-width, of block ratios."""
-    logs = [math.log(r) for r in ratios]
+def summary(logs):
+    """The geometric mean, one block's spread and the mean's 95 % half-width, of block log ratios."""
     n = len(logs)
     sd = statistics.stdev(logs) if n > 1 else float("nan")
     return math.exp(statistics.mean(logs)), sd, (T95.get(n - 1, 1.96) * sd / math.sqrt(n) if n > 1 else float("nan"))
@@ -46,12 +45,14 @@ def main(argv):
         change = " / ".join(these[0][side].rsplit(":", 1)[-1].split("-")[0] for side in ("head", "base"))
         for turn in sorted({int(r["turn_ms"]) for r in these}):
             at = [r for r in these if int(r["turn_ms"]) == turn]
-            ratio, sd, half = summary([float(r["ratio"]) for r in at])
+            answers = [math.log(float(r["ratio"])) for r in at]
+            rates = [math.log(float(r["rate_ratio"])) for r in at] if all(r.get("rate_ratio") for r in at) else None
+            ratio, sd, half = summary(answers)
             cells = f"{ratio:.3f} | ±{100 * sd:.1f} % | — | — "
-            if all(r.get("rate_ratio") for r in at):
-                rate, rate_sd, half = summary([float(r["rate_ratio"]) for r in at])
+            if rates:
+                rate, rate_sd, half = summary(rates)
                 cells = f"{ratio:.3f} | ±{100 * sd:.1f} % | {rate:.3f} | ±{100 * rate_sd:.1f} % "
-            logs = [math.log(float(r.get("rate_ratio") or r["ratio"])) for r in at]
+            logs = rates or answers
             squares, df, blocks = pooled.get(turn, (0.0, 0, 0))
             pooled[turn] = (squares + sum((x - statistics.mean(logs)) ** 2 for x in logs), df + len(logs) - 1,
                             blocks + len(logs))
