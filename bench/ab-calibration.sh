@@ -14,10 +14,7 @@
 # Testcontainers without Ryuk (the kit removes what it made itself) and on this host, as .ci/run runs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-: "${JAVA_HOME:=/usr/lib/jvm/temurin-25-jdk-amd64}"
-export JAVA_HOME PATH="$JAVA_HOME/bin:$PATH" TESTCONTAINERS_RYUK_DISABLED=${TESTCONTAINERS_RYUK_DISABLED:-true}
-# In a container (/.dockerenv) Testcontainers looks for the host's gateway with a pulled image; the engine is local.
-[ -f /.dockerenv ] && export TESTCONTAINERS_HOST_OVERRIDE=${TESTCONTAINERS_HOST_OVERRIDE:-localhost}
+. bench/lab-bench.sh
 # The guards' code: the library's and the lab's. Rows of one code pool; a tree that differs from its commit there would
 # be measured under a name that is not its own.
 git diff --quiet HEAD -- src/main containers/lab-service \
@@ -26,10 +23,6 @@ kit=$(git rev-parse HEAD:src/main HEAD:containers/lab-service | sha1sum | cut -c
 n=${1:-10}
 results=$(realpath -m "${2:-docs/ab-calibration.tsv}")
 filter=${3:-.}
-case "${BOTTLENECK_IMAGES:-official}" in
-  offline) java_image=bottleneck-kit/temurin:21-jre ;;
-  *) java_image=eclipse-temurin:21-jre ;;
-esac
 work=$(mktemp -d "${TMPDIR:-/tmp}/bottleneck-kit-calibration.XXXXXX")
 tag="bottleneck-kit/ab-calibration"
 variants=(orders31 orders30 orders20 orders19 orders10 orders9 cpu100 cpu105 cpu110)
@@ -39,18 +32,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
-./mvnw -B -q -f containers/lab-service/pom.xml -DskipTests package
-cp containers/lab-service/target/lab-service.jar "$work/app.jar"
+lab_jar "$work"
 for variant in "${variants[@]}"; do
   case $variant in
     orders*) env="SPRING_PROFILES_ACTIVE=downstream LAB_DOWNSTREAM_LATENCY=200ms SERVER_TOMCAT_THREADS_MAX=${variant#orders}" ;;
     cpu*) env="SPRING_PROFILES_ACTIVE=downstream LAB_DOWNSTREAM_CPU_ITERATIONS=${variant#cpu}000" ;;
   esac
-  { cat containers/lab-service/Dockerfile; echo "ENV $env"; } >"$work/Dockerfile"
-  docker build -q --build-arg "JAVA_IMAGE=$java_image" --build-arg CDS=false -t "$tag:$variant-$$" -f "$work/Dockerfile" "$work" >/dev/null
+  lab_image "$work" "$tag:$variant-$$" "$env"
 done
-./mvnw -B -q -DskipTests test-compile
-./mvnw -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench-classpath.txt >/dev/null
+bench_classpath
 i() { echo "$tag:$1-$$"; }
 kinds=(
   "A/A capacity|$(i orders20)|$(i orders20)|/orders/42|64"
@@ -65,7 +55,7 @@ selected=()
 for kind in "${kinds[@]}"; do if grep -qE -- "$filter" <<<"${kind%%|*}"; then selected+=("$kind"); fi; done
 java ${BOTTLENECK_IMAGES:+-Dbottleneck.images=$BOTTLENECK_IMAGES} -Dcalibration.commit="$(git rev-parse --short HEAD)" \
   -Dcalibration.kit="$kit" \
-  -cp "target/test-classes:target/classes:$(cat target/bench-classpath.txt)" dev.bottleneckkit.bench.ABCalibration \
+  -cp "$classpath" dev.bottleneckkit.bench.ABCalibration \
   "$results" "$n" "${selected[@]}" 2>&1 \
   | tee -a "${TMPDIR:-/tmp}/ab-calibration-console.log" \
   | tee >(grep --line-buffered -E '\[bottleneck-kit\] .*(A/B block [0-9]+ \(|B \(.*against A)' >>"${results%.tsv}-blocks.log") \

@@ -10,17 +10,11 @@
 # the machine meanwhile. The table: python3 bench/relay-probe-table.py docs/relay-probe.tsv
 set -euo pipefail
 cd "$(dirname "$0")/.."
-: "${JAVA_HOME:=/usr/lib/jvm/temurin-25-jdk-amd64}"
-export JAVA_HOME PATH="$JAVA_HOME/bin:$PATH" TESTCONTAINERS_RYUK_DISABLED=${TESTCONTAINERS_RYUK_DISABLED:-true}
-[ -f /.dockerenv ] && export TESTCONTAINERS_HOST_OVERRIDE=${TESTCONTAINERS_HOST_OVERRIDE:-localhost}
+. bench/lab-bench.sh
 head_rounds=${1:-100}
 blocks=${2:-8}
 results=$(realpath -m "${3:-docs/relay-probe.tsv}")
 read -r -a turns <<<"${4:-250 500 1000 3000}"
-case "${BOTTLENECK_IMAGES:-official}" in
-  offline) java_image=bottleneck-kit/temurin:21-jre ;;
-  *) java_image=eclipse-temurin:21-jre ;;
-esac
 work=$(mktemp -d "${TMPDIR:-/tmp}/bottleneck-kit-relay.XXXXXX")
 tag="bottleneck-kit/relay-probe"
 cleanup() {
@@ -28,18 +22,13 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-./mvnw -B -q -f containers/lab-service/pom.xml -DskipTests package
-cp containers/lab-service/target/lab-service.jar "$work/app.jar"
+lab_jar "$work"
 for rounds in 100 "$head_rounds"; do
-  { cat containers/lab-service/Dockerfile
-    echo "ENV SPRING_PROFILES_ACTIVE=downstream LAB_DOWNSTREAM_CPU_ITERATIONS=${rounds}000"; } >"$work/Dockerfile"
-  docker build -q --build-arg "JAVA_IMAGE=$java_image" --build-arg CDS=false -t "$tag:cpu$rounds-$$" \
-    -f "$work/Dockerfile" "$work" >/dev/null
+  lab_image "$work" "$tag:cpu$rounds-$$" "SPRING_PROFILES_ACTIVE=downstream LAB_DOWNSTREAM_CPU_ITERATIONS=${rounds}000"
 done
-./mvnw -B -q -DskipTests test-compile
-./mvnw -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench-classpath.txt >/dev/null
+bench_classpath
 java ${BOTTLENECK_IMAGES:+-Dbottleneck.images=$BOTTLENECK_IMAGES} \
-  -cp "target/test-classes:target/classes:$(cat target/bench-classpath.txt)" dev.bottleneckkit.bench.RelayProbe \
+  -cp "$classpath" dev.bottleneckkit.bench.RelayProbe \
   "$tag:cpu100-$$" "$tag:cpu$head_rounds-$$" /work/cpu 16 "$blocks" 24 "$results" "${turns[@]}" 2>&1 \
   | grep --line-buffered -E '^\[relay\]'
 python3 bench/relay-probe-table.py "$results"
