@@ -256,8 +256,65 @@ public final class ClosedLoopLoad {
 		try (RunHook.Load loading = RunHook.installed().load(this.name, this.users)) {
 			log.debug("{}: {} users against {} ({} warm-up, then {})", this.name, this.users, Mix.describe(requests),
 					Knobs.human(this.warmUp), this.window);
-			return execute(requests, loading);
+			return execute(List.of(requests), null, false, loading).result();
 		}
+	}
+
+	/**
+	 * Runs the load in turns between two services and blocks until every user has
+	 * stopped: each user sends its next request to the side whose turn it is, the turns
+	 * {@code turn} long (50 ms to 1 min), {@code first}'s and {@code second}'s in
+	 * alternation, {@code first}'s first where {@code firstGoesFirst}. The window, which
+	 * must be {@link #forDuration a duration}, is rounded up to whole turns, as many of
+	 * each side's; the warm-up keeps the turns too. Both sides meet the same machine
+	 * within a turn of each other, so that a machine whose speed drifts by ±10 % over
+	 * seconds moves both alike: two images of one service compared this way read a ratio
+	 * whose blocks spread about half as much in 500 ms turns as in 3 s ones
+	 * ({@code bench/relay-probe.sh}).
+	 *
+	 * <pre>{@code
+	 * TurnsResult turns = ClosedLoopLoad.users(16)
+	 *     .warmUp(Duration.ofSeconds(2))
+	 *     .forDuration(Duration.ofSeconds(6))
+	 *     .runInTurns(Duration.ofMillis(500), true, List.of(Request.get(main.uri("/cpu"))),
+	 *             List.of(Request.get(pr.uri("/cpu"))));
+	 * double ratio = turns.ratio(); // the second's rate at full load over the first's
+	 * }</pre>
+	 */
+	public TurnsResult runInTurns(Duration turn, boolean firstGoesFirst, List<Request> first, List<Request> second) {
+		Duration length = Knobs.between("turn", turn, Duration.ofMillis(50), Duration.ofMinutes(1));
+		if (!(this.window instanceof Window.ForDuration(Duration window))) {
+			throw new IllegalStateException(
+					"a load in turns runs for a duration: give it forDuration(..) instead of " + this.window);
+		}
+		long count = Math.max(2, (window.toNanos() + length.toNanos() - 1) / length.toNanos());
+		count += count % 2;
+		ClosedLoopLoad whole = new ClosedLoopLoad(this.users, this.warmUp,
+				new Window.ForDuration(length.multipliedBy(count)), this.requestTimeout, this.name, this.printed);
+		List<Request> firstMix = Mix.of(first.toArray(Request[]::new));
+		List<Request> secondMix = Mix.of(second.toArray(Request[]::new));
+		try (RunHook.Load loading = RunHook.installed().load(this.name, this.users)) {
+			log.debug("{}: {} users in {} turns between {} and {} ({} warm-up, then {})", this.name, this.users,
+					Knobs.human(length), Mix.describe(firstMix), Mix.describe(secondMix), Knobs.human(this.warmUp),
+					whole.window);
+			Ran ran = whole.execute(List.of(firstMix, secondMix), length, firstGoesFirst, loading);
+			TurnsResult.Side[] sides = ran.turns().sides();
+			TurnsResult result = new TurnsResult(ran.result().byRoute().get(FIRST), ran.result().byRoute().get(SECOND),
+					sides[0], sides[1], length, (int) (count / 2));
+			if (this.printed) {
+				Console.line(ran.result().summary() + "; " + result);
+			}
+			return result;
+		}
+	}
+
+	/** The names a load in turns keeps each side's figures under. */
+	private static final String FIRST = "first";
+
+	private static final String SECOND = "second";
+
+	/** A run's result, and its turns when it ran in turns. */
+	private record Ran(LoadResult result, Turns turns) {
 	}
 
 	/**
@@ -273,8 +330,10 @@ public final class ClosedLoopLoad {
 				ExecutorService both = Executors.newVirtualThreadPerTaskExecutor()) {
 			log.info("{} ({} users against {}) and {} ({} users against {}) at once", first.name, first.users,
 					firstTarget, second.name, second.users, secondTarget);
-			Future<LoadResult> firstRun = both.submit(() -> first.execute(List.of(Request.get(firstTarget)), loading));
-			LoadResult secondResult = second.execute(List.of(Request.get(secondTarget)), loading);
+			Future<LoadResult> firstRun = both
+				.submit(() -> first.execute(List.of(List.of(Request.get(firstTarget))), null, false, loading).result());
+			LoadResult secondResult = second.execute(List.of(List.of(Request.get(secondTarget))), null, false, loading)
+				.result();
 			return List.of(firstRun.get(), secondResult);
 		}
 		catch (ExecutionException ex) {
@@ -296,7 +355,12 @@ public final class ClosedLoopLoad {
 			.toArray();
 	}
 
-	private LoadResult execute(List<Request> mix, RunHook.Load loading) {
+	/**
+	 * Runs {@code sides}, one mix each; two in turns of {@code turn} (null: one side, no
+	 * turns).
+	 */
+	private Ran execute(List<List<Request>> sides, Duration turn, boolean firstGoesFirst, RunHook.Load loading) {
+		List<Request> mix = sides.get(0);
 		Measurement measurement = switch (this.window) {
 			case Window.ForDuration(Duration length) ->
 				new Measurement(this.warmUp, length, length, this.requestTimeout, 0, this.users);
@@ -308,7 +372,9 @@ public final class ClosedLoopLoad {
 				new Measurement(this.warmUp, atLeast, atMost, this.requestTimeout, 0, this.users)
 					.endingAfterAnswers((long) latencies * this.users);
 		};
-		measurement.withRoutes(Mix.names(mix));
+		measurement.withRoutes((turn == null) ? Mix.names(mix) : List.of(FIRST, SECOND));
+		Turns turns = (turn == null) ? null : new Turns(measurement.windowStartNanos, turn,
+				(int) (((Window.ForDuration) this.window).length().toNanos() / turn.toNanos()), firstGoesFirst);
 		// Like wrk's default -t2: two event loops, each with half the users, so that
 		// answers do not queue behind one busy thread; more would take cores from the
 		// service being measured.
@@ -316,7 +382,7 @@ public final class ClosedLoopLoad {
 		measurement.loops(loops);
 		List<HttpEventLoop> eventLoops = new ArrayList<>();
 		for (int l = 0; l < loops; l++) {
-			eventLoops.add(new HttpEventLoop(this.name, mix, this.requestTimeout, measurement, l == 0));
+			eventLoops.add(new HttpEventLoop(this.name, sides, turns, this.requestTimeout, measurement, l == 0));
 		}
 		AtomicReference<RuntimeException> failure = new AtomicReference<>();
 		List<Thread> threads = new ArrayList<>();
@@ -350,13 +416,14 @@ public final class ClosedLoopLoad {
 		if (failure.get() != null) {
 			throw failure.get();
 		}
-		LoadResult result = measurement.result(this.name, this.users, Double.NaN, this.warmUp, Mix.shares(mix));
+		LoadResult result = measurement.result(this.name, this.users, Double.NaN, this.warmUp,
+				(turn == null) ? Mix.shares(mix) : List.of());
 		loading.measured(new RunHook.Window(this.name, this.warmUp, result.window(), result.completed(),
 				perSecond(result), measurement::replays));
-		if (this.printed) {
+		if (this.printed && turns == null) {
 			Console.line(result.summary());
 		}
-		return result;
+		return new Ran(result, turns);
 	}
 
 }

@@ -85,7 +85,20 @@ final class HttpEventLoop implements AutoCloseable {
 
 	private final String name;
 
-	private final URI target;
+	/** Where each side's requests go: one service a side. */
+	private final URI[] targets;
+
+	/**
+	 * Where each side's requests begin and end in {@link #requests}: a load in turns has
+	 * two sides, any other one.
+	 */
+	private final int[] sideStarts;
+
+	/**
+	 * The clock of a load in turns, which sends each user's next request to the side
+	 * whose turn it is; null for any other load.
+	 */
+	private final Turns turns;
 
 	/**
 	 * The requests of the mix as they go on the wire, and their weights added up in
@@ -117,7 +130,8 @@ final class HttpEventLoop implements AutoCloseable {
 
 	private final ArrayDeque<Connection> idle = new ArrayDeque<>();
 
-	private InetSocketAddress address;
+	/** Each side's address, once resolved. */
+	private final InetSocketAddress[] addresses;
 
 	private int inFlight;
 
@@ -144,24 +158,46 @@ final class HttpEventLoop implements AutoCloseable {
 
 	HttpEventLoop(String name, List<Request> mix, Duration requestTimeout, Measurement measurement,
 			boolean logsProgress) {
+		this(name, List.of(mix), null, requestTimeout, measurement, logsProgress);
+	}
+
+	/**
+	 * A loop over {@code sides}, one mix a side, each to one service; with two sides,
+	 * {@code turns} says whose turn it is.
+	 */
+	HttpEventLoop(String name, List<List<Request>> sides, Turns turns, Duration requestTimeout, Measurement measurement,
+			boolean logsProgress) {
 		this.name = name;
-		this.target = mix.get(0).uri();
+		this.turns = turns;
+		List<Request> mix = sides.stream().flatMap(List::stream).toList();
+		this.targets = new URI[sides.size()];
+		this.addresses = new InetSocketAddress[sides.size()];
+		this.sideStarts = new int[sides.size() + 1];
 		this.requests = new byte[mix.size()][];
 		this.heads = new boolean[mix.size()];
 		this.idempotent = new boolean[mix.size()];
 		this.cumulativeWeights = new int[mix.size()];
-		int total = 0;
-		for (int i = 0; i < mix.size(); i++) {
-			if (!mix.get(i).hostAndPort().equals(mix.get(0).hostAndPort())) {
-				throw new IllegalArgumentException("a mix of requests goes to one service: " + mix.get(0).hostAndPort()
-						+ " and " + mix.get(i).hostAndPort() + " are two; run a load for each");
+		int i = 0;
+		for (int side = 0; side < sides.size(); side++) {
+			List<Request> own = sides.get(side);
+			this.targets[side] = own.get(0).uri();
+			this.sideStarts[side] = i;
+			int total = 0;
+			for (Request request : own) {
+				if (!request.hostAndPort().equals(own.get(0).hostAndPort())) {
+					throw new IllegalArgumentException(
+							"a mix of requests goes to one service: " + own.get(0).hostAndPort() + " and "
+									+ request.hostAndPort() + " are two; run a load for each");
+				}
+				this.requests[i] = request.bytes();
+				this.heads[i] = request.method().equals("HEAD");
+				this.idempotent[i] = IDEMPOTENT.contains(request.method());
+				total += request.weight();
+				this.cumulativeWeights[i] = total;
+				i++;
 			}
-			this.requests[i] = mix.get(i).bytes();
-			this.heads[i] = mix.get(i).method().equals("HEAD");
-			this.idempotent[i] = IDEMPOTENT.contains(mix.get(i).method());
-			total += mix.get(i).weight();
-			this.cumulativeWeights[i] = total;
 		}
+		this.sideStarts[sides.size()] = i;
 		this.timeoutNanos = requestTimeout.toNanos();
 		this.measurement = measurement;
 		this.logsProgress = logsProgress;
@@ -196,10 +232,10 @@ final class HttpEventLoop implements AutoCloseable {
 		long now = System.nanoTime();
 		for (int i = 0; i < users; i++) {
 			if (joinNanos[i] <= 0) {
-				send(newConnection(), now);
+				send(onTurn(newUser(), now), now);
 			}
 			else {
-				Connection user = newConnection();
+				Connection user = newUser();
 				user.notBefore = now + joinNanos[i];
 				this.joining.add(user);
 			}
@@ -236,7 +272,7 @@ final class HttpEventLoop implements AutoCloseable {
 					continue;
 				}
 				user.backedOff = false;
-				send(user, now);
+				send(onTurn(user, now), now);
 			}
 			if (this.inFlight == 0 && this.ended.isEmpty() && this.backingOff.isEmpty() && this.joining.isEmpty()) {
 				return;
@@ -372,9 +408,32 @@ final class HttpEventLoop implements AutoCloseable {
 	}
 
 	private Connection newConnection() {
-		Connection connection = new Connection();
+		Connection connection = new Connection(0);
 		this.connections.add(connection);
 		return connection;
+	}
+
+	/**
+	 * A closed-loop user: a connection to each side, the other's its partner, the first
+	 * side's returned.
+	 */
+	private Connection newUser() {
+		Connection first = newConnection();
+		for (int side = 1; side < this.targets.length; side++) {
+			Connection other = new Connection(side);
+			this.connections.add(other);
+			other.partner = first;
+			first.partner = other;
+		}
+		return first;
+	}
+
+	/**
+	 * The connection of {@code user} to the side whose turn it is at {@code now}: the
+	 * user itself, but for a load in turns.
+	 */
+	private Connection onTurn(Connection user, long now) {
+		return (this.turns == null || this.turns.sideAt(now) == user.side) ? user : user.partner;
 	}
 
 	private void send(Connection connection, long start) {
@@ -389,7 +448,12 @@ final class HttpEventLoop implements AutoCloseable {
 	private void finish(Connection connection, String failure) {
 		this.inFlight--;
 		long done = System.nanoTime();
-		if (this.measurement.record(connection.start, done, failure, connection.route)) {
+		if (this.turns != null && failure == null) {
+			this.turns.answered(connection.side, connection.start, done);
+		}
+		// A load in turns keeps each side's figures apart, not each route's.
+		if (this.measurement.record(connection.start, done, failure,
+				(this.turns != null) ? connection.side : connection.route)) {
 			this.measurement.userAnswered(++connection.endedInWindow, done);
 		}
 		this.ended.add(connection);
@@ -425,13 +489,15 @@ final class HttpEventLoop implements AutoCloseable {
 		return "io-" + ex.getClass().getSimpleName();
 	}
 
-	/** The index of a request of the mix, drawn by weight. */
-	private int draw() {
-		if (this.requests.length == 1) {
-			return 0;
+	/** The index of a request of {@code side}'s mix, drawn by weight. */
+	private int draw(int side) {
+		int first = this.sideStarts[side];
+		int last = this.sideStarts[side + 1] - 1;
+		if (first == last) {
+			return first;
 		}
-		int ticket = ThreadLocalRandom.current().nextInt(this.cumulativeWeights[this.cumulativeWeights.length - 1]);
-		int route = 0;
+		int ticket = ThreadLocalRandom.current().nextInt(this.cumulativeWeights[last]);
+		int route = first;
 		while (this.cumulativeWeights[route] <= ticket) {
 			route++;
 		}
@@ -440,6 +506,15 @@ final class HttpEventLoop implements AutoCloseable {
 
 	/** One kept-alive connection and the request on it. */
 	private final class Connection {
+
+		/** The side this connection sends to: 0 but for a load in turns. */
+		final int side;
+
+		/**
+		 * The same user's connection to the other side of a load in turns; null for any
+		 * other load.
+		 */
+		Connection partner;
 
 		/** The request being sent, drawn from the mix by weight at each start. */
 		private ByteBuffer out;
@@ -492,9 +567,13 @@ final class HttpEventLoop implements AutoCloseable {
 
 		private boolean retried;
 
+		Connection(int side) {
+			this.side = side;
+		}
+
 		void start(long start) {
 			this.start = start;
-			this.route = draw();
+			this.route = draw(this.side);
 			this.out = ByteBuffer.wrap(HttpEventLoop.this.requests[this.route]);
 			this.connectFailed = false;
 			this.deadline = System.nanoTime() + HttpEventLoop.this.timeoutNanos;
@@ -510,15 +589,16 @@ final class HttpEventLoop implements AutoCloseable {
 		private void open() {
 			this.reused = false;
 			try {
-				if (HttpEventLoop.this.address == null) {
-					HttpEventLoop.this.address = new InetSocketAddress(HttpEventLoop.this.target.getHost(),
-							(HttpEventLoop.this.target.getPort() > 0) ? HttpEventLoop.this.target.getPort() : 80);
+				if (HttpEventLoop.this.addresses[this.side] == null) {
+					URI target = HttpEventLoop.this.targets[this.side];
+					HttpEventLoop.this.addresses[this.side] = new InetSocketAddress(target.getHost(),
+							(target.getPort() > 0) ? target.getPort() : 80);
 				}
 				this.channel = SocketChannel.open();
 				this.channel.configureBlocking(false);
 				this.channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
 				this.connectStarted = System.nanoTime();
-				if (this.channel.connect(HttpEventLoop.this.address)) {
+				if (this.channel.connect(HttpEventLoop.this.addresses[this.side])) {
 					this.key = this.channel.register(HttpEventLoop.this.selector, 0, this);
 					write();
 				}
@@ -528,7 +608,7 @@ final class HttpEventLoop implements AutoCloseable {
 				}
 			}
 			catch (UnresolvedAddressException ex) {
-				HttpEventLoop.this.address = null;
+				HttpEventLoop.this.addresses[this.side] = null;
 				fail("unknown-host");
 			}
 			catch (IOException ex) {

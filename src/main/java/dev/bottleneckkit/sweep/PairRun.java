@@ -11,6 +11,7 @@ import dev.bottleneckkit.containers.ServiceContainer;
 import dev.bottleneckkit.internal.Console;
 import dev.bottleneckkit.internal.RunHook;
 import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.load.TurnsResult;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.utility.DockerImageName;
 
@@ -19,13 +20,15 @@ import org.testcontainers.utility.DockerImageName;
  * service) and configured alike, both warmed up, the knee searched once on the pair with
  * A's and B's steps in turn (A B at one user count, B A at the next), then interleaved
  * blocks at the knee's users and the ceiling's, A B B A or B A A B (each load's window
- * fitted to what caps the route: {@link SweepRun#blockWindow}), until the throughput's
- * ratio is known to {@value ABComparison#EARLY_PRECISION} after
- * {@value ABComparison#EARLY_BLOCKS} blocks or to {@value ABComparison#PRECISION} after
- * {@value ABComparison#MIN_BLOCKS}, or {@value ABComparison#MAX_BLOCKS} blocks were
- * measured. Loads never run at once. The base is stopped and removed when the run ends,
- * also when it fails. Which side goes first in a block is drawn at random, balanced over
- * each pair of blocks ({@link BlockOrder}); the console prints the seed that replays it.
+ * fitted to what caps the route: {@link SweepRun#blockWindow}), or, where the CPU may cap
+ * the ceiling, A and B in turns of half a second within one load at each count
+ * ({@link SweepRun#loadInTurns}), until the throughput's ratio is known to
+ * {@value ABComparison#EARLY_PRECISION} after {@value ABComparison#EARLY_BLOCKS} blocks
+ * or to {@value ABComparison#PRECISION} after {@value ABComparison#MIN_BLOCKS}, or
+ * {@value ABComparison#MAX_BLOCKS} blocks were measured. Loads never run at once. The
+ * base is stopped and removed when the run ends, also when it fails. Which side goes
+ * first in a block is drawn at random, balanced over each pair of blocks
+ * ({@link BlockOrder}); the console prints the seed that replays it.
  */
 final class PairRun {
 
@@ -164,12 +167,13 @@ final class PairRun {
 			long blocking = System.nanoTime();
 			Duration window = SweepRun.blockWindow(stepAt(baseReadings, ceilingUsers),
 					stepAt(headReadings, ceilingUsers));
+			boolean inTurns = inTurns(window);
 			Console.line(String.format(Locale.ROOT,
-					"%s: A/B: blocks at %d and %d users, windows of %d s or more (%s), the order drawn from seed %d"
+					"%s: A/B: blocks at %d and %d users, %s %d s or more each (%s), the order drawn from seed %d"
 							+ " (-D%s=%d replays it)",
-					name, kneeUsers, ceilingUsers, window.toSeconds(),
-					(window.toSeconds() < SweepRun.BLOCK_WINDOW_SECONDS) ? "the CPU aside at the ceiling"
-							: "the CPU may cap the ceiling",
+					name, kneeUsers, ceilingUsers,
+					inTurns ? "A and B in turns of " + SweepRun.TURN_MILLIS + " ms or more," : "windows of",
+					window.toSeconds(), inTurns ? "the CPU may cap the ceiling" : "the CPU aside at the ceiling",
 					order.seed(), BlockOrder.SEED_PROPERTY, order.seed()));
 			List<ABComparison.Block> blocks = blocks(head, base, baseReadings, headReadings, kneeUsers, ceilingUsers,
 					window, order, firstBlock);
@@ -201,10 +205,22 @@ final class PairRun {
 	}
 
 	/**
+	 * Whether a block's loads take A and B in turns ({@link SweepRun#loadInTurns}): where
+	 * the CPU may cap the ceiling ({@link SweepRun#blockWindow} picks the longer window).
+	 * There the cores' speed drifts by more over a few seconds than a guard resolves, and
+	 * only A and B close in time meet the same machine; a route that waits for a pool or
+	 * a downstream loses nothing to the drift and keeps its A B B A windows.
+	 */
+	static boolean inTurns(Duration window) {
+		return window.toSeconds() >= SweepRun.BLOCK_WINDOW_SECONDS;
+	}
+
+	/**
 	 * Interleaved blocks at {@code knee} and {@code ceiling} users until the ratio is
 	 * known well enough: A B B A or B A A B as {@code order} draws, each load with a
-	 * step's warm-up and a window of {@code window} or more; the first block is
-	 * {@code firstBlock} of the order.
+	 * step's warm-up and a window of {@code window} or more, or, where the CPU may cap
+	 * the ceiling, one load in turns at each count, A's turn first or B's as the order
+	 * draws; the first block is {@code firstBlock} of the order.
 	 */
 	private List<ABComparison.Block> blocks(SweepRun head, SweepRun base, Readings baseReadings, Readings headReadings,
 			int knee, int ceiling, Duration window, BlockOrder order, int firstBlock) {
@@ -216,6 +232,22 @@ final class PairRun {
 		while (blocks.size() < ABComparison.MAX_BLOCKS && !ABComparison.precise(blocks)) {
 			boolean baseFirst = order.baseFirst(firstBlock + blocks.size());
 			String block = "A/B block " + (blocks.size() + 1) + (baseFirst ? " (A first)" : " (B first)");
+			if (inTurns(window)) {
+				TurnsResult kneeTurns = base.loadInTurns(head, baseFirst, knee, w1, atKnee, window,
+						block + ", " + knee + " users in turns");
+				TurnsResult ceilingTurns = base.loadInTurns(head, !baseFirst, ceiling, w1, atCeiling, window,
+						block + ", " + ceiling + " users in turns");
+				blocks.add(new ABComparison.Block(rate(kneeTurns.firstSide(), kneeTurns.first()),
+						rate(kneeTurns.secondSide(), kneeTurns.second()), kneeTurns.first().p99().toNanos() / 1e6,
+						kneeTurns.second().p99().toNanos() / 1e6, rate(ceilingTurns.firstSide(), ceilingTurns.first()),
+						rate(ceilingTurns.secondSide(), ceilingTurns.second())));
+				Console.line(String.format(Locale.ROOT,
+						"%s: %s: A %.2f / B %.2f rps at %d users, A %.2f / B %.2f at %d, at full load in %d ms turns",
+						head.name(), block, blocks.getLast().baseKneeRps(), blocks.getLast().headKneeRps(), knee,
+						blocks.getLast().baseCeilingRps(), blocks.getLast().headCeilingRps(), ceiling,
+						ceilingTurns.turn().toMillis()));
+				continue;
+			}
 			LoadResult kneeFirst = (baseFirst ? base : head).load(knee, w1, atKnee, window,
 					block + ", " + knee + " users");
 			LoadResult kneeSecond = (baseFirst ? head : base).load(knee, w1, atKnee, window,
@@ -236,6 +268,14 @@ final class PairRun {
 					headCeiling.throughput(), ceiling));
 		}
 		return blocks;
+	}
+
+	/**
+	 * A side's rate at full load in a load in turns; its throughput over the window where
+	 * the other side's drain took every turn.
+	 */
+	private static double rate(TurnsResult.Side side, LoadResult whole) {
+		return Double.isNaN(side.rate()) ? whole.throughput() : side.rate();
 	}
 
 	/**

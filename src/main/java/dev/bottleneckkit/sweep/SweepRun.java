@@ -17,6 +17,7 @@ import dev.bottleneckkit.internal.RunHook;
 import dev.bottleneckkit.load.ClosedLoopLoad;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.Request;
+import dev.bottleneckkit.load.TurnsResult;
 import org.testcontainers.containers.GenericContainer;
 
 /**
@@ -69,6 +70,21 @@ final class SweepRun {
 	 * ratio of two such windows is what a guard reads.
 	 */
 	static final int BLOCK_WINDOW_SECONDS = 3;
+
+	/**
+	 * A turn of an A/B block on a route the CPU may cap ({@link #loadInTurns}), at the
+	 * least: the cores' speed drifts by ±15 % over 3 s windows on a shared machine, by
+	 * ±10 % still over 24 s, and a window over the next by ±13 %; A and B in turns of 500
+	 * ms read blocks that spread about half as much as in turns of 3 s
+	 * ({@code bench/relay-probe.sh}: ±1.5 % against ±2.8 %, pooled over five runs).
+	 */
+	static final int TURN_MILLIS = 500;
+
+	/**
+	 * Mean latencies a turn holds at the least: each turn begins with the other side's
+	 * last requests draining, about a latency.
+	 */
+	static final int TURN_LATENCIES = 8;
 
 	/**
 	 * The share of its cores below which a ceiling's step leaves the CPU no part in the
@@ -159,6 +175,26 @@ final class SweepRun {
 			.named(this.name + ", " + what)
 			.quiet()
 			.run(this.mix.toArray(Request[]::new));
+	}
+
+	/**
+	 * A load at {@code users} in turns between this run's service (the first side, A) and
+	 * {@code other}'s (B), the users' requests going to the side whose turn it is, with a
+	 * step's warm-up: a block of an A/B sweep on a route the CPU may cap. Each side gets
+	 * {@code each} of turns or {@value #CYCLES} + 1 mean latencies, whichever is longer,
+	 * in turns of {@value #TURN_MILLIS} ms or {@value #TURN_LATENCIES} mean latencies.
+	 */
+	TurnsResult loadInTurns(SweepRun other, boolean firstGoesFirst, int users, Duration w1, Duration lastLatency,
+			Duration each, String what) {
+		Duration turn = max(Duration.ofMillis(TURN_MILLIS), lastLatency.multipliedBy(TURN_LATENCIES));
+		Duration length = max(each, lastLatency.multipliedBy(CYCLES + 1));
+		return ClosedLoopLoad.users(users)
+			.warmUp(stepWarmUp(w1, lastLatency))
+			.forDuration(length.multipliedBy(2))
+			.requestTimeout(this.requestTimeout)
+			.named(this.name + ", " + what)
+			.quiet()
+			.runInTurns(turn, firstGoesFirst, this.mix, other.mix);
 	}
 
 	/**

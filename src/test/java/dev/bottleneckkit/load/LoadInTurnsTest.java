@@ -1,0 +1,80 @@
+package dev.bottleneckkit.load;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.bottleneckkit.model.Ceiling;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.data.Percentage.withPercentage;
+
+/**
+ * A load in turns between two servers of known caps: each user's next request goes to the
+ * side whose turn it is, and each side's rate at full load reads its own cap, not the
+ * other's drain. These servers are the hardest case for it: their threads run in step
+ * (every request held exactly 20 or 25 ms), so that the work a side began during the
+ * other's drain lands in its full load. Three runs read the ratio 0.812 to 0.814 for the
+ * caps' 0.80, and each rate 2 to 4 % above its cap; counting whole answers there instead
+ * of the requests' lives read 0.85 to 0.89.
+ */
+@Execution(ExecutionMode.CONCURRENT)
+class LoadInTurnsTest {
+
+	private static final int THREADS = 4;
+
+	private static final int USERS = 2 * THREADS;
+
+	@Test
+	void eachSidesRateAtFullLoadReadsItsOwnCapAndTheirRatioTheCapsRatio() throws Exception {
+		Ceiling fast = Ceiling.of(THREADS, "server threads", Duration.ofMillis(20));
+		Ceiling slow = Ceiling.of(THREADS, "server threads", Duration.ofMillis(25));
+		try (LimitedServer first = LimitedServer.start(THREADS, Duration.ofMillis(20));
+				LimitedServer second = LimitedServer.start(THREADS, Duration.ofMillis(25))) {
+
+			TurnsResult turns = ClosedLoopLoad.users(USERS)
+				.warmUp(Duration.ofSeconds(1))
+				.forDuration(Duration.ofMillis(3900))
+				.quiet()
+				.runInTurns(Duration.ofMillis(200), false, List.of(Request.get(first.uri())),
+						List.of(Request.get(second.uri())));
+
+			assertThat(turns.turnsEach()).as("3.9 s rounded up to whole turns, as many each: 20 of 200 ms")
+				.isEqualTo(10);
+			assertThat(first.firstArrivals()).as("every user has a connection to each side").hasSize(USERS);
+			assertThat(second.firstArrivals()).as("every user has a connection to each side").hasSize(USERS);
+			assertThat(first.peakInFlight()).isEqualTo(THREADS);
+			assertThat(second.peakInFlight()).isEqualTo(THREADS);
+			assertThat(turns.firstSide().rate()).as("the first side's rate at full load: its own cap, 4 / 20 ms")
+				.isCloseTo(fast.requestsPerSecond(), withPercentage(15));
+			assertThat(turns.secondSide().rate()).as("the second side's: 4 / 25 ms")
+				.isCloseTo(slow.requestsPerSecond(), withPercentage(15));
+			assertThat(turns.ratio()).as("second over first: 20 / 25 ms")
+				.isCloseTo(slow.requestsPerSecond() / fast.requestsPerSecond(), withPercentage(4));
+			for (TurnsResult.Side side : List.of(turns.firstSide(), turns.secondSide())) {
+				assertThat(side.fullLoad()).as("the other side's drain, two of its latencies, leaves most of a turn")
+					.isGreaterThan(Duration.ofMillis(10 * 200 / 2));
+			}
+			assertThat(turns.first().p99()).as("each side's latencies are its own requests'")
+				.isLessThan(turns.second().p99());
+		}
+	}
+
+	@Test
+	void aLoadInTurnsRunsForADurationAndTurnsOfSensibleLength() throws Exception {
+		try (LimitedServer server = LimitedServer.start(THREADS, Duration.ofMillis(1))) {
+			List<Request> side = List.of(Request.get(server.uri()));
+			assertThatIllegalStateException().isThrownBy(
+					() -> ClosedLoopLoad.users(2).forRequests(100).runInTurns(Duration.ofMillis(500), true, side, side))
+				.withMessage("a load in turns runs for a duration: give it forDuration(..) instead of 100 requests");
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> ClosedLoopLoad.users(2).runInTurns(Duration.ofMillis(5), true, side, side))
+				.withMessageContaining("turn");
+		}
+	}
+
+}
