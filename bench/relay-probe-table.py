@@ -3,8 +3,9 @@
 started) and each turn length, the blocks, their B/A ratio (geometric mean) and the spread of one block's ratio (the
 standard deviation of the log ratios), twice: of the answers each side had in its own turns, which the drain at each
 turn's start bends away from 1 the shorter the turns, and of each side's rate at full load (its answers once the
-other side's last answer was in, over the time from then to its turn's end). Then the 95 % half-width of the mean
-over the run's blocks (Student's t), of the rates where a run has them. Under the table, each turn length's block
+other side's last answer was in, over the time from then to its turn's end), and where a run has it, of that rate
+with each side's requests counted by their lives (the guard's figure, since the probe runs on the kit's load in turns).
+Then the 95 % half-width of the mean over the run's blocks (Student's t), of the last of these a run has. Under the table, each turn length's block
 spread pooled over every run (each block's log ratio about its own run's mean, the rates where a run has them). A
 spread that falls with shorter turns is drift the turns average away; one that does not is noise of the service's own.
 
@@ -32,8 +33,8 @@ def main(argv):
     path = argv[0] if argv else "docs/relay-probe.tsv"
     rows = list(csv.DictReader(open(path), delimiter="\t"))
     print("| run (UTC) | head over base | turn | blocks | B/A, answers | a block ± | B/A at full load | a block ± "
-          "| mean ± (95 %) | answers a turn |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| by lives | a block ± | mean ± (95 %) | answers a turn |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     pooled = {}
     runs = []
     for row in rows:
@@ -52,7 +53,12 @@ def main(argv):
             if rates:
                 rate, rate_sd, half = summary(rates)
                 cells = f"{ratio:.3f} | ±{100 * sd:.1f} % | {rate:.3f} | ±{100 * rate_sd:.1f} % "
-            logs = rates or answers
+            lives = [math.log(float(r["lives_ratio"])) for r in at] if all(r.get("lives_ratio") for r in at) else None
+            cells += "| — | — "
+            if lives:
+                by_lives, lives_sd, half = summary(lives)
+                cells = cells[:-len("| — | — ")] + f"| {by_lives:.3f} | ±{100 * lives_sd:.1f} % "
+            logs = lives or rates or answers
             squares, df, blocks = pooled.get(turn, (0.0, 0, 0))
             pooled[turn] = (squares + sum((x - statistics.mean(logs)) ** 2 for x in logs), df + len(logs) - 1,
                             blocks + len(logs))

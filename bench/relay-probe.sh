@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Whether short turns let A and B meet the same machine (a benchmark that prints figures, not a test): the lab's
 # CPU-bound route (/work/cpu, SHA-256 rounds) in two containers, a closed loop of users sending each request to the
-# side whose turn it is, blocks of each turn length in a shuffled order (dev.bottleneckkit.bench.RelayProbe). A guard
-# takes A and B in turns of 3 s or more; a machine whose cores drift from one second to the next (bench/cpu-drift.py)
-# moves such a block's ratio by as much as the drift over 3 s, and many short turns would average it away.
+# side whose turn it is (the kit's ClosedLoopLoad.runInTurns), blocks of each turn length in a shuffled order
+# (dev.bottleneckkit.bench.RelayProbe). A machine whose cores drift from one second to the next (bench/cpu-drift.py)
+# moves a block of 3 s turns by as much as the drift over 3 s, and many short turns average it away: a guard's blocks
+# take A and B in 500 ms turns where the CPU may cap the route. Each block's rate at full load is written two ways,
+# whole answers and the requests' lives (the guard's).
 #   bench/relay-probe.sh [HEAD-ROUNDS=100] [BLOCKS=8] [RESULTS=docs/relay-probe.tsv] [TURNS-MS="250 500 1000 3000"]
 # HEAD-ROUNDS: the head's thousands of rounds a request, the base's being 100 (100 is an A/A, 105 a 5 % change).
 # Needs a Docker engine and its images (BOTTLENECK_IMAGES=offline after containers/offline/build.sh); nothing else on

@@ -74,7 +74,7 @@ final class Turns {
 	}
 
 	/**
-	 * Each side's answers in its own turns, its requests counted by their lives after the
+	 * Each side's answers in its own turns, its answers and its requests' lives after the
 	 * other side's last answer in each of its turns, and the time from that answer to the
 	 * turn's end, over every turn.
 	 */
@@ -83,33 +83,36 @@ final class Turns {
 		for (int t = 0; t < this.count; t++) {
 			drained[t] = this.originNanos + t * this.turnNanos;
 		}
-		long[] own = new long[2];
 		for (int side = 0; side < 2; side++) {
 			for (int i = 0; i < this.answered[side]; i += 2) {
 				long done = this.answers[side][i + 1];
-				if (done >= end()) {
-					continue;
-				}
-				int turn = (int) ((done - this.originNanos) / this.turnNanos);
-				if (sideOf(turn) == side) {
-					own[side]++;
-				}
-				else {
+				int turn = turnOf(done);
+				if (turn >= 0 && sideOf(turn) != side) {
 					// Its answer came in the other side's turn: that turn's drain lasts
 					// until the last such answer.
 					drained[turn] = Math.max(drained[turn], done);
 				}
 			}
 		}
-		double[] full = new double[2];
 		long[] fullNanos = new long[2];
 		for (int t = 0; t < this.count; t++) {
 			fullNanos[sideOf(t)] += this.originNanos + (t + 1) * this.turnNanos - drained[t];
 		}
+		TurnsResult.Side[] sides = new TurnsResult.Side[2];
 		for (int side = 0; side < 2; side++) {
+			long own = 0;
+			long whole = 0;
+			double lives = 0;
 			for (int i = 0; i < this.answered[side]; i += 2) {
 				long start = this.answers[side][i];
 				long done = this.answers[side][i + 1];
+				int turn = turnOf(done);
+				if (turn >= 0 && sideOf(turn) == side) {
+					own++;
+					if (done > drained[turn]) {
+						whole++;
+					}
+				}
 				double life = Math.max(1, done - start);
 				long first = Math.max(0, Math.floorDiv(start - this.originNanos, this.turnNanos));
 				long last = Math.min(this.count - 1, (done - 1 - this.originNanos) / this.turnNanos);
@@ -118,14 +121,19 @@ final class Turns {
 						long to = this.originNanos + (t + 1) * this.turnNanos;
 						long overlap = Math.min(done, to) - Math.max(start, drained[(int) t]);
 						if (overlap > 0) {
-							full[side] += overlap / life;
+							lives += overlap / life;
 						}
 					}
 				}
 			}
+			sides[side] = new TurnsResult.Side(own, whole, lives, Duration.ofNanos(fullNanos[side]));
 		}
-		return new TurnsResult.Side[] { new TurnsResult.Side(own[0], full[0], Duration.ofNanos(fullNanos[0])),
-				new TurnsResult.Side(own[1], full[1], Duration.ofNanos(fullNanos[1])) };
+		return sides;
+	}
+
+	/** The turn {@code nanos} falls in, or -1 outside the window's turns. */
+	private int turnOf(long nanos) {
+		return (nanos < this.originNanos || nanos >= end()) ? -1 : (int) ((nanos - this.originNanos) / this.turnNanos);
 	}
 
 }

@@ -29,18 +29,28 @@ public record TurnsResult(LoadResult first, LoadResult second, Side firstSide, S
 	 * One side's answers in its own turns, and at full load.
 	 *
 	 * @param answers its answers in its own turns
+	 * @param answeredAtFullLoad those of them after the other side's last answer in the
+	 * turn
 	 * @param atFullLoad its requests after the other side's last answer in each of its
 	 * turns, each counted by the share of its life that falls there
 	 * @param fullLoad the time from that answer to each of its turns' end, added up
 	 */
-	public record Side(long answers, double atFullLoad, Duration fullLoad) {
+	public record Side(long answers, long answeredAtFullLoad, double atFullLoad, Duration fullLoad) {
 
 		/**
-		 * Answers a second at full load; NaN when the other side's drain took whole
-		 * turns.
+		 * Answers a second at full load, its requests counted by their lives; NaN when
+		 * the other side's drain took whole turns.
 		 */
 		public double rate() {
 			return this.fullLoad.isZero() ? Double.NaN : this.atFullLoad / (this.fullLoad.toNanos() / 1e9);
+		}
+
+		/**
+		 * Answers a second at full load, whole answers counted: what a request's phase at
+		 * the drain's end moves where a service's threads run in step.
+		 */
+		public double answeredRate() {
+			return this.fullLoad.isZero() ? Double.NaN : this.answeredAtFullLoad / (this.fullLoad.toNanos() / 1e9);
 		}
 
 		/** The share of its turns this side had at full load, 0 to 1. */

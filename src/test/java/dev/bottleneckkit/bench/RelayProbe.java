@@ -1,10 +1,6 @@
 package dev.bottleneckkit.bench;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,30 +13,38 @@ import java.util.Locale;
 import java.util.Random;
 
 import dev.bottleneckkit.containers.ServiceContainer;
+import dev.bottleneckkit.load.ClosedLoopLoad;
+import dev.bottleneckkit.load.Request;
+import dev.bottleneckkit.load.TurnsResult;
 
 /**
  * Whether A and B taken in short turns meet the same machine, for
  * {@code bench/relay-probe.sh}: a benchmark that prints figures, not a test. Two images
- * start once; a closed loop of users then sends every request to the side whose turn it
- * is, the turns a fixed length and A's and B's in alternation. A turn begins with the
- * other side's last answers (every user has one request in flight when the turn changes);
- * once the last of them is in, every user is on this turn's side, and its answers from
- * then to the turn's end over that time are its rate at full load. A block's ratio is B's
- * rate over A's, each over all its turns; the answers each side had in its own turns,
- * whose ratio the drain bends (each turn loses about one answer a user, which moves a
- * short turn's ratio away from 1), are kept beside it. Blocks of each turn length are
- * measured in a shuffled order, so that every length meets the same hour; the spread of a
- * length's block ratios is what a guard's blocks would spread at it.
+ * start once; the kit's load in turns ({@link ClosedLoopLoad#runInTurns}) then sends
+ * every user's next request to the side whose turn it is, the turns a fixed length and
+ * A's and B's in alternation. A turn begins with the other side's last answers (every
+ * user has one request in flight when the turn changes); once the last of them is in,
+ * every user is on this turn's side, and what it answers from then to the turn's end over
+ * that time is its rate at full load, counted two ways: whole answers, and its requests'
+ * lives (the share of each one's life that falls there; the guard's figure). The answers
+ * each side had in its own turns, whose ratio the drain bends (each turn loses about one
+ * answer a user, which moves a short turn's ratio away from 1), are kept beside them.
+ * Blocks of each turn length are measured in a shuffled order, so that every length meets
+ * the same hour; the spread of a length's block ratios is what a guard's blocks would
+ * spread at it.
  * <p>
  * Arguments: base image, head image, route, users, blocks of each length, a block's
  * seconds, the results file, then the turn lengths in milliseconds.
  */
 public final class RelayProbe {
 
+	private static final String HEADER = "pair\tblock\tturn_ms\tfirst\ta_answers\tb_answers\tratio\tturns_each\tbase"
+			+ "\thead\ta_full\ta_seconds\tb_full\tb_seconds\trate_ratio\ta_lives\tb_lives\tlives_ratio";
+
 	private RelayProbe() {
 	}
 
-	public static void main(String[] args) throws IOException, InterruptedException {
+	public static void main(String[] args) throws IOException {
 		String baseImage = args[0];
 		String headImage = args[1];
 		String route = args[2];
@@ -52,35 +56,32 @@ public final class RelayProbe {
 		for (int i = 7; i < args.length; i++) {
 			turns.add(Integer.parseInt(args[i]));
 		}
-		if (!Files.exists(results)) {
-			Files.writeString(results,
-					"pair\tblock\tturn_ms\tfirst\ta_answers\tb_answers\tratio\tturns_each\tbase\thead\ta_full\ta_seconds"
-							+ "\tb_full\tb_seconds\trate_ratio" + System.lineSeparator(),
-					StandardCharsets.UTF_8);
-		}
+		header(results);
 		String pair = Long.toString(System.currentTimeMillis() / 1000);
 		try (ServiceContainer base = new ServiceContainer(baseImage).withName("relay-base");
-				ServiceContainer head = new ServiceContainer(headImage).withName("relay-head");
-				HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+				ServiceContainer head = new ServiceContainer(headImage).withName("relay-head")) {
 			base.start();
 			head.start();
-			URI a = base.uri(route);
-			URI b = head.uri(route);
+			List<Request> a = List.of(Request.get(base.uri(route)));
+			List<Request> b = List.of(Request.get(head.uri(route)));
 			System.out.println("[relay] warming both: 60 s in 3 s turns");
-			relay(client, a, b, users, 3000, Duration.ofSeconds(60), true);
+			relay(users, 3000, Duration.ofSeconds(60), true, a, b);
 			Random random = new Random(Long.parseLong(pair));
 			for (int n = 1; n <= blocks; n++) {
 				List<Integer> order = new ArrayList<>(turns);
 				Collections.shuffle(order, random);
 				for (int turn : order) {
 					boolean baseFirst = random.nextBoolean();
-					Sides sides = relay(client, a, b, users, turn, block, baseFirst);
+					TurnsResult sides = relay(users, turn, block, baseFirst, a, b);
+					TurnsResult.Side sa = sides.firstSide();
+					TurnsResult.Side sb = sides.secondSide();
 					String row = String.join("\t", pair, Integer.toString(n), Integer.toString(turn),
-							baseFirst ? "A" : "B", Long.toString(sides.a().own()), Long.toString(sides.b().own()),
-							number((double) sides.b().own() / sides.a().own()), Integer.toString(sides.turnsEach()),
-							baseImage, headImage, Long.toString(sides.a().full()), number(sides.a().seconds()),
-							Long.toString(sides.b().full()), number(sides.b().seconds()),
-							number(sides.b().rate() / sides.a().rate()));
+							baseFirst ? "A" : "B", Long.toString(sa.answers()), Long.toString(sb.answers()),
+							number((double) sb.answers() / sa.answers()), Integer.toString(sides.turnsEach()),
+							baseImage, headImage, Long.toString(sa.answeredAtFullLoad()),
+							number(sa.fullLoad().toNanos() / 1e9), Long.toString(sb.answeredAtFullLoad()),
+							number(sb.fullLoad().toNanos() / 1e9), number(sb.answeredRate() / sa.answeredRate()),
+							number(sa.atFullLoad()), number(sb.atFullLoad()), number(sides.ratio()));
 					Files.writeString(results, row + System.lineSeparator(), StandardCharsets.UTF_8,
 							StandardOpenOption.APPEND);
 					System.out.println("[relay] " + row.replace('\t', ' '));
@@ -89,98 +90,39 @@ public final class RelayProbe {
 		}
 	}
 
+	/**
+	 * A new results file's header, or an older one's with the columns this probe added
+	 * since (its rows leave them empty).
+	 */
+	private static void header(Path results) throws IOException {
+		if (!Files.exists(results)) {
+			Files.writeString(results, HEADER + System.lineSeparator(), StandardCharsets.UTF_8);
+			return;
+		}
+		List<String> lines = new ArrayList<>(Files.readAllLines(results, StandardCharsets.UTF_8));
+		if (!lines.get(0).equals(HEADER)) {
+			lines.set(0, HEADER);
+			Files.write(results, lines, StandardCharsets.UTF_8);
+		}
+	}
+
 	private static String number(double value) {
 		return String.format(Locale.ROOT, "%.4f", value);
 	}
 
 	/**
-	 * {@code users} in a closed loop for {@code length}, each request to A in A's turns
-	 * and to B in B's, turns of {@code turnMillis} beginning with A's where
-	 * {@code baseFirst}, whole turns only.
+	 * {@code users} in a closed loop for {@code length} after a second's ramp, each
+	 * request to A in A's turns and to B in B's, turns of {@code turnMillis} beginning
+	 * with A's where {@code baseFirst}.
 	 */
-	private static Sides relay(HttpClient client, URI a, URI b, int users, int turnMillis, Duration length,
-			boolean baseFirst) throws InterruptedException {
-		long turnNanos = turnMillis * 1_000_000L;
-		int turns = (int) (length.toNanos() / turnNanos);
-		turns -= turns % 2;
-		long began = System.nanoTime();
-		long end = began + turns * turnNanos;
-		List<List<long[]>> answered = new ArrayList<>();
-		List<Thread> threads = new ArrayList<>();
-		for (int u = 0; u < users; u++) {
-			List<long[]> mine = new ArrayList<>();
-			answered.add(mine);
-			threads.add(Thread.ofPlatform().name("relay-" + u).start(() -> {
-				while (true) {
-					long now = System.nanoTime();
-					if (now >= end) {
-						return;
-					}
-					boolean toA = (((now - began) / turnNanos) % 2 == 0) == baseFirst;
-					try {
-						HttpResponse<Void> answer = client.send(HttpRequest.newBuilder(toA ? a : b).GET().build(),
-								HttpResponse.BodyHandlers.discarding());
-						if (answer.statusCode() == 200) {
-							mine.add(new long[] { System.nanoTime() - began, toA ? 0 : 1 });
-						}
-					}
-					catch (IOException ex) {
-						throw new IllegalStateException(ex);
-					}
-					catch (InterruptedException ex) {
-						Thread.currentThread().interrupt();
-						return;
-					}
-				}
-			}));
-		}
-		for (Thread thread : threads) {
-			thread.join();
-		}
-		long[] own = new long[2];
-		long[] full = new long[2];
-		long[] fullNanos = new long[2];
-		for (int t = 0; t < turns; t++) {
-			int side = ((t % 2 == 0) == baseFirst) ? 0 : 1;
-			long from = t * turnNanos;
-			long to = from + turnNanos;
-			long drained = from;
-			List<Long> ownTimes = new ArrayList<>();
-			for (List<long[]> mine : answered) {
-				for (long[] answer : mine) {
-					if (answer[0] >= from && answer[0] < to) {
-						if (answer[1] == side) {
-							ownTimes.add(answer[0]);
-						}
-						else {
-							drained = Math.max(drained, answer[0]);
-						}
-					}
-				}
-			}
-			long last = drained;
-			own[side] += ownTimes.size();
-			full[side] += ownTimes.stream().filter((time) -> time > last).count();
-			fullNanos[side] += to - drained;
-		}
-		return new Sides(new Side(own[0], full[0], fullNanos[0] / 1e9), new Side(own[1], full[1], fullNanos[1] / 1e9),
-				turns / 2);
-	}
-
-	/** What A and B answered in a block. */
-	private record Sides(Side a, Side b, int turnsEach) {
-	}
-
-	/**
-	 * A side's answers in its own turns, those once the other side's last answer was in,
-	 * and the seconds from then to its turns' ends.
-	 */
-	private record Side(long own, long full, double seconds) {
-
-		double rate() {
-			return this.full / this.seconds;
-		}
-
+	private static TurnsResult relay(int users, int turnMillis, Duration length, boolean baseFirst, List<Request> a,
+			List<Request> b) {
+		return ClosedLoopLoad.users(users)
+			.warmUp(Duration.ofSeconds(1))
+			.forDuration(length)
+			.named("relay")
+			.quiet()
+			.runInTurns(Duration.ofMillis(turnMillis), baseFirst, a, b);
 	}
 
 }
