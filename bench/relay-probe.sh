@@ -8,6 +8,7 @@
 # whole answers and the requests' lives (the guard's).
 #   bench/relay-probe.sh [HEAD-ROUNDS=100] [BLOCKS=8] [RESULTS=docs/relay-probe.tsv] [TURNS-MS="250 500 1000 3000"]
 # HEAD-ROUNDS: the head's thousands of rounds a request, the base's being 100 (100 is an A/A, 105 a 5 % change).
+# RELAY_USERS (16 unless set): the closed loop's users.
 # Needs a Docker engine and its images (BOTTLENECK_IMAGES=offline after containers/offline/build.sh); nothing else on
 # the machine meanwhile. The table: python3 bench/relay-probe-table.py docs/relay-probe.tsv
 set -euo pipefail
@@ -31,6 +32,6 @@ done
 bench_classpath
 java ${BOTTLENECK_IMAGES:+-Dbottleneck.images=$BOTTLENECK_IMAGES} \
   -cp "$classpath" dev.bottleneckkit.bench.RelayProbe \
-  "$tag:cpu100-$$" "$tag:cpu$head_rounds-$$" /work/cpu 16 "$blocks" 24 "$results" "${turns[@]}" 2>&1 \
+  "$tag:cpu100-$$" "$tag:cpu$head_rounds-$$" /work/cpu "${RELAY_USERS:-16}" "$blocks" 24 "$results" "${turns[@]}" 2>&1 \
   | grep --line-buffered -E '^\[relay\]'
 python3 bench/relay-probe-table.py "$results"
