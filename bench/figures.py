@@ -106,7 +106,9 @@ def main(argv):
                 "`bench/relay-probe.sh`: the lab's `/work/cpu` in two containers started once, 16 users sending each"
                 " request to the side whose turn it is, 8 blocks of 24 s at each turn length in a shuffled order"
                 " (each side's answers in its own turns, and where a run has it its rate at full load, once the other"
-                " side's last answer was in). A guard's blocks today take A and B in turns of 3 s or more."
+                " side's last answer was in). Since `dad9d63` a guard's blocks where the CPU may cap the route take A and"
+                " B in 500 ms turns within one load; runs from 21:22 on run on the kit's load in turns and add the"
+                " rate at full load counted by the requests' lives, the guard's figure (the 21:29 run at 2 users)."
                 f" Every block: [{Path(relay).name}]({Path(relay).name}).", "", table]
     print("\n".join(out))
 

@@ -273,15 +273,16 @@ public final class ClosedLoopLoad {
 	 * ({@code bench/relay-probe.sh}).
 	 *
 	 * <pre>{@code
-	 * TurnsResult turns = ClosedLoopLoad.users(16)
+	 * LoadResult.InTurns turns = ClosedLoopLoad.users(16)
 	 *     .warmUp(Duration.ofSeconds(2))
 	 *     .forDuration(Duration.ofSeconds(6))
 	 *     .runInTurns(Duration.ofMillis(500), true, List.of(Request.get(main.uri("/cpu"))),
 	 *             List.of(Request.get(pr.uri("/cpu"))));
-	 * double ratio = turns.ratio(); // the second's rate at full load over the first's
+	 * double ratio = turns.ratio().orElseThrow(); // the second's rate at full load over the first's
 	 * }</pre>
 	 */
-	public TurnsResult runInTurns(Duration turn, boolean firstGoesFirst, List<Request> first, List<Request> second) {
+	public LoadResult.InTurns runInTurns(Duration turn, boolean firstGoesFirst, List<Request> first,
+			List<Request> second) {
 		Duration length = Knobs.between("turn", turn, Duration.ofMillis(50), Duration.ofMinutes(1));
 		if (!(this.window instanceof Window.ForDuration(Duration window))) {
 			throw new IllegalStateException(
@@ -298,9 +299,9 @@ public final class ClosedLoopLoad {
 					Knobs.human(length), Mix.describe(firstMix), Mix.describe(secondMix), Knobs.human(this.warmUp),
 					whole.window);
 			Ran ran = whole.execute(List.of(firstMix, secondMix), length, firstGoesFirst, loading);
-			TurnsResult.Side[] sides = ran.turns().sides();
-			TurnsResult result = new TurnsResult(ran.result().byRoute().get(FIRST), ran.result().byRoute().get(SECOND),
-					sides[0], sides[1], length, (int) (count / 2));
+			LoadResult.InTurns.Side[] sides = ran.turns().sides();
+			LoadResult.InTurns result = new LoadResult.InTurns(ran.result().byRoute().get(FIRST),
+					ran.result().byRoute().get(SECOND), sides[0], sides[1], length, (int) (count / 2));
 			if (this.printed) {
 				Console.line(ran.result().summary() + "; " + result);
 			}

@@ -338,4 +338,94 @@ public final class LoadResult {
 	public record Second(int second, long succeeded, long failed, double meanLatencyMs, boolean inWindow) {
 	}
 
+	/**
+	 * What a load in turns measured ({@link ClosedLoopLoad#runInTurns}): each side's
+	 * figures over the whole window (its latencies are those of its requests), and each
+	 * side's rate at full load, the figure to compare. Every turn begins with the other
+	 * side's last requests in flight, one a user; the drain takes a slower side's turn
+	 * further into the next, so that counting each side's answers in its own turns bends
+	 * a ratio away from 1 (a side 5 % slower read 0.924 in 250 ms turns). A side's rate
+	 * at full load counts its answers once the other side's last one is in, over the time
+	 * from then to its turns' ends: every user on its side, and nothing of the other's
+	 * left. Its requests are counted by their lives, as a window's throughput is: each
+	 * the share of its life that falls there.
+	 *
+	 * @param first the first side's requests, over the window
+	 * @param second the second side's
+	 * @param firstSide the first side's answers in its turns and at full load
+	 * @param secondSide the second side's
+	 * @param turn the length of a turn
+	 * @param turnsEach the turns each side had in the window
+	 */
+	public record InTurns(LoadResult first, LoadResult second, Side firstSide, Side secondSide, Duration turn,
+			int turnsEach) {
+
+		/**
+		 * One side's answers in its own turns, and at full load.
+		 *
+		 * @param answers its answers in its own turns
+		 * @param answeredAtFullLoad those of them after the other side's last answer in
+		 * the turn
+		 * @param atFullLoad its requests after the other side's last answer in each of
+		 * its turns, each counted by the share of its life that falls there
+		 * @param fullLoad the time from that answer to each of its turns' end, added up
+		 */
+		public record Side(long answers, long answeredAtFullLoad, double atFullLoad, Duration fullLoad) {
+
+			/**
+			 * Answers a second at full load, its requests counted by their lives; empty
+			 * where the other side's drain took whole turns.
+			 */
+			public OptionalDouble rate() {
+				return perSecond(this.atFullLoad);
+			}
+
+			/**
+			 * Answers a second at full load, whole answers counted: what a request's
+			 * phase at the drain's end moves where a service's threads run in step. Empty
+			 * where the other side's drain took whole turns.
+			 */
+			public OptionalDouble answeredRate() {
+				return perSecond(this.answeredAtFullLoad);
+			}
+
+			private OptionalDouble perSecond(double count) {
+				return this.fullLoad.isZero() ? OptionalDouble.empty()
+						: OptionalDouble.of(count / (this.fullLoad.toNanos() / 1e9));
+			}
+
+			/** The share of its turns this side had at full load, 0 to 1. */
+			double fullShare(Duration turns) {
+				return (double) this.fullLoad.toNanos() / turns.toNanos();
+			}
+
+		}
+
+		/**
+		 * The second side's rate at full load over the first's; empty where either side's
+		 * turns were all drain.
+		 */
+		public OptionalDouble ratio() {
+			return (this.firstSide.rate().isPresent() && this.secondSide.rate().isPresent())
+					? OptionalDouble.of(this.secondSide.rate().getAsDouble() / this.firstSide.rate().getAsDouble())
+					: OptionalDouble.empty();
+		}
+
+		/**
+		 * "in 500 ms turns, 6 each: 812.0 / 790.3 rps at full load (91 % / 90 % of the
+		 * turns), second / first 0.973".
+		 */
+		@Override
+		public String toString() {
+			Duration turns = this.turn.multipliedBy(this.turnsEach);
+			return String.format(Locale.ROOT,
+					"in %d ms turns, %d each: %.1f / %.1f rps at full load (%.0f %% / %.0f %% of the turns), second / first"
+							+ " %.3f",
+					this.turn.toMillis(), this.turnsEach, this.firstSide.rate().orElse(0),
+					this.secondSide.rate().orElse(0), 100 * this.firstSide.fullShare(turns),
+					100 * this.secondSide.fullShare(turns), ratio().orElse(0));
+		}
+
+	}
+
 }

@@ -78,7 +78,7 @@ final class Turns {
 	 * other side's last answer in each of its turns, and the time from that answer to the
 	 * turn's end, over every turn.
 	 */
-	synchronized TurnsResult.Side[] sides() {
+	synchronized LoadResult.InTurns.Side[] sides() {
 		long[] drained = new long[this.count];
 		for (int t = 0; t < this.count; t++) {
 			drained[t] = this.originNanos + t * this.turnNanos;
@@ -98,7 +98,7 @@ final class Turns {
 		for (int t = 0; t < this.count; t++) {
 			fullNanos[sideOf(t)] += this.originNanos + (t + 1) * this.turnNanos - drained[t];
 		}
-		TurnsResult.Side[] sides = new TurnsResult.Side[2];
+		LoadResult.InTurns.Side[] sides = new LoadResult.InTurns.Side[2];
 		for (int side = 0; side < 2; side++) {
 			long own = 0;
 			long whole = 0;
@@ -126,7 +126,7 @@ final class Turns {
 					}
 				}
 			}
-			sides[side] = new TurnsResult.Side(own, whole, lives, Duration.ofNanos(fullNanos[side]));
+			sides[side] = new LoadResult.InTurns.Side(own, whole, lives, Duration.ofNanos(fullNanos[side]));
 		}
 		return sides;
 	}

@@ -11,7 +11,6 @@ import dev.bottleneckkit.containers.ServiceContainer;
 import dev.bottleneckkit.internal.Console;
 import dev.bottleneckkit.internal.RunHook;
 import dev.bottleneckkit.load.LoadResult;
-import dev.bottleneckkit.load.TurnsResult;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.utility.DockerImageName;
 
@@ -233,9 +232,9 @@ final class PairRun {
 			boolean baseFirst = order.baseFirst(firstBlock + blocks.size());
 			String block = "A/B block " + (blocks.size() + 1) + (baseFirst ? " (A first)" : " (B first)");
 			if (inTurns(window)) {
-				TurnsResult kneeTurns = base.loadInTurns(head, baseFirst, knee, w1, atKnee, window,
+				LoadResult.InTurns kneeTurns = base.loadInTurns(head, baseFirst, knee, w1, atKnee, window,
 						block + ", " + knee + " users in turns");
-				TurnsResult ceilingTurns = base.loadInTurns(head, !baseFirst, ceiling, w1, atCeiling, window,
+				LoadResult.InTurns ceilingTurns = base.loadInTurns(head, !baseFirst, ceiling, w1, atCeiling, window,
 						block + ", " + ceiling + " users in turns");
 				blocks.add(new ABComparison.Block(rate(kneeTurns.firstSide(), kneeTurns.first()),
 						rate(kneeTurns.secondSide(), kneeTurns.second()), kneeTurns.first().p99().toNanos() / 1e6,
@@ -274,8 +273,8 @@ final class PairRun {
 	 * A side's rate at full load in a load in turns; its throughput over the window where
 	 * the other side's drain took every turn.
 	 */
-	private static double rate(TurnsResult.Side side, LoadResult whole) {
-		return Double.isNaN(side.rate()) ? whole.throughput() : side.rate();
+	private static double rate(LoadResult.InTurns.Side side, LoadResult whole) {
+		return side.rate().orElse(whole.throughput());
 	}
 
 	/**

@@ -17,7 +17,6 @@ import dev.bottleneckkit.internal.RunHook;
 import dev.bottleneckkit.load.ClosedLoopLoad;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.Request;
-import dev.bottleneckkit.load.TurnsResult;
 import org.testcontainers.containers.GenericContainer;
 
 /**
@@ -184,7 +183,7 @@ final class SweepRun {
 	 * {@code each} of turns or {@value #CYCLES} + 1 mean latencies, whichever is longer,
 	 * in turns of {@value #TURN_MILLIS} ms or {@value #TURN_LATENCIES} mean latencies.
 	 */
-	TurnsResult loadInTurns(SweepRun other, boolean firstGoesFirst, int users, Duration w1, Duration lastLatency,
+	LoadResult.InTurns loadInTurns(SweepRun other, boolean firstGoesFirst, int users, Duration w1, Duration lastLatency,
 			Duration each, String what) {
 		Duration turn = max(Duration.ofMillis(TURN_MILLIS), lastLatency.multipliedBy(TURN_LATENCIES));
 		Duration length = max(each, lastLatency.multipliedBy(CYCLES + 1));

@@ -14,8 +14,8 @@ import java.util.Random;
 
 import dev.bottleneckkit.containers.ServiceContainer;
 import dev.bottleneckkit.load.ClosedLoopLoad;
+import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.Request;
-import dev.bottleneckkit.load.TurnsResult;
 
 /**
  * Whether A and B taken in short turns meet the same machine, for
@@ -72,16 +72,17 @@ public final class RelayProbe {
 				Collections.shuffle(order, random);
 				for (int turn : order) {
 					boolean baseFirst = random.nextBoolean();
-					TurnsResult sides = relay(users, turn, block, baseFirst, a, b);
-					TurnsResult.Side sa = sides.firstSide();
-					TurnsResult.Side sb = sides.secondSide();
+					LoadResult.InTurns sides = relay(users, turn, block, baseFirst, a, b);
+					LoadResult.InTurns.Side sa = sides.firstSide();
+					LoadResult.InTurns.Side sb = sides.secondSide();
 					String row = String.join("\t", pair, Integer.toString(n), Integer.toString(turn),
 							baseFirst ? "A" : "B", Long.toString(sa.answers()), Long.toString(sb.answers()),
 							number((double) sb.answers() / sa.answers()), Integer.toString(sides.turnsEach()),
 							baseImage, headImage, Long.toString(sa.answeredAtFullLoad()),
 							number(sa.fullLoad().toNanos() / 1e9), Long.toString(sb.answeredAtFullLoad()),
-							number(sb.fullLoad().toNanos() / 1e9), number(sb.answeredRate() / sa.answeredRate()),
-							number(sa.atFullLoad()), number(sb.atFullLoad()), number(sides.ratio()));
+							number(sb.fullLoad().toNanos() / 1e9),
+							number(sb.answeredRate().orElse(Double.NaN) / sa.answeredRate().orElse(Double.NaN)),
+							number(sa.atFullLoad()), number(sb.atFullLoad()), number(sides.ratio().orElse(Double.NaN)));
 					Files.writeString(results, row + System.lineSeparator(), StandardCharsets.UTF_8,
 							StandardOpenOption.APPEND);
 					System.out.println("[relay] " + row.replace('\t', ' '));
@@ -115,8 +116,8 @@ public final class RelayProbe {
 	 * request to A in A's turns and to B in B's, turns of {@code turnMillis} beginning
 	 * with A's where {@code baseFirst}.
 	 */
-	private static TurnsResult relay(int users, int turnMillis, Duration length, boolean baseFirst, List<Request> a,
-			List<Request> b) {
+	private static LoadResult.InTurns relay(int users, int turnMillis, Duration length, boolean baseFirst,
+			List<Request> a, List<Request> b) {
 		return ClosedLoopLoad.users(users)
 			.warmUp(Duration.ofSeconds(1))
 			.forDuration(length)

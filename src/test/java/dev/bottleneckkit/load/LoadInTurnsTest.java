@@ -36,7 +36,7 @@ class LoadInTurnsTest {
 		try (LimitedServer first = LimitedServer.start(THREADS, Duration.ofMillis(20));
 				LimitedServer second = LimitedServer.start(THREADS, Duration.ofMillis(25))) {
 
-			TurnsResult turns = ClosedLoopLoad.users(USERS)
+			LoadResult.InTurns turns = ClosedLoopLoad.users(USERS)
 				.warmUp(Duration.ofSeconds(1))
 				.forDuration(Duration.ofMillis(3900))
 				.quiet()
@@ -49,13 +49,15 @@ class LoadInTurnsTest {
 			assertThat(second.firstArrivals()).as("every user has a connection to each side").hasSize(USERS);
 			assertThat(first.peakInFlight()).isEqualTo(THREADS);
 			assertThat(second.peakInFlight()).isEqualTo(THREADS);
-			assertThat(turns.firstSide().rate()).as("the first side's rate at full load: its own cap, 4 / 20 ms")
+			assertThat(turns.firstSide().rate()).isPresent();
+			assertThat(turns.firstSide().rate().getAsDouble())
+				.as("the first side's rate at full load: its own cap, 4 / 20 ms")
 				.isCloseTo(fast.requestsPerSecond(), withPercentage(15));
-			assertThat(turns.secondSide().rate()).as("the second side's: 4 / 25 ms")
+			assertThat(turns.secondSide().rate().getAsDouble()).as("the second side's: 4 / 25 ms")
 				.isCloseTo(slow.requestsPerSecond(), withPercentage(15));
-			assertThat(turns.ratio()).as("second over first: 20 / 25 ms")
+			assertThat(turns.ratio().getAsDouble()).as("second over first: 20 / 25 ms")
 				.isCloseTo(slow.requestsPerSecond() / fast.requestsPerSecond(), withPercentage(4));
-			for (TurnsResult.Side side : List.of(turns.firstSide(), turns.secondSide())) {
+			for (LoadResult.InTurns.Side side : List.of(turns.firstSide(), turns.secondSide())) {
 				assertThat(side.fullLoad()).as("the other side's drain, two of its latencies, leaves most of a turn")
 					.isGreaterThan(Duration.ofMillis(10 * 200 / 2));
 			}
