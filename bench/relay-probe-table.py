@@ -4,9 +4,10 @@ started) and each turn length, the blocks, their B/A ratio (geometric mean) and 
 standard deviation of the log ratios), twice: of the answers each side had in its own turns, which the drain at each
 turn's start bends away from 1 the shorter the turns, and of each side's rate at full load (its answers once the
 other side's last answer was in, over the time from then to its turn's end), and where a run has it, of that rate
-with each side's requests counted by their lives (the guard's figure, since the probe runs on the kit's load in turns).
-Then the 95 % half-width of the mean over the run's blocks (Student's t), of the last of these a run has. Under the table, each turn length's block
-spread pooled over every run (each block's log ratio about its own run's mean, the rates where a run has them). A
+with each side's requests counted by their lives (the guard's figure, since the probe runs on the kit's load in
+turns). Then the 95 % half-width of the mean over the run's blocks (Student's t), of the last of these a run has.
+Under the table, each turn length's block spread pooled over every run (each block's log ratio about its own run's
+mean, of the last of these a run has). A
 spread that falls with shorter turns is drift the turns average away; one that does not is noise of the service's own.
 
   bench/relay-probe-table.py [docs/relay-probe.tsv]
@@ -46,25 +47,25 @@ def main(argv):
         change = " / ".join(these[0][side].rsplit(":", 1)[-1].split("-")[0] for side in ("head", "base"))
         for turn in sorted({int(r["turn_ms"]) for r in these}):
             at = [r for r in these if int(r["turn_ms"]) == turn]
-            answers = [math.log(float(r["ratio"])) for r in at]
-            rates = [math.log(float(r["rate_ratio"])) for r in at] if all(r.get("rate_ratio") for r in at) else None
-            ratio, sd, half = summary(answers)
-            cells = f"{ratio:.3f} | ±{100 * sd:.1f} % | — | — "
-            if rates:
-                rate, rate_sd, half = summary(rates)
-                cells = f"{ratio:.3f} | ±{100 * sd:.1f} % | {rate:.3f} | ±{100 * rate_sd:.1f} % "
-            lives = [math.log(float(r["lives_ratio"])) for r in at] if all(r.get("lives_ratio") for r in at) else None
-            cells += "| — | — "
-            if lives:
-                by_lives, lives_sd, half = summary(lives)
-                cells = cells[:-len("| — | — ")] + f"| {by_lives:.3f} | ±{100 * lives_sd:.1f} % "
+            # Each estimator's block log ratios, where every block of the run has it: the answers in own turns,
+            # the rate at full load by whole answers, and by the requests' lives.
+            columns = [[math.log(float(r[key])) for r in at] if all(r.get(key) for r in at) else None
+                       for key in ("ratio", "rate_ratio", "lives_ratio")]
+            cells = ""
+            for logs in columns:
+                if logs:
+                    ratio, sd, half = summary(logs)
+                    cells += f"| {ratio:.3f} | ±{100 * sd:.1f} % "
+                else:
+                    cells += "| — | — "
+            answers, rates, lives = columns
             logs = lives or rates or answers
             squares, df, blocks = pooled.get(turn, (0.0, 0, 0))
             pooled[turn] = (squares + sum((x - statistics.mean(logs)) ** 2 for x in logs), df + len(logs) - 1,
                             blocks + len(logs))
             per_turn = statistics.mean((int(r["a_answers"]) + int(r["b_answers"])) / (2 * int(r["turns_each"]))
                                        for r in at)
-            print(f"| {started} | {change} | {turn} ms | {len(at)} | {cells}| ±{100 * half:.1f} % | {per_turn:.0f} |")
+            print(f"| {started} | {change} | {turn} ms | {len(at)} {cells}| ±{100 * half:.1f} % | {per_turn:.0f} |")
     print()
     print("Pooled over every run, one block's spread: " + "; ".join(
         f"{turn} ms ±{100 * math.sqrt(squares / df):.1f} % ({blocks} blocks)"
