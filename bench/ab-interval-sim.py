@@ -157,7 +157,7 @@ def simulate(trials):
                   f"| ±{100 * s[2]:.2f} % / ±{100 * t[2]:.2f} % | {s[3]:.3f} / {t[3]:.3f} |", flush=True)
 
 
-BLOCK = re.compile(r"(?P<name>[^\]]*?): A/B block \d+(?: \([AB] first\))?: A (?P<ak>[\d.]+) / B (?P<bk>[\d.]+) rps "
+BLOCK = re.compile(r"(?P<name>[^\]]*?): A/B block \d+(?: \([AB] first\))?(?:, pair \d+)?: A (?P<ak>[\d.]+) / B (?P<bk>[\d.]+) rps "
                    r"at \d+ users, A (?P<ac>[\d.]+) / B (?P<bc>[\d.]+) at \d+")
 
 

@@ -50,8 +50,9 @@ class StockGuardIT {
 	/**
 	 * The price list's signature, on the CPU alone: a change that makes it 10 % costlier reads as a ceiling 10 % lower,
 	 * though both images share the machine's two cores and each has its own JIT. Guarded at 2 %, as a team picks its
-	 * bound from the detection curve: a block on a route that fills two shared cores spreads ±2 to ±4 %, so at 5 % a
-	 * 10 % change is red only when its interval is narrower than ±4.5 %, and at 2 % while it is narrower than ±7 %.
+	 * bound from the detection curve: two fresh JVMs of one image stay about 1.2 % apart on such a route, so the guard
+	 * takes its blocks on two pairs of JVMs and its interval holds that spread (about ±2 %); at 2 % a 10 % change is
+	 * red while the interval is narrower than ±7 %.
 	 */
 	@Test
 	void theSignatureRouteHasNotRegressedAgainstMain(ScenarioReport report) {

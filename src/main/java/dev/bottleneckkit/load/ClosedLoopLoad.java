@@ -54,6 +54,11 @@ public final class ClosedLoopLoad {
 	/** Threads that send the load, each an event loop with its share of the users. */
 	private static final int EVENT_LOOPS = 2;
 
+	/** The names a load in turns keeps each side's figures under. */
+	private static final String FIRST = "first";
+
+	private static final String SECOND = "second";
+
 	private final int users;
 
 	private final Duration warmUp;
@@ -308,11 +313,6 @@ public final class ClosedLoopLoad {
 			return result;
 		}
 	}
-
-	/** The names a load in turns keeps each side's figures under. */
-	private static final String FIRST = "first";
-
-	private static final String SECOND = "second";
 
 	/** A run's result, and its turns when it ran in turns. */
 	private record Ran(LoadResult result, Turns turns) {

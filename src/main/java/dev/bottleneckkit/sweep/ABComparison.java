@@ -24,7 +24,9 @@ import java.util.stream.Collectors;
  * log ratios ({@code TrimmedInterval}): the blocks are the pairs (each holds A and B
  * measured within seconds of each other), the log makes a ratio and its inverse
  * symmetric, and the trimming keeps one block that met a GC pause or a neighbour's burst
- * from moving the interval.
+ * from moving the interval. Where the CPU may cap the route, the blocks come from two
+ * pairs of JVMs and the interval also holds the spread from one pair of fresh JVMs to the
+ * next, which no number of blocks on one pair averages away.
  *
  * @param baseImage the base (A), as the run named it
  * @param headImage the head (B)
@@ -221,17 +223,47 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 
 	/**
 	 * One interleaved block: A and B at the knee's users and at the ceiling's, each the
-	 * mean of its loads in the block.
+	 * mean of its loads in the block, measured on pair {@code pair} of JVMs (0 the first:
+	 * the test's service and the base beside it).
 	 */
 	record Block(double baseKneeRps, double headKneeRps, double baseKneeP99Ms, double headKneeP99Ms,
-			double baseCeilingRps, double headCeilingRps) {
+			double baseCeilingRps, double headCeilingRps, int pair) {
+
+		/** A block of the first pair of JVMs. */
+		Block(double baseKneeRps, double headKneeRps, double baseKneeP99Ms, double headKneeP99Ms, double baseCeilingRps,
+				double headCeilingRps) {
+			this(baseKneeRps, headKneeRps, baseKneeP99Ms, headKneeP99Ms, baseCeilingRps, headCeilingRps, 0);
+		}
+
 	}
 
-	/** The figures of {@code blocks}: ratio and 95 % interval each. */
+	/**
+	 * The figures of {@code blocks}: ratio and 95 % interval each, the blocks' own spread
+	 * alone (as if the pair of JVMs measured were the only one).
+	 */
 	static List<Figure> figures(List<Block> blocks) {
-		return List.of(figure("ceiling", "rps", blocks, Block::baseCeilingRps, Block::headCeilingRps, true),
-				figure("throughput at the knee", "rps", blocks, Block::baseKneeRps, Block::headKneeRps, true),
-				figure("p99 at the knee", "ms", blocks, Block::baseKneeP99Ms, Block::headKneeP99Ms, false));
+		return figures(blocks, 0);
+	}
+
+	/**
+	 * The figures of {@code blocks}, each interval also holding the spread from one pair
+	 * of fresh JVMs to the next: {@code pairSpread}, the standard deviation of one pair's
+	 * log ratio beyond its blocks' noise, shrunk by the pairs the blocks came from.
+	 * Blocks taken on one pair of JVMs share that pair's offset, which no number of them
+	 * averages away: the interval is the blocks' trimmed one widened by 1.96 times the
+	 * offset's spread in the blocks' mean, √(Σ wᵢ²) × {@code pairSpread} with wᵢ the
+	 * share of the blocks pair i measured.
+	 */
+	static List<Figure> figures(List<Block> blocks, double pairSpread) {
+		double pairs = pairSpread * Math.sqrt(blocks.stream()
+			.collect(Collectors.groupingBy(Block::pair, Collectors.counting()))
+			.values()
+			.stream()
+			.mapToDouble((count) -> Math.pow((double) count / blocks.size(), 2))
+			.sum());
+		return List.of(figure("ceiling", "rps", blocks, Block::baseCeilingRps, Block::headCeilingRps, true, pairs),
+				figure("throughput at the knee", "rps", blocks, Block::baseKneeRps, Block::headKneeRps, true, pairs),
+				figure("p99 at the knee", "ms", blocks, Block::baseKneeP99Ms, Block::headKneeP99Ms, false, pairs));
 	}
 
 	/**
@@ -252,15 +284,16 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 	}
 
 	private static Figure figure(String name, String unit, List<Block> blocks, ToDoubleFunction<Block> base,
-			ToDoubleFunction<Block> head, boolean higherIsBetter) {
+			ToDoubleFunction<Block> head, boolean higherIsBetter, double pairs) {
 		double[] logRatios = blocks.stream()
 			.mapToDouble((block) -> Math.log(head.applyAsDouble(block) / base.applyAsDouble(block)))
 			.toArray();
 		TrimmedInterval interval = TrimmedInterval.of(logRatios);
+		double halfWidth = Math.hypot(interval.halfWidth(), 1.96 * pairs);
 		return new Figure(name, unit, blocks.stream().mapToDouble(base).average().orElse(0),
 				blocks.stream().mapToDouble(head).average().orElse(0), Math.exp(interval.location()),
-				Math.exp(interval.location() - interval.halfWidth()),
-				Math.exp(interval.location() + interval.halfWidth()), Math.expm1(interval.spread()), higherIsBetter);
+				Math.exp(interval.location() - halfWidth), Math.exp(interval.location() + halfWidth),
+				Math.expm1(interval.spread()), higherIsBetter);
 	}
 
 	/** The blocks as a table for logs: A and B at each count. */

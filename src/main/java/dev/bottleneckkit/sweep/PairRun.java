@@ -5,10 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Function;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.containers.ServiceContainer;
 import dev.bottleneckkit.internal.Console;
+import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.internal.RunHook;
 import dev.bottleneckkit.load.LoadResult;
 import org.testcontainers.DockerClientFactory;
@@ -28,11 +30,43 @@ import org.testcontainers.utility.DockerImageName;
  * base is stopped and removed when the run ends, also when it fails. Which side goes
  * first in a block is drawn at random, balanced over each pair of blocks
  * ({@link BlockOrder}); the console prints the seed that replays it.
+ * <p>
+ * Where the CPU may cap the route, two fresh JVMs of one image differ for as long as they
+ * run: each compiled its own code. There the blocks are taken two at a time on
+ * {@value #PAIRS} pairs of JVMs, the second pair started alike, warmed up and settled,
+ * and each interval holds the spread between pairs ({@value #PAIR_SPREAD}, calibrated),
+ * shrunk by the pairs measured ({@link ABComparison#figures(List, double)}).
  */
 final class PairRun {
 
 	/** A route that fails for most requests of one side and not the other's differs. */
 	static final double MOSTLY_ERRORS = 0.5;
+
+	/** The system property that sets the pairs of JVMs a route the CPU may cap takes. */
+	static final String PAIRS_PROPERTY = "bottleneck.ab.pairs";
+
+	/**
+	 * The pairs of JVMs, A's and B's, a route the CPU may cap takes its blocks on unless
+	 * told: the test's service and the base beside it, then a fresh pair started alike.
+	 */
+	static final int PAIRS = 2;
+
+	/**
+	 * The system property that sets the spread between two fresh JVMs of one image on a
+	 * route the CPU may cap, as a percentage: {@code -Dbottleneck.ab.pair-spread=0.8%}.
+	 */
+	static final String PAIR_SPREAD_PROPERTY = "bottleneck.ab.pair-spread";
+
+	/**
+	 * The standard deviation of the ceiling's B/A between pairs of fresh JVMs of one
+	 * image on a CPU-bound route, beyond what each pair's blocks spread: a JVM's compiled
+	 * code (its inlining, its layout) is its own, and one pair of JVMs stays 1 to 3 %
+	 * apart for a whole guard. Calibrated on the lab's SHA-256 route on a 2-core machine
+	 * ({@code bench/ab-calibration.sh}): 25 A/A guards in 500 ms turns read the ratio
+	 * ±1.24 % (a standard deviation) from guard to guard, of which their blocks' own
+	 * noise explains ±0.6 %; √(1.24² − 0.6²) ≈ 1.1 %, rounded up.
+	 */
+	static final double PAIR_SPREAD = 0.012;
 
 	private final AbstractServiceContainer<?> headService;
 
@@ -55,16 +89,19 @@ final class PairRun {
 	 * @param kneeUsers the users of the knee
 	 * @param ceilingUsers the users of the ceiling
 	 * @param blocks the interleaved blocks
+	 * @param pairSpread the spread of one pair of fresh JVMs' ratio that the blocks'
+	 * intervals hold ({@link ABComparison#figures(List, double)}): 0 where windows of A
+	 * and B measure a pool or a downstream, the calibrated one where the CPU may cap
 	 * @param seed the seed of the blocks' order
 	 * @param took how long the pair took, the base's start included
 	 */
 	record Measured(Readings base, Readings head, String baseImage, String headImage, boolean sameImage, int kneeUsers,
-			int ceilingUsers, List<ABComparison.Block> blocks, long seed, Duration took) {
+			int ceilingUsers, List<ABComparison.Block> blocks, double pairSpread, long seed, Duration took) {
 
 		/** The comparison, with each side's cap as its verdict names it. */
 		ABComparison compared(Verdict baseVerdict, Verdict headVerdict) {
 			return new ABComparison(this.baseImage, this.headImage, this.sameImage, this.kneeUsers, this.ceilingUsers,
-					ABComparison.figures(this.blocks), baseVerdict.headline(), headVerdict.headline(),
+					ABComparison.figures(this.blocks, this.pairSpread), baseVerdict.headline(), headVerdict.headline(),
 					capMoved(baseVerdict, headVerdict), this.blocks.size(), this.seed, this.base.steps(), this.took);
 		}
 
@@ -167,15 +204,22 @@ final class PairRun {
 			Duration window = SweepRun.blockWindow(stepAt(baseReadings, ceilingUsers),
 					stepAt(headReadings, ceilingUsers));
 			boolean inTurns = inTurns(window);
+			int pairs = inTurns ? pairsOfRun() : 1;
+			double pairSpread = inTurns ? pairSpreadOfRun() : 0;
 			Console.line(String.format(Locale.ROOT,
 					"%s: A/B: blocks at %d and %d users, %s %d s or more each (%s), the order drawn from seed %d"
-							+ " (-D%s=%d replays it)",
+							+ " (-D%s=%d replays it)%s",
 					name, kneeUsers, ceilingUsers,
 					inTurns ? "A and B in turns of " + SweepRun.TURN_MILLIS + " ms or more," : "windows of",
 					window.toSeconds(), inTurns ? "the CPU may cap the ceiling" : "the CPU aside at the ceiling",
-					order.seed(), BlockOrder.SEED_PROPERTY, order.seed()));
-			List<ABComparison.Block> blocks = blocks(head, base, baseReadings, headReadings, kneeUsers, ceilingUsers,
-					window, order, firstBlock);
+					order.seed(), BlockOrder.SEED_PROPERTY, order.seed(),
+					inTurns ? String.format(Locale.ROOT,
+							", on %d %s of JVMs: two fresh JVMs of one image differ by ±%.1f %% (-D%s, -D%s)", pairs,
+							(pairs == 1) ? "pair" : "pairs", 100 * pairSpread, PAIRS_PROPERTY, PAIR_SPREAD_PROPERTY)
+							: ""));
+			List<ABComparison.Block> blocks = onPairs(head, base, headImage, pairs, baseReadings, headReadings,
+					ceilingUsers, (runs) -> blocks(runs, baseReadings, headReadings, kneeUsers, ceilingUsers, window,
+							order, firstBlock));
 			long ended = System.nanoTime();
 			Console.line(String.format(Locale.ROOT,
 					"%s: A/B took %d s: the base's start %d s, warm-ups, the knee's search and settling %d s, %d blocks"
@@ -183,7 +227,8 @@ final class PairRun {
 					name, (ended - started) / 1_000_000_000, (searching - started) / 1_000_000_000,
 					(blocking - searching) / 1_000_000_000, blocks.size(), (ended - blocking) / 1_000_000_000));
 			return new Measured(baseReadings, headReadings, this.baseImage.asCanonicalNameString(), headImage, same,
-					kneeUsers, ceilingUsers, blocks, order.seed(), Duration.ofNanos(System.nanoTime() - started));
+					kneeUsers, ceilingUsers, blocks, pairSpread, order.seed(),
+					Duration.ofNanos(System.nanoTime() - started));
 		}
 	}
 
@@ -219,54 +264,158 @@ final class PairRun {
 	 * known well enough: A B B A or B A A B as {@code order} draws, each load with a
 	 * step's warm-up and a window of {@code window} or more, or, where the CPU may cap
 	 * the ceiling, one load in turns at each count, A's turn first or B's as the order
-	 * draws; the first block is {@code firstBlock} of the order.
+	 * draws; the first block is {@code firstBlock} of the order. The blocks go two at a
+	 * time to each of {@code pairs} of JVMs in turn.
 	 */
-	private List<ABComparison.Block> blocks(SweepRun head, SweepRun base, Readings baseReadings, Readings headReadings,
-			int knee, int ceiling, Duration window, BlockOrder order, int firstBlock) {
+	private List<ABComparison.Block> blocks(List<Pair> pairs, Readings baseReadings, Readings headReadings, int knee,
+			int ceiling, Duration window, BlockOrder order, int firstBlock) {
 		List<ABComparison.Block> blocks = new ArrayList<>();
+		String name = pairs.get(0).head().name();
 		Duration w1 = baseReadings.oneUserLatency();
 		Duration atKnee = latencyAt(baseReadings, knee);
 		Duration atCeiling = latencyAt(baseReadings, ceiling).compareTo(latencyAt(headReadings, ceiling)) >= 0
 				? latencyAt(baseReadings, ceiling) : latencyAt(headReadings, ceiling);
 		while (blocks.size() < ABComparison.MAX_BLOCKS && !ABComparison.precise(blocks)) {
 			boolean baseFirst = order.baseFirst(firstBlock + blocks.size());
-			String block = "A/B block " + (blocks.size() + 1) + (baseFirst ? " (A first)" : " (B first)");
-			if (inTurns(window)) {
-				LoadResult.InTurns kneeTurns = base.loadInTurns(head, baseFirst, knee, w1, atKnee, window,
-						block + ", " + knee + " users in turns");
-				LoadResult.InTurns ceilingTurns = base.loadInTurns(head, !baseFirst, ceiling, w1, atCeiling, window,
-						block + ", " + ceiling + " users in turns");
-				blocks.add(new ABComparison.Block(rate(kneeTurns.firstSide(), kneeTurns.first()),
-						rate(kneeTurns.secondSide(), kneeTurns.second()), kneeTurns.first().p99().toNanos() / 1e6,
-						kneeTurns.second().p99().toNanos() / 1e6, rate(ceilingTurns.firstSide(), ceilingTurns.first()),
-						rate(ceilingTurns.secondSide(), ceilingTurns.second())));
-				Console.line(String.format(Locale.ROOT,
-						"%s: %s: A %.2f / B %.2f rps at %d users, A %.2f / B %.2f at %d, at full load in %d ms turns",
-						head.name(), block, blocks.getLast().baseKneeRps(), blocks.getLast().headKneeRps(), knee,
-						blocks.getLast().baseCeilingRps(), blocks.getLast().headCeilingRps(), ceiling,
-						ceilingTurns.turn().toMillis()));
-				continue;
-			}
-			LoadResult kneeFirst = (baseFirst ? base : head).load(knee, w1, atKnee, window,
-					block + ", " + knee + " users");
-			LoadResult kneeSecond = (baseFirst ? head : base).load(knee, w1, atKnee, window,
-					block + ", " + knee + " users");
-			LoadResult ceilingFirst = (baseFirst ? head : base).load(ceiling, w1, atCeiling, window,
-					block + ", " + ceiling + " users");
-			LoadResult ceilingSecond = (baseFirst ? base : head).load(ceiling, w1, atCeiling, window,
-					block + ", " + ceiling + " users");
-			LoadResult baseKnee = baseFirst ? kneeFirst : kneeSecond;
-			LoadResult headKnee = baseFirst ? kneeSecond : kneeFirst;
-			LoadResult baseCeiling = baseFirst ? ceilingSecond : ceilingFirst;
-			LoadResult headCeiling = baseFirst ? ceilingFirst : ceilingSecond;
-			blocks.add(
-					new ABComparison.Block(baseKnee.throughput(), headKnee.throughput(), baseKnee.p99().toNanos() / 1e6,
-							headKnee.p99().toNanos() / 1e6, baseCeiling.throughput(), headCeiling.throughput()));
-			Console.line(String.format(Locale.ROOT, "%s: %s: A %.2f / B %.2f rps at %d users, A %.2f / B %.2f at %d",
-					head.name(), block, baseKnee.throughput(), headKnee.throughput(), knee, baseCeiling.throughput(),
-					headCeiling.throughput(), ceiling));
+			// Each pair of JVMs takes two blocks in turn, A first in one of them.
+			int pair = (blocks.size() / 2) % pairs.size();
+			SweepRun base = pairs.get(pair).base();
+			SweepRun head = pairs.get(pair).head();
+			String block = "A/B block " + (blocks.size() + 1) + (baseFirst ? " (A first)" : " (B first)")
+					+ ((pairs.size() > 1) ? ", pair " + (pair + 1) : "");
+			ABComparison.Block measured = inTurns(window)
+					? blockInTurns(base, head, baseFirst, knee, atKnee, ceiling, atCeiling, w1, window, block, pair)
+					: blockInWindows(base, head, baseFirst, knee, atKnee, ceiling, atCeiling, w1, window, block, pair);
+			blocks.add(measured);
+			Console.line(String.format(Locale.ROOT, "%s: %s: A %.2f / B %.2f rps at %d users, A %.2f / B %.2f at %d%s",
+					name, block, measured.baseKneeRps(), measured.headKneeRps(), knee, measured.baseCeilingRps(),
+					measured.headCeilingRps(), ceiling,
+					inTurns(window) ? ", at full load in " + SweepRun.turn(atCeiling).toMillis() + " ms turns" : ""));
 		}
 		return blocks;
+	}
+
+	/**
+	 * A block in one load in turns at each count: A's turn first at the knee where
+	 * {@code baseFirst}, B's first at the ceiling; each side's rate at full load.
+	 */
+	private static ABComparison.Block blockInTurns(SweepRun base, SweepRun head, boolean baseFirst, int knee,
+			Duration atKnee, int ceiling, Duration atCeiling, Duration w1, Duration window, String block, int pair) {
+		LoadResult.InTurns kneeTurns = base.loadInTurns(head, baseFirst, knee, w1, atKnee, window,
+				block + ", " + knee + " users in turns");
+		LoadResult.InTurns ceilingTurns = base.loadInTurns(head, !baseFirst, ceiling, w1, atCeiling, window,
+				block + ", " + ceiling + " users in turns");
+		return new ABComparison.Block(rate(kneeTurns.firstSide(), kneeTurns.first()),
+				rate(kneeTurns.secondSide(), kneeTurns.second()), kneeTurns.first().p99().toNanos() / 1e6,
+				kneeTurns.second().p99().toNanos() / 1e6, rate(ceilingTurns.firstSide(), ceilingTurns.first()),
+				rate(ceilingTurns.secondSide(), ceilingTurns.second()), pair);
+	}
+
+	/**
+	 * A block in four windows: A B at the knee then B A at the ceiling where
+	 * {@code baseFirst}, else B A then A B.
+	 */
+	private static ABComparison.Block blockInWindows(SweepRun base, SweepRun head, boolean baseFirst, int knee,
+			Duration atKnee, int ceiling, Duration atCeiling, Duration w1, Duration window, String block, int pair) {
+		LoadResult kneeFirst = (baseFirst ? base : head).load(knee, w1, atKnee, window, block + ", " + knee + " users");
+		LoadResult kneeSecond = (baseFirst ? head : base).load(knee, w1, atKnee, window,
+				block + ", " + knee + " users");
+		LoadResult ceilingFirst = (baseFirst ? head : base).load(ceiling, w1, atCeiling, window,
+				block + ", " + ceiling + " users");
+		LoadResult ceilingSecond = (baseFirst ? base : head).load(ceiling, w1, atCeiling, window,
+				block + ", " + ceiling + " users");
+		LoadResult baseKnee = baseFirst ? kneeFirst : kneeSecond;
+		LoadResult headKnee = baseFirst ? kneeSecond : kneeFirst;
+		LoadResult baseCeiling = baseFirst ? ceilingSecond : ceilingFirst;
+		LoadResult headCeiling = baseFirst ? ceilingFirst : ceilingSecond;
+		return new ABComparison.Block(baseKnee.throughput(), headKnee.throughput(), baseKnee.p99().toNanos() / 1e6,
+				headKnee.p99().toNanos() / 1e6, baseCeiling.throughput(), headCeiling.throughput(), pair);
+	}
+
+	/** A's and B's runs on one pair of JVMs. */
+	record Pair(SweepRun base, SweepRun head) {
+	}
+
+	/**
+	 * {@code measure} run on {@code pairs} pairs of JVMs: the first the test's service
+	 * ({@code head}) and the base beside it ({@code base}), the others each a base and a
+	 * head started alike, warmed up and settled at the ceiling's users as the first were,
+	 * and stopped and removed when {@code measure} returns, also when it fails.
+	 */
+	private List<ABComparison.Block> onPairs(SweepRun head, SweepRun base, String headImage, int pairs,
+			Readings baseReadings, Readings headReadings, int ceiling,
+			Function<List<Pair>, List<ABComparison.Block>> measure) {
+		List<ServiceContainer> started = new ArrayList<>();
+		try {
+			List<Pair> runs = new ArrayList<>(List.of(new Pair(base, head)));
+			for (int pair = 2; pair <= pairs; pair++) {
+				String suffix = " [pair " + pair + "]";
+				ServiceContainer baseJvm = start(
+						ServiceContainer.alike(this.headService, this.baseImage, "-base-" + pair),
+						head.name() + suffix + ": the base", started);
+				ServiceContainer headJvm = start(
+						ServiceContainer.alike(this.headService, DockerImageName.parse(headImage), "-" + pair),
+						head.name() + suffix + ": the head", started);
+				Pair fresh = new Pair(head.on(baseJvm, " [A]" + suffix), head.on(headJvm, suffix));
+				fresh.base().warmUp(fresh.base().name());
+				fresh.head().warmUp(fresh.head().name());
+				settle(fresh.head(), fresh.base(), baseReadings, headReadings, ceiling);
+				runs.add(fresh);
+			}
+			return measure.apply(runs);
+		}
+		finally {
+			started.forEach(ServiceContainer::stop);
+		}
+	}
+
+	private static ServiceContainer start(ServiceContainer container, String what, List<ServiceContainer> started) {
+		started.add(container);
+		try (RunHook.Span starting = RunHook.installed().begin(RunHook.Work.SWEEP_START, what)) {
+			container.start();
+		}
+		return container;
+	}
+
+	/**
+	 * The pairs of JVMs the run names with {@value #PAIRS_PROPERTY}, or {@value #PAIRS}.
+	 */
+	static int pairsOfRun() {
+		String value = System.getProperty(PAIRS_PROPERTY);
+		if (value == null || value.isBlank()) {
+			return PAIRS;
+		}
+		try {
+			return Knobs.between("-D" + PAIRS_PROPERTY, Integer.parseInt(value.trim()), 1, 4);
+		}
+		catch (NumberFormatException ex) {
+			throw new IllegalArgumentException("-D" + PAIRS_PROPERTY + "=" + value
+					+ " is not a number of pairs of JVMs: give 1 to 4, such as -D" + PAIRS_PROPERTY + "=3", ex);
+		}
+	}
+
+	/**
+	 * The spread between pairs of JVMs the run names with {@value #PAIR_SPREAD_PROPERTY},
+	 * or {@link #PAIR_SPREAD}.
+	 */
+	static double pairSpreadOfRun() {
+		String value = System.getProperty(PAIR_SPREAD_PROPERTY);
+		if (value == null || value.isBlank()) {
+			return PAIR_SPREAD;
+		}
+		String percent = value.trim();
+		try {
+			if (!percent.endsWith("%")) {
+				throw new NumberFormatException("no %");
+			}
+			return Knobs.between("-D" + PAIR_SPREAD_PROPERTY,
+					Double.parseDouble(percent.substring(0, percent.length() - 1).trim()), 0, 20) / 100;
+		}
+		catch (NumberFormatException ex) {
+			throw new IllegalArgumentException("-D" + PAIR_SPREAD_PROPERTY + "=" + value
+					+ " is not a spread: give a percentage from 0 % to 20 %, such as -D" + PAIR_SPREAD_PROPERTY
+					+ "=0.8% (the standard deviation of A/A guards' ceiling B/A on your machine)", ex);
+		}
 	}
 
 	/**

@@ -185,7 +185,7 @@ final class SweepRun {
 	 */
 	LoadResult.InTurns loadInTurns(SweepRun other, boolean firstGoesFirst, int users, Duration w1, Duration lastLatency,
 			Duration each, String what) {
-		Duration turn = max(Duration.ofMillis(TURN_MILLIS), lastLatency.multipliedBy(TURN_LATENCIES));
+		Duration turn = turn(lastLatency);
 		Duration length = max(each, lastLatency.multipliedBy(CYCLES + 1));
 		return ClosedLoopLoad.users(users)
 			.warmUp(stepWarmUp(w1, lastLatency))
@@ -194,6 +194,15 @@ final class SweepRun {
 			.named(this.name + ", " + what)
 			.quiet()
 			.runInTurns(turn, firstGoesFirst, this.mix, other.mix);
+	}
+
+	/**
+	 * The turns of a load in turns whose last mean latency was {@code lastLatency}:
+	 * {@value #TURN_MILLIS} ms or {@value #TURN_LATENCIES} mean latencies, whichever is
+	 * longer.
+	 */
+	static Duration turn(Duration lastLatency) {
+		return max(Duration.ofMillis(TURN_MILLIS), lastLatency.multipliedBy(TURN_LATENCIES));
 	}
 
 	/**
