@@ -64,8 +64,7 @@ class LoadInTurnsTest {
 			// The medians, 2 holds each (8 users on 4 threads: 40 and 50 ms), and not the
 			// p99s: a request that met the other side's drain or a neighbour's burst sets
 			// a p99, and a clean-clone run read the 20 ms side's at 56.6 ms, the 25 ms
-			// side's
-			// at 55.7 ms.
+			// side's at 55.7 ms.
 			assertThat(turns.first().median()).as("each side's latencies are its own requests'")
 				.isLessThan(turns.second().median());
 		}
