@@ -2,10 +2,14 @@ package dev.bottleneckkit.sweep;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.containers.ServiceContainer;
@@ -18,12 +22,12 @@ import org.testcontainers.utility.DockerImageName;
 
 /**
  * An A/B sweep's measuring: the base image (A) started beside the head (B, the test's own
- * service) and configured alike, both warmed up, the knee searched once on the pair with
- * A's and B's steps in turn (A B at one user count, B A at the next), then interleaved
- * blocks at the knee's users and the ceiling's, A B B A or B A A B (each load's window
- * fitted to what caps the route: {@link SweepRun#blockWindow}), or, where the CPU may cap
- * the ceiling, A and B in turns of half a second within one load at each count
- * ({@link SweepRun#loadInTurns}), until the throughput's ratio is known to
+ * service) and configured alike, both warmed up at once, the knee searched once on the
+ * pair with A's and B's steps in turn (A B at one user count, B A at the next), then
+ * interleaved blocks at the knee's users and the ceiling's, A B B A or B A A B (each
+ * load's window fitted to what caps the route: {@link SweepRun#blockWindow}), or, where
+ * the CPU may cap the ceiling, A and B in turns of half a second within one load at each
+ * count ({@link SweepRun#loadInTurns}), until the throughput's ratio is known to
  * {@value ABComparison#EARLY_PRECISION} after {@value ABComparison#EARLY_BLOCKS} blocks
  * or to {@value ABComparison#PRECISION} after {@value ABComparison#MIN_BLOCKS}, or
  * {@value ABComparison#MAX_BLOCKS} blocks were measured. Loads never run at once. The
@@ -33,7 +37,7 @@ import org.testcontainers.utility.DockerImageName;
  * <p>
  * Where the CPU may cap the route, two fresh JVMs of one image differ for as long as they
  * run: each compiled its own code. There the blocks are taken two at a time on
- * {@value #PAIRS} pairs of JVMs, the second pair started alike, warmed up and settled,
+ * {@value #PAIRS} pairs of JVMs, the second pair started and warmed up alike and settled,
  * and each interval holds the spread between pairs ({@value #PAIR_SPREAD}, calibrated),
  * shrunk by the pairs measured ({@link ABComparison#figures(List, double)}).
  */
@@ -135,16 +139,7 @@ final class PairRun {
 		try (ServiceContainer baseService = ServiceContainer.alike(this.headService, this.baseImage, "-base")) {
 			Console.line(name + ": A/B: starting the base " + this.baseImage.asCanonicalNameString()
 					+ ", configured as the head");
-			try (RunHook.Span starting = RunHook.installed()
-				.begin(RunHook.Work.SWEEP_START, "the base " + this.baseImage.asCanonicalNameString())) {
-				baseService.start();
-			}
-			catch (RuntimeException ex) {
-				throw new IllegalStateException("A/B: the base image " + this.baseImage.asCanonicalNameString()
-						+ " did not start (" + ex.getMessage().lines().findFirst().orElse("")
-						+ "): build it from main's tree (git worktree add ../main main, then the image build there)"
-						+ " or name another with -Dbottleneck.against", ex);
-			}
+			start(baseService, "the base", this.baseImage);
 			String headImage = imageOf(this.headService);
 			boolean same = imageId(this.headService).equals(imageId(baseService));
 			if (same) {
@@ -169,8 +164,9 @@ final class PairRun {
 		try (Probes baseProbes = base.openProbes();
 				Probes headProbes = head.openProbes();
 				RunHook.Load loading = RunHook.installed().loads(name + ", A/B")) {
-			Optional<WarmUp> baseWarmUp = base.warmUp(base.name());
-			Optional<WarmUp> headWarmUp = head.warmUp(name);
+			List<Optional<WarmUp>> warmUps = atOnce(() -> base.warmUp(base.name()), () -> head.warmUp(name));
+			Optional<WarmUp> baseWarmUp = warmUps.get(0);
+			Optional<WarmUp> headWarmUp = warmUps.get(1);
 			Climb climb = new Climb(name + ", A/B",
 					List.of(new Climb.Side(base::step, baseProbes), new Climb.Side(head::step, headProbes)),
 					head.maxUsers());
@@ -350,15 +346,15 @@ final class PairRun {
 			List<Pair> runs = new ArrayList<>(List.of(new Pair(base, head)));
 			for (int pair = 2; pair <= pairs; pair++) {
 				String suffix = " [pair " + pair + "]";
-				ServiceContainer baseJvm = start(
-						ServiceContainer.alike(this.headService, this.baseImage, "-base-" + pair),
-						head.name() + suffix + ": the base", started);
-				ServiceContainer headJvm = start(
-						ServiceContainer.alike(this.headService, DockerImageName.parse(headImage), "-" + pair),
-						head.name() + suffix + ": the head", started);
+				DockerImageName head2 = DockerImageName.parse(headImage);
+				ServiceContainer baseJvm = ServiceContainer.alike(this.headService, this.baseImage, "-base-" + pair);
+				ServiceContainer headJvm = ServiceContainer.alike(this.headService, head2, "-" + pair);
+				started.add(baseJvm);
+				started.add(headJvm);
+				atOnce(() -> start(baseJvm, head.name() + suffix + ": the base", this.baseImage),
+						() -> start(headJvm, head.name() + suffix + ": the head", head2));
 				Pair fresh = new Pair(head.on(baseJvm, " [A]" + suffix), head.on(headJvm, suffix));
-				fresh.base().warmUp(fresh.base().name());
-				fresh.head().warmUp(fresh.head().name());
+				atOnce(() -> fresh.base().warmUp(fresh.base().name()), () -> fresh.head().warmUp(fresh.head().name()));
 				settle(fresh.head(), fresh.base(), baseReadings, headReadings, ceiling);
 				runs.add(fresh);
 			}
@@ -369,12 +365,85 @@ final class PairRun {
 		}
 	}
 
-	private static ServiceContainer start(ServiceContainer container, String what, List<ServiceContainer> started) {
-		started.add(container);
-		try (RunHook.Span starting = RunHook.installed().begin(RunHook.Work.SWEEP_START, what)) {
+	/**
+	 * Starts {@code container}, a service of the run's own ({@code what}) from
+	 * {@code image}; a start that fails says in one line which image and what to do.
+	 */
+	private static ServiceContainer start(ServiceContainer container, String what, DockerImageName image) {
+		try (RunHook.Span starting = RunHook.installed()
+			.begin(RunHook.Work.SWEEP_START, what + " " + image.asCanonicalNameString())) {
 			container.start();
 		}
+		catch (RuntimeException ex) {
+			throw new IllegalStateException("A/B: " + what + " image " + image.asCanonicalNameString()
+					+ " did not start (" + String.valueOf(ex.getMessage()).lines().findFirst().orElse("")
+					+ "): build it from main's tree (git worktree add ../main main, then the image build there)"
+					+ " or name another with -Dbottleneck.against", ex);
+		}
 		return container;
+	}
+
+	/**
+	 * {@code first} on a thread of its own and {@code second} on this one, at once; both
+	 * results, in that order, once both have ended. Two JVMs started or warmed up side by
+	 * side are done sooner than one after the other, and each warm-up still ends only
+	 * when its own compilers are quiet: the blocks' settling at the ceiling
+	 * ({@link #settle}) and the loads run one side at a time. A failure of either is
+	 * thrown once both ended.
+	 */
+	static <T> List<T> atOnce(Supplier<T> first, Supplier<T> second) {
+		CompletableFuture<T> firstResult = new CompletableFuture<>();
+		// Inside the run's turn: a suite's schedule lets its loads pass, as this
+		// thread's.
+		Supplier<T> carried = RunHook.installed().carried(first);
+		Thread thread = Thread.ofPlatform().name(Thread.currentThread().getName() + ", beside").start(() -> {
+			try {
+				firstResult.complete(carried.get());
+			}
+			catch (Throwable ex) {
+				firstResult.completeExceptionally(ex);
+			}
+		});
+		T secondResult;
+		try {
+			secondResult = second.get();
+		}
+		finally {
+			joinUninterrupted(thread);
+		}
+		try {
+			return Arrays.asList(firstResult.join(), secondResult);
+		}
+		catch (CompletionException ex) {
+			if (ex.getCause() instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			if (ex.getCause() instanceof Error error) {
+				throw error;
+			}
+			throw ex;
+		}
+	}
+
+	/**
+	 * Waits for {@code thread} to end: an interrupt is passed on to it, and kept for this
+	 * thread's caller.
+	 */
+	private static void joinUninterrupted(Thread thread) {
+		boolean interrupted = false;
+		while (true) {
+			try {
+				thread.join();
+				break;
+			}
+			catch (InterruptedException ex) {
+				interrupted = true;
+				thread.interrupt();
+			}
+		}
+		if (interrupted) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	/**
@@ -404,17 +473,18 @@ final class PairRun {
 			return PAIR_SPREAD;
 		}
 		String percent = value.trim();
+		String refused = "-D" + PAIR_SPREAD_PROPERTY + "=" + value
+				+ " is not a spread: give a percentage from 0 % to 20 %, such as -D" + PAIR_SPREAD_PROPERTY
+				+ "=0.8% (the standard deviation of A/A guards' ceiling B/A on your machine)";
+		if (!percent.endsWith("%")) {
+			throw new IllegalArgumentException(refused);
+		}
 		try {
-			if (!percent.endsWith("%")) {
-				throw new NumberFormatException("no %");
-			}
 			return Knobs.between("-D" + PAIR_SPREAD_PROPERTY,
 					Double.parseDouble(percent.substring(0, percent.length() - 1).trim()), 0, 20) / 100;
 		}
 		catch (NumberFormatException ex) {
-			throw new IllegalArgumentException("-D" + PAIR_SPREAD_PROPERTY + "=" + value
-					+ " is not a spread: give a percentage from 0 % to 20 %, such as -D" + PAIR_SPREAD_PROPERTY
-					+ "=0.8% (the standard deviation of A/A guards' ceiling B/A on your machine)", ex);
+			throw new IllegalArgumentException(refused, ex);
 		}
 	}
 
