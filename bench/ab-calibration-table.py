@@ -24,8 +24,8 @@ BOUNDS = (0.01, 0.02, 0.03, 0.05)
 
 # Each kind's true ceiling B/A where it is known: the same image, or a cut of Tomcat's threads on a route that holds
 # each for 200 ms. A CPU route's rounds are not all of its request's work, so its true ratio is not known.
-TRUTH = {"A/A capacity": 1.0, "A/A CPU": 1.0, "capacity -3 %": 30 / 31, "capacity -5 %": 19 / 20,
-         "capacity -10 %": 9 / 10}
+TRUTH = {"A/A capacity": 1.0, "A/A CPU": 1.0, "A/A CPU, one pair": 1.0, "capacity -3 %": 30 / 31,
+         "capacity -5 %": 19 / 20, "capacity -10 %": 9 / 10}
 
 
 def red(row, bound):
@@ -49,7 +49,9 @@ def upper(k, n, confidence=0.95):
 
 
 ROUTES = (("`/orders`, Tomcat's threads", "capacity", ("A/A capacity", "capacity -3 %", "capacity -5 %", "capacity -10 %")),
-          ("`/work/cpu`, SHA-256 rounds", "CPU", ("A/A CPU", None, "CPU +5 % work", "CPU +10 % work")))
+          ("`/work/cpu`, SHA-256 rounds", "CPU", ("A/A CPU", None, "CPU +5 % work", "CPU +10 % work")),
+          ("`/work/cpu`, one pair of JVMs", "CPU",
+           ("A/A CPU, one pair", None, "CPU +5 % work, one pair", "CPU +10 % work, one pair")))
 
 
 def readme(rows, bounds):
@@ -59,8 +61,10 @@ def readme(rows, bounds):
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for route, _, kinds in ROUTES:
         these = [r for r in rows if r["kind"] in kinds]
-        half = statistics.median((float(r["high"]) - float(r["low"])) / 2 for r in these) if these else 0
-        secs = statistics.median(int(r["seconds"]) for r in these) if these else 0
+        if not these:
+            continue
+        half = statistics.median((float(r["high"]) - float(r["low"])) / 2 for r in these)
+        secs = statistics.median(int(r["seconds"]) for r in these)
         of = {kind: [r for r in rows if r["kind"] == kind] for kind in kinds}
         lines = {}
         for bound in bounds:

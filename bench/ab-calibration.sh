@@ -3,7 +3,8 @@
 # kind, in rounds (each kind once, then the next round), each from two fresh containers:
 #   capacity: /orders/{id}, a 200 ms hold on Tomcat's threads: A/A on 20 threads; heads cut 3 % (30 against 31),
 #             5 % (19 against 20) and 10 % (9 against 10)
-#   CPU:      /work/cpu, 100,000 chained SHA-256 rounds a request: A/A; heads doing 5 % and 10 % more rounds
+#   CPU:      /work/cpu, 100,000 chained SHA-256 rounds a request: A/A; heads doing 5 % and 10 % more rounds; each
+#             on two pairs of JVMs (the default) and, in the same rounds, on one ("..., one pair": -Dbottleneck.ab.pairs=1)
 # Each guard's figures are appended to the results file as it ends, and its blocks to the blocks log beside it, so a
 # calibration can span sessions: run it again on the same code and it goes on where the file ends (each row names the
 # commit and the code, the library's and the lab's trees, its guards ran). The table:
@@ -50,6 +51,9 @@ kinds=(
   "capacity -10 %|$(i orders10)|$(i orders9)|/orders/42|32"
   "CPU +5 % work|$(i cpu100)|$(i cpu105)|/work/cpu|16"
   "CPU +10 % work|$(i cpu100)|$(i cpu110)|/work/cpu|16"
+  "A/A CPU, one pair|$(i cpu100)|$(i cpu100)|/work/cpu|16|1"
+  "CPU +5 % work, one pair|$(i cpu100)|$(i cpu105)|/work/cpu|16|1"
+  "CPU +10 % work, one pair|$(i cpu100)|$(i cpu110)|/work/cpu|16|1"
 )
 selected=()
 for kind in "${kinds[@]}"; do if grep -qE -- "$filter" <<<"${kind%%|*}"; then selected+=("$kind"); fi; done

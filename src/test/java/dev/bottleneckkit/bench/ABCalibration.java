@@ -24,7 +24,10 @@ import dev.bottleneckkit.sweep.SweepResult;
  * makes the table from the file.
  * <p>
  * Arguments: the results file, N, then one kind each:
- * {@code label|base image|head image|route|users at most}.
+ * {@code label|base image|head image|route|users at most}, and optionally {@code |pairs}:
+ * the pairs of JVMs its guards take where the CPU may cap the route
+ * ({@code -Dbottleneck.ab.pairs}), so that two settings of one code are measured in the
+ * same rounds.
  */
 public final class ABCalibration {
 
@@ -39,6 +42,9 @@ public final class ABCalibration {
 	 * code counts its own rounds.
 	 */
 	private static final String KIT = System.getProperty("calibration.kit", "-");
+
+	/** The property that sets a guard's pairs of JVMs. */
+	private static final String PAIRS = "bottleneck.ab.pairs";
 
 	private ABCalibration() {
 	}
@@ -72,6 +78,10 @@ public final class ABCalibration {
 
 	private static String guard(Kind kind, int run) {
 		long started = System.nanoTime();
+		String pairsBefore = System.getProperty(PAIRS);
+		if (kind.pairs() != null) {
+			System.setProperty(PAIRS, kind.pairs());
+		}
 		try (ServiceContainer head = new ServiceContainer(kind.head()).withName("calibration-head")) {
 			head.start();
 			SweepResult sweep = Sweep.of(head, kind.route())
@@ -99,21 +109,30 @@ public final class ABCalibration {
 					number(knee.low()), number(knee.high()), number(p99.ratio()), number(p99.low()), number(p99.high()),
 					System.getProperty("calibration.commit", "-"), KIT);
 		}
+		finally {
+			if (pairsBefore == null) {
+				System.clearProperty(PAIRS);
+			}
+			else {
+				System.setProperty(PAIRS, pairsBefore);
+			}
+		}
 	}
 
 	private static String number(double value) {
 		return String.format(Locale.ROOT, "%.4f", value);
 	}
 
-	private record Kind(String label, String base, String head, String route, int maxUsers) {
+	private record Kind(String label, String base, String head, String route, int maxUsers, String pairs) {
 
 		static Kind parse(String spec) {
 			String[] parts = spec.split("\\|");
-			if (parts.length != 5) {
+			if (parts.length != 5 && parts.length != 6) {
 				throw new IllegalArgumentException(
-						"a kind is label|base image|head image|route|users at most, was " + spec);
+						"a kind is label|base image|head image|route|users at most[|pairs], was " + spec);
 			}
-			return new Kind(parts[0], parts[1], parts[2], parts[3], Integer.parseInt(parts[4]));
+			return new Kind(parts[0], parts[1], parts[2], parts[3], Integer.parseInt(parts[4]),
+					(parts.length == 6) ? parts[5] : null);
 		}
 
 	}
