@@ -3,7 +3,6 @@ package dev.bottleneckkit.internal;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 
 /**
  * What the kit's measuring path tells a test harness as it goes: a container starting, a
@@ -78,16 +77,6 @@ public interface RunHook {
 	 * that answers its health check still compiles its start-up for seconds.
 	 */
 	default void started(String what, LongSupplier cpuNanos) {
-	}
-
-	/**
-	 * {@code work} as another thread runs it for this one: inside the turn this thread is
-	 * in, if any, as this thread's own calls would be (two warm-ups of one run at once).
-	 * Without it, the other thread's load would wait for the turn this thread holds while
-	 * this thread waits for it.
-	 */
-	default <T> Supplier<T> carried(Supplier<T> work) {
-		return work;
 	}
 
 	/** A span of work under way; closing it ends it. */

@@ -5,7 +5,6 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.concurrent.Semaphore;
-import java.util.function.Supplier;
 
 import dev.bottleneckkit.internal.Knobs;
 import org.slf4j.Logger;
@@ -220,27 +219,6 @@ final class Phases {
 					(phase == Phase.LOADING) ? "containers started or other loads" : "loads were measured");
 		}
 		return turn;
-	}
-
-	/**
-	 * {@code work} run on another thread inside the turn this thread holds, if any: its
-	 * starts and loads pass through as this thread's would, rather than wait for a turn
-	 * this thread keeps until {@code work} ends.
-	 */
-	<T> Supplier<T> carried(Supplier<T> work) {
-		Turn turn = this.held.get();
-		if (turn == null) {
-			return work;
-		}
-		return () -> {
-			this.held.set(turn);
-			try {
-				return work.get();
-			}
-			finally {
-				this.held.remove();
-			}
-		};
 	}
 
 	private boolean admissible(Phase phase) {

@@ -7,7 +7,6 @@ import java.util.Locale;
 import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 
 import dev.bottleneckkit.internal.RunHook;
 import org.slf4j.Logger;
@@ -190,11 +189,6 @@ final class SuiteHook implements RunHook {
 			}
 			pause.nanos(READ_EVERY.toNanos());
 		}
-	}
-
-	@Override
-	public <T> Supplier<T> carried(Supplier<T> work) {
-		return this.phases.carried(work);
 	}
 
 	@Override

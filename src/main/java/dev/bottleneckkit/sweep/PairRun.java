@@ -2,14 +2,10 @@ package dev.bottleneckkit.sweep;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.containers.ServiceContainer;
@@ -22,12 +18,12 @@ import org.testcontainers.utility.DockerImageName;
 
 /**
  * An A/B sweep's measuring: the base image (A) started beside the head (B, the test's own
- * service) and configured alike, both warmed up at once, the knee searched once on the
- * pair with A's and B's steps in turn (A B at one user count, B A at the next), then
- * interleaved blocks at the knee's users and the ceiling's, A B B A or B A A B (each
- * load's window fitted to what caps the route: {@link SweepRun#blockWindow}), or, where
- * the CPU may cap the ceiling, A and B in turns of half a second within one load at each
- * count ({@link SweepRun#loadInTurns}), until the throughput's ratio is known to
+ * service) and configured alike, both warmed up, the knee searched once on the pair with
+ * A's and B's steps in turn (A B at one user count, B A at the next), then interleaved
+ * blocks at the knee's users and the ceiling's, A B B A or B A A B (each load's window
+ * fitted to what caps the route: {@link SweepRun#blockWindow}), or, where the CPU may cap
+ * the ceiling, A and B in turns of half a second within one load at each count
+ * ({@link SweepRun#loadInTurns}), until the throughput's ratio is known to
  * {@value ABComparison#EARLY_PRECISION} after {@value ABComparison#EARLY_BLOCKS} blocks
  * or to {@value ABComparison#PRECISION} after {@value ABComparison#MIN_BLOCKS}, or
  * {@value ABComparison#MAX_BLOCKS} blocks were measured. Loads never run at once. The
@@ -37,7 +33,7 @@ import org.testcontainers.utility.DockerImageName;
  * <p>
  * Where the CPU may cap the route, two fresh JVMs of one image differ for as long as they
  * run: each compiled its own code. There the blocks are taken two at a time on
- * {@value #PAIRS} pairs of JVMs, the second pair started and warmed up alike and settled,
+ * {@value #PAIRS} pairs of JVMs, the second pair started alike, warmed up and settled,
  * and each interval holds the spread between pairs ({@value #PAIR_SPREAD}, calibrated),
  * shrunk by the pairs measured ({@link ABComparison#figures(List, double)}).
  */
@@ -164,9 +160,11 @@ final class PairRun {
 		try (Probes baseProbes = base.openProbes();
 				Probes headProbes = head.openProbes();
 				RunHook.Load loading = RunHook.installed().loads(name + ", A/B")) {
-			List<Optional<WarmUp>> warmUps = atOnce(() -> base.warmUp(base.name()), () -> head.warmUp(name));
-			Optional<WarmUp> baseWarmUp = warmUps.get(0);
-			Optional<WarmUp> headWarmUp = warmUps.get(1);
+			// One after the other: two JVMs warmed up at once on two cores read quiet
+			// before their JIT was done, and on a CPU-bound route their blocks spread
+			// ±2.7 %, not ±0.9 %.
+			Optional<WarmUp> baseWarmUp = base.warmUp(base.name());
+			Optional<WarmUp> headWarmUp = head.warmUp(name);
 			Climb climb = new Climb(name + ", A/B",
 					List.of(new Climb.Side(base::step, baseProbes), new Climb.Side(head::step, headProbes)),
 					head.maxUsers());
@@ -348,13 +346,14 @@ final class PairRun {
 				String suffix = " [pair " + pair + "]";
 				DockerImageName head2 = DockerImageName.parse(headImage);
 				ServiceContainer baseJvm = ServiceContainer.alike(this.headService, this.baseImage, "-base-" + pair);
-				ServiceContainer headJvm = ServiceContainer.alike(this.headService, head2, "-" + pair);
 				started.add(baseJvm);
+				start(baseJvm, head.name() + suffix + ": the base", this.baseImage);
+				ServiceContainer headJvm = ServiceContainer.alike(this.headService, head2, "-" + pair);
 				started.add(headJvm);
-				atOnce(() -> start(baseJvm, head.name() + suffix + ": the base", this.baseImage),
-						() -> start(headJvm, head.name() + suffix + ": the head", head2));
+				start(headJvm, head.name() + suffix + ": the head", head2);
 				Pair fresh = new Pair(head.on(baseJvm, " [A]" + suffix), head.on(headJvm, suffix));
-				atOnce(() -> fresh.base().warmUp(fresh.base().name()), () -> fresh.head().warmUp(fresh.head().name()));
+				fresh.base().warmUp(fresh.base().name());
+				fresh.head().warmUp(fresh.head().name());
 				settle(fresh.head(), fresh.base(), baseReadings, headReadings, ceiling);
 				runs.add(fresh);
 			}
@@ -381,69 +380,6 @@ final class PairRun {
 					+ " or name another with -Dbottleneck.against", ex);
 		}
 		return container;
-	}
-
-	/**
-	 * {@code first} on a thread of its own and {@code second} on this one, at once; both
-	 * results, in that order, once both have ended. Two JVMs started or warmed up side by
-	 * side are done sooner than one after the other, and each warm-up still ends only
-	 * when its own compilers are quiet: the blocks' settling at the ceiling
-	 * ({@link #settle}) and the loads run one side at a time. A failure of either is
-	 * thrown once both ended.
-	 */
-	static <T> List<T> atOnce(Supplier<T> first, Supplier<T> second) {
-		CompletableFuture<T> firstResult = new CompletableFuture<>();
-		// Inside the run's turn: a suite's schedule lets its loads pass, as this
-		// thread's.
-		Supplier<T> carried = RunHook.installed().carried(first);
-		Thread thread = Thread.ofPlatform().name(Thread.currentThread().getName() + ", beside").start(() -> {
-			try {
-				firstResult.complete(carried.get());
-			}
-			catch (Throwable ex) {
-				firstResult.completeExceptionally(ex);
-			}
-		});
-		T secondResult;
-		try {
-			secondResult = second.get();
-		}
-		finally {
-			joinUninterrupted(thread);
-		}
-		try {
-			return Arrays.asList(firstResult.join(), secondResult);
-		}
-		catch (CompletionException ex) {
-			if (ex.getCause() instanceof RuntimeException runtime) {
-				throw runtime;
-			}
-			if (ex.getCause() instanceof Error error) {
-				throw error;
-			}
-			throw ex;
-		}
-	}
-
-	/**
-	 * Waits for {@code thread} to end: an interrupt is passed on to it, and kept for this
-	 * thread's caller.
-	 */
-	private static void joinUninterrupted(Thread thread) {
-		boolean interrupted = false;
-		while (true) {
-			try {
-				thread.join();
-				break;
-			}
-			catch (InterruptedException ex) {
-				interrupted = true;
-				thread.interrupt();
-			}
-		}
-		if (interrupted) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 	/**

@@ -7,7 +7,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 
 import dev.bottleneckkit.junit.Phases.Phase;
 import org.junit.jupiter.api.Test;
@@ -56,30 +55,6 @@ class PhasesTest {
 
 		assertThat(overlaps).as("a start and a load at the same time").isEmpty();
 		assertThat(done.get()).as("every thread got all its turns").isEqualTo(12);
-	}
-
-	@Test
-	void workCarriedToAnotherThreadPassesThroughTheTurnItsThreadHolds() throws Exception {
-		Phases phases = new Phases(1, LoadSlots.Machine.procStat());
-		try (ExecutorService threads = Executors.newSingleThreadExecutor()) {
-			Supplier<String> warmUp = () -> {
-				try (Phases.Turn load = phases.take(Phase.LOADING, "the base's warm-up", 1);
-						Phases.Turn start = phases.take(Phase.STARTING, "a second base", 1)) {
-					return "warmed";
-				}
-			};
-			try (Phases.Turn run = phases.take(Phase.LOADING, "an A/B run's loads", 2)) {
-				// The one load slot is the run's: carried, the warm-up goes on inside it.
-				assertThat(threads.submit(phases.carried(warmUp)::get).get(10, TimeUnit.SECONDS)).isEqualTo("warmed");
-				// Not carried, on the same worker, it waits for the run's turn to end.
-				Future<String> outside = threads.submit(warmUp::get);
-				Thread.sleep(300);
-				assertThat(outside).as("a load outside the run's turn waits for it").isNotDone();
-				run.close();
-				assertThat(outside.get(10, TimeUnit.SECONDS)).isEqualTo("warmed");
-			}
-			assertThat(phases.carried(warmUp)).as("nothing to carry outside a turn").isSameAs(warmUp);
-		}
 	}
 
 	@Test

@@ -1,10 +1,5 @@
 package dev.bottleneckkit.sweep;
 
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Supplier;
-
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,7 +9,7 @@ import static org.assertj.core.api.Assertions.within;
 /**
  * The pairs of JVMs an A/B run takes on a route the CPU may cap, and the spread between
  * them its intervals hold: the run's defaults, what the system properties set, and one
- * line for a value that is neither; and its two starts or warm-ups at once.
+ * line for a value that is neither.
  */
 class PairRunTest {
 
@@ -44,59 +39,6 @@ class PairRunTest {
 		withProperty(PairRun.PAIR_SPREAD_PROPERTY, "30%",
 				() -> assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(PairRun::pairSpreadOfRun)
 					.withMessage("-Dbottleneck.ab.pair-spread must be between 0.0 and 20.0, was 30.0"));
-	}
-
-	@Test
-	void twoStartsOrWarmUpsRunAtOnceAndEndTogether() throws Exception {
-		// Each waits for the other to begin: run one after the other, neither would end.
-		CountDownLatch begun = new CountDownLatch(2);
-		Supplier<String> first = () -> awaited(begun, "first");
-		Supplier<String> second = () -> awaited(begun, "second");
-		assertThat(PairRun.atOnce(first, second)).containsExactly("first", "second");
-	}
-
-	@Test
-	void aFailureOfEitherIsThrownOnceBothEnded() {
-		AtomicBoolean secondEnded = new AtomicBoolean();
-		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> PairRun.atOnce(() -> {
-			throw new IllegalStateException("the base image did not start");
-		}, () -> {
-			sleep(200);
-			secondEnded.set(true);
-			return "head";
-		})).withMessage("the base image did not start");
-		assertThat(secondEnded).isTrue();
-		AtomicBoolean firstEnded = new AtomicBoolean();
-		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> PairRun.atOnce(() -> {
-			sleep(200);
-			firstEnded.set(true);
-			return "base";
-		}, () -> {
-			throw new IllegalStateException("the head's warm-up failed");
-		})).withMessage("the head's warm-up failed");
-		assertThat(firstEnded).isTrue();
-	}
-
-	private static String awaited(CountDownLatch begun, String result) {
-		begun.countDown();
-		try {
-			assertThat(begun.await(30, TimeUnit.SECONDS)).as("the other began").isTrue();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
-		return result;
-	}
-
-	private static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
 	}
 
 	private static void withProperty(String property, String value, Runnable check) {
