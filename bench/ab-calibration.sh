@@ -5,9 +5,9 @@
 #             5 % (19 against 20) and 10 % (9 against 10)
 #   CPU:      /work/cpu, 100,000 chained SHA-256 rounds a request: A/A; heads doing 5 % and 10 % more rounds; each
 #             on two pairs of JVMs (the default) and, in the same rounds, on one ("..., one pair": -Dbottleneck.ab.pairs=1)
-# Each guard's figures are appended to the results file as it ends, and its blocks to the blocks log beside it, so a
-# calibration can span sessions: run it again on the same code and it goes on where the file ends (each row names the
-# commit and the code, the library's and the lab's trees, its guards ran). The table:
+# Each guard's figures are appended to the results file as it ends, and its blocks and its phases' times ("A/B took") to
+# the blocks log beside it, so a calibration can span sessions: run it again on the same code and it goes on where the
+# file ends (each row names the commit and the code, the library's and the lab's trees, its guards ran). The table:
 #   bench/ab-calibration-table.py docs/ab-calibration.tsv
 #   bench/ab-calibration.sh [N=10] [RESULTS=docs/ab-calibration.tsv] [KIND-FILTER=.]
 # Needs a Docker engine and the images of the selected set (BOTTLENECK_IMAGES=offline after containers/offline/build.sh).
@@ -62,6 +62,6 @@ java ${BOTTLENECK_IMAGES:+-Dbottleneck.images=$BOTTLENECK_IMAGES} -Dcalibration.
   -cp "$classpath" dev.bottleneckkit.bench.ABCalibration \
   "$results" "$n" "${selected[@]}" 2>&1 \
   | tee -a "${TMPDIR:-/tmp}/ab-calibration-console.log" \
-  | tee >(grep --line-buffered -E '\[bottleneck-kit\] .*(A/B block [0-9]+ \(|B \(.*against A)' >>"${results%.tsv}-blocks.log") \
+  | tee >(grep --line-buffered -E '\[bottleneck-kit\] .*(A/B block [0-9]+ \(|A/B took|B \(.*against A)' >>"${results%.tsv}-blocks.log") \
   | grep --line-buffered -E '^\[calibration\]|^\[bottleneck-kit\] .*(B \(|ceiling:|capped by|moved)'
 python3 bench/ab-calibration-table.py "$results"
