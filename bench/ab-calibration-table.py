@@ -13,12 +13,15 @@ each bound's false reds over every A/A guard with the one-sided 95 % upper bound
 (Clopper-Pearson), then whether the ceiling's 95 % interval holds the truth where the truth is known (an A/A's 1, a
 thread cut's ratio of threads): how many intervals hold it, and the ratio's spread from guard to guard (each guard a
 pair of fresh JVMs) against the spread a guard's own interval claims (its half-width / 1.96). A spread from guard to
-guard well above the claimed one is noise no single guard sees: each pair of JVMs is offset from the next.
+guard well above the claimed one is noise no single guard sees: each pair of JVMs is offset from the next. Last, where
+the blocks log beside the results file holds the guards' "A/B took" lines, where a guard's time went, by kind.
 """
 import csv
 import math
+import re
 import statistics
 import sys
+from pathlib import Path
 
 BOUNDS = (0.01, 0.02, 0.03, 0.05)
 
@@ -73,6 +76,36 @@ def readme(rows, bounds):
             lines.setdefault(" | ".join(cells), []).append(f"{100 * bound:g} %")
         for cells, at in lines.items():
             print(f"| {route} | {', '.join(at)} | {cells} | ±{100 * half:.1f} % | {secs:.0f} s |")
+
+
+TOOK = re.compile(r"\] (.*) #(\d+): A/B took (\d+) s: the base's start (\d+) s, warm-ups, the knee's search and "
+                  r"settling (\d+) s, \d+ blocks (\d+) s")
+VERDICT = re.compile(r"\] (.*) #(\d+): B \(.* against A \(")
+
+
+def phases(rows, path):
+    """Each row's "A/B took" line from the blocks log beside the results, matched in order: a guard's verdict line
+    there follows its took line, and the rows were appended in the order the guards ended. Rows whose guard left no took
+    line (the log kept none before) are left out."""
+    log = Path(str(path).removesuffix(".tsv") + "-blocks.log")
+    if not log.exists():
+        return {}
+    ended, took = [], None
+    for line in log.read_text(errors="replace").splitlines():
+        if m := TOOK.search(line):
+            took = (m[1], m[2], tuple(int(m[i]) for i in range(3, 7)))
+        elif m := VERDICT.search(line):
+            ended.append((m[1], m[2], took[2] if took and took[:2] == (m[1], m[2]) else None))
+            took = None
+    found, at = {}, 0
+    for index, row in enumerate(rows):
+        for j in range(at, len(ended)):
+            if ended[j][:2] == (row["kind"], row["run"]):
+                if ended[j][2]:
+                    found[index] = ended[j][2]
+                at = j + 1
+                break
+    return found
 
 
 def main(argv):
@@ -150,6 +183,20 @@ def main(argv):
             print(f"code {code}, {kind}: the ceiling's interval held the true {truth:.3f} in {held} of {len(these)};"
                   f" the ratio spread ±{100 * spread:.2f} % (sd) from guard to guard, a guard's interval claims"
                   f" ±{100 * claimed:.2f} %")
+    took = phases(rows, path)
+    if not any(i in took for i, r in enumerate(rows) if (r.get("kit") or r.get("commit", "")) in shown):
+        return
+    print()
+    print("| kind | code | guards timed | A/B took, median s | the base's start | warm-ups, the knee's search, settling "
+          "| blocks (a second pair's start, warm-ups and settling with them) |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for code in shown:
+        for kind in order:
+            timed = [took[i] for i, r in enumerate(rows)
+                     if i in took and r["kind"] == kind and (r.get("kit") or r.get("commit", "")) == code]
+            if timed:
+                cells = " | ".join(f"{statistics.median(t[k] for t in timed):.0f}" for k in range(4))
+                print(f"| {kind} | {code} | {len(timed)} | {cells} |")
 
 
 if __name__ == "__main__":
