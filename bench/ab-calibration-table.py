@@ -31,6 +31,11 @@ TRUTH = {"A/A capacity": 1.0, "A/A CPU": 1.0, "A/A CPU, one pair": 1.0, "capacit
          "capacity -5 %": 19 / 20, "capacity -10 %": 9 / 10}
 
 
+def kit_of(row):
+    """The code a row's guard ran: its kit (the library's and the lab's trees), or its commit in rows older than it."""
+    return row.get("kit") or row.get("commit", "")
+
+
 def red(row, bound):
     return (row["cap_moved"] == "true" or float(row["high"]) < 1 - bound or float(row["knee_high"]) < 1 - bound
             or float(row["p99_low"]) > 1 + bound)
@@ -114,13 +119,13 @@ def main(argv):
     path = next((a for a in argv if not a.startswith("--") and a not in options), "docs/ab-calibration.tsv")
     rows = list(csv.DictReader(open(path), delimiter="\t"))
     if bounds:
-        newest = [r.get("kit") or r.get("commit", "") for r in rows][-1]
-        readme([r for r in rows if (r.get("kit") or r.get("commit", "")) == newest],
+        newest = [kit_of(r) for r in rows][-1]
+        readme([r for r in rows if kit_of(r) == newest],
                [float(b) for b in bounds.split(",")])
         return
     codes = []
     for row in rows:
-        code = row.get("kit") or row.get("commit", "")
+        code = kit_of(row)
         if code not in codes:
             codes.append(code)
     named = argv[argv.index("--codes") + 1].split(",") if "--codes" in argv else None
@@ -135,19 +140,23 @@ def main(argv):
         shown = codes[-1:]
     first_commit = {}
     for row in rows:
-        first_commit.setdefault(row.get("kit") or row.get("commit", ""), row.get("commit", ""))
+        first_commit.setdefault(kit_of(row), row.get("commit", ""))
     order = []
     for row in rows:
         if row["kind"] not in order:
             order.append(row["kind"])
+
+    def kinds_of(code):
+        """The kinds one code's rows hold, the capacity route's first, each in the order the file first names it."""
+        return sorted({r["kind"] for r in rows if kit_of(r) == code},
+                      key=lambda kind: ("CPU" in kind, order.index(kind)))
+
     print("| kind | code (first commit) | guards | red at b = 1 % / 2 % / 3 % / 5 % | median B/A | median ± "
           "| median noise a block | blocks, median | guard s, median / p95 |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for code in shown:
-        kinds = sorted({r["kind"] for r in rows if (r.get("kit") or r.get("commit", "")) == code},
-                       key=lambda kind: ("CPU" in kind, order.index(kind)))
-        for kind in kinds:
-            these = [r for r in rows if r["kind"] == kind and (r.get("kit") or r.get("commit", "")) == code]
+        for kind in kinds_of(code):
+            these = [r for r in rows if r["kind"] == kind and kit_of(r) == code]
             n = len(these)
             reds = " / ".join(str(sum(red(r, b) for r in these)) for b in BOUNDS)
             ratio = statistics.median(float(r["ratio"]) for r in these)
@@ -160,7 +169,7 @@ def main(argv):
                   f"| ±{100 * noise:.1f} % | {blocks:g} | {statistics.median(secs):.0f} / {p95} |")
     print()
     for code in shown:
-        same = [r for r in rows if (r.get("kit") or r.get("commit", "")) == code]
+        same = [r for r in rows if kit_of(r) == code]
         aa = [r for r in same if r["kind"].startswith("A/A")]
         if not aa:
             continue
@@ -174,7 +183,7 @@ def main(argv):
     print()
     for code in shown:
         for kind, truth in TRUTH.items():
-            these = [r for r in rows if r["kind"] == kind and (r.get("kit") or r.get("commit", "")) == code]
+            these = [r for r in rows if r["kind"] == kind and kit_of(r) == code]
             if len(these) < 3:
                 continue
             held = sum(float(r["low"]) <= truth <= float(r["high"]) for r in these)
@@ -184,16 +193,16 @@ def main(argv):
                   f" the ratio spread ±{100 * spread:.2f} % (sd) from guard to guard, a guard's interval claims"
                   f" ±{100 * claimed:.2f} %")
     took = phases(rows, path)
-    if not any(i in took for i, r in enumerate(rows) if (r.get("kit") or r.get("commit", "")) in shown):
+    if not any(i in took for i, r in enumerate(rows) if kit_of(r) in shown):
         return
     print()
-    print("| kind | code | guards timed | A/B took, median s | the base's start | warm-ups, the knee's search, settling "
-          "| blocks (a second pair's start, warm-ups and settling with them) |")
+    print("| kind | code | guards timed | A/B took, median s | the base's start "
+          "| warm-ups, the knee's search, settling | blocks (a second pair's start, warm-ups and settling with them) |")
     print("|---|---|---:|---:|---:|---:|---:|")
     for code in shown:
-        for kind in order:
+        for kind in kinds_of(code):
             timed = [took[i] for i, r in enumerate(rows)
-                     if i in took and r["kind"] == kind and (r.get("kit") or r.get("commit", "")) == code]
+                     if i in took and r["kind"] == kind and kit_of(r) == code]
             if timed:
                 cells = " | ".join(f"{statistics.median(t[k] for t in timed):.0f}" for k in range(4))
                 print(f"| {kind} | {code} | {len(timed)} | {cells} |")
