@@ -102,12 +102,18 @@ def phases(rows, path):
         elif m := VERDICT.search(line):
             ended.append((m[1], m[2], took[2] if took and took[:2] == (m[1], m[2]) else None))
             took = None
+    return {index: guard[2] for index, guard in in_order(rows, ended, lambda guard: guard[:2]).items() if guard[2]}
+
+
+def in_order(rows, ended, key):
+    """Each row's guard among `ended` (in the order the blocks log kept them, `key` giving a guard's kind and run), by
+    row index: matched in order, since rows were appended as the guards ended; a guard the results file lacks (stopped
+    before its row was written) is passed over."""
     found, at = {}, 0
     for index, row in enumerate(rows):
         for j in range(at, len(ended)):
-            if ended[j][:2] == (row["kind"], row["run"]):
-                if ended[j][2]:
-                    found[index] = ended[j][2]
+            if key(ended[j]) == (row["kind"], row["run"]):
+                found[index] = ended[j]
                 at = j + 1
                 break
     return found

@@ -74,14 +74,9 @@ def main(argv):
     path = Path(next((a for a in argv[1:] if not a.startswith("--") and "," not in a), "docs/ab-calibration.tsv"))
     rows = list(csv.DictReader(open(path), delimiter="\t"))
     ended = guards(Path(str(path).removesuffix(".tsv") + "-blocks.log"))
-    matched, at = [], 0
-    for row in rows:
-        for j in range(at, len(ended)):
-            if (ended[j]["kind"], ended[j]["run"]) == (row["kind"], row["run"]):
-                if ended[j]["blocks"] and all(b["turns"] for b in ended[j]["blocks"]):
-                    matched.append((row, ended[j]))
-                at = j + 1
-                break
+    matched = [(rows[index], guard)
+               for index, guard in TABLE.in_order(rows, ended, lambda guard: (guard["kind"], guard["run"])).items()
+               if guard["blocks"] and all(b["turns"] for b in guard["blocks"])]
     codes = argv[argv.index("--codes") + 1].split(",") if "--codes" in argv else [TABLE.kit_of(rows[-1])]
     print("| kind | code | guards | blocks | red at 1 % / 2 % | median ± (ceiling) | a guard saves, median s |")
     print("|---|---|---:|---:|---:|---:|---:|")
