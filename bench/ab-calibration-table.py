@@ -12,16 +12,25 @@ pooled: the newest code's rows are shown, every code's with --all, the named cod
 each bound's false reds over every A/A guard with the one-sided 95 % upper bound on the false-red rate
 (Clopper-Pearson), then whether the ceiling's 95 % interval holds the truth where the truth is known (an A/A's 1, a
 thread cut's ratio of threads): how many intervals hold it, and the ratio's spread from guard to guard (each guard a
-pair of fresh JVMs) against the spread a guard's own interval claims (its half-width / 1.96). A spread from guard to
-guard well above the claimed one is noise no single guard sees: each pair of JVMs is offset from the next. Last, where
+pair of fresh JVMs) against the standard error a guard's own interval stands on: its blocks' trimmed one (the noise
+floor over the kept share of the blocks) and the spread between pairs of JVMs its half-width holds beyond that. (The
+half-width over 1.96 overstates it: the blocks' term is multiplied by the trimmed statistic's point, 2.71 at 8 blocks,
+which also carries the doubt in a spread measured on a few blocks.) A spread from guard to guard well above the
+standard error is noise no single guard sees: each pair of JVMs is offset from the next. Last, where
 the blocks log beside the results file holds the guards' "A/B took" lines, where a guard's time went, by kind.
 """
 import csv
+import importlib.util
 import math
 import re
 import statistics
 import sys
 from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+_spec = importlib.util.spec_from_file_location("sim", BENCH / "ab-interval-sim.py")
+SIM = importlib.util.module_from_spec(_spec)  # the guard's interval: TrimmedInterval's points
+_spec.loader.exec_module(SIM)
 
 BOUNDS = (0.01, 0.02, 0.03, 0.05)
 
@@ -39,6 +48,17 @@ def kit_of(row):
 def red(row, bound):
     return (row["cap_moved"] == "true" or float(row["high"]) < 1 - bound or float(row["knee_high"]) < 1 - bound
             or float(row["p99_low"]) > 1 + bound)
+
+
+def standard_error(row):
+    """The standard error, on the log ratio, a guard's ceiling interval stands on: its blocks' trimmed one and the
+    spread between pairs of JVMs its half-width holds beyond that (half² = (point × se)² + (1.96 × pairs)²)."""
+    n = int(row["blocks"])
+    kept = n - 2 * SIM.trimmed_count(n)
+    blocks = math.log1p(float(row["noise"])) * math.sqrt(n) / kept
+    half = (math.log(float(row["high"])) - math.log(float(row["low"]))) / 2
+    pairs = max(0.0, half ** 2 - (SIM.point(n) * blocks) ** 2) / 1.96 ** 2
+    return math.sqrt(blocks ** 2 + pairs)
 
 
 def upper(k, n, confidence=0.95):
@@ -194,10 +214,10 @@ def main(argv):
                 continue
             held = sum(float(r["low"]) <= truth <= float(r["high"]) for r in these)
             spread = statistics.stdev(float(r["ratio"]) for r in these)
-            claimed = statistics.median((float(r["high"]) - float(r["low"])) / 2 / 1.96 for r in these)
+            error = statistics.median(math.expm1(standard_error(r)) for r in these)
             print(f"code {code}, {kind}: the ceiling's interval held the true {truth:.3f} in {held} of {len(these)};"
-                  f" the ratio spread ±{100 * spread:.2f} % (sd) from guard to guard, a guard's interval claims"
-                  f" ±{100 * claimed:.2f} %")
+                  f" the ratio spread ±{100 * spread:.2f} % (sd) from guard to guard, a guard's interval stands on"
+                  f" ±{100 * error:.2f} % (its standard error, median)")
     took = phases(rows, path)
     if not any(i in took for i, r in enumerate(rows) if kit_of(r) in shown):
         return
