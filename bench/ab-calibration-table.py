@@ -15,7 +15,8 @@ thread cut's ratio of threads): how many intervals hold it, and the ratio's spre
 pair of fresh JVMs) against the standard error a guard's own interval stands on: its blocks' trimmed one (the noise
 floor over the kept share of the blocks) and the spread between pairs of JVMs its half-width holds beyond that. (The
 half-width over 1.96 overstates it: the blocks' term is multiplied by the trimmed statistic's point, 2.71 at 8 blocks,
-which also carries the doubt in a spread measured on a few blocks.) A spread from guard to guard well above the
+which also carries the doubt in a spread measured on a few blocks; today's points, so the rows of code whose interval
+had other points read roughly.) A spread from guard to guard well above the
 standard error is noise no single guard sees: each pair of JVMs is offset from the next. Last, where
 the blocks log beside the results file holds the guards' "A/B took" lines, where a guard's time went, by kind.
 """
