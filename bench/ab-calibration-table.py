@@ -77,7 +77,8 @@ def upper(k, n, confidence=0.95):
     return high
 
 
-ROUTES = (("`/orders`, Tomcat's threads", "capacity", ("A/A capacity", "capacity -3 %", "capacity -5 %", "capacity -10 %")),
+ROUTES = (("`/orders`, Tomcat's threads", "capacity",
+           ("A/A capacity", "capacity -3 %", "capacity -5 %", "capacity -10 %")),
           ("`/work/cpu`, SHA-256 rounds", "CPU", ("A/A CPU", None, "CPU +5 % work", "CPU +10 % work")),
           ("`/work/cpu`, one pair (`-Dbottleneck.ab.pairs=1`)", "CPU",
            ("A/A CPU, one pair", None, "CPU +5 % work, one pair", "CPU +10 % work, one pair")))
