@@ -21,17 +21,14 @@ standard error is noise no single guard sees: each pair of JVMs is offset from t
 the blocks log beside the results file holds the guards' "A/B took" lines, where a guard's time went, by kind.
 """
 import csv
-import importlib.util
 import math
 import re
 import statistics
 import sys
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location("sim", BENCH / "ab-interval-sim.py")
-SIM = importlib.util.module_from_spec(_spec)  # the guard's interval: TrimmedInterval's points
-_spec.loader.exec_module(SIM)
+from ab_common import SIM
+
 
 BOUNDS = (0.01, 0.02, 0.03, 0.05)
 

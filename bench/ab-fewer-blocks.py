@@ -15,27 +15,15 @@ that time holds the second pair's start and warm-ups too). A replay at all block
 throughput intervals; its reds leave out the p99's and a moved cap.
 """
 import csv
-import importlib.util
 import math
 import re
 import statistics
 import sys
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent
+from ab_common import PAIR_SPREAD, SIM, module
 
-
-def module(name, file):
-    spec = importlib.util.spec_from_file_location(name, BENCH / file)
-    loaded = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(loaded)
-    return loaded
-
-
-SIM = module("sim", "ab-interval-sim.py")
 TABLE = module("table", "ab-calibration-table.py")
-PAIR_RUN = BENCH.parent / "src/main/java/dev/bottleneckkit/sweep/PairRun.java"
-PAIR_SPREAD = float(re.search(r"static final double PAIR_SPREAD = ([\d.]+);", PAIR_RUN.read_text())[1])
 BLOCK = re.compile(r"\] (.*?) #(\d+): A/B block (\d+) \((?:A|B) first\)(?:, pair (\d))?: A ([\d.]+) / B ([\d.]+) rps "
                    r"at \d+ users?, A ([\d.]+) / B ([\d.]+) at(.*)")
 COUNTS = (4, 6, None)

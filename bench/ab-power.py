@@ -23,28 +23,14 @@ above the model's. First the model against the guards it models (their configura
 guards), then the configurations.
 """
 import csv
-import importlib.util
 import math
 import random
-import re
 import statistics
 import sys
-from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent
+from ab_common import PAIR_SPREAD, SIM, module
 
-
-def module(name, file):
-    spec = importlib.util.spec_from_file_location(name, BENCH / file)
-    loaded = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(loaded)
-    return loaded
-
-
-SIM = module("sim", "ab-interval-sim.py")
 TABLE = module("table", "ab-calibration-table.py")
-PAIR_RUN = BENCH.parent / "src/main/java/dev/bottleneckkit/sweep/PairRun.java"
-PAIR_SPREAD = float(re.search(r"static final double PAIR_SPREAD = ([\d.]+);", PAIR_RUN.read_text())[1])
 BOUNDS = (0.01, 0.02)
 # pairs, blocks, and for an adaptive guard the half-width it adds pairs until and the most pairs it takes
 CONFIGURATIONS = ((1, 8, None, None), (1, 16, None, None), (2, 8, None, None), (2, 12, None, None),

@@ -1,0 +1,20 @@
+"""What the A/B guard's bench scripts share: a script of a hyphenated name loaded as a module, the guard's interval
+(bench/ab-interval-sim.py, TrimmedInterval's points) and the spread between pairs of JVMs the library names today."""
+import importlib.util
+import re
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+
+
+def module(name, file):
+    """The bench script `file` loaded as module `name`."""
+    spec = importlib.util.spec_from_file_location(name, BENCH / file)
+    loaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loaded)
+    return loaded
+
+
+SIM = module("sim", "ab-interval-sim.py")
+PAIR_RUN = BENCH.parent / "src/main/java/dev/bottleneckkit/sweep/PairRun.java"
+PAIR_SPREAD = float(re.search(r"static final double PAIR_SPREAD = ([\d.]+);", PAIR_RUN.read_text())[1])
