@@ -139,6 +139,9 @@ for flavour in ${CONSUMERS:-plain boot-3.5 boot-4.1}; do
     || grep -q '^## Where the time went' "$project/target/bottleneck-report/summary.md"; then
     say "error: '$flavour''s report carries the suite's time budget, which it never asked for"; exit 1
   fi
+  # The figure for .ci/run's summary: each project's verdict, the README's first example.
+  [ -z "${CI_FIGURE:-}" ] || grep -m 1 -oE 'capped at [0-9.]+ rps .*' "$work/verify-$flavour.log" \
+    | sed -E "s/^capped at ([0-9.]+ rps).* — (.*)$/$flavour \1 (\2)/" | tr '\n' ' ' >>"$CI_FIGURE"
   say "'$flavour': the console showed every step and the verdict:"
   grep -E '^\[bottleneck-kit\] sweep /orders/42' "$work/verify-$flavour.log" | sed 's/^/[consumer]   /'
   say "'$flavour': the copied scenarios ran and passed; their report (target/bottleneck-report/summary.md):"

@@ -27,7 +27,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from ab_common import SIM
+from ab_common import SIM, blocks_log
 
 
 BOUNDS = (0.01, 0.02, 0.03, 0.05)
@@ -111,11 +111,8 @@ def phases(rows, path):
     """Each row's "A/B took" line from the blocks log beside the results, matched in order: a guard's verdict line
     there follows its took line, and the rows were appended in the order the guards ended. Rows whose guard left no took
     line (the log kept none before) are left out."""
-    log = Path(str(path).removesuffix(".tsv") + "-blocks.log")
-    if not log.exists():
-        return {}
     ended, took = [], None
-    for line in log.read_text(errors="replace").splitlines():
+    for line in blocks_log(path).splitlines():
         if m := TOOK.search(line):
             took = (m[1], m[2], tuple(int(m[i]) for i in range(3, 7)))
         elif m := VERDICT.search(line):

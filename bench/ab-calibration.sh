@@ -6,7 +6,8 @@
 #   CPU:      /work/cpu, 100,000 chained SHA-256 rounds a request: A/A; heads doing 5 % and 10 % more rounds; each
 #             on two pairs of JVMs (the default) and, in the same rounds, on one ("..., one pair": -Dbottleneck.ab.pairs=1)
 # Each guard's figures are appended to the results file as it ends, and its blocks and its phases' times ("A/B took") to
-# the blocks log beside it, so a calibration can span sessions: run it again on the same code and it goes on where the
+# its blocks log, bench/runs/NAME-blocks.log.gz (a gzip member a run, added when it ends), so a calibration can span
+# sessions: run it again on the same code and it goes on where the
 # file ends (each row names the commit and the code, the library's and the lab's trees, its guards ran). The table:
 #   bench/ab-calibration-table.py docs/ab-calibration.tsv
 #   bench/ab-calibration.sh [N=10] [RESULTS=docs/ab-calibration.tsv] [KIND-FILTER=.]
@@ -27,8 +28,10 @@ filter=${3:-.}
 work=$(mktemp -d "${TMPDIR:-/tmp}/bottleneck-kit-calibration.XXXXXX")
 tag="bottleneck-kit/ab-calibration"
 variants=(orders31 orders30 orders20 orders19 orders10 orders9 cpu100 cpu105 cpu110)
+blocks_log="bench/runs/$(basename "${results%.tsv}")-blocks.log.gz"
 cleanup() {
   for v in "${variants[@]}"; do docker image rm -f "$tag:$v-$$" >/dev/null 2>&1 || true; done
+  if [ -s "$work/blocks.log" ]; then mkdir -p bench/runs && gzip -9 -c "$work/blocks.log" >>"$blocks_log"; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -62,6 +65,6 @@ java ${BOTTLENECK_IMAGES:+-Dbottleneck.images=$BOTTLENECK_IMAGES} -Dcalibration.
   -cp "$classpath" dev.bottleneckkit.bench.ABCalibration \
   "$results" "$n" "${selected[@]}" 2>&1 \
   | tee -a "${TMPDIR:-/tmp}/ab-calibration-console.log" \
-  | tee >(grep --line-buffered -E '\[bottleneck-kit\] .*(A/B block [0-9]+ \(|A/B took|B \(.*against A)' >>"${results%.tsv}-blocks.log") \
+  | tee >(grep --line-buffered -E '\[bottleneck-kit\] .*(A/B block [0-9]+ \(|A/B took|B \(.*against A)' >>"$work/blocks.log") \
   | grep --line-buffered -E '^\[calibration\]|^\[bottleneck-kit\] .*(B \(|ceiling:|capped by|moved)'
 python3 bench/ab-calibration-table.py "$results"

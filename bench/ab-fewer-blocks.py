@@ -21,7 +21,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from ab_common import PAIR_SPREAD, SIM, module
+from ab_common import PAIR_SPREAD, SIM, blocks_log, module
 
 TABLE = module("table", "ab-calibration-table.py")
 BLOCK = re.compile(r"\] (.*?) #(\d+): A/B block (\d+) \((?:A|B) first\)(?:, pair (\d))?: A ([\d.]+) / B ([\d.]+) rps "
@@ -33,7 +33,7 @@ BOUNDS = (0.01, 0.02)
 def guards(log):
     """Each guard's blocks and its took line, in the order the guards ended."""
     ended, blocks, took = [], [], None
-    for line in log.read_text(errors="replace").splitlines():
+    for line in log.splitlines():
         if m := BLOCK.search(line):
             if int(m[3]) == 1:
                 blocks = []
@@ -61,7 +61,7 @@ def interval(blocks, figure):
 def main(argv):
     path = Path(next((a for a in argv[1:] if not a.startswith("--") and "," not in a), "docs/ab-calibration.tsv"))
     rows = list(csv.DictReader(open(path), delimiter="\t"))
-    ended = guards(Path(str(path).removesuffix(".tsv") + "-blocks.log"))
+    ended = guards(blocks_log(path))
     matched = [(rows[index], guard)
                for index, guard in TABLE.in_order(rows, ended, lambda guard: (guard["kind"], guard["run"])).items()
                if guard["blocks"] and all(b["turns"] for b in guard["blocks"])]
