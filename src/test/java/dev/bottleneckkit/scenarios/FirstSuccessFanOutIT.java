@@ -120,8 +120,8 @@ class FirstSuccessFanOutIT {
 
 	/**
 	 * How late {@code /work/steps} may end each 50 ms step (a sleep woken late, a write
-	 * and a flush) on these shared cores, beside a busy loop too: 4 ms, so the 800 ms branch may take
-	 * 864 (quiet runs read about 1 ms).
+	 * and a flush) on these shared cores, beside a busy loop too: 4 ms, so the 800 ms
+	 * branch may take 864 (quiet runs read about 1 ms).
 	 */
 	static final Duration LATE_A_STEP = Duration.ofMillis(4);
 
