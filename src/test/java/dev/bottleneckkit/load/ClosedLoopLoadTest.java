@@ -74,6 +74,9 @@ class ClosedLoopLoadTest {
 
 		List<Duration> joins = joins(users, warmUp);
 		List<Duration> overAllOfIt = joins(users, warmUp.multipliedBy(2));
+		System.out.printf("users joined after the first: %s over the first half of %s; %s over all of it%n",
+				joins.stream().map(Duration::toMillis).toList(), warmUp,
+				overAllOfIt.stream().map(Duration::toMillis).toList());
 
 		assertThat(joinedOverTheFirstHalf(joins, warmUp)).as("joins %s, over %s's first half", joins, warmUp).isTrue();
 		assertThat(joinedOverTheFirstHalf(overAllOfIt, warmUp))
