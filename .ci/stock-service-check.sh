@@ -145,9 +145,11 @@ sweeps() {
   local check=$1 tests=$2 log=$3 started=$SECONDS status=0
   shift 3
   rm -rf "$project/target/failsafe-reports" "$project/target/bottleneck-report"
-  env "$@" "$root/mvnw" -B -ntp -f "$project/pom.xml" verify -Dit.test="$tests" >"$log" 2>&1 || status=$?
-  grep -E '^\[bottleneck-kit\] [a-z]+ /[a-z-]+: (sweeping|capped at|confirmed|not confirmed|no cap)' "$log" \
-    | sed 's/^/[stock]   /' || true
+  # The whole output to the log; each class, each sweep's start and verdict to the console as they come.
+  env "$@" "$root/mvnw" -B -ntp -f "$project/pom.xml" verify -Dit.test="$tests" 2>&1 | tee "$log" \
+    | grep --line-buffered -E '^\[INFO\] (Running|Tests run:.* in) com|^\[bottleneck-kit\] [a-z]+ /[a-z-]+(, [^:]+)?: (sweeping|capped at|confirmed|not confirmed|no cap|requests waited|no request waited|the headline|other processes)' \
+    | sed -u 's/^/[stock]   /'
+  status=${PIPESTATUS[0]}  # sweeps runs in an `||` list: errexit is off here, and a red run is read from Maven's status
   local tested
   tested=$(python3 .ci/summary.py tests "stock: " "$project/target/failsafe-reports" \
     "$project/target/bottleneck-report/results.json")
@@ -287,7 +289,8 @@ nightly() {
     || { say "error: a Hikari pool cut from 6 to 4 was not reported as a regression (exit $regressed)"; status=1; }
   [ "$itself" -eq 0 ] || { cat "$work/self.md"; say "error: the change against itself reported a regression"; status=1; }
   row "baseline comparison: Hikari 6 → 4 regressed, itself not" "$status" \
-    "$(grep -m 1 'stock /stock | ceiling' "$work/compare.md" | tr -s ' ' | cut -c 1-90)" "$started"
+    "$(grep -m 1 'stock /stock | ceiling' "$work/compare.md" | awk -F' *[|] *' '{print $3, $4 ": " $5 " → " $6 " (" $7 ")"}')" \
+    "$started"
 
   # A CPU-bound route's regression: the price list's signature 10 % costlier (220 rounds of SHA-256 against 200), red
   # at the test's bound of 2 %, with the ceiling's or the knee's interval (the assertion's lines are read at its own

@@ -58,6 +58,12 @@ def lines(log, pattern, strip=r"^\[(consumer|stock)\]\s+"):
     return list(dict.fromkeys(found))
 
 
+def sweeps(files, name):
+    """The sweeps of that name in the results files."""
+    return [run["sweep"] for path in files for run in json.load(open(path))["runs"]
+            if run.get("sweep") and run["sweep"]["name"] == name]
+
+
 def block(name, body):
     return [f"<!-- figure:{name}:start -->", *body, f"<!-- figure:{name}:end -->"]
 
@@ -86,7 +92,8 @@ def page(argv):
     example = lines(gate, r"\[bottleneck-kit\] sweep /orders/42: capped")[:1]
     guard = (lines(gate, r"\[bottleneck-kit\] guard: guard /[a-z]+ +[01]\.")
              + lines(nightly, r"\[bottleneck-kit\] guard /signature: (ceiling|throughput at the knee): .*regressed")[:1])
-    root = lines(nightly, r"\[bottleneck-kit\] stock /ledger, Hikari raised: (capped at|not confirmed)")
+    root = [f"[bottleneck-kit] {sweep['name']}: {line}" for sweep in sweeps(files, "stock /ledger, Hikari raised")
+            for line in (sweep["verdict"]["line"], (sweep.get("confirmation") or {}).get("line")) if line]
     out += ["## What the README quotes", "",
             "The README's first example, as a consumer project (`.ci/consumer-check.sh`) printed it:", "",
             *block("first-example", ["```", *example, "```"]), "",
@@ -96,7 +103,7 @@ def page(argv):
             "A pool full because its uses wait for the core, the CPU named the root (`LedgerRootIT`, `.ci/nightly`):",
             "", *block("root", ["```", *root, "```"]), ""]
     if calibrations:
-        rows = [line.split("\t") for line in open(calibrations[0]) if line.strip()]
+        rows = [line.rstrip("\n").split("\t") for line in open(calibrations[0]) if line.strip()]
         kit = rows[-1][rows[0].index("kit")]
         guards = sum(1 for row in rows[1:] if row[rows[0].index("kit")] == kit)
         out += ["The guard's detection curve (`bench/ab-calibration-table.py --readme 0.01,0.02`):", "",
@@ -134,7 +141,14 @@ def page(argv):
             " and main's image against itself (`.ci/run`), the CPU-bound `/signature` with an image that does 10 % more"
             " work a request (`.ci/nightly`).", "", "```", *guards, "```"]
     for name, log in (("`.ci/run`", gate), ("`.ci/nightly`", nightly)):
-        summary = [line.rstrip() for line in open(log, errors="replace") if line.startswith("| ")]
+        summary, inside = [], False
+        for line in open(log, errors="replace"):
+            if re.match(r"\[(ci|nightly)\] summary", line):
+                summary, inside = [], True
+            elif inside and (line.startswith("|") or re.match(r"\d+ checks, \d+ failed", line)):
+                summary.append(line.rstrip())
+            elif inside and summary and not line.strip():
+                summary.append("")
         if summary:
             out += ["", f"## {name}: every check", "", *summary]
 
