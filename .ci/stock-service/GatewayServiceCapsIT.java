@@ -7,6 +7,7 @@ import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.containers.ServiceContainer;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
+import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Sweep;
 import dev.bottleneckkit.sweep.SweepResult;
@@ -43,11 +44,17 @@ class GatewayServiceCapsIT {
 	/**
 	 * Reactor Netty's event loops (as many as the cores, at least 4) each held for the stock service's 200 ms: the
 	 * JDK's client opens one connection a loop, flat while the users double, and no pool of it is named. The loops'
-	 * own setting, twice as many, doubles the ceiling.
+	 * own setting, half as many, halves the ceiling. Half, not twice: on two shared cores a raise may not be there to
+	 * give. Beside a busy loop on one core, twice the loops read 33.3 rps where twice the ceiling promised 38.7: each
+	 * loop also waits for the one free core, so a hold grew from 0.22 s to 0.24 s, which the prediction does not
+	 * carry. Fewer loops do less at once and wait for no core.
 	 */
 	@Test
 	void theBlockingRouteIsCappedByTheEventLoops(ScenarioReport report) {
-		SweepResult sweep = Sweep.of(gateway, "/availability").named("gateway /availability").upToUsers(32).confirming().run();
+		int loops = Math.max(4, Runtime.getRuntime().availableProcessors());
+		Knob halved = Knob.of("event loops " + loops / 2, 0.5,
+				(service) -> service.withJvmOptions("-Dreactor.netty.ioWorkerCount=" + loops / 2));
+		SweepResult sweep = Sweep.of(gateway, "/availability").named("gateway /availability").upToUsers(32).confirming(halved).run();
 
 		report.record("sweep: /availability (a blocking JDK HttpClient call on WebFlux's event loops)", sweep);
 		assertThat(sweep).isCappedBy(Resource.EVENT_LOOPS).hasCeilingNearItsModel(withPercentage(15)).isConfirmedWithin(withPercentage(10));
