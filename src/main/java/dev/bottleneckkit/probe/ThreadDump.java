@@ -19,6 +19,14 @@ import java.util.function.Predicate;
 public record ThreadDump(Path file, List<DumpedThread> threads) {
 
 	/**
+	 * Reads a dump the JVM wrote in JSON ({@code HotSpotDiagnosticMXBean.dumpThreads},
+	 * {@code jcmd <pid> Thread.dump_to_file -format=json}), JDK 21 or later.
+	 */
+	public static ThreadDump read(Path file) {
+		return new ThreadDump(file, ThreadDumpProbe.parse(file));
+	}
+
+	/**
 	 * Threads whose stack holds a frame of {@code classOrMethod} (a class name, or
 	 * class.method).
 	 */
@@ -67,13 +75,25 @@ public record ThreadDump(Path file, List<DumpedThread> threads) {
 	 * @param blockedOn the monitor it is blocked on, as JDK 25+ dumps it
 	 * @param parkBlocker the object it is parked on, as JDK 25+ dumps it
 	 * ({@code java.util.concurrent.locks.ReentrantLock$NonfairSync@1ab3a8c8})
+	 * @param waitingOn the monitor it waits on in {@code Object.wait}, as JDK 25+ dumps
+	 * it
+	 * @param monitorsOwned the monitors it holds, as JDK 25+ dumps them; empty on JDK
+	 * 21–24
 	 */
 	public record DumpedThread(String name, List<String> frames, Optional<String> state, Optional<String> blockedOn,
-			Optional<String> parkBlocker) {
+			Optional<String> parkBlocker, Optional<String> waitingOn, List<String> monitorsOwned) {
 
 		/** A thread as JDK 21 dumps it: name and stack. */
 		public DumpedThread(String name, List<String> frames) {
 			this(name, frames, Optional.empty(), Optional.empty(), Optional.empty());
+		}
+
+		/**
+		 * A thread with its state and what it is blocked or parked on, owning nothing.
+		 */
+		public DumpedThread(String name, List<String> frames, Optional<String> state, Optional<String> blockedOn,
+				Optional<String> parkBlocker) {
+			this(name, frames, state, blockedOn, parkBlocker, Optional.empty(), List.of());
 		}
 
 		private static final String LOCKS = "java.util.concurrent.locks.";

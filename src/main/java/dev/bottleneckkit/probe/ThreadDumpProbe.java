@@ -145,9 +145,16 @@ public final class ThreadDumpProbe implements AutoCloseable {
 				for (Object frame : Json.array(thread, "stack")) {
 					frames.add(frame(String.valueOf(frame)));
 				}
+				List<String> owned = new ArrayList<>();
+				for (Object monitors : Json.array(thread, "monitorsOwned")) {
+					for (Object lock : Json.array(monitors, "locks")) {
+						owned.add(String.valueOf(lock));
+					}
+				}
 				threads.add(new ThreadDump.DumpedThread(Json.string(thread, "", "name"), List.copyOf(frames),
 						optional(Json.string(thread, "", "state")), optional(Json.string(thread, "", "blockedOn")),
-						optional(Json.string(thread, "", "parkBlocker", "object"))));
+						optional(Json.string(thread, "", "parkBlocker", "object")),
+						optional(Json.string(thread, "", "waitingOn")), List.copyOf(owned)));
 			}
 		}
 		return threads;
