@@ -103,7 +103,7 @@ public record Holding(WaitSite site, List<DumpedThread> waiters, List<DumpedThre
 			return new Holding(site, waiters, owners, How.OWN_THE_MONITOR, Optional.empty());
 		}
 		if (site.primitive() == Primitive.FUTURE || site.primitive() == Primitive.LATCH) {
-			List<DumpedThread> workers = busyWorkers(dump, requests);
+			List<DumpedThread> workers = busyWorkers(dump, requests, outerClass(site.frame()));
 			return workers.isEmpty() ? new Holding(site, waiters, List.of(), How.NOT_IN_THE_DUMP, Optional.empty())
 					: new Holding(site, waiters, workers, How.BUSY_WORKERS, Optional.empty());
 		}
@@ -111,14 +111,16 @@ public record Holding(WaitSite site, List<DumpedThread> waiters, List<DumpedThre
 	}
 
 	/**
-	 * The largest group, by name without its numbers, of non-request threads running an
-	 * executor's task: a frame outside the JDK under a worker's frame.
+	 * The largest group, by name without its numbers, of non-request threads running the
+	 * waiters' work: an executor's task with a frame of {@code waitersClass}, the class
+	 * the waiters wait in. A client's own threads (the JDK's HttpClient's, an event loop)
+	 * run none: a wait for a client's answer is a connection's.
 	 */
-	static List<DumpedThread> busyWorkers(ThreadDump dump, Predicate<DumpedThread> requests) {
+	static List<DumpedThread> busyWorkers(ThreadDump dump, Predicate<DumpedThread> requests, String waitersClass) {
 		Map<String, List<DumpedThread>> pools = new LinkedHashMap<>();
 		for (DumpedThread thread : dump.matching(requests.negate())) {
 			boolean worker = thread.frames().stream().anyMatch((frame) -> WORKERS.stream().anyMatch(frame::startsWith));
-			boolean running = thread.frames().stream().anyMatch((frame) -> !WaitSite.isJdk(frame));
+			boolean running = thread.frames().stream().anyMatch((frame) -> outerClass(frame).equals(waitersClass));
 			if (worker && running) {
 				pools.computeIfAbsent(thread.name().replaceAll("[0-9]+", "#"), (name) -> new ArrayList<>()).add(thread);
 			}
@@ -135,6 +137,8 @@ public record Holding(WaitSite site, List<DumpedThread> waiters, List<DumpedThre
 			if (waiting.contains(thread)) {
 				continue;
 			}
+			// In the site's own method past the wait (a permit taken in the handler), or
+			// gone on from a frame the waiters passed through.
 			int depth = shared(path, outermostFirst(thread));
 			if (depth > 0 && !WaitSite.isJdk(path.get(depth - 1))) {
 				byDepth.computeIfAbsent(depth, (d) -> new ArrayList<>()).add(thread);
@@ -150,18 +154,26 @@ public record Holding(WaitSite site, List<DumpedThread> waiters, List<DumpedThre
 	}
 
 	/**
-	 * The frames every waiter shares from its stack's start to the site's caller,
-	 * outermost first.
+	 * The frames every waiter shares from its stack's start to the site's own, outermost
+	 * first.
 	 */
 	static List<String> sharedPath(WaitSite site, List<DumpedThread> waiters) {
 		List<String> path = null;
 		for (DumpedThread waiter : waiters) {
 			List<String> frames = outermostFirst(waiter);
-			int at = frames.indexOf(site.frame());
-			List<String> to = frames.subList(0, Math.max(0, at));
+			int at = frames.lastIndexOf(site.frame());
+			List<String> to = frames.subList(0, at + 1);
 			path = (path == null) ? to : path.subList(0, shared(path, to));
 		}
 		return (path == null) ? List.of() : List.copyOf(path);
+	}
+
+	/** {@code com.acme.Shop$Quotes.lambda$get$0} → {@code com.acme.Shop}. */
+	static String outerClass(String frame) {
+		int dot = frame.lastIndexOf('.');
+		String type = (dot > 0) ? frame.substring(0, dot) : frame;
+		int nested = type.indexOf('$');
+		return (nested > 0) ? type.substring(0, nested) : type;
 	}
 
 	private static int shared(List<String> path, List<String> frames) {

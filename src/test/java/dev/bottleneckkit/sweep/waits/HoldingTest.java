@@ -36,11 +36,12 @@ class HoldingTest {
 	static final List<Family> FAMILIES = List.of(
 			new Family("object-wait", Primitive.OBJECT_WAIT, "Licences.take", 3, 2, Holding.How.PAST_THE_SITE,
 					"Licences.serve"),
-			new Family("lock", Primitive.LOCK, "Locked.serve", 4, 1, Holding.How.PAST_THE_SITE, null),
+			new Family("lock", Primitive.LOCK, "Locked.serve", 4, 1, Holding.How.PAST_THE_SITE, "Locked.serve"),
 			new Family("condition", Primitive.CONDITION, "Conditioned.borrow", 3, 2, Holding.How.PAST_THE_SITE,
 					"Conditioned.serve"),
-			new Family("semaphore", Primitive.SEMAPHORE, "Permits.serve", 3, 2, Holding.How.PAST_THE_SITE, null),
-			new Family("queue", Primitive.QUEUE, "Handles.serve", 3, 2, Holding.How.PAST_THE_SITE, null),
+			new Family("semaphore", Primitive.SEMAPHORE, "Permits.serve", 3, 2, Holding.How.PAST_THE_SITE,
+					"Permits.serve"),
+			new Family("queue", Primitive.QUEUE, "Handles.serve", 3, 2, Holding.How.PAST_THE_SITE, "Handles.serve"),
 			new Family("future", Primitive.FUTURE, "Joined.serve", 5, 2, Holding.How.BUSY_WORKERS, null),
 			new Family("latch", Primitive.LATCH, "Latched.serve", 5, 2, Holding.How.BUSY_WORKERS, null),
 			new Family("socket-read", Primitive.SOCKET_READ, "Silent.serve", 5, 0, Holding.How.NOT_IN_THE_DUMP, null));
