@@ -1,11 +1,17 @@
 package dev.bottleneckkit.probe;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
+
+import dev.bottleneckkit.internal.Json;
 
 /**
  * One thread dump of a JVM, virtual threads included, as {@link ThreadDumpProbe} took it:
@@ -23,7 +29,55 @@ public record ThreadDump(Path file, List<DumpedThread> threads) {
 	 * {@code jcmd <pid> Thread.dump_to_file -format=json}), JDK 21 or later.
 	 */
 	public static ThreadDump read(Path file) {
-		return new ThreadDump(file, ThreadDumpProbe.parse(file));
+		return new ThreadDump(file, parse(file));
+	}
+
+	/**
+	 * Reads JDK 21's and 25's JSON format:
+	 * {@code threadDump.threadContainers[].threads[].{name, stack}}.
+	 */
+	static List<ThreadDump.DumpedThread> parse(Path file) {
+		Object root;
+		try {
+			root = Json.parse(Files.readString(file));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("cannot read the thread dump " + file, ex);
+		}
+		List<ThreadDump.DumpedThread> threads = new ArrayList<>();
+		for (Object container : Json.array(root, "threadDump", "threadContainers")) {
+			for (Object thread : Json.array(container, "threads")) {
+				List<String> frames = new ArrayList<>();
+				for (Object frame : Json.array(thread, "stack")) {
+					frames.add(frame(String.valueOf(frame)));
+				}
+				List<String> owned = new ArrayList<>();
+				for (Object monitors : Json.array(thread, "monitorsOwned")) {
+					for (Object lock : Json.array(monitors, "locks")) {
+						owned.add(String.valueOf(lock));
+					}
+				}
+				threads.add(new ThreadDump.DumpedThread(Json.string(thread, "", "name"), List.copyOf(frames),
+						optional(Json.string(thread, "", "state")), optional(Json.string(thread, "", "blockedOn")),
+						optional(Json.string(thread, "", "parkBlocker", "object")),
+						optional(Json.string(thread, "", "waitingOn")), List.copyOf(owned)));
+			}
+		}
+		return threads;
+	}
+
+	private static Optional<String> optional(String value) {
+		return value.isEmpty() ? Optional.empty() : Optional.of(value);
+	}
+
+	/**
+	 * {@code java.base/java.lang.Thread.sleep(Thread.java:509)} →
+	 * {@code java.lang.Thread.sleep}.
+	 */
+	static String frame(String frame) {
+		String where = frame.contains("(") ? frame.substring(0, frame.indexOf('(')) : frame;
+		int module = where.indexOf('/');
+		return (module >= 0) ? where.substring(module + 1) : where;
 	}
 
 	/**

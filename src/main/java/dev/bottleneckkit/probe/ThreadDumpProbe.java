@@ -5,16 +5,12 @@ import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.management.remote.JMXConnector;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat;
 import dev.bottleneckkit.internal.JmxAgent;
-import dev.bottleneckkit.internal.Json;
 import dev.bottleneckkit.internal.ReportDirectory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -97,7 +93,7 @@ public final class ThreadDumpProbe implements AutoCloseable {
 				this.container.copyFileFromContainer(remote, local.toAbsolutePath().toString());
 				this.container.execInContainer("rm", "-f", remote);
 			}
-			ThreadDump dump = new ThreadDump(local, parse(local));
+			ThreadDump dump = ThreadDump.read(local);
 			log.info("Thread dump of {}: {} threads in {} ms ({})", this.name, dump.threads().size(),
 					(System.nanoTime() - started) / 1_000_000, local);
 			return dump;
@@ -124,54 +120,6 @@ public final class ThreadDumpProbe implements AutoCloseable {
 					DIAGNOSTIC, HotSpotDiagnosticMXBean.class);
 		}
 		return this.diagnostic;
-	}
-
-	/**
-	 * Reads JDK 21's and 25's JSON format:
-	 * {@code threadDump.threadContainers[].threads[].{name, stack}}.
-	 */
-	static List<ThreadDump.DumpedThread> parse(Path file) {
-		Object root;
-		try {
-			root = Json.parse(Files.readString(file));
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("cannot read the thread dump " + file, ex);
-		}
-		List<ThreadDump.DumpedThread> threads = new ArrayList<>();
-		for (Object container : Json.array(root, "threadDump", "threadContainers")) {
-			for (Object thread : Json.array(container, "threads")) {
-				List<String> frames = new ArrayList<>();
-				for (Object frame : Json.array(thread, "stack")) {
-					frames.add(frame(String.valueOf(frame)));
-				}
-				List<String> owned = new ArrayList<>();
-				for (Object monitors : Json.array(thread, "monitorsOwned")) {
-					for (Object lock : Json.array(monitors, "locks")) {
-						owned.add(String.valueOf(lock));
-					}
-				}
-				threads.add(new ThreadDump.DumpedThread(Json.string(thread, "", "name"), List.copyOf(frames),
-						optional(Json.string(thread, "", "state")), optional(Json.string(thread, "", "blockedOn")),
-						optional(Json.string(thread, "", "parkBlocker", "object")),
-						optional(Json.string(thread, "", "waitingOn")), List.copyOf(owned)));
-			}
-		}
-		return threads;
-	}
-
-	private static Optional<String> optional(String value) {
-		return value.isEmpty() ? Optional.empty() : Optional.of(value);
-	}
-
-	/**
-	 * {@code java.base/java.lang.Thread.sleep(Thread.java:509)} →
-	 * {@code java.lang.Thread.sleep}.
-	 */
-	static String frame(String frame) {
-		String where = frame.contains("(") ? frame.substring(0, frame.indexOf('(')) : frame;
-		int module = where.indexOf('/');
-		return (module >= 0) ? where.substring(module + 1) : where;
 	}
 
 	private static Path evidenceDir() {

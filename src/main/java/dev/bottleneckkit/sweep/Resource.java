@@ -108,6 +108,13 @@ public enum Resource {
 	/** One lock: one holder at a time, the other request threads blocked on it. */
 	LOCK("a lock"),
 
+	/**
+	 * Where the requests wait, read from the dumps alone when no kind claims it: the wait
+	 * site whose waiters grow while its holders stay flat
+	 * ({@link dev.bottleneckkit.sweep.internal.waits.SiteReading}).
+	 */
+	WAIT_SITE("where the requests wait"),
+
 	/** The downstream service the route calls: its own resource saturated. */
 	DOWNSTREAM("the downstream");
 

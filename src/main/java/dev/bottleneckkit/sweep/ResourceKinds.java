@@ -20,7 +20,7 @@ final class ResourceKinds {
 			new ReactorNettyPoolKind(), new AgroalPoolKind(), new BulkheadKind(), new RateLimiterKind(),
 			new ExecutorKind(), new EventLoopsKind(), new QuarkusWorkersKind(), new JettyThreadsKind(),
 			new UndertowThreadsKind(), new TomcatThreadsKind(), new CarrierThreadsKind(), new LockKind(),
-			new DownstreamKind(), new ConnectionPoolKind(), new CpuKind());
+			new DownstreamKind(), new WaitSiteKind(), new ConnectionPoolKind(), new CpuKind());
 
 	private ResourceKinds() {
 	}

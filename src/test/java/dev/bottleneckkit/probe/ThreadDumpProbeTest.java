@@ -43,9 +43,9 @@ class ThreadDumpProbeTest {
 
 	@Test
 	void readsFramesWithoutModuleFileOrLine() {
-		assertThat(ThreadDumpProbe.frame("java.base/java.lang.Thread.sleep(Thread.java:509)"))
+		assertThat(ThreadDump.frame("java.base/java.lang.Thread.sleep(Thread.java:509)"))
 			.isEqualTo("java.lang.Thread.sleep");
-		assertThat(ThreadDumpProbe.frame("com.example.App.main(App.java:3)")).isEqualTo("com.example.App.main");
+		assertThat(ThreadDump.frame("com.example.App.main(App.java:3)")).isEqualTo("com.example.App.main");
 	}
 
 	static final class WaitingFixture {
