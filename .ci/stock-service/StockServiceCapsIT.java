@@ -118,10 +118,12 @@ class StockServiceCapsIT {
 		report.record("sweep: /label (one of 3 renderers for 200 ms)", sweep);
 		assertThat(sweep).isCappedBy(Resource.OWN).hasCeilingNearItsModel(withPercentage(15)).isConfirmedWithin(withPercentage(10));
 		assertThat(sweep.verdict().line()).contains("renderers (the team's own, declared by the test): 3/3 in use");
-		// Undeclared, no rule knows them: the same readings say what the dumps saw full, and put no pool's name on it.
+		// Undeclared, no kind knows them: the same readings name where the requests waited and who held the renderers,
+		// with the same model, and put no pool's name on it.
 		assertThat(((Verdict.Capped) sweep.verdict()).readings().get(Verdict.Capped.UNDECLARED))
-			.contains("no rule names what held the requests back")
-			.contains("waiting for an object from a queue (ArrayBlockingQueue.take) in com.example.stock.StockApplication.label");
+			.contains("requests wait in `com.example.stock.StockApplication.label` (a queue)")
+			.contains(": 3 holders, request threads past `com.example.stock.StockApplication.label`")
+			.doesNotContain("connection pool");
 	}
 
 	@Test
