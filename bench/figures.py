@@ -223,8 +223,8 @@ def check(argv):
     for line in stale:
         print(f"stale: {line}")
     if not stale:
-        print(f"fresh: {len(shown)} README blocks from {figures}, of this checkout's code {trees(CODE)}"
-              f" and kit {trees(KIT)}")
+        curve = f", the curve of kit {curve_kit[1]}" if curve_kit else ""
+        print(f"fresh: {len(shown)} README blocks from {figures}, of this checkout's code {trees(CODE)}{curve}")
     return 1 if stale else 0
 
 
