@@ -124,12 +124,15 @@ final class Attribution {
 
 	/**
 	 * The verdict on {@code at}, and where the knee's steps measured a JVM still warming
-	 * up (its compilers busy), a verdict that says so: its figures are the JIT's as much
-	 * as the service's.
+	 * up (its compilers busy) on full cores, a verdict that says so: its figures are the
+	 * JIT's as much as the service's. Where the service, compilers and all, used less
+	 * than {@value #JIT_FULL} of the cores it could have had, the compilers took no core
+	 * the requests waited for: the cap is read from where they waited, and the JIT is no
+	 * excuse.
 	 */
 	private static Verdict verdict(AtCap at) {
 		Verdict verdict = named(at);
-		List<Step> warming = at.atCap().stream().filter(Step::warming).toList();
+		List<Step> warming = at.atCap().stream().filter(Attribution::warmingOnFullCores).toList();
 		if (warming.isEmpty()) {
 			return verdict;
 		}
@@ -154,6 +157,24 @@ final class Attribution {
 								+ " warm-up reads the service's own ceiling",
 						busiest),
 				capped.model(), capped.where(), readings);
+	}
+
+	/**
+	 * The share of the cores a service could have had (its limit, or what the machine
+	 * left it) that its JVM, compilers included, must use for a warming step's JIT to be
+	 * the cap's excuse.
+	 */
+	static final double JIT_FULL = 0.9;
+
+	/**
+	 * Whether {@code step} measured a JVM still warming up on full cores: its compilers
+	 * busy and its service, compilers included, at {@value #JIT_FULL} of its usable cores
+	 * or more (or its CPU not read).
+	 */
+	static boolean warmingOnFullCores(Step step) {
+		return step.warming() && step.cpu()
+			.map((use) -> use.serviceCores() <= 0 || use.service() >= JIT_FULL * use.serviceCores())
+			.orElse(true);
 	}
 
 	private static Verdict named(AtCap at) {

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.function.Function;
 
 import dev.bottleneckkit.sweep.Verdict.Capped;
+import dev.bottleneckkit.sweep.internal.waits.Refusal;
 import dev.bottleneckkit.sweep.internal.waits.SiteReading;
 
 /**
@@ -30,7 +31,11 @@ final class WaitSiteKind implements ResourceKind {
 
 	static Optional<Capped> waits(AtCap at) {
 		List<SiteReading> sites = SiteReading.of(at.readings().steps(), ThreadDumps::servesARequest);
-		return SiteReading.cap(sites, at.last().users(), at.w1()).map((cap) -> {
+		Optional<SiteReading.Cap> waits = SiteReading.cap(sites, at.last().users(), at.w1());
+		if (waits.isEmpty()) {
+			return refusals(at);
+		}
+		return waits.map((cap) -> {
 			Map<String, String> readings = new LinkedHashMap<>();
 			sites.stream()
 				.filter((reading) -> reading.site().equals(cap.site()))
@@ -41,6 +46,24 @@ final class WaitSiteKind implements ResourceKind {
 			return at.capped(Resource.WAIT_SITE, cap.saw(), new Verdict.Model(cap.holders(), "holders", at.w1(), "W₁"),
 					Optional.of(cap.site().frame()), readings);
 		});
+	}
+
+	/**
+	 * A cap that refuses: nothing queues, the extra requests fail fast, and as many
+	 * request threads as it lets in wait at the call it guards ({@link Refusal}).
+	 */
+	static Optional<Capped> refusals(AtCap at) {
+		return Refusal.of(at.readings().steps(), ThreadDumps::servesARequest, at.last().users(), at.w1())
+			.map((refusal) -> {
+				Map<String, String> readings = new LinkedHashMap<>();
+				refusal.steps()
+					.forEach((step) -> readings.put("turned away and holding, " + AtCap.usersText(step.users()),
+							String.format(Locale.ROOT, "%.0f %% of the answers failed, %.0f holding",
+									100 * step.share(), step.holders())));
+				return at.capped(Resource.WAIT_SITE, refusal.saw(),
+						new Verdict.Model(refusal.holders(), "holders", at.w1(), "W₁"),
+						Optional.of(refusal.site().frame()), readings);
+			});
 	}
 
 }

@@ -1,7 +1,12 @@
 package dev.bottleneckkit.sweep;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
+import java.util.zip.GZIPInputStream;
 
 import dev.bottleneckkit.containers.ServiceContainer;
 import dev.bottleneckkit.internal.RunHook;
@@ -999,6 +1005,50 @@ class AttributionTest {
 		assertThat(sweep.verdict().line()).contains(
 				"; the knee's steps were still warming (the compilers at up to 0.30 of a core): a longer warm-up reads"
 						+ " the service's own ceiling");
+	}
+
+	/**
+	 * The stock labels' renderers (the nightly's dumps) on a fresh JVM: its compilers
+	 * took 0.3 of a core at every step, but the service, compilers and all, used a third
+	 * of the machine's 2 cores. No core was full, so the JIT is no excuse: the cap is
+	 * read from where the requests waited, 3 renderers / W₁, and the line says nothing of
+	 * warming.
+	 */
+	@Test
+	void aWarmingStepAtAThirdOfTheCoresIsNamedFromItsWaits() {
+		double[] rps = { 4.9, 9.8, 14.9, 15.0 };
+		List<List<String>> dumps = List.of(List.of("label-1"), List.of("label-2"), List.of("label-3"),
+				List.of("label-4", "label-5", "label-6"));
+		List<Step> steps = new ArrayList<>();
+		for (int i = 0; i < rps.length; i++) {
+			Step step = warming(machineStep(1 << i, rps[i], 0.55 + 0.03 * i, Map.of(), 0.05, 0.7), 0.3);
+			steps.add(new Step(step.users(), step.result(), step.service(), step.downstream(), step.cpu(),
+					step.pinned(), step.carriers(), dumps.get(i).stream().map(AttributionTest::recorded).toList(),
+					step.connections(), step.wall(), step.standIn(), step.carrierCores(), step.cpuOverTheWindow(),
+					step.compilerCores()));
+		}
+
+		SweepResult sweep = result(steps, true);
+
+		assertThat(sweep).isCappedBy(Resource.WAIT_SITE);
+		assertThat(sweep.verdict().line())
+			.contains("requests wait in `com.example.stock.StockApplication.label` (a queue)")
+			.contains(": 3 holders")
+			.doesNotContain("warming");
+	}
+
+	/** A dump the nightly took of a stock route, kept gzipped beside the waits' tests. */
+	private static ThreadDump recorded(String name) {
+		try (InputStream packed = new GZIPInputStream(AttributionTest.class
+			.getResourceAsStream("/dev/bottleneckkit/sweep/internal/waits/stock/" + name + ".json.gz"))) {
+			Path file = Files.createTempFile("dump-", ".json");
+			file.toFile().deleteOnExit();
+			Files.copy(packed, file, StandardCopyOption.REPLACE_EXISTING);
+			return ThreadDump.read(file);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	/** {@code step} with its compilers at {@code cores} of a core. */

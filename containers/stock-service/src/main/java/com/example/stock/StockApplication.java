@@ -16,6 +16,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,11 +25,13 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.client.RestClient;
+import org.springframework.web.server.ResponseStatusException;
 
 /**
  * A small service as a team writes it: a price from a quote service (RestClient on Apache HttpClient 5, as
@@ -36,7 +40,8 @@ import org.springframework.web.client.RestClient;
  * invoice rendered after its transaction has given the connection back, a page of orders that takes its connection
  * twice, a price list signed on the CPU, a bundle whose two quotes are fetched at once on a pool of the team's own, and a label drawn by one of the
  * team's renderers, a pool of objects it publishes two gauges for. Every limit is Spring Boot's default unless the
- * environment sets it.
+ * environment sets it. Three routes call the quote service through limits written by hand, as teams write them: licences
+ * on a monitor, a queue of handles, and a semaphore that turns the extra requests away.
  */
 @SpringBootApplication
 @RestController
@@ -67,11 +72,22 @@ public class StockApplication {
 
 	private final URI quote;
 
+	/** Licences of the partner's API, handed out on a monitor. */
+	private final Licences licences;
+
+	/** Handles to the partner's API, taken from a queue and put back. */
+	private final BlockingQueue<Integer> handles = new LinkedBlockingQueue<>();
+
+	/** Calls to the partner at once; one more is answered 503 at once. */
+	private final Semaphore calls;
+
 	StockApplication(RestClient.Builder builder, JdbcClient jdbc, TransactionTemplate transaction,
 			@Value("${stock.quotes-url}") String quotesUrl, @Value("${stock.ledger-rounds:480}") int ledgerRounds,
 			@Value("${stock.signature-rounds:200}") int signatureRounds,
 			@Value("${stock.bundle.threads:3}") int bundleThreads, @Value("${stock.renderers:3}") int renderers,
-			@Qualifier("applicationTaskExecutor") Executor tasks, MeterRegistry meters) {
+			@Value("${stock.licences:4}") int licences, @Value("${stock.handles:6}") int handles,
+			@Value("${stock.calls:8}") int calls, @Qualifier("applicationTaskExecutor") Executor tasks,
+			MeterRegistry meters) {
 		this.quotes = builder.baseUrl(quotesUrl).build();
 		this.jdbc = jdbc;
 		this.transaction = transaction;
@@ -80,6 +96,11 @@ public class StockApplication {
 		this.quotesPool = Executors.newFixedThreadPool(bundleThreads, Thread.ofPlatform().name("quotes-", 1).factory());
 		this.tasks = tasks;
 		this.quote = URI.create(quotesUrl + "/quote");
+		this.licences = new Licences(licences);
+		for (int i = 0; i < handles; i++) {
+			this.handles.add(i);
+		}
+		this.calls = new Semaphore(calls);
 		this.renderers = new ArrayBlockingQueue<>(renderers);
 		for (int i = 0; i < renderers; i++) {
 			this.renderers.add(new Renderer());
@@ -115,6 +136,44 @@ public class StockApplication {
 		List<CompletableFuture<Integer>> quotes = List.of(CompletableFuture.supplyAsync(this::quoteBytes, this.tasks),
 				CompletableFuture.supplyAsync(this::quoteBytes, this.tasks));
 		return Map.of("suppliers", 2, "quoteBytes", quotes.stream().mapToInt(CompletableFuture::join).sum());
+	}
+
+	/** A quote from the partner under one of its licences; a request waits for a free one. */
+	@GetMapping("/licensed")
+	Map<String, Object> licensed() throws InterruptedException {
+		this.licences.take();
+		try {
+			return Map.of("quoteBytes", quoteBytes());
+		}
+		finally {
+			this.licences.giveBack();
+		}
+	}
+
+	/** A quote through one of the partner's handles, taken from the queue and put back; a request waits for one. */
+	@GetMapping("/handled")
+	Map<String, Object> handled() throws InterruptedException {
+		Integer handle = this.handles.take();
+		try {
+			return Map.of("handle", handle, "quoteBytes", quoteBytes());
+		}
+		finally {
+			this.handles.put(handle);
+		}
+	}
+
+	/** A quote if fewer than the partner's calls are under way, else 503 at once: the extra requests are turned away. */
+	@GetMapping("/guarded")
+	Map<String, Object> guarded() {
+		if (!this.calls.tryAcquire()) {
+			throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, "the partner's calls are all in use");
+		}
+		try {
+			return Map.of("quoteBytes", quoteBytes());
+		}
+		finally {
+			this.calls.release();
+		}
 	}
 
 	private int quoteBytes() {

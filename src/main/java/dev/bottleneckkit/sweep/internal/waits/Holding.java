@@ -191,7 +191,7 @@ public record Holding(WaitSite site, List<DumpedThread> waiters, List<DumpedThre
 	}
 
 	/**
-	 * "requests wait in `com.acme.Licences.take` (Object.wait): 4 holders, request
+	 * "requests wait in `com.acme.Licences.take` (a monitor's wait): 4 holders, request
 	 * threads past `com.acme.LicenceController.quote`".
 	 */
 	@Override

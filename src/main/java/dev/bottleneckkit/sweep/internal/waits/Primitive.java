@@ -13,7 +13,7 @@ public enum Primitive {
 	MONITOR("a monitor", List.of()),
 
 	/** {@code Object.wait}: a hand-written pool, a client's future. */
-	OBJECT_WAIT("Object.wait", List.of("java.lang.Object.wait")),
+	OBJECT_WAIT("a monitor's wait", List.of("java.lang.Object.wait")),
 
 	/** A {@code Semaphore}'s permit. */
 	SEMAPHORE("a semaphore", List.of("java.util.concurrent.Semaphore.")),

@@ -60,9 +60,9 @@ public record SiteReading(WaitSite site, List<AtStep> steps) {
 		}
 
 		/**
-		 * "requests wait in `com.acme.Licences.take` (Object.wait): 4 holders, request
-		 * threads past `com.acme.LicenceController.quote`, each at most W₁ 0.200 s — 4 /
-		 * 0.200 s = 20.0 rps".
+		 * "requests wait in `com.acme.Licences.take` (a monitor's wait): 4 holders,
+		 * request threads past `com.acme.LicenceController.quote`, each at most W₁ 0.200
+		 * s — 4 / 0.200 s = 20.0 rps".
 		 */
 		public String line() {
 			double seconds = this.hold.toNanos() / 1e9;
@@ -71,8 +71,8 @@ public record SiteReading(WaitSite site, List<AtStep> steps) {
 		}
 
 		/**
-		 * "requests wait in `com.acme.Licences.take` (Object.wait), 6 at once: 4 holders,
-		 * request threads past `com.acme.LicenceController.quote`".
+		 * "requests wait in `com.acme.Licences.take` (a monitor's wait), 6 at once: 4
+		 * holders, request threads past `com.acme.LicenceController.quote`".
 		 */
 		public String saw() {
 			String by = switch (this.holding.how()) {

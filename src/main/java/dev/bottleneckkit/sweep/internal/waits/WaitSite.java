@@ -53,7 +53,7 @@ public record WaitSite(Primitive primitive, String frame) {
 		return (dot > 0) ? this.frame.substring(0, dot) : this.frame;
 	}
 
-	/** "{@code com.acme.Licences.take} (Object.wait)". */
+	/** "{@code com.acme.Licences.take} (a monitor's wait)". */
 	@Override
 	public String toString() {
 		return "`" + this.frame + "` (" + this.primitive.words() + ")";

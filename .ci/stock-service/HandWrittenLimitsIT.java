@@ -1,0 +1,128 @@
+package com.example.guards;
+
+import java.time.Duration;
+
+import dev.bottleneckkit.containers.DownstreamContainer;
+import dev.bottleneckkit.containers.KitContainers;
+import dev.bottleneckkit.containers.ServiceContainer;
+import dev.bottleneckkit.junit.Scenario;
+import dev.bottleneckkit.junit.ScenarioReport;
+import dev.bottleneckkit.sweep.Knob;
+import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Sweep;
+import dev.bottleneckkit.sweep.SweepResult;
+import eu.rekawek.toxiproxy.model.ToxicDirection;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.testcontainers.containers.Network;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.mysql.MySQLContainer;
+import org.testcontainers.toxiproxy.ToxiproxyContainer;
+
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
+
+/**
+ * Limits a team writes by hand around a call to its partner (the quote service, 0.5 s a call): no kind of the kit
+ * knows them, so each is named by where the requests wait and who holds what they wait for, with Little's law, holders
+ * over the hold, and confirmed by the team's own setting. Tomcat keeps its 200 threads, so the limit, not Tomcat, caps.
+ */
+@Scenario(id = "T9", title = "Limits written by hand: named by where the requests wait")
+class HandWrittenLimitsIT {
+
+	static final Network network = KitContainers.newNetwork();
+
+	@Container
+	static final MySQLContainer mysql = KitContainers.mysql(network);
+
+	/** The partner's quote service: 400 ms a quote, reached through Toxiproxy, which adds 100 ms. */
+	@Container
+	static final DownstreamContainer quotes = new DownstreamContainer()
+		.withRoute(DownstreamContainer.route("/quote").latency(Duration.ofMillis(400)).bodyBytes(256))
+		.withNetwork(network)
+		.withNetworkAliases("quotes");
+
+	@Container
+	static final ToxiproxyContainer toxiproxy = KitContainers.toxiproxy(network);
+
+	@Container
+	static final ServiceContainer stock = new ServiceContainer(System.getenv().getOrDefault("STOCK_IMAGE", "example/stock:1.0.0"))
+		.withNetwork(network)
+		.withSpringProperty("stock.quotes-url", "http://toxiproxy:8666")
+		.withSpringProperty("spring.datasource.url",
+				"jdbc:mysql://mysql:3306/" + mysql.getDatabaseName() + "?useSSL=false&allowPublicKeyRetrieval=true")
+		.withSpringProperty("spring.datasource.username", mysql.getUsername())
+		.withSpringProperty("spring.datasource.password", mysql.getPassword())
+		.dependsOn(mysql);
+
+	@BeforeAll
+	static void slowNetworkToThePartner() throws Exception {
+		KitContainers.proxy(toxiproxy, "quotes", 8666, "quotes:8080")
+			.toxics()
+			.latency("slow-network", ToxicDirection.DOWNSTREAM, 100);
+	}
+
+	/**
+	 * 4 licences handed out on a monitor ({@code synchronized}, {@code wait}, {@code notifyAll}): the extra requests
+	 * wait in {@code Licences.take}, 4 request threads past it hold them, 4 / 0.5 s = 8 rps; 8 licences double it.
+	 */
+	@Test
+	void theLicencesOnAMonitorCapTheLicensedRoute(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(stock, "/licensed")
+			.named("stock /licensed")
+			.upToUsers(32)
+			.confirming(Knob.springProperty("licences 8", "stock.licences", 8, 2))
+			.run();
+
+		report.record("sweep: /licensed (4 licences on a monitor, 0.5 s each)", sweep);
+		assertThat(sweep).isCappedBy(Resource.WAIT_SITE)
+			.hasCeilingNearItsModel(withPercentage(15))
+			.isConfirmedWithin(withPercentage(10));
+		assertThat(sweep.verdict().line()).contains("requests wait in `com.example.stock.Licences.take` (a monitor's wait)")
+			.contains(": 4 holders")
+			.doesNotContain("connection pool");
+	}
+
+	/**
+	 * 6 handles in a {@code LinkedBlockingQueue}, taken and put back by hand: the extra requests wait in its take, 6
+	 * request threads past it hold them, 6 / 0.5 s = 12 rps; 12 handles double it.
+	 */
+	@Test
+	void theQueueOfHandlesCapsTheHandledRoute(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(stock, "/handled")
+			.named("stock /handled")
+			.upToUsers(32)
+			.confirming(Knob.springProperty("handles 12", "stock.handles", 12, 2))
+			.run();
+
+		report.record("sweep: /handled (6 handles in a queue, 0.5 s each)", sweep);
+		assertThat(sweep).isCappedBy(Resource.WAIT_SITE)
+			.hasCeilingNearItsModel(withPercentage(15))
+			.isConfirmedWithin(withPercentage(10));
+		assertThat(sweep.verdict().line()).contains("requests wait in `com.example.stock.StockApplication.handled` (a queue)")
+			.contains(": 6 holders")
+			.doesNotContain("connection pool");
+	}
+
+	/**
+	 * 8 calls at once by {@code Semaphore.tryAcquire()}, the ninth answered 503 at once: a cap that refuses instead of
+	 * queueing. It is named from the failures, with the 8 request threads that hold the calls, 8 / 0.5 s = 16 rps;
+	 * 16 calls double it.
+	 */
+	@Test
+	void theSemaphoreThatRefusesCapsTheGuardedRoute(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(stock, "/guarded")
+			.named("stock /guarded")
+			.upToUsers(32)
+			.confirming(Knob.springProperty("calls 16", "stock.calls", 16, 2))
+			.run();
+
+		report.record("sweep: /guarded (8 calls at once, the rest answered 503)", sweep);
+		assertThat(sweep).isCappedBy(Resource.WAIT_SITE)
+			.hasCeilingNearItsModel(withPercentage(15))
+			.isConfirmedWithin(withPercentage(10));
+		assertThat(sweep.verdict().line()).contains("beyond 8 at once, requests fail with http-503")
+			.doesNotContain("connection pool");
+	}
+
+}

@@ -1,0 +1,97 @@
+package dev.bottleneckkit.sweep.internal.waits;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.zip.GZIPInputStream;
+
+import dev.bottleneckkit.load.LoadResult;
+import dev.bottleneckkit.load.LoadResults;
+import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.probe.ThreadDump;
+import dev.bottleneckkit.sweep.Step;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * The stock service's /guarded: a {@code Semaphore.tryAcquire()} of 8 around a 0.5 s call
+ * to the quote service, the ninth request answered 503 at once. Its dumps from a sweep of
+ * the branch (1, 2, 4 and 8 users, then one at 16), each step's throughput and failures
+ * as the sweep read them.
+ */
+class RefusalTest {
+
+	static final Duration W1 = Duration.ofMillis(509);
+
+	@TempDir
+	Path unpacked;
+
+	@Test
+	void aSemaphoreThatAnswers503IsNamedFromItsFailures() {
+		Refusal refusal = Refusal.of(steps(3_700), SiteReadingTest.REQUESTS, 16, W1).orElseThrow();
+
+		System.out.println("stock /guarded: " + refusal.saw() + String.format(" — %.1f rps", refusal.modelRps()));
+		assertThat(refusal.holders()).isEqualTo(8);
+		assertThat(refusal.site())
+			.isEqualTo(new WaitSite(Primitive.FUTURE, "com.example.stock.StockApplication.quoteBytes"));
+		assertThat(refusal.failure()).isEqualTo("http-503");
+		assertThat(refusal.modelRps()).isCloseTo(15.6, within(0.15 * 15.6));
+		assertThat(refusal.saw())
+			.startsWith("beyond 8 at once, requests fail with http-503 (96 % of the answers at 16");
+	}
+
+	/**
+	 * The same dumps without a failure: nothing was turned away, and no refusal is named.
+	 */
+	@Test
+	void withoutFailuresNothingRefused() {
+		assertThat(Refusal.of(steps(0), SiteReadingTest.REQUESTS, 16, W1)).isEmpty();
+	}
+
+	/** A few failures, under a tenth of the answers, are no cap's. */
+	@Test
+	void aFewFailuresAreNoCap() {
+		assertThat(Refusal.of(steps(10), SiteReadingTest.REQUESTS, 16, W1)).isEmpty();
+	}
+
+	private List<Step> steps(long failedAt16) {
+		return List.of(step(1, 2.0, 0, "guarded-1"), step(2, 3.9, 0, "guarded-2"), step(4, 7.9, 0, "guarded-3"),
+				step(8, 15.8, 0, "guarded-4", "guarded-5"), step(16, 15.6, failedAt16, "guarded-6"));
+	}
+
+	private Step step(int users, double rps, long failed, String... dumps) {
+		Duration window = Duration.ofSeconds(10);
+		LoadResult result = LoadResults.closedLoop("load", users, window, Math.round(rps * 10), W1,
+				(failed > 0) ? Map.of("http-503", failed) : Map.of(), Duration.ofMillis(2));
+		List<ThreadDump> taken = new ArrayList<>();
+		for (String dump : dumps) {
+			taken.add(ThreadDump.read(unpack(dump)));
+		}
+		return new Step(users, result, new GaugeTimeline(Map.of()), new GaugeTimeline(Map.of()), Optional.empty(),
+				List.of(), OptionalInt.empty(), taken, List.of(), window);
+	}
+
+	private Path unpack(String name) {
+		Path file = this.unpacked.resolve(name + ".json");
+		try (InputStream packed = new GZIPInputStream(
+				RefusalTest.class.getResourceAsStream("stock/" + name + ".json.gz"))) {
+			Files.copy(packed, file);
+			return file;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+}
