@@ -125,4 +125,22 @@ class HandWrittenLimitsIT {
 			.doesNotContain("connection pool");
 	}
 
+	/**
+	 * A visit counted on one row in each request's transaction, then a 50 ms query before the commit: the row's lock is
+	 * held by one transaction at a time, so 1 / 0.05 s = 20 rps at most, whatever Hikari's 10 connections allow. It is
+	 * read from the database's own lock tables (the kit finds the MySQL it started on the service's network), and the
+	 * pool in front of it, full because its connections wait there, is not named.
+	 */
+	@Test
+	void aRowLockInTheDatabaseCapsTheCountedRoute(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(stock, "/counted").named("stock /counted").upToUsers(32).run();
+
+		report.record("sweep: /counted (one row updated in each transaction, 50 ms before the commit)", sweep);
+		assertThat(sweep).isCappedBy(Resource.WAIT_SITE).hasCeilingNearItsModel(withPercentage(15));
+		assertThat(sweep.verdict().line()).contains("requests wait in the database for a lock on `test`.`counters` PRIMARY")
+			.contains(": 1 holder")
+			.doesNotContain("Hikari")
+			.doesNotContain("connection pool");
+	}
+
 }

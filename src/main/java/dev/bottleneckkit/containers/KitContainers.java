@@ -8,6 +8,7 @@ import java.util.Map;
 import com.github.dockerjava.api.command.CreateContainerCmd;
 import com.github.dockerjava.api.model.Ports;
 import dev.bottleneckkit.images.KitImages;
+import dev.bottleneckkit.internal.Databases;
 import dev.bottleneckkit.internal.DockerHost;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.internal.Passwords;
@@ -46,7 +47,7 @@ public final class KitContainers {
 	 * {@code getPassword()}.
 	 */
 	public static MySQLContainer mysql(Network network) {
-		return guarded(new MySQLContainer(KitImages.mysql()) {
+		MySQLContainer mysql = guarded(new MySQLContainer(KitImages.mysql()) {
 
 			@Override
 			public void start() {
@@ -64,6 +65,9 @@ public final class KitContainers {
 			.withNetwork(network)
 			.withNetworkAliases(MYSQL_ALIAS)
 			.withStartupTimeout(KitImages.STARTUP_TIMEOUT);
+		// A sweep of a service on this network reads its lock tables (DatabaseLocks).
+		Databases.register(mysql);
+		return mysql;
 	}
 
 	/**

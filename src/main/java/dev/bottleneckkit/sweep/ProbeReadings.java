@@ -1,6 +1,8 @@
 package dev.bottleneckkit.sweep;
 
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +64,8 @@ record ProbeReadings(GaugeTimeline service, GaugeTimeline downstream, Optional<S
 
 		private Optional<String> meters = Optional.empty();
 
+		private Map<String, List<GaugeTimeline.Sample>> database = Map.of();
+
 		Builder service(GaugeTimeline timeline) {
 			this.service = timeline;
 			return this;
@@ -111,6 +115,15 @@ record ProbeReadings(GaugeTimeline service, GaugeTimeline downstream, Optional<S
 			return this;
 		}
 
+		/**
+		 * The database's series, each sample timed from the load's window opening: they
+		 * join the service's meters.
+		 */
+		Builder database(Map<String, List<GaugeTimeline.Sample>> series) {
+			this.database = series;
+			return this;
+		}
+
 		/** A probe's line on what it could not see, naming what to change. */
 		Builder blind(String line) {
 			this.blind.add(line);
@@ -132,8 +145,22 @@ record ProbeReadings(GaugeTimeline service, GaugeTimeline downstream, Optional<S
 		}
 
 		ProbeReadings readings() {
-			return new ProbeReadings(this.service, this.downstream, this.cpu, this.cpuOverTheWindow, this.pinned,
+			return new ProbeReadings(withTheDatabase(), this.downstream, this.cpu, this.cpuOverTheWindow, this.pinned,
 					this.carriers, this.carrierCores, this.threads, this.connections, this.standIn, this.compilerCores);
+		}
+
+		/** The service's meters and the database's series, timed as the meters are. */
+		private GaugeTimeline withTheDatabase() {
+			if (this.database.isEmpty()) {
+				return this.service;
+			}
+			Map<String, List<GaugeTimeline.Sample>> series = new LinkedHashMap<>(this.service.series());
+			Duration opens = this.service.windowOpens();
+			this.database.forEach((name, samples) -> series.put(name,
+					samples.stream()
+						.map((sample) -> new GaugeTimeline.Sample(opens.plus(sample.at()), sample.value()))
+						.toList()));
+			return new GaugeTimeline(series, opens, this.service.windowCloses());
 		}
 
 	}

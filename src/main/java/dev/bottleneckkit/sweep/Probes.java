@@ -11,6 +11,7 @@ import java.util.Set;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.containers.DownstreamContainer;
+import dev.bottleneckkit.internal.Databases;
 import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.internal.RunHook;
 import dev.bottleneckkit.probe.Gauge;
@@ -18,6 +19,7 @@ import dev.bottleneckkit.probe.PinningProbe;
 import dev.bottleneckkit.probe.ServiceGauges;
 import dev.bottleneckkit.probe.ThreadDumpProbe;
 import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.JdbcDatabaseContainer;
 
 /**
  * The probes of one sweep, on the service it loads: the {@link StepProbe}s that can see,
@@ -112,6 +114,14 @@ final class Probes implements AutoCloseable {
 		catch (RuntimeException ex) {
 			blind.add("outbound connections: the socket reader did not start (" + StepProbe.Blind.rootMessage(ex)
 					+ "); pools without meters cannot be seen");
+		}
+		for (JdbcDatabaseContainer<?> database : Databases.on(service.getNetwork())) {
+			try {
+				seeing.add(DatabaseLocksProbe.on(database));
+			}
+			catch (StepProbe.Blind ex) {
+				blind.add(ex.getMessage());
+			}
 		}
 		if (jmx.isPresent()) {
 			try {

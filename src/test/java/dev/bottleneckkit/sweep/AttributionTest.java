@@ -1037,6 +1037,53 @@ class AttributionTest {
 			.doesNotContain("warming");
 	}
 
+	/**
+	 * The stock service's /counted as the branch's sweep read it: one row updated in each
+	 * transaction, 50 ms before the commit. From 2 users on, transactions wait in the
+	 * database for the row's lock and one holds it; the lock is named from the database's
+	 * tables, 1 / W₁, and not the pool in front of it.
+	 */
+	@Test
+	void aRowLockReadFromTheDatabaseIsTheCap() {
+		List<Step> steps = List.of(lockStep(1, 17.2, 58, 0, 0), lockStep(2, 19.3, 103, 0.9, 1),
+				lockStep(4, 19.3, 206, 2.9, 1), lockStep(8, 19.2, 415, 6.8, 1));
+
+		SweepResult sweep = result(steps, true);
+
+		assertThat(sweep).isCappedBy(Resource.WAIT_SITE).hasCeilingNearItsModel(withPercentage(15));
+		assertThat(sweep.verdict().line()).contains(
+				"requests wait in the database for a lock on `test`.`counters` PRIMARY (RECORD), 6.8 transactions at"
+						+ " once: 1 holder")
+			.contains("1 holder / 0.058 s = 17.2 rps");
+	}
+
+	/** The same steps with no transaction waiting for a lock: no lock is named. */
+	@Test
+	void noLockWaitedForNoLockNamed() {
+		List<Step> steps = List.of(lockStep(1, 17.2, 58, 0, 0), lockStep(2, 19.3, 103, 0, 0),
+				lockStep(4, 19.3, 206, 0, 0), lockStep(8, 19.2, 415, 0, 0));
+
+		assertThat(result(steps, true).verdict().line()).doesNotContain("in the database");
+	}
+
+	/**
+	 * A step whose database lock tables read {@code waiting} transactions waiting for the
+	 * counters' row, on average, and {@code holding} holding it, in ten samples.
+	 */
+	private static Step lockStep(int users, double rps, long latencyMs, double waiting, int holding) {
+		String lock = " `test`.`counters` PRIMARY (RECORD)";
+		List<GaugeTimeline.Sample> waits = new ArrayList<>();
+		List<GaugeTimeline.Sample> holds = new ArrayList<>();
+		for (int i = 0; i < 10; i++) {
+			double waiters = Math.round(waiting * 10) / 10.0;
+			waits.add(new GaugeTimeline.Sample(Duration.ofMillis(100 * i), waiters));
+			holds.add(new GaugeTimeline.Sample(Duration.ofMillis(100 * i), (waiters > 0) ? holding : 0));
+		}
+		GaugeTimeline database = new GaugeTimeline(
+				Map.of(DatabaseLocksProbe.WAITING + lock, waits, DatabaseLocksProbe.HOLDING + lock, holds));
+		return step(users, rps, latencyMs, database, List.of());
+	}
+
 	/** A dump the nightly took of a stock route, kept gzipped beside the waits' tests. */
 	private static ThreadDump recorded(String name) {
 		try (InputStream packed = new GZIPInputStream(AttributionTest.class

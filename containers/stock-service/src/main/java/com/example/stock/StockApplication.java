@@ -23,8 +23,10 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Bean;
 import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -41,7 +43,7 @@ import org.springframework.web.server.ResponseStatusException;
  * twice, a price list signed on the CPU, a bundle whose two quotes are fetched at once on a pool of the team's own, and a label drawn by one of the
  * team's renderers, a pool of objects it publishes two gauges for. Every limit is Spring Boot's default unless the
  * environment sets it. Three routes call the quote service through limits written by hand, as teams write them: licences
- * on a monitor, a queue of handles, and a semaphore that turns the extra requests away.
+ * on a monitor, a queue of handles, and a semaphore that turns the extra requests away; one counts visits on a row.
  */
 @SpringBootApplication
 @RestController
@@ -213,6 +215,28 @@ public class StockApplication {
 			return "drawn";
 		}
 
+	}
+
+	/** The visits' counter: one row, created when the service starts. */
+	@Bean
+	static ApplicationRunner counters(JdbcClient jdbc) {
+		return (args) -> {
+			jdbc.sql("CREATE TABLE IF NOT EXISTS counters (id INT PRIMARY KEY, visits BIGINT NOT NULL)").update();
+			jdbc.sql("INSERT IGNORE INTO counters VALUES (1, 0)").update();
+		};
+	}
+
+	/**
+	 * A visit counted on the counter's row in the request's transaction, then a 50 ms query before the commit: the row's
+	 * lock is held until the commit, one transaction at a time.
+	 */
+	@GetMapping("/counted")
+	Map<String, Object> counted() {
+		return this.transaction.execute((status) -> {
+			this.jdbc.sql("UPDATE counters SET visits = visits + 1 WHERE id = 1").update();
+			Integer slept = this.jdbc.sql("SELECT SLEEP(0.05)").query(Integer.class).single();
+			return Map.of("counted", true, "slept", slept);
+		});
 	}
 
 	/** One query per request, a quarter of a second in the database. */
