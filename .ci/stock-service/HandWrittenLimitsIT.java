@@ -53,6 +53,8 @@ class HandWrittenLimitsIT {
 				"jdbc:mysql://mysql:3306/" + mysql.getDatabaseName() + "?useSSL=false&allowPublicKeyRetrieval=true")
 		.withSpringProperty("spring.datasource.username", mysql.getUsername())
 		.withSpringProperty("spring.datasource.password", mysql.getPassword())
+		// The JDK client keeps an idle connection ten minutes: those /guarded opened stay beside the async client's.
+		.withJvmOptions("-Djdk.httpclient.keepalive.timeout=600")
 		.dependsOn(mysql);
 
 	@BeforeAll
@@ -123,6 +125,53 @@ class HandWrittenLimitsIT {
 			.isConfirmedWithin(withPercentage(10));
 		assertThat(sweep.verdict().line()).contains("beyond 8 at once, requests fail with http-503")
 			.doesNotContain("connection pool");
+	}
+
+	/**
+	 * Apache HttpClient 5's async client at its default pool, 5 connections a route: every request thread joins its
+	 * future, so no thread holds what the others wait for; the 5 connections carrying requests do, 5 / 0.5 s = 10 rps,
+	 * and 10 a route double it. A pool that exists, named from where the requests wait and who holds it. Before the sweep, the service's other client (the JDK's) opens 8 connections to the same
+	 * destination for /guarded and keeps them idle: they are established all along and never counted.
+	 */
+	@Test
+	void theAsyncClientsPoolCapsTheAsyncRoute(ScenarioReport report) {
+		openIdleConnectionsOfTheOtherClient(8);
+		SweepResult sweep = Sweep.of(stock, "/async")
+			.named("stock /async")
+			.upToUsers(32)
+			.confirming(Knob.springProperty("async pool 10 a route", "stock.async.max-per-route", 10, 2))
+			.run();
+
+		report.record("sweep: /async (Apache HttpClient 5's async client, its default pool)", sweep);
+		assertThat(sweep).isCappedBy(Resource.CONNECTION_POOL)
+			.hasCeilingNearItsModel(withPercentage(15))
+			.isConfirmedWithin(withPercentage(10));
+		assertThat(sweep.verdict().line())
+			.contains("connection pool to toxiproxy:8666: requests wait in `org.apache.hc.core5.concurrent.BasicFuture.get`")
+			.contains(": 5 holders, connections carrying a request");
+		// The JDK client's idle connections to the same destination were there all along, and not counted.
+		assertThat(sweep.steps().get(sweep.steps().size() - 1).connections())
+			.anySatisfy((destination) -> assertThat(destination.max()).isGreaterThanOrEqualTo(5 + 8));
+	}
+
+	/** {@code count} requests at once to /guarded: its JDK client opens as many connections and keeps them idle. */
+	private static void openIdleConnectionsOfTheOtherClient(int count) {
+		java.util.concurrent.ExecutorService users = java.util.concurrent.Executors.newFixedThreadPool(count);
+		try {
+			java.util.List<java.util.concurrent.Future<Integer>> answers = new java.util.ArrayList<>();
+			for (int i = 0; i < count; i++) {
+				answers.add(users.submit(() -> io.restassured.RestAssured.get(stock.uri("/guarded")).statusCode()));
+			}
+			for (java.util.concurrent.Future<Integer> answer : answers) {
+				answer.get();
+			}
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+		finally {
+			users.shutdownNow();
+		}
 	}
 
 	/**

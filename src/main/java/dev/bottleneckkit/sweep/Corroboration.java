@@ -27,13 +27,13 @@ final class Corroboration {
 		// connections opened as the users grew.
 		Optional<Step.Destination> same = LimitRules.flatDestinations(at, false)
 			.stream()
-			.filter((destination) -> destination.max() == (int) verdict.model().limit())
+			.filter((destination) -> destination.counted() == (int) verdict.model().limit())
 			.findFirst();
 		if (same.isEmpty()) {
 			return verdict;
 		}
 		Map<String, String> readings = new LinkedHashMap<>(verdict.readings());
-		readings.put("TCP connections", same.get().name() + " flat at " + same.get().max() + ": agrees");
+		readings.put("TCP connections", same.get().name() + " flat at " + same.get().counted() + ": agrees");
 		// A pool is the pool to that destination, unless its rule said where it is; a
 		// bulkhead is not where its calls go.
 		Optional<String> where = kind.atItsDestination() ? verdict.where().or(() -> Optional.of(same.get().name()))

@@ -26,11 +26,23 @@ final class KitReader {
 	 * {@code name} in reports and the reaper's lines.
 	 */
 	static GenericContainer<?> running(String name, Class<?> main, String... arguments) {
-		GenericContainer<?> reader = KitContainers.labelled(new GenericContainer<>(KitImages.java(JavaRuntime.JAVA_21)))
+		return running(JavaRuntime.JAVA_21, name, main, arguments);
+	}
+
+	/**
+	 * The same on {@code runtime}: Java 25 lets the reader call the kernel through the
+	 * foreign function API (native access granted to the kit's classes).
+	 */
+	static GenericContainer<?> running(JavaRuntime runtime, String name, Class<?> main, String... arguments) {
+		GenericContainer<?> reader = KitContainers.labelled(new GenericContainer<>(KitImages.java(runtime)))
 			.withLabel(DockerHost.NAME_LABEL, name);
 		String classPath = KitClasses.copyInto(reader);
 		List<String> command = new ArrayList<>(List.of("java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx24m",
-				"-Xss256k", "-XX:-UsePerfData", "-cp", classPath, main.getName()));
+				"-Xss256k", "-XX:-UsePerfData"));
+		if (runtime.feature() >= 22) {
+			command.add("--enable-native-access=ALL-UNNAMED");
+		}
+		command.addAll(List.of("-cp", classPath, main.getName()));
 		command.addAll(List.of(arguments));
 		reader.withCreateContainerCmdModifier((cmd) -> cmd.withUser("65534:65534").withEntrypoint(command));
 		return reader;

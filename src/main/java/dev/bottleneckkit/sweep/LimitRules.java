@@ -172,21 +172,26 @@ final class LimitRules {
 		}
 		return flatDestinations(at, true).stream().map((destination) -> {
 			Map<String, String> readings = new LinkedHashMap<>();
-			readings.put("connections to " + destination.name(), destination.max() + " in every reading of the last "
-					+ at.atCap().size() + " steps (" + destination.readings() + " readings in the last)");
+			String carried = destination.inUse().isPresent() ? " carrying requests" : "";
+			readings.put("connections to " + destination.name(),
+					destination.counted() + carried + " in every step of the last " + at.atCap().size() + " ("
+							+ destination.readings() + " readings in the last)");
 			readings.put("users of the last step", Integer.toString(at.last().users()));
 			return at.capped(Resource.CONNECTION_POOL,
-					String.format(Locale.ROOT, "connection pool to %s: %d connections (TCP), flat while users doubled",
-							destination.name(), destination.max()),
-					new Verdict.Model(destination.max(), "connections", at.w1(), "W₁"), Optional.of(destination.name()),
-					readings);
+					String.format(Locale.ROOT,
+							"connection pool to %s: %d connections%s (TCP), flat while users doubled",
+							destination.name(), destination.counted(), carried),
+					new Verdict.Model(destination.counted(), "connections", at.w1(), "W₁"),
+					Optional.of(destination.name()), readings);
 		}).min(Comparator.comparingDouble(Capped::modelError));
 	}
 
 	/**
 	 * Destinations whose connections stayed at one number N ≥ 1 in every reading of the
 	 * steps at the cap, fewer than the last step's users; {@code grown}, only those
-	 * opened as the users grew below the knee.
+	 * opened as the users grew below the knee. Where the reader saw the connections'
+	 * bytes, only those that carried a request count ({@link Step.Destination#counted}):
+	 * an idle keep-alive connection, another client's, is no evidence of a pool.
 	 */
 	static List<Step.Destination> flatDestinations(AtCap at, boolean grown) {
 		if (at.atCap().size() < 2 || at.atCap().stream().anyMatch((s) -> s.connections().isEmpty())) {
@@ -203,20 +208,27 @@ final class LimitRules {
 				.filter((s) -> !s.connections().isEmpty())
 				.anyMatch((s) -> s.connections()
 					.stream()
-					.noneMatch((d) -> d.address().equals(last.address()) && d.max() >= last.max()));
-			boolean steady = (grew || !grown) && last.readings() >= 2 && last.min() == last.max() && last.max() >= 1
-					&& last.max() < at.last().users();
+					.noneMatch((d) -> d.address().equals(last.address()) && d.counted() >= last.counted()));
+			boolean steady = (grew || !grown) && last.readings() >= 2 && flat(last) && last.counted() >= 1
+					&& last.counted() < at.last().users();
 			for (Step each : at.atCap()) {
 				steady &= each.connections()
 					.stream()
-					.anyMatch((d) -> d.address().equals(last.address()) && d.min() == last.max()
-							&& d.max() == last.max());
+					.anyMatch((d) -> d.address().equals(last.address()) && flat(d) && d.counted() == last.counted());
 			}
 			if (steady) {
 				flat.add(last);
 			}
 		}
 		return flat;
+	}
+
+	/**
+	 * Whether a destination's count held within the step: its connections in use are one
+	 * count a step; established ones must be as many in every reading.
+	 */
+	private static boolean flat(Step.Destination destination) {
+		return destination.inUse().isPresent() || destination.min() == destination.max();
 	}
 
 	static Optional<Capped> tomcatThreads(AtCap at) {

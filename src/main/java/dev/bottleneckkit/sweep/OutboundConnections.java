@@ -7,6 +7,8 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,6 +17,7 @@ import java.util.function.Supplier;
 
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.ContainerNetwork;
+import dev.bottleneckkit.images.KitImages.JavaRuntime;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
@@ -52,6 +55,12 @@ final class OutboundConnections implements AutoCloseable {
 	/** Readings by the nanoTime they arrived: destination address to count. */
 	private final TreeMap<Long, Map<String, Integer>> readings = new TreeMap<>();
 
+	/**
+	 * Readings of each connection's bytes by the nanoTime they arrived, where the reader
+	 * can ask the kernel: {@code ip:port/local-port} to bytes acknowledged and received.
+	 */
+	private final TreeMap<Long, Map<String, long[]>> bytes = new TreeMap<>();
+
 	/** Names by address, as far as learnt. */
 	private final Map<String, String> names = new ConcurrentHashMap<>();
 
@@ -73,7 +82,8 @@ final class OutboundConnections implements AutoCloseable {
 	 * image, as an unprivileged user, labelled like every container of the kit).
 	 */
 	OutboundConnections start() {
-		this.reader = KitReader.running("socket reader", SocketCounter.class, Long.toString(INTERVAL.toMillis()))
+		this.reader = KitReader
+			.running(JavaRuntime.JAVA_25, "socket reader", SocketCounter.class, Long.toString(INTERVAL.toMillis()))
 			.withNetworkMode("container:" + this.service.getContainerId())
 			.withLogConsumer(this::onLine);
 		this.reader.start();
@@ -103,11 +113,47 @@ final class OutboundConnections implements AutoCloseable {
 		}
 		// A destination first seen in a later reading had none in the earlier ones.
 		int readingsSeen = readingsInRange;
+		Optional<Map<String, Integer>> inUse = inUse(fromNanos, toNanos);
 		List<Step.Destination> destinations = new ArrayList<>();
 		range.forEach((address, minMax) -> destinations.add(new Step.Destination(nameOf(address), address,
-				(readingsSeen > 1) ? minMax[0] : minMax[1], minMax[1], readingsSeen)));
+				(readingsSeen > 1) ? minMax[0] : minMax[1], minMax[1], readingsSeen,
+				inUse.map((counts) -> OptionalInt.of(counts.getOrDefault(address, 0))).orElse(OptionalInt.empty()))));
 		destinations.sort(Comparator.comparingInt(Step.Destination::max).reversed());
 		return destinations;
+	}
+
+	/**
+	 * Each destination's connections that carried a request between {@code fromNanos} and
+	 * {@code toNanos}: their bytes acknowledged or received grew from their first reading
+	 * in it (zero for a connection opened meanwhile) to their last; empty where no
+	 * reading of bytes arrived in it.
+	 */
+	Optional<Map<String, Integer>> inUse(long fromNanos, long toNanos) {
+		Map<String, long[]> first = new HashMap<>();
+		Map<String, long[]> last = new HashMap<>();
+		synchronized (this.bytes) {
+			Map<Long, Map<String, long[]>> inRange = this.bytes.subMap(fromNanos, true, toNanos, true);
+			if (inRange.isEmpty()) {
+				return Optional.empty();
+			}
+			boolean firstReading = true;
+			for (Map<String, long[]> reading : inRange.values()) {
+				for (Map.Entry<String, long[]> connection : reading.entrySet()) {
+					long[] opened = firstReading ? connection.getValue() : new long[2];
+					first.putIfAbsent(connection.getKey(), opened);
+					last.put(connection.getKey(), connection.getValue());
+				}
+				firstReading = false;
+			}
+		}
+		Map<String, Integer> counts = new HashMap<>();
+		last.forEach((connection, to) -> {
+			long[] from = first.get(connection);
+			if (to[0] > from[0] || to[1] > from[1]) {
+				counts.merge(connection.substring(0, connection.lastIndexOf('/')), 1, Integer::sum);
+			}
+		});
+		return Optional.of(counts);
 	}
 
 	/** How many readings have arrived since the reader started. */
@@ -132,6 +178,10 @@ final class OutboundConnections implements AutoCloseable {
 			return;
 		}
 		for (String line : text.split("\n")) {
+			if (line.startsWith(SocketCounter.TCP_MARK)) {
+				onBytes(line.substring(SocketCounter.TCP_MARK.length()).trim());
+				continue;
+			}
 			if (!line.startsWith(SocketCounter.MARK)) {
 				continue;
 			}
@@ -145,6 +195,22 @@ final class OutboundConnections implements AutoCloseable {
 			synchronized (this.readings) {
 				this.readings.put(System.nanoTime(), reading);
 			}
+		}
+	}
+
+	/** A reading of bytes: {@code 172.18.0.5:8080/43210=1234,5678 …}. */
+	void onBytes(String reading) {
+		Map<String, long[]> connections = new HashMap<>();
+		for (String pair : reading.split(" ")) {
+			int equals = pair.lastIndexOf('=');
+			int comma = pair.lastIndexOf(',');
+			if (equals > 0 && comma > equals) {
+				connections.put(pair.substring(0, equals), new long[] {
+						Long.parseLong(pair.substring(equals + 1, comma)), Long.parseLong(pair.substring(comma + 1)) });
+			}
+		}
+		synchronized (this.bytes) {
+			this.bytes.put(System.nanoTime(), connections);
 		}
 	}
 

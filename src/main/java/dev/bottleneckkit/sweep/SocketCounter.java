@@ -1,6 +1,8 @@
 package dev.bottleneckkit.sweep;
 
 import java.io.IOException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,6 +26,14 @@ final class SocketCounter {
 
 	static final String MARK = "@@bottleneck-kit";
 
+	/**
+	 * A reading of each outbound connection's bytes, where the reader runs on Java 22 or
+	 * later ({@code TcpDiag}):
+	 * {@code @@bottleneck-kit-tcp 172.18.0.5:8080/43210=1234,5678}, the destination, the
+	 * local port, the bytes acknowledged and received.
+	 */
+	static final String TCP_MARK = "@@bottleneck-kit-tcp";
+
 	private static final String ESTABLISHED = "01";
 
 	private static final String LISTEN = "0A";
@@ -33,6 +43,7 @@ final class SocketCounter {
 
 	public static void main(String[] args) throws InterruptedException {
 		long interval = Long.parseLong(args[0]);
+		Object diag = diag();
 		while (true) {
 			List<String> lines = new ArrayList<>();
 			for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
@@ -49,9 +60,71 @@ final class SocketCounter {
 						.stream()
 						.map((entry) -> entry.getKey() + "=" + entry.getValue())
 						.collect(Collectors.joining(" ")));
+			if (diag != null) {
+				System.out.println(TCP_MARK + " " + bytes(diag, listening(lines)));
+			}
 			System.out.flush();
 			Thread.sleep(interval);
 		}
+	}
+
+	/**
+	 * The kernel's counters of each connection, where this JVM can ask for them: the
+	 * class compiled for Java 22, loaded by name, on a runtime that runs it; else none.
+	 */
+	static Object diag() {
+		try {
+			Constructor<?> diag = Class.forName(SocketCounter.class.getPackageName() + ".TcpDiag")
+				.getDeclaredConstructor();
+			diag.setAccessible(true);
+			return diag.newInstance();
+		}
+		catch (Throwable ex) {
+			return null;
+		}
+	}
+
+	/** {@code 172.18.0.5:8080/43210=1234,5678 …}: outbound connections only. */
+	@SuppressWarnings("unchecked")
+	static String bytes(Object diag, Set<Integer> listening) {
+		try {
+			Method read = diag.getClass().getDeclaredMethod("read");
+			read.setAccessible(true);
+			Map<String, long[]> connections = (Map<String, long[]>) read.invoke(diag);
+			StringBuilder line = new StringBuilder();
+			connections.forEach((key, counts) -> {
+				int space = key.lastIndexOf(' ');
+				int local = Integer.parseInt(key.substring(space + 1));
+				if (!listening.contains(local)) {
+					line.append(key, 0, space)
+						.append('/')
+						.append(local)
+						.append('=')
+						.append(counts[0])
+						.append(',')
+						.append(counts[1])
+						.append(' ');
+				}
+			});
+			return line.toString().trim();
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			return "";
+		}
+	}
+
+	/**
+	 * The local ports the service listens on, from the lines of {@code /proc/net/tcp}.
+	 */
+	static Set<Integer> listening(List<String> lines) {
+		Set<Integer> listening = new HashSet<>();
+		for (String line : lines) {
+			String[] fields = line.trim().split("\\s+");
+			if (fields.length >= 4 && fields[0].endsWith(":") && LISTEN.equals(fields[3])) {
+				listening.add(port(fields[1]));
+			}
+		}
+		return listening;
 	}
 
 	/**

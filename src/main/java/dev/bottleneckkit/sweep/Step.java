@@ -191,12 +191,30 @@ public record Step(int users, LoadResult result, GaugeTimeline service, GaugeTim
 	 * @param min the fewest connections in one reading
 	 * @param max the most connections in one reading
 	 * @param readings how many readings the figures come from
+	 * @param inUse the connections that carried a request during the step: their bytes
+	 * moved between its first and last reading (an idle keep-alive connection's, another
+	 * client's, did not), where the reader could ask the kernel for them
 	 */
-	public record Destination(String name, String address, int min, int max, int readings) {
+	public record Destination(String name, String address, int min, int max, int readings, OptionalInt inUse) {
+
+		/** A destination whose connections' bytes were not read. */
+		public Destination(String name, String address, int min, int max, int readings) {
+			this(name, address, min, max, readings, OptionalInt.empty());
+		}
+
+		/**
+		 * The connections that count as the destination's: those in use where known, else
+		 * the most established in one reading.
+		 */
+		public int counted() {
+			return this.inUse.orElse(this.max);
+		}
 
 		@Override
 		public String toString() {
-			return (this.min == this.max) ? this.name + " " + this.max : this.name + " " + this.min + "–" + this.max;
+			String established = (this.min == this.max) ? this.name + " " + this.max
+					: this.name + " " + this.min + "–" + this.max;
+			return this.inUse.isPresent() ? established + " (" + this.inUse.getAsInt() + " in use)" : established;
 		}
 
 	}

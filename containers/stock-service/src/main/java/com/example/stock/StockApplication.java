@@ -18,8 +18,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.Gauge;
+import org.apache.hc.client5.http.async.methods.SimpleHttpResponse;
+import org.apache.hc.client5.http.async.methods.SimpleRequestBuilder;
+import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
+import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
+import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManagerBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
@@ -43,7 +49,8 @@ import org.springframework.web.server.ResponseStatusException;
  * twice, a price list signed on the CPU, a bundle whose two quotes are fetched at once on a pool of the team's own, and a label drawn by one of the
  * team's renderers, a pool of objects it publishes two gauges for. Every limit is Spring Boot's default unless the
  * environment sets it. Three routes call the quote service through limits written by hand, as teams write them: licences
- * on a monitor, a queue of handles, and a semaphore that turns the extra requests away; one counts visits on a row.
+ * on a monitor, a queue of handles, and a semaphore that turns the extra requests away; one calls it on Apache HttpClient's
+ * async client; one counts visits on a row.
  */
 @SpringBootApplication
 @RestController
@@ -83,13 +90,16 @@ public class StockApplication {
 	/** Calls to the partner at once; one more is answered 503 at once. */
 	private final Semaphore calls;
 
+	/** Apache HttpClient 5's async client, as HttpAsyncClients builds it unless the team sets its pool. */
+	private final CloseableHttpAsyncClient async;
+
 	StockApplication(RestClient.Builder builder, JdbcClient jdbc, TransactionTemplate transaction,
 			@Value("${stock.quotes-url}") String quotesUrl, @Value("${stock.ledger-rounds:480}") int ledgerRounds,
 			@Value("${stock.signature-rounds:200}") int signatureRounds,
 			@Value("${stock.bundle.threads:3}") int bundleThreads, @Value("${stock.renderers:3}") int renderers,
 			@Value("${stock.licences:4}") int licences, @Value("${stock.handles:6}") int handles,
-			@Value("${stock.calls:8}") int calls, @Qualifier("applicationTaskExecutor") Executor tasks,
-			MeterRegistry meters) {
+			@Value("${stock.calls:8}") int calls, @Value("${stock.async.max-per-route:0}") int asyncPerRoute,
+			@Qualifier("applicationTaskExecutor") Executor tasks, MeterRegistry meters) {
 		this.quotes = builder.baseUrl(quotesUrl).build();
 		this.jdbc = jdbc;
 		this.transaction = transaction;
@@ -103,6 +113,13 @@ public class StockApplication {
 			this.handles.add(i);
 		}
 		this.calls = new Semaphore(calls);
+		this.async = (asyncPerRoute > 0) ? HttpAsyncClients.custom()
+			.setConnectionManager(PoolingAsyncClientConnectionManagerBuilder.create()
+				.setMaxConnPerRoute(asyncPerRoute)
+				.setMaxConnTotal(Math.max(25, asyncPerRoute))
+				.build())
+			.build() : HttpAsyncClients.createDefault();
+		this.async.start();
 		this.renderers = new ArrayBlockingQueue<>(renderers);
 		for (int i = 0; i < renderers; i++) {
 			this.renderers.add(new Renderer());
@@ -176,6 +193,14 @@ public class StockApplication {
 		finally {
 			this.calls.release();
 		}
+	}
+
+	/** A quote from the async client, the request thread joining its future. */
+	@GetMapping("/async")
+	Map<String, Object> async() throws Exception {
+		SimpleHttpResponse quote = this.async.execute(SimpleRequestBuilder.get(this.quote).build(), null)
+			.get(30, TimeUnit.SECONDS);
+		return Map.of("quoteBytes", quote.getBodyText().length());
 	}
 
 	private int quoteBytes() {
