@@ -1,6 +1,12 @@
 package com.example.guards;
 
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import dev.bottleneckkit.containers.DownstreamContainer;
 import dev.bottleneckkit.containers.KitContainers;
@@ -156,21 +162,13 @@ class HandWrittenLimitsIT {
 
 	/** {@code count} requests at once to /guarded: its JDK client opens as many connections and keeps them idle. */
 	private static void openIdleConnectionsOfTheOtherClient(int count) {
-		java.util.concurrent.ExecutorService users = java.util.concurrent.Executors.newFixedThreadPool(count);
-		try {
-			java.util.List<java.util.concurrent.Future<Integer>> answers = new java.util.ArrayList<>();
+		try (HttpClient client = HttpClient.newHttpClient()) {
+			List<CompletableFuture<HttpResponse<Void>>> answers = new ArrayList<>();
 			for (int i = 0; i < count; i++) {
-				answers.add(users.submit(() -> io.restassured.RestAssured.get(stock.uri("/guarded")).statusCode()));
+				answers.add(client.sendAsync(HttpRequest.newBuilder(stock.uri("/guarded")).build(),
+						HttpResponse.BodyHandlers.discarding()));
 			}
-			for (java.util.concurrent.Future<Integer> answer : answers) {
-				answer.get();
-			}
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException(ex);
-		}
-		finally {
-			users.shutdownNow();
+			answers.forEach(CompletableFuture::join);
 		}
 	}
 

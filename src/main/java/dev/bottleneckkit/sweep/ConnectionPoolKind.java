@@ -77,14 +77,14 @@ final class ConnectionPoolKind implements ResourceKind {
 
 	/**
 	 * Whether the site's waiters at the top step wait for something no thread of the
-	 * dumps holds.
+	 * dumps holds: none past them, no worker, no owner.
 	 */
 	private static boolean heldByNoThread(SiteReading reading, int top) {
 		return reading.steps()
 			.stream()
 			.filter((step) -> step.users() == top)
-			.flatMap((step) -> step.holding().stream())
-			.anyMatch((holding) -> holding.how() == Holding.How.NOT_IN_THE_DUMP);
+			.anyMatch((step) -> step.holders() < 1
+					|| step.holding().map((holding) -> holding.how() == Holding.How.NOT_IN_THE_DUMP).orElse(false));
 	}
 
 	/** Whether the site's waiters at the top step are more than the step before's. */
