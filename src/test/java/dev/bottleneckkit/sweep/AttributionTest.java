@@ -1,12 +1,7 @@
 package dev.bottleneckkit.sweep;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,7 +11,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
-import java.util.zip.GZIPInputStream;
 
 import dev.bottleneckkit.containers.ServiceContainer;
 import dev.bottleneckkit.internal.RunHook;
@@ -28,6 +22,7 @@ import dev.bottleneckkit.probe.PinningReport.PinnedEvent;
 import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
 import dev.bottleneckkit.sweep.Confirmation;
+import dev.bottleneckkit.sweep.internal.waits.StockDumps;
 import org.junit.jupiter.api.Test;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
@@ -1141,16 +1136,7 @@ class AttributionTest {
 
 	/** A dump the nightly took of a stock route, kept gzipped beside the waits' tests. */
 	private static ThreadDump recorded(String name) {
-		try (InputStream packed = new GZIPInputStream(AttributionTest.class
-			.getResourceAsStream("/dev/bottleneckkit/sweep/internal/waits/stock/" + name + ".json.gz"))) {
-			Path file = Files.createTempFile("dump-", ".json");
-			file.toFile().deleteOnExit();
-			Files.copy(packed, file, StandardCopyOption.REPLACE_EXISTING);
-			return ThreadDump.read(file);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		return StockDumps.read(name);
 	}
 
 	/** {@code step} with its compilers at {@code cores} of a core. */

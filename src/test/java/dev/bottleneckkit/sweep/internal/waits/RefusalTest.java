@@ -1,17 +1,11 @@
 package dev.bottleneckkit.sweep.internal.waits;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.zip.GZIPInputStream;
 
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
@@ -19,7 +13,6 @@ import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.sweep.Step;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -33,9 +26,6 @@ import static org.assertj.core.api.Assertions.within;
 class RefusalTest {
 
 	static final Duration W1 = Duration.ofMillis(509);
-
-	@TempDir
-	Path unpacked;
 
 	@Test
 	void aSemaphoreThatAnswers503IsNamedFromItsFailures() {
@@ -76,22 +66,10 @@ class RefusalTest {
 				(failed > 0) ? Map.of("http-503", failed) : Map.of(), Duration.ofMillis(2));
 		List<ThreadDump> taken = new ArrayList<>();
 		for (String dump : dumps) {
-			taken.add(ThreadDump.read(unpack(dump)));
+			taken.add(StockDumps.read(dump));
 		}
 		return new Step(users, result, new GaugeTimeline(Map.of()), new GaugeTimeline(Map.of()), Optional.empty(),
 				List.of(), OptionalInt.empty(), taken, List.of(), window);
-	}
-
-	private Path unpack(String name) {
-		Path file = this.unpacked.resolve(name + ".json");
-		try (InputStream packed = new GZIPInputStream(
-				RefusalTest.class.getResourceAsStream("stock/" + name + ".json.gz"))) {
-			Files.copy(packed, file);
-			return file;
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
 	}
 
 }

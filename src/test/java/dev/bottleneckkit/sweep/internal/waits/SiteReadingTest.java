@@ -1,10 +1,5 @@
 package dev.bottleneckkit.sweep.internal.waits;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +7,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Predicate;
-import java.util.zip.GZIPInputStream;
 
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
@@ -21,7 +15,6 @@ import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
 import dev.bottleneckkit.sweep.Step;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -37,9 +30,6 @@ class SiteReadingTest {
 	static final Predicate<DumpedThread> REQUESTS = (thread) -> thread.frames()
 		.stream()
 		.anyMatch((frame) -> frame.startsWith("org.apache.catalina.core.ApplicationFilterChain"));
-
-	@TempDir
-	Path unpacked;
 
 	/**
 	 * The shop's stock checks: a {@code Semaphore} of 3 in the team's handler. The kit's
@@ -116,22 +106,10 @@ class SiteReadingTest {
 				Duration.ofMillis(Math.round(users / rps * 1000)));
 		List<ThreadDump> taken = new ArrayList<>();
 		for (String dump : dumps) {
-			taken.add(ThreadDump.read(unpack(dump)));
+			taken.add(StockDumps.read(dump));
 		}
 		return new Step(users, result, new GaugeTimeline(Map.of()), new GaugeTimeline(Map.of()), Optional.empty(),
 				List.of(), OptionalInt.empty(), taken, List.of(), window);
-	}
-
-	private Path unpack(String name) {
-		Path file = this.unpacked.resolve(name + ".json");
-		try (InputStream packed = new GZIPInputStream(
-				SiteReadingTest.class.getResourceAsStream("stock/" + name + ".json.gz"))) {
-			Files.copy(packed, file);
-			return file;
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
 	}
 
 }
