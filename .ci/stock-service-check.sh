@@ -19,6 +19,8 @@
 #     - one sweep per server family names its cap with its model and is confirmed by its own setting: Tomcat's
 #       threads, Jetty's worker pool, Quarkus' worker pool, WebFlux's event loops (the server's own pool is what the
 #       probes, the thread dumps and the meters of each family must still read);
+#     - the project's own kind (kinds/RenderersKind.java, registered in META-INF/services) names /label's renderers
+#       where its requests wait, with no declaration in the test, and is confirmed by the setting it names;
 #     - the A/B guard on three routes at one start of both images (main's Hikari pool of 6, the pull request's 4):
 #       red on /stock alone, each route's line with its ratio and interval; main's image against itself green, "no
 #       change at this precision" (the guard's two-image start, its blocks and its interval end to end).
@@ -90,7 +92,9 @@ build_image() { # directory image
 
 project="$work/guards"
 mkdir -p "$project/src/test/java/com/example/guards"
-cp .ci/stock-service/*IT.java "$project/src/test/java/com/example/guards/"
+cp .ci/stock-service/*IT.java .ci/stock-service/kinds/*.java "$project/src/test/java/com/example/guards/"
+# The team's own kind, registered once for every sweep of the project (java.util.ServiceLoader).
+mkdir -p "$project/src/test/resources" && cp -r .ci/stock-service/kinds/META-INF "$project/src/test/resources/"
 cat >"$project/pom.xml" <<POM
 <?xml version="1.0" encoding="UTF-8"?>
 <project xmlns="http://maven.apache.org/POM/4.0.0"
@@ -215,7 +219,7 @@ gate() {
   row "images of the Tomcat, Jetty, Quarkus and WebFlux services" 0 "" "$started"
 
   # One sweep a server family, each naming the server's own pool with its model, three confirmed by its setting.
-  sweeps families 'StockServiceCapsIT#theReportRouteIsCappedByTomcatsThreads,ReportsServiceCapsIT,FulfilmentServiceCapsIT#theRateRouteIsCappedByTheWorkerPool,GatewayServiceCapsIT#theBlockingRouteIsCappedByTheEventLoops' \
+  sweeps families 'StockServiceCapsIT#theReportRouteIsCappedByTomcatsThreads+theLabelRouteIsNamedByTheTeamsOwnKind,ReportsServiceCapsIT,FulfilmentServiceCapsIT#theRateRouteIsCappedByTheWorkerPool,GatewayServiceCapsIT#theBlockingRouteIsCappedByTheEventLoops' \
     "$work/families.log" STOCK_IMAGE="$image" REPORTS_IMAGE="$reports_image" FULFILMENT_IMAGE="$fulfilment_image" \
     GATEWAY_IMAGE="$gateway_image" || true
   # The console a team reads: each sweep's steps and verdict in mvn verify's own output, no SLF4J set-up.

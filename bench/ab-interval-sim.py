@@ -2,7 +2,7 @@
 """The A/B guard's interval, checked by simulation and by replaying real blocks (a benchmark that prints figures).
 
 The guard's interval is the 20 % trimmed mean of the blocks' log ratios with the Tukey-McLaughlin standard error and
-the statistic's own 97.5 % points (src/main/java/dev/bottleneckkit/sweep/TrimmedInterval.java, whose POINTS this
+the statistic's own 97.5 % points (src/main/java/dev/bottleneckkit/sweep/internal/analysis/TrimmedInterval.java, whose POINTS this
 script reads, so what is checked is what the kit uses).
 
   bench/ab-interval-sim.py --quantiles [--trials 400000]   the 97.5 % points under normal blocks, 5 to 16 blocks
@@ -21,7 +21,7 @@ import re
 import sys
 from pathlib import Path
 
-JAVA = Path(__file__).resolve().parent.parent / "src/main/java/dev/bottleneckkit/sweep/TrimmedInterval.java"
+JAVA = Path(__file__).resolve().parent.parent / "src/main/java/dev/bottleneckkit/sweep/internal/analysis/TrimmedInterval.java"
 COMPARISON = JAVA.parent / "ABComparison.java"
 T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
         2.120, 2.110, 2.101, 2.093, 2.086]

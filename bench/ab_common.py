@@ -18,7 +18,7 @@ def module(name, file):
 
 
 SIM = module("sim", "ab-interval-sim.py")
-PAIR_RUN = BENCH.parent / "src/main/java/dev/bottleneckkit/sweep/PairRun.java"
+PAIR_RUN = BENCH.parent / "src/main/java/dev/bottleneckkit/sweep/internal/run/PairRun.java"
 PAIR_SPREAD = float(re.search(r"static final double PAIR_SPREAD = ([\d.]+);", PAIR_RUN.read_text())[1])
 
 

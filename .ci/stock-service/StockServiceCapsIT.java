@@ -126,6 +126,23 @@ class StockServiceCapsIT {
 			.doesNotContain("connection pool");
 	}
 
+	/**
+	 * The same renderers with nothing in the test: the project's own kind ({@code RenderersKind}, registered once in
+	 * {@code META-INF/services/dev.bottleneckkit.sweep.Kind}) says where their waiters wait and what sizes them. The dumps
+	 * find the 3 holders and the model, 3 / W₁; the kind's setting, 6 renderers, doubles the ceiling.
+	 */
+	@Test
+	void theLabelRouteIsNamedByTheTeamsOwnKind(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(stock, "/label").named("stock /label, the team's kind").upToUsers(16).confirming().run();
+
+		report.record("sweep: /label (the renderers named by the project's own kind)", sweep);
+		assertThat(sweep).isCappedBy(Resource.OWN).hasCeilingNearItsModel(withPercentage(15)).isConfirmedWithin(withPercentage(10));
+		assertThat(sweep.verdict().line())
+			.contains("renderers (the team's own, its kind RenderersKind): requests wait in"
+					+ " `com.example.stock.StockApplication.label` (a queue)")
+			.contains(": 3 holders");
+	}
+
 	@Test
 	void thePriceRouteIsCappedByHttpClientsDefaultPool(ScenarioReport report) {
 		SweepResult sweep = Sweep.of(stock, "/price").named("stock /price").upToUsers(16).run();

@@ -45,7 +45,8 @@ class LayersTest {
 	/**
 	 * An import or a qualified name of a kit type: its package and its top-level type.
 	 */
-	private static final Pattern QUALIFIED = Pattern.compile("\\bdev\\.bottleneckkit\\.([a-z]+)\\.([A-Z]\\w*)");
+	private static final Pattern QUALIFIED = Pattern
+		.compile("\\bdev\\.bottleneckkit\\.((?:[a-z0-9]+\\.)*[a-z0-9]+)\\.([A-Z]\\w*)");
 
 	/**
 	 * Each file of the library ({@code sweep/Sweep}) to the files it uses: what it
@@ -64,11 +65,11 @@ class LayersTest {
 		}
 		Map<String, Set<String>> arrows = new TreeMap<>();
 		code.forEach((from, text) -> {
-			String pkg = from.substring(0, from.indexOf('/'));
+			String pkg = from.substring(0, from.lastIndexOf('/'));
 			Set<String> to = new TreeSet<>();
 			Matcher qualified = QUALIFIED.matcher(text);
 			while (qualified.find()) {
-				to.add(qualified.group(1) + "/" + qualified.group(2));
+				to.add(qualified.group(1).replace('.', '/') + "/" + qualified.group(2));
 			}
 			Matcher name = IDENTIFIER.matcher(text.replaceAll("(?m)^(package|import) .*$", ""));
 			while (name.find()) {

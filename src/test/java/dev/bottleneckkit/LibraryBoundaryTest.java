@@ -43,7 +43,7 @@ class LibraryBoundaryTest {
 			Path.of(".ci/stock-service"), Path.of("README.md"));
 
 	private static final Pattern INTERNAL_IMPORT = Pattern
-		.compile("import (static )?dev\\.bottleneckkit\\.internal\\.");
+		.compile("import (static )?dev\\.bottleneckkit\\.(\\w+\\.)*internal\\.");
 
 	@Test
 	void noApiSignatureExposesATypeOutsideTheApi() throws Exception {

@@ -8,6 +8,8 @@ import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
+import dev.bottleneckkit.sweep.internal.analysis.TrimmedInterval;
+
 /**
  * A service's head image (B, the pull request's) against its base image (A, main's),
  * measured side by side in one run: both started alike, their loads taken in turn, never

@@ -7,6 +7,12 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
+import dev.bottleneckkit.sweep.internal.analysis.Analysis;
+import dev.bottleneckkit.sweep.internal.analysis.AnalysisPolicy;
+import dev.bottleneckkit.sweep.internal.analysis.Attribution;
+import dev.bottleneckkit.sweep.internal.kinds.ResourceKinds;
+import dev.bottleneckkit.sweep.internal.run.Readings;
+
 /**
  * A verdict put to the test: the service started again with the named resource's knob
  * turned ({@link Knob}), and the knee's step and the next doubling measured. The verdict
@@ -63,7 +69,7 @@ public record Confirmation(String knob, boolean confirmed, double ceilingBefore,
 		Optional<Verdict.Bound> cpu = analysis.verdict()
 			.cap()
 			.filter((cap) -> cap == Resource.CPU)
-			.flatMap((cap) -> best.flatMap(Demands::cpuBound));
+			.flatMap((cap) -> best.flatMap(ResourceKinds.of(cap)::asRaised));
 		// Raised carriers share the same cores: each waits longer for one, and a carrier
 		// is taken while it waits. Where the knob's own step read them holding a request
 		// longer, their model there is the lower bound; where a warmer JVM made a request
@@ -71,7 +77,7 @@ public record Confirmation(String knob, boolean confirmed, double ceilingBefore,
 		Optional<Verdict.Bound> carriers = analysis.verdict()
 			.cap()
 			.filter((cap) -> cap == Resource.CARRIER_THREADS)
-			.flatMap((cap) -> best.flatMap(Demands::carriersAsRead))
+			.flatMap((cap) -> best.flatMap(ResourceKinds.of(cap)::asRaised))
 			.filter((bound) -> bound.model().rps() < sweep.ceiling() * factor);
 		Optional<String> raisedAsRead = cpu
 			.map((bound) -> "the CPU with the knob turned, as its step read it, " + bound.model().explain())

@@ -150,7 +150,7 @@ public enum Resource {
 					"a resource of the team's own needs the words the verdict names it by, e.g. \"renderers\"");
 		}
 		return new Own(words.strip(), Optional.empty(), OptionalInt.empty(), OptionalDouble.empty(), Optional.empty(),
-				Optional.empty());
+				Optional.empty(), Optional.empty(), "declared by the test");
 	}
 
 	/**
@@ -178,27 +178,33 @@ public enum Resource {
 
 		private final Optional<String> waitingIn;
 
+		private final Optional<String> property;
+
+		private final String declaredBy;
+
 		private Own(String words, Optional<Gauge> limitMeter, OptionalInt limit, OptionalDouble rate,
-				Optional<Gauge> inUse, Optional<String> waitingIn) {
+				Optional<Gauge> inUse, Optional<String> waitingIn, Optional<String> property, String declaredBy) {
 			this.words = words;
 			this.limitMeter = limitMeter;
 			this.limit = limit;
 			this.rate = rate;
 			this.inUse = inUse;
 			this.waitingIn = waitingIn;
+			this.property = property;
+			this.declaredBy = declaredBy;
 		}
 
 		/** Its limit, from the gauge {@code meter} the service publishes. */
 		public Own limitFrom(String meter) {
 			return new Own(this.words, Optional.of(Gauge.of(checkedName("limitFrom", meter))), OptionalInt.empty(),
-					OptionalDouble.empty(), this.inUse, this.waitingIn);
+					OptionalDouble.empty(), this.inUse, this.waitingIn, this.property, this.declaredBy);
 		}
 
 		/** Its limit as the service is configured, when no meter publishes it. */
 		public Own limit(int configured) {
 			return new Own(this.words, Optional.empty(),
 					OptionalInt.of(Knobs.between("limit", configured, 1, 1_000_000)), OptionalDouble.empty(),
-					this.inUse, this.waitingIn);
+					this.inUse, this.waitingIn, this.property, this.declaredBy);
 		}
 
 		/**
@@ -211,22 +217,48 @@ public enum Resource {
 		public Own permitsPerSecond(double permits) {
 			return new Own(this.words, Optional.empty(), OptionalInt.empty(),
 					OptionalDouble.of(Knobs.between("permitsPerSecond", permits, 0.001, 1_000_000)), this.inUse,
-					this.waitingIn);
+					this.waitingIn, this.property, this.declaredBy);
 		}
 
 		/** How many are in use, from the gauge {@code meter} the service publishes. */
 		public Own inUseFrom(String meter) {
 			return new Own(this.words, this.limitMeter, this.limit, this.rate,
-					Optional.of(Gauge.of(checkedName("inUseFrom", meter))), this.waitingIn);
+					Optional.of(Gauge.of(checkedName("inUseFrom", meter))), this.waitingIn, this.property,
+					this.declaredBy);
 		}
 
 		/**
 		 * Where request threads wait for one: a frame of the thread dumps, a method
-		 * ({@code com.example.stock.Renderers.take}) or a class.
+		 * ({@code com.example.stock.Renderers.take}) or a class. Alone, with no limit, it
+		 * names where the requests wait when the dumps find the cap there
+		 * ({@link Resource#WAIT_SITE}): its holders and its model are the dumps'.
 		 */
 		public Own waitingIn(String frame) {
 			return new Own(this.words, this.limitMeter, this.limit, this.rate, this.inUse,
-					Optional.of(checkedName("waitingIn", frame)));
+					Optional.of(checkedName("waitingIn", frame)), this.property, this.declaredBy);
+		}
+
+		/**
+		 * The Spring Boot property that sets its limit, for {@code confirming()}: the
+		 * sweep doubles it ({@code stock.renderers}).
+		 */
+		public Own turnedBy(String springProperty) {
+			return new Own(this.words, this.limitMeter, this.limit, this.rate, this.inUse, this.waitingIn,
+					Optional.of(checkedName("turnedBy", springProperty)), this.declaredBy);
+		}
+
+		/** It as a kind of the team's own declares it ({@link Kind}). */
+		Own declaredBy(Kind kind) {
+			return new Own(this.words, this.limitMeter, this.limit, this.rate, this.inUse, this.waitingIn,
+					this.property, "its kind " + kind.getClass().getSimpleName());
+		}
+
+		/**
+		 * Who declared it, as a verdict says: {@code declared by the test}, or
+		 * {@code its kind Renderers} for a {@link Kind} of the team's own.
+		 */
+		public String declaredBy() {
+			return this.declaredBy;
 		}
 
 		/** What the team calls it. */
@@ -234,28 +266,34 @@ public enum Resource {
 			return this.words;
 		}
 
-		Optional<Gauge> limitMeter() {
+		public Optional<Gauge> limitMeter() {
 			return this.limitMeter;
 		}
 
-		OptionalInt configuredLimit() {
+		public OptionalInt configuredLimit() {
 			return this.limit;
 		}
 
-		OptionalDouble rate() {
+		public OptionalDouble rate() {
 			return this.rate;
 		}
 
-		Optional<Gauge> inUse() {
+		public Optional<Gauge> inUse() {
 			return this.inUse;
 		}
 
-		Optional<String> waitingFrame() {
+		public Optional<String> waitingFrame() {
 			return this.waitingIn;
 		}
 
+		/** Its knob, where it has one ({@link #turnedBy}): its limit at any value. */
+		Optional<Knob.Family> knob() {
+			return this.property.map((name) -> new Knob.Family(1, (value) -> Knob
+				.springProperty(this.words + " " + Verdict.count(value), name, (int) Math.round(value), 1)));
+		}
+
 		/** The meters a sweep samples for it. */
-		List<Gauge> meters() {
+		public List<Gauge> meters() {
 			return java.util.stream.Stream.of(this.limitMeter, this.inUse).flatMap(Optional::stream).toList();
 		}
 
@@ -272,8 +310,12 @@ public enum Resource {
 				return this;
 			}
 			if (this.limitMeter.isEmpty() && this.limit.isEmpty()) {
+				if (this.inUse.isEmpty() && this.waitingIn.isPresent()) {
+					return this;
+				}
 				throw new IllegalArgumentException("Resource.own(\"" + this.words
-						+ "\") needs its limit: limitFrom(meter), limit(configured) or permitsPerSecond(rate)");
+						+ "\") needs its limit: limitFrom(meter), limit(configured) or permitsPerSecond(rate);"
+						+ " or, alone, where its waiters wait: waitingIn(frame)");
 			}
 			if (this.inUse.isEmpty() && this.waitingIn.isEmpty()) {
 				throw new IllegalArgumentException("Resource.own(\"" + this.words

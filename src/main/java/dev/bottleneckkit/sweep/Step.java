@@ -14,6 +14,7 @@ import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.PinningReport.PinnedEvent;
 import dev.bottleneckkit.probe.ThreadDump;
+import dev.bottleneckkit.sweep.internal.read.Carriers;
 
 /**
  * One step of a {@link Sweep}: a closed loop at one concurrency and everything the probes

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.ServiceLoader;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.internal.Console;
@@ -14,6 +15,14 @@ import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.load.ClosedLoopLoad;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.Request;
+import dev.bottleneckkit.sweep.internal.analysis.Analysis;
+import dev.bottleneckkit.sweep.internal.analysis.Attribution;
+import dev.bottleneckkit.sweep.internal.kinds.ResourceKinds;
+import dev.bottleneckkit.sweep.internal.run.KnobTurns;
+import dev.bottleneckkit.sweep.internal.run.PairRun;
+import dev.bottleneckkit.sweep.internal.run.Readings;
+import dev.bottleneckkit.sweep.internal.run.RunWide;
+import dev.bottleneckkit.sweep.internal.run.SweepRun;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.utility.DockerImageName;
 
@@ -411,7 +420,7 @@ public final class Sweep {
 
 	private SweepRun sweepRun() {
 		return new SweepRun(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
-				this.warmUpAtMost, this.own);
+				this.warmUpAtMost, known());
 	}
 
 	/** The base the sweep is measured against, named by the test or the run. */
@@ -425,9 +434,9 @@ public final class Sweep {
 	 */
 	private SweepResult concluded(SweepRun run, Optional<PairRun.Measured> pair) {
 		Readings readings = pair.map(PairRun.Measured::head).orElseGet(run::measure);
-		Analysis analysis = Attribution.of(readings, this.own);
+		Analysis analysis = Attribution.of(readings, known());
 		Optional<ABComparison> comparison = pair.map((measured) -> measured
-			.compared(Attribution.of(measured.base(), this.own).verdict(), analysis.verdict()));
+			.compared(Attribution.of(measured.base(), known()).verdict(), analysis.verdict()));
 		comparison.ifPresent((compared) -> compared.toString()
 			.lines()
 			.forEach((line) -> Console.line(this.name + ": " + line.strip())));
@@ -464,7 +473,9 @@ public final class Sweep {
 		if (!this.checks.confirming()) {
 			return Optional.empty();
 		}
-		Optional<Knob> knob = this.checks.knob().or(() -> ResourceKinds.doubling(capped, this.service));
+		Optional<Knob> knob = this.checks.knob()
+			.or(() -> ResourceKinds.doubling(capped, this.service))
+			.or(() -> ownKnob(capped));
 		if (knob.isEmpty()) {
 			Console.line(this.name + ": not put to the test: the kit knows no knob of the "
 					+ capped.resource().description() + "; pass the service's own with confirming(Knob)");
@@ -475,6 +486,54 @@ public final class Sweep {
 		confirmation.nextCap()
 			.ifPresent((next) -> Console.line(this.name + ": next, with " + confirmation.knob() + ": " + next));
 		return Optional.of(confirmation);
+	}
+
+	/**
+	 * The knob of a resource of the team's own that {@code capped} names, doubling its
+	 * limit, where the test or its kind gave one ({@link Resource.Own#turnedBy}).
+	 */
+	private Optional<Knob> ownKnob(Verdict.Capped capped) {
+		double limit = capped.model().limit();
+		return known().stream()
+			.filter((own) -> capped.resource() == Resource.OWN && capped.where().equals(Optional.of(own.words())))
+			.flatMap((own) -> own.knob().stream())
+			.findFirst()
+			.map((family) -> family.at(2 * limit, limit));
+	}
+
+	/**
+	 * The resources of the team's own this sweep knows: the test's declarations, then
+	 * every registered {@link Kind} whose words the test did not declare.
+	 */
+	List<Resource.Own> known() {
+		List<Resource.Own> known = new ArrayList<>(this.own);
+		for (Resource.Own kind : registered()) {
+			if (known.stream().noneMatch((own) -> own.words().equals(kind.words()))) {
+				known.add(kind);
+			}
+		}
+		return known;
+	}
+
+	/**
+	 * The resources of every {@link Kind} the class path registers, each checked: a kind that
+	 * could never name its resource fails in one line naming it.
+	 */
+	static List<Resource.Own> registered() {
+		List<Resource.Own> all = new ArrayList<>();
+		for (Kind kind : ServiceLoader.load(Kind.class, Thread.currentThread().getContextClassLoader())) {
+			Resource.Own own = kind.resource();
+			if (own == null) {
+				throw new IllegalStateException(kind.getClass().getName() + ".resource() returned null");
+			}
+			try {
+				all.add(own.checked().declaredBy(kind));
+			}
+			catch (IllegalArgumentException ex) {
+				throw new IllegalStateException(kind.getClass().getName() + ": " + ex.getMessage(), ex);
+			}
+		}
+		return all;
 	}
 
 }

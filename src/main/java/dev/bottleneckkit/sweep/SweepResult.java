@@ -6,6 +6,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
+import dev.bottleneckkit.sweep.internal.analysis.Analysis;
+import dev.bottleneckkit.sweep.internal.run.Readings;
+
 /**
  * What a {@link Sweep} found: its steps at rising concurrency, the knee where doubling
  * the users stopped raising throughput, the ceiling the service stopped at, the

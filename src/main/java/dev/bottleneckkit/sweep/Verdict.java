@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import dev.bottleneckkit.sweep.internal.analysis.AnalysisPolicy;
+
 /**
  * What a {@link Sweep} concluded, one of four kinds: {@link Capped} names the resource
  * that caps the service with the model that explains the ceiling; {@link NoCap} says

@@ -15,6 +15,7 @@ import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.ABComparison.Block;
 import dev.bottleneckkit.sweep.ABComparison.Change;
+import dev.bottleneckkit.sweep.internal.run.PairRun;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.utility.DockerImageName;
 

@@ -12,6 +12,9 @@ import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.sweep.internal.analysis.Attribution;
+import dev.bottleneckkit.sweep.internal.read.RateLimits;
+import dev.bottleneckkit.sweep.internal.run.Readings;
 
 /** Sweeps made by hand, for tests of what reads them (the report). */
 public final class SweepResults {

@@ -84,6 +84,21 @@ public record SiteReading(WaitSite site, List<AtStep> steps) {
 					this.waiters, this.holders, by);
 		}
 
+		/**
+		 * The readings a verdict shows of it: its waiters and holders at each step of
+		 * {@code sites} that dumped them.
+		 */
+		public Map<String, String> readings(List<SiteReading> sites) {
+			Map<String, String> readings = new LinkedHashMap<>();
+			sites.stream()
+				.filter((reading) -> reading.site().equals(this.site))
+				.flatMap((reading) -> reading.steps().stream())
+				.forEach((step) -> readings.put("waiting and holding, " + usersText(step.users()),
+						String.format(Locale.ROOT, "%.1f waiting, %.0f holding, in %d dumps", step.waiters(),
+								step.holders(), step.dumps())));
+			return readings;
+		}
+
 	}
 
 	/**
@@ -167,6 +182,11 @@ public record SiteReading(WaitSite site, List<AtStep> steps) {
 			return Optional.empty();
 		}
 		return Optional.of(new Cap(this.site, (int) Math.round(top.get().holders()), holding, top.get().waiters(), w1));
+	}
+
+	/** "1 user", "8 users". */
+	static String usersText(int users) {
+		return (users == 1) ? "1 user" : users + " users";
 	}
 
 }

@@ -1,0 +1,136 @@
+package dev.bottleneckkit.sweep.internal.kinds;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import dev.bottleneckkit.containers.AbstractServiceContainer;
+import dev.bottleneckkit.probe.PinningReport.PinnedEvent;
+import dev.bottleneckkit.sweep.Knob;
+import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Step;
+import dev.bottleneckkit.sweep.Verdict;
+import dev.bottleneckkit.sweep.Verdict.Capped;
+import dev.bottleneckkit.sweep.internal.analysis.AnalysisPolicy;
+import dev.bottleneckkit.sweep.internal.analysis.AtCap;
+import dev.bottleneckkit.sweep.internal.analysis.Demands;
+import dev.bottleneckkit.sweep.internal.read.Carriers;
+
+/**
+ * The virtual-thread scheduler's carriers held by pinned virtual threads: the carriers
+ * over the pinned time of a request, read from JFR's pinned events
+ * ({@link #carriers}); turned by
+ * {@code jdk.virtualThreadScheduler.parallelism}.
+ */
+public final class CarrierThreadsKind implements ResourceKind {
+
+	@Override
+	public Resource resource() {
+		return Resource.CARRIER_THREADS;
+	}
+
+	@Override
+	public List<Function<AtCap, Optional<Capped>>> rules() {
+		return List.of(CarrierThreadsKind::carriers);
+	}
+
+	@Override
+	public boolean demanded() {
+		return true;
+	}
+
+	@Override
+	public Optional<Verdict.Bound> demand(Step step) {
+		return carriersBound(step);
+	}
+
+	@Override
+	public Optional<Knob.Family> knob(Capped verdict, AbstractServiceContainer<?> service) {
+		return Optional
+			.of(new Knob.Family(1, (value) -> Knob.of("carriers " + Verdict.count(value), 1, (container) -> container
+				.withJvmOptions("-Djdk.virtualThreadScheduler.parallelism=" + Math.round(value)))));
+	}
+
+	/**
+	 * Carriers held by pinned virtual threads. The utilization law on the step: pinned
+	 * time per request P (the step's pinned time over its requests) against the JVM's
+	 * carriers C: at most C / P requests a second.
+	 */
+	static Optional<Capped> carriers(AtCap at) {
+		List<PinnedEvent> pinned = at.last().heldPins();
+		if (pinned.isEmpty()) {
+			return Optional.empty();
+		}
+		Duration total = at.last().pinnedTime();
+		double heldAtOnce = total.toNanos() / (double) at.last().wall().toNanos();
+		long requests = Demands.requests(at.last());
+		if (heldAtOnce < AnalysisPolicy.PINNED_CARRIERS || requests == 0) {
+			return Optional.empty();
+		}
+		int carriers = at.last().carriers().orElse((int) Math.max(1, Math.round(heldAtOnce)));
+		Duration pinnedPerRequest = total.dividedBy(requests);
+		Duration cpuPerRequest = Demands.onCarriersPerRequest(at.last(), carriers);
+		Duration each = total.dividedBy(pinned.size());
+		Map.Entry<String, Long> culprit = pinned.stream()
+			.collect(Collectors.groupingBy(PinnedEvent::culprit, Collectors.counting()))
+			.entrySet()
+			.stream()
+			.max(Map.Entry.comparingByValue())
+			.orElseThrow();
+		Map<String, String> readings = new LinkedHashMap<>();
+		readings.put("pinned events", pinned.size() + " in the " + at.last().users() + "-user step");
+		readings.put("pinned each", String.format(Locale.ROOT, "%.1f ms on average", each.toNanos() / 1e6));
+		readings.put("pinned per request",
+				String.format(Locale.ROOT, "%.1f ms (%d requests)", pinnedPerRequest.toNanos() / 1e6, requests));
+		readings.put("on a carrier per request",
+				String.format(Locale.ROOT, "%.1f ms pinned + %.1f ms on the CPU%s", pinnedPerRequest.toNanos() / 1e6,
+						cpuPerRequest.toNanos() / 1e6,
+						at.last().carrierCores().isPresent() ? " (read from the carrier threads)" : ""));
+		readings.put("carriers held at once", String.format(Locale.ROOT, "%.2f of %d", heldAtOnce, carriers));
+		readings.put("culprit", culprit.getKey() + " ×" + culprit.getValue());
+		pinned.stream()
+			.map(PinnedEvent::pinnedReason)
+			.flatMap(Optional::stream)
+			.findFirst()
+			.ifPresent((reason) -> readings.put("pinned reason", reason));
+		return Optional.of(at.capped(Resource.CARRIER_THREADS,
+				String.format(Locale.ROOT, "%d pinned events of %.1f ms, %.2f of %d carriers held at once, culprit %s",
+						pinned.size(), each.toNanos() / 1e6, heldAtOnce, carriers, culprit.getKey()),
+				Demands.carriersModel(at.last(), carriers, pinnedPerRequest), Optional.of(culprit.getKey()), readings));
+	}
+
+	/**
+	 * Carriers over the pinned time of a request of {@code step}, where pins held them.
+	 */
+	private static Optional<Verdict.Bound> carriersBound(Step step) {
+		long requests = Demands.requests(step);
+		if (step.heldPins().isEmpty() || requests <= 0 || step.carriers().isEmpty()) {
+			return Optional.empty();
+		}
+		return Optional.of(new Verdict.Bound(Resource.CARRIER_THREADS, step.carriers().getAsInt() + " carriers, pinned",
+				new Verdict.Model(step.carriers().getAsInt(), "carriers", step.pinnedTime().dividedBy(requests),
+						"pinned per request")));
+	}
+
+	/**
+	 * The carriers' ceiling as {@code step}, a confirmation's, read it: its carriers over what a request
+	 * held one, pinned or mounted beside its pins; empty without pins, carriers or
+	 * requests.
+	 */
+	@Override
+	public Optional<Verdict.Bound> asRaised(Step step) {
+		long requests = Demands.requests(step);
+		if (step.heldPins().isEmpty() || requests == 0 || step.carriers().isEmpty()) {
+			return Optional.empty();
+		}
+		int carriers = step.carriers().getAsInt();
+		return Optional.of(new Verdict.Bound(Resource.CARRIER_THREADS, carriers + " carriers",
+				Demands.carriersModel(step, carriers, step.pinnedTime().dividedBy(requests))));
+	}
+
+}

@@ -1,0 +1,75 @@
+package dev.bottleneckkit.sweep.internal.kinds;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+import dev.bottleneckkit.containers.AbstractServiceContainer;
+import dev.bottleneckkit.sweep.Knob;
+import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Verdict;
+import dev.bottleneckkit.sweep.Verdict.Capped;
+import dev.bottleneckkit.sweep.internal.analysis.AtCap;
+import dev.bottleneckkit.sweep.internal.analysis.DumpedServer;
+import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import dev.bottleneckkit.probe.ThreadDump;
+import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
+import dev.bottleneckkit.sweep.Step;
+import dev.bottleneckkit.sweep.internal.analysis.Pool;
+
+/**
+ * A reactive server's event loops held by a blocking call, Vert.x's
+ * ({@code vert.x-eventloop-thread-*}) or Reactor Netty's ({@code reactor-http-*}), by
+ * their names in dumps: every loop serving a request, none back in its selector. The
+ * loops' name is in {@code where}, and the knob is the server's it names.
+ */
+public final class EventLoopsKind implements ResourceKind {
+
+	static final DumpedServer SERVER = new DumpedServer(Resource.EVENT_LOOPS,
+			(pool) -> pool.name().equals(EVENT_LOOP)
+					|| pool.name().startsWith(REACTOR_EVENT_LOOP),
+			(pool) -> pool.name().startsWith(REACTOR_EVENT_LOOP)
+					? "Reactor Netty event loops held by a blocking call" : "Vert.x event loops",
+			true);
+
+	@Override
+	public Optional<DumpedServer> server() {
+		return Optional.of(SERVER);
+	}
+
+	@Override
+	public Resource resource() {
+		return Resource.EVENT_LOOPS;
+	}
+
+	@Override
+	public List<Function<AtCap, Optional<Capped>>> rules() {
+		return List.of(SERVER::capped);
+	}
+
+	@Override
+	public Optional<Knob.Family> knob(Capped verdict, AbstractServiceContainer<?> service) {
+		if (verdict.where().filter((loops) -> loops.startsWith(REACTOR_EVENT_LOOP)).isPresent()) {
+			return Optional.of(new Knob.Family(1, (value) -> Knob.of("event loops " + Verdict.count(value), 1,
+					(container) -> container.withJvmOptions("-Dreactor.netty.ioWorkerCount=" + Math.round(value)))));
+		}
+		return Optional.of(Knob.Family.quarkus("event loops ", "QUARKUS_VERTX_EVENT_LOOPS_POOL_SIZE"));
+	}
+
+	/** The name of a Vert.x event loop thread without its number. */
+	static final String EVENT_LOOP = "vert.x-eventloop-thread-";
+
+	/**
+	 * How Reactor Netty's event loop threads' names begin ({@code reactor-http-nio-3},
+	 * {@code reactor-http-epoll-3}).
+	 */
+	static final String REACTOR_EVENT_LOOP = "reactor-http-";
+
+}

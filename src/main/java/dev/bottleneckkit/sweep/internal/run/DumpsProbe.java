@@ -1,0 +1,113 @@
+package dev.bottleneckkit.sweep.internal.run;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import dev.bottleneckkit.probe.ThreadDump;
+import dev.bottleneckkit.probe.ThreadDumpProbe;
+import dev.bottleneckkit.sweep.internal.kinds.ResourceKinds;
+import dev.bottleneckkit.sweep.internal.kinds.Upstream;
+import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
+
+/**
+ * Thread dumps of the service taken during a step: one halfway through the window the
+ * step is likely to have, and {@value #POOL_DUMPS} in all where it shows request threads
+ * waiting for a pooled connection or on another thread's work, or a pool of threads with
+ * none idle, the service's own or its web server's (a dump is taken thread by thread, and
+ * a pool's holders are counted by what most dumps say, its busy threads by their mean).
+ */
+final class DumpsProbe implements StepProbe {
+
+	/** Dumps in a step whose first shows a pool's waiters or a busy worker pool. */
+	static final int POOL_DUMPS = 3;
+
+	private final ThreadDumpProbe threads;
+
+	private final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
+
+	/** The step's dumps being taken, from its begin to its end. */
+	private Optional<Future<Taken>> taking = Optional.empty();
+
+	DumpsProbe(ThreadDumpProbe threads) {
+		this.threads = threads;
+	}
+
+	@Override
+	public void begin(Plan plan) {
+		this.taking = Optional.of(this.background.submit(() -> take(plan)));
+	}
+
+	/** The dumps the step's plan asks for, taken in the background. */
+	private Taken take(Plan plan) throws InterruptedException {
+		List<ThreadDump> dumps = new ArrayList<>();
+		Thread.sleep(plan.warmUp().plus(plan.likelyWindow().dividedBy(2)));
+		try {
+			dumps.add(this.threads.take());
+			while (dumps.size() < POOL_DUMPS && needsMoreDumps(dumps.get(0))) {
+				Thread.sleep(plan.likelyWindow().dividedBy(8));
+				dumps.add(this.threads.take());
+			}
+			return new Taken(dumps, Optional.empty());
+		}
+		catch (RuntimeException ex) {
+			return new Taken(dumps, Optional.of(ex));
+		}
+	}
+
+	/**
+	 * Whether {@code first}, a step's first dump, shows what one dump cannot count: a
+	 * pool's waiters, a request waiting on another thread's work, an executor with none
+	 * idle, or a web server's workers all busy. Their holders and busy threads are read
+	 * over {@value #POOL_DUMPS} dumps.
+	 */
+	static boolean needsMoreDumps(ThreadDump first) {
+		return ResourceKinds.ALL.stream().flatMap((kind) -> kind.dumped().stream()).anyMatch((pool) -> pool.waitsIn(first))
+				|| Upstream.waitsOnAFuture(first)
+				|| !Upstream.busyExecutors(first).isEmpty() || ThreadDumps.showsABusyWorkerPool(first);
+	}
+
+	@Override
+	public void end(Window window, ProbeReadings.Builder readings) {
+		Taken taken = joined(this.taking.orElseThrow());
+		this.taking = Optional.empty();
+		readings.threads(taken.dumps());
+		if (taken.failure().isPresent()) {
+			throw Blind.because("thread dumps: %s; locks, thread pools and pools without meters cannot be seen",
+					taken.failure().get());
+		}
+	}
+
+	private static Taken joined(Future<Taken> taking) {
+		try {
+			return taking.get(30, TimeUnit.SECONDS);
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			taking.cancel(true);
+			return new Taken(List.of(), Optional.empty());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return new Taken(List.of(), Optional.empty());
+		}
+	}
+
+	@Override
+	public void close() {
+		this.taking.ifPresent((future) -> future.cancel(true));
+		this.background.close();
+		this.threads.close();
+	}
+
+	/** What a step's dumping took, and what stopped it. */
+	private record Taken(List<ThreadDump> dumps, Optional<RuntimeException> failure) {
+
+	}
+
+}
