@@ -176,7 +176,8 @@ class HandWrittenLimitsIT {
 	 * A visit counted on one row in each request's transaction, then a 50 ms query before the commit: the row's lock is
 	 * held by one transaction at a time, so 1 / 0.05 s = 20 rps at most, whatever Hikari's 10 connections allow. It is
 	 * read from the database's own lock tables (the kit finds the MySQL it started on the service's network), and the
-	 * pool in front of it, full because its connections wait there, is not named.
+	 * pool in front of it, full because its connections wait there, is not named. The lock's hold is a transaction's,
+	 * read from the database at one user (transactions holding row locks over the throughput), not the request's W₁.
 	 */
 	@Test
 	void aRowLockInTheDatabaseCapsTheCountedRoute(ScenarioReport report) {

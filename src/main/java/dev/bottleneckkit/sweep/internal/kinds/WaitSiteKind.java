@@ -43,7 +43,8 @@ public final class WaitSiteKind implements ResourceKind {
 	 * ({@link DatabaseLocksProbe}): at the top step the lock most transactions waited
 	 * for, more than the step before, its holders (the transactions holding it, not
 	 * waiting themselves) as many at every step that waited. The pool in front of it is
-	 * full because its connections wait there; the lock is the cap, holders / W₁.
+	 * full because its connections wait there; the lock is the cap, holders over a
+	 * transaction's hold of its row locks ({@link #lockHold}), else over W₁.
 	 */
 	static Optional<Capped> databaseLocks(AtCap at) {
 		List<Step> steps = at.readings().steps().stream().sorted(Comparator.comparingInt(Step::users)).toList();
@@ -83,8 +84,37 @@ public final class WaitSiteKind implements ResourceKind {
 				"requests wait in the database for a lock on %s, %.1f transactions at once: %d %s, one"
 						+ " transaction's hold each (read from the database's lock tables)",
 				lock.get(), waiters, holders, (holders == 1) ? "holder" : "holders");
-		return Optional.of(at.capped(Resource.WAIT_SITE, saw,
-				new Verdict.Model(holders, (holders == 1) ? "holder" : "holders", at.w1(), "W₁"), lock, readings));
+		Optional<Step> one = lockHold(steps);
+		one.ifPresent((step) -> readings.put("a transaction's hold at " + AtCap.usersText(step.users()),
+				String.format(Locale.ROOT, "%.2f transactions holding row locks at %.1f rps: %.1f ms",
+						mean(step, DatabaseLocksProbe.HELD, false), step.throughput(),
+						1000 * mean(step, DatabaseLocksProbe.HELD, false) / step.throughput())));
+		Verdict.Model model = one
+			.map((step) -> new Verdict.Model(holders, (holders == 1) ? "holder" : "holders",
+					Duration.ofNanos(Math.round(mean(step, DatabaseLocksProbe.HELD, false) / step.throughput() * 1e9)),
+					"a transaction's hold at " + AtCap.usersText(step.users()) + ", U / X"))
+			.orElseGet(() -> new Verdict.Model(holders, (holders == 1) ? "holder" : "holders", at.w1(), "W₁"));
+		return Optional.of(at.capped(Resource.WAIT_SITE, saw, model, lock, readings));
+	}
+
+	/**
+	 * The step that reads how long a transaction holds its row locks: the fewest users'
+	 * step where no transaction waited and some held row locks. Its mean holders over its
+	 * throughput is the hold (the utilization law, U / X, both from its window): the
+	 * request's latency less what it spends outside the transaction. Empty where the
+	 * database's transactions were not read.
+	 */
+	private static Optional<Step> lockHold(List<Step> steps) {
+		return steps.stream()
+			.filter((step) -> step.throughput() > 0 && step.service().series().containsKey(DatabaseLocksProbe.HELD))
+			.filter((step) -> step.service()
+				.series()
+				.entrySet()
+				.stream()
+				.noneMatch((series) -> series.getKey().startsWith(DatabaseLocksProbe.WAITING + " ")
+						&& mean(step, series.getKey(), false) > 0))
+			.filter((step) -> mean(step, DatabaseLocksProbe.HELD, false) > 0)
+			.findFirst();
 	}
 
 	/**

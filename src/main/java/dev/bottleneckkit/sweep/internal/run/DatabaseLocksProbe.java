@@ -23,7 +23,10 @@ import org.testcontainers.containers.JdbcDatabaseContainer;
  * {@code performance_schema.data_lock_waits} where it has them, else MariaDB's
  * {@code information_schema.innodb_lock_waits}. Its series join the service's meters as
  * {@value #WAITING} and {@value #HOLDING}, each followed by the lock:
- * {@code `stock`.`counters` PRIMARY (RECORD)}.
+ * {@code `stock`.`counters` PRIMARY (RECORD)}; and {@value #HELD}, the transactions
+ * holding row locks while running (not waiting), waited for or not: at one user, where
+ * nothing waits, its mean over the throughput is how long a transaction holds its row
+ * locks (the utilization law).
  */
 final class DatabaseLocksProbe implements StepProbe {
 
@@ -34,6 +37,17 @@ final class DatabaseLocksProbe implements StepProbe {
 
 	/** The series of a lock's holding transactions: this, a space, the lock. */
 	static final String HOLDING = "database.lock.holding";
+
+	/**
+	 * The series of the transactions holding row locks while running, whoever waits for
+	 * them.
+	 */
+	static final String HELD = "database.lock.held";
+
+	/** MySQL 8 and MariaDB: the running transactions holding row locks. */
+	private static final String HELD_QUERY = """
+			SELECT COUNT(*) FROM information_schema.innodb_trx
+			WHERE trx_state = 'RUNNING' AND trx_rows_locked > 0""";
 
 	/** MySQL 8: the waits of performance_schema, the holders those not waiting. */
 	private static final String MYSQL = """
@@ -63,6 +77,8 @@ final class DatabaseLocksProbe implements StepProbe {
 	private final List<long[]> times = new ArrayList<>();
 
 	private final List<Map<String, int[]>> reads = new ArrayList<>();
+
+	private final List<Integer> held = new ArrayList<>();
 
 	private Thread sampler;
 
@@ -99,6 +115,7 @@ final class DatabaseLocksProbe implements StepProbe {
 		synchronized (this.reads) {
 			this.times.clear();
 			this.reads.clear();
+			this.held.clear();
 		}
 		this.sampler = Thread.ofPlatform().daemon().name("bottleneck-kit-database-locks").start(this::sample);
 	}
@@ -107,10 +124,15 @@ final class DatabaseLocksProbe implements StepProbe {
 		while (!Thread.currentThread().isInterrupted()) {
 			long at = System.nanoTime();
 			Map<String, int[]> locks = new LinkedHashMap<>();
-			try (Statement statement = this.connection.createStatement();
-					ResultSet rows = statement.executeQuery(this.query)) {
-				while (rows.next()) {
-					locks.put(rows.getString(1), new int[] { rows.getInt(2), rows.getInt(3) });
+			int holding;
+			try (Statement statement = this.connection.createStatement()) {
+				try (ResultSet rows = statement.executeQuery(this.query)) {
+					while (rows.next()) {
+						locks.put(rows.getString(1), new int[] { rows.getInt(2), rows.getInt(3) });
+					}
+				}
+				try (ResultSet rows = statement.executeQuery(HELD_QUERY)) {
+					holding = rows.next() ? rows.getInt(1) : 0;
 				}
 			}
 			catch (SQLException ex) {
@@ -119,6 +141,7 @@ final class DatabaseLocksProbe implements StepProbe {
 			synchronized (this.reads) {
 				this.times.add(new long[] { at });
 				this.reads.add(locks);
+				this.held.add(holding);
 			}
 			try {
 				Thread.sleep(INTERVAL_MILLIS);
@@ -141,6 +164,7 @@ final class DatabaseLocksProbe implements StepProbe {
 					continue;
 				}
 				Duration offset = Duration.ofNanos(at - window.windowStart());
+				series.computeIfAbsent(HELD, (name) -> new ArrayList<>()).add(new Sample(offset, this.held.get(i)));
 				for (String lock : locks) {
 					int[] read = this.reads.get(i).getOrDefault(lock, new int[2]);
 					series.computeIfAbsent(WAITING + " " + lock, (name) -> new ArrayList<>())
