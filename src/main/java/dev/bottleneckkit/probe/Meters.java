@@ -95,7 +95,7 @@ sealed interface Meters extends AutoCloseable permits Meters.Http, Meters.Jmx {
 
 	/** One meter's statistics, as one answer gave them. */
 	@FunctionalInterface
-	interface Reading {
+	public interface Reading {
 
 		/** {@code gauge}'s statistic ({@code VALUE}, {@code COUNT}, ...), if there. */
 		OptionalDouble statistic(Gauge gauge);

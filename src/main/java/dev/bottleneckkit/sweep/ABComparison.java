@@ -75,7 +75,7 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 	static final int MIN_BLOCKS = 6;
 
 	/** Blocks a comparison measures at most. */
-	static final int MAX_BLOCKS = 8;
+	public static final int MAX_BLOCKS = 8;
 
 	/**
 	 * The half-width, on the ratio, at which the throughput figures are known well enough
@@ -228,7 +228,7 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 	 * mean of its loads in the block, measured on pair {@code pair} of JVMs (0 the first:
 	 * the test's service and the base beside it).
 	 */
-	record Block(double baseKneeRps, double headKneeRps, double baseKneeP99Ms, double headKneeP99Ms,
+	public record Block(double baseKneeRps, double headKneeRps, double baseKneeP99Ms, double headKneeP99Ms,
 			double baseCeilingRps, double headCeilingRps, int pair) {
 
 		/** A block of the first pair of JVMs. */
@@ -274,7 +274,7 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 	 * {@value #EARLY_PRECISION} after {@value #EARLY_BLOCKS}, to {@value #PRECISION}
 	 * after {@value #MIN_BLOCKS} or more.
 	 */
-	static boolean precise(List<Block> blocks) {
+	public static boolean precise(List<Block> blocks) {
 		int n = blocks.size();
 		if (n % 2 != 0 || (n != EARLY_BLOCKS && n < MIN_BLOCKS)) {
 			return false;

@@ -56,7 +56,7 @@ public record Confirmation(String knob, boolean confirmed, double ceilingBefore,
 	 * not, and the prediction it is held to, the lowest of the raised ceiling, the next
 	 * cap as the best of these steps read it, and the users over W₁.
 	 */
-	static Confirmation of(Readings sweep, Analysis analysis, String knob, double factor, List<Step> steps,
+	public static Confirmation of(Readings sweep, Analysis analysis, String knob, double factor, List<Step> steps,
 			Duration took) {
 		double after = steps.stream().mapToDouble(Step::throughput).max().orElse(0);
 		Optional<Step> best = steps.stream().max(Comparator.comparingDouble(Step::throughput));
@@ -133,7 +133,7 @@ public record Confirmation(String knob, boolean confirmed, double ceilingBefore,
 	 * raised limit (a knee at 2 users on 2 carriers, measured at 2 and 4 users on 4
 	 * carriers, would show the users' cap, not the carriers').
 	 */
-	static List<Integer> users(int knee, double factor) {
+	public static List<Integer> users(int knee, double factor) {
 		int first = (int) Math.min(4096, Math.round(knee * Math.max(1, Math.ceil(factor))));
 		return List.of(first, Math.min(4096, 2 * first));
 	}

@@ -60,10 +60,10 @@ public record Knob(String name, double factor, Consumer<AbstractServiceContainer
 	 * @param step the smallest change of the limit: 1 for a pool or threads, 0.1 for CPUs
 	 * @param knob the knob at a limit, its factor 1 (the search sets it)
 	 */
-	record Family(double step, DoubleFunction<Knob> knob) {
+	public record Family(double step, DoubleFunction<Knob> knob) {
 
 		/** The knob at {@code value}, raising {@code limit} by their ratio. */
-		Knob at(double value, double limit) {
+		public Knob at(double value, double limit) {
 			Knob at = this.knob.apply(value);
 			return new Knob(at.name(), Math.max(1, value / limit), at.turn());
 		}
@@ -73,7 +73,7 @@ public record Knob(String name, double factor, Consumer<AbstractServiceContainer
 		 * {@code quarkus.datasource.jdbc.max-size} from
 		 * {@code QUARKUS_DATASOURCE_JDBC_MAX_SIZE}).
 		 */
-		static Family quarkus(String name, String variable) {
+		public static Family quarkus(String name, String variable) {
 			return new Family(1, (value) -> of(name + Verdict.count(value), 1,
 					(container) -> container.withEnv(variable, Long.toString(Math.round(value)))));
 		}
@@ -81,7 +81,7 @@ public record Knob(String name, double factor, Consumer<AbstractServiceContainer
 	}
 
 	/** A whole number the test set on the service as {@code variable}. */
-	static Optional<Integer> configured(AbstractServiceContainer<?> service, String variable) {
+	public static Optional<Integer> configured(AbstractServiceContainer<?> service, String variable) {
 		String value = service.getEnvMap().get(variable);
 		return (value != null && value.trim().matches("\\d+")) ? Optional.of(Integer.parseInt(value.trim()))
 				: Optional.empty();

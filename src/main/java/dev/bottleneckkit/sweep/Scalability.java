@@ -55,7 +55,7 @@ public record Scalability(double lambda, double sigma, double kappa, OptionalDou
 	/**
 	 * The fit to {@code steps}' users and throughput; empty with fewer than three.
 	 */
-	static Optional<Scalability> fit(List<Step> steps) {
+	public static Optional<Scalability> fit(List<Step> steps) {
 		if (steps.size() < MIN_STEPS || steps.stream().anyMatch((step) -> step.throughput() <= 0)) {
 			return Optional.empty();
 		}

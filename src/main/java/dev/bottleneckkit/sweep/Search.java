@@ -24,7 +24,7 @@ public record Search(double target, double perUnit, double step, List<Try> tries
 		Duration took) {
 
 	/** Starts with a limit a search may spend. */
-	static final int STARTS = 3;
+	public static final int STARTS = 3;
 
 	public Search {
 		tries = List.copyOf(tries);
@@ -87,7 +87,7 @@ public record Search(double target, double perUnit, double step, List<Try> tries
 	 * The limit the model gives for {@code target}: the ceiling scales with the limit,
 	 * {@code perUnit} rps a unit, rounded up to {@code step}.
 	 */
-	static double firstLimit(double target, double perUnit, double step) {
+	public static double firstLimit(double target, double perUnit, double step) {
 		return roundUp(target / perUnit, step);
 	}
 
@@ -95,7 +95,7 @@ public record Search(double target, double perUnit, double step, List<Try> tries
 	 * The limit after one that measured {@code measured} rps short of {@code target}:
 	 * raised by the share it missed, and by one step at least.
 	 */
-	static double nextLimit(double tried, double target, double measured, double step) {
+	public static double nextLimit(double tried, double target, double measured, double step) {
 		double scaled = (measured > 0) ? tried * target / measured : 2 * tried;
 		return Math.max(tried + step, roundUp(scaled, step));
 	}

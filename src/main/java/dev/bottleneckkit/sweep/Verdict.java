@@ -172,13 +172,13 @@ public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.U
 		 * The reading that says the steps at the cap measured a JVM still warming up: its
 		 * JIT compilers busy.
 		 */
-		static final String WARMING = "warming";
+		public static final String WARMING = "warming";
 
 		/**
 		 * The reading that says what the dumps showed request threads waiting for before
 		 * any client: a bulkhead, a rate limiter, a busy executor.
 		 */
-		static final String UPSTREAM = "waiting before the clients";
+		public static final String UPSTREAM = "waiting before the clients";
 
 		public Unexplained {
 			candidates = List.copyOf(candidates);

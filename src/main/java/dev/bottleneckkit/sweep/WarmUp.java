@@ -29,7 +29,7 @@ import java.util.stream.Collectors;
 public record WarmUp(int users, Duration took, List<Round> rounds, boolean settled, Duration atMost) {
 
 	/** Users of a warm-up round. */
-	static final int USERS = 2;
+	public static final int USERS = 2;
 
 	/**
 	 * A round whose figure fell less than this (in percent) below the last has settled.

@@ -16,7 +16,7 @@ import dev.bottleneckkit.sweep.Verdict;
  * @param scalability the Universal Scalability Law fitted to the steps, with three or
  * more
  */
-record Analysis(Verdict verdict, List<Verdict.Bound> bounds, Optional<Verdict.Bound> nextCap,
+public record Analysis(Verdict verdict, List<Verdict.Bound> bounds, Optional<Verdict.Bound> nextCap,
 		Optional<Scalability> scalability) {
 
 	Analysis {

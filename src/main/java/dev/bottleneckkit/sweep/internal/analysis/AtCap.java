@@ -35,7 +35,7 @@ import dev.bottleneckkit.sweep.internal.run.Readings;
  * @param servers the web servers whose worker pools dumps show, each pool the first's
  * that claims it
  */
-record AtCap(Readings readings, Step last, List<Step> atCap, double ceiling, int kneeUsers, Duration w1,
+public record AtCap(Readings readings, Step last, List<Step> atCap, double ceiling, int kneeUsers, Duration w1,
 		List<DumpWaits> waits, List<Resource.Own> own, List<DumpedServer> servers) {
 
 	AtCap {
@@ -66,7 +66,7 @@ record AtCap(Readings readings, Step last, List<Step> atCap, double ceiling, int
 	 * What the steps at the cap show request threads waiting for before any client, in
 	 * one line ({@link Upstream#atCap}).
 	 */
-	Optional<String> upstream() {
+	public Optional<String> upstream() {
 		return Upstream.atCap(this.waits.stream().map(DumpWaits::waits).toList());
 	}
 
@@ -91,14 +91,14 @@ record AtCap(Readings readings, Step last, List<Step> atCap, double ceiling, int
 	 * One dump of a step at the cap and the waits before any client it shows, the most
 	 * waited first.
 	 */
-	record DumpWaits(ThreadDump dump, List<Upstream.Wait> waits) {
+	public record DumpWaits(ThreadDump dump, List<Upstream.Wait> waits) {
 
 		DumpWaits {
 			waits = List.copyOf(waits);
 		}
 
 		/** The first wait of {@code kind}, the most waited. */
-		Optional<Upstream.Wait> first(Upstream.Kind kind) {
+		public Optional<Upstream.Wait> first(Upstream.Kind kind) {
 			return this.waits.stream().filter((wait) -> wait.kind() == kind).findFirst();
 		}
 
@@ -108,7 +108,7 @@ record AtCap(Readings readings, Step last, List<Step> atCap, double ceiling, int
 	 * A verdict naming {@code resource} at this ceiling from the knee's users, the hold
 	 * its model used among its readings.
 	 */
-	Capped capped(Resource resource, String saw, Verdict.Model model, Optional<String> where,
+	public Capped capped(Resource resource, String saw, Verdict.Model model, Optional<String> where,
 			Map<String, String> readings) {
 		Map<String, String> all = new LinkedHashMap<>(readings);
 		all.put("W (" + model.holdIs() + ")", String.format(Locale.ROOT, "%.1f ms", model.hold().toNanos() / 1e6));
@@ -116,7 +116,7 @@ record AtCap(Readings readings, Step last, List<Step> atCap, double ceiling, int
 	}
 
 	/** "1 user", "8 users". */
-	static String usersText(int users) {
+	public static String usersText(int users) {
 		return (users == 1) ? "1 user" : users + " users";
 	}
 

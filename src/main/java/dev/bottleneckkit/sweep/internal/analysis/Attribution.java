@@ -30,7 +30,7 @@ import dev.bottleneckkit.sweep.internal.run.Readings;
  * the verdict lists; when none explains it the verdict is {@link Verdict.Unexplained},
  * with what was seen and what could not be seen: it never guesses.
  */
-final class Attribution {
+public final class Attribution {
 
 	/**
 	 * The rules, in the order they are asked: the first whose model agrees names the cap
@@ -77,7 +77,7 @@ final class Attribution {
 	 * warming, or one whose carriers queued, spent more CPU a request there than it
 	 * spends with the cap raised.
 	 */
-	static Optional<Verdict.Bound> nextCap(Analysis sweep, double ceiling, Step turned) {
+	public static Optional<Verdict.Bound> nextCap(Analysis sweep, double ceiling, Step turned) {
 		Optional<Resource> cap = sweep.verdict().cap();
 		List<Verdict.Bound> bounds = new ArrayList<>(sweep.bounds()
 			.stream()

@@ -18,13 +18,13 @@ import dev.bottleneckkit.sweep.Verdict;
  * and the rest over the whole step (warm-up included), divided by the requests that ended
  * in it.
  */
-final class Demands {
+public final class Demands {
 
 	private Demands() {
 	}
 
 	/** "service 1.62, mysql 0.21, load generator 0.14, toxiproxy 0.05" */
-	static String split(Step.Cpu use) {
+	public static String split(Step.Cpu use) {
 		Map<String, Double> parts = new LinkedHashMap<>();
 		parts.put("service", use.service());
 		use.downstream().ifPresent((cores) -> parts.put("downstream", cores));
@@ -49,7 +49,7 @@ final class Demands {
 	 * engine); where they were not read, the service's whole CPU (its compilers,
 	 * collectors and Tomcat's poller too) stands in.
 	 */
-	static Duration onCarriersPerRequest(Step step, int carriers) {
+	public static Duration onCarriersPerRequest(Step step, int carriers) {
 		OptionalDouble onCarriers = step.carrierCores().isPresent() ? step.carrierCores()
 				: step.cpu().map((use) -> OptionalDouble.of(use.service())).orElse(OptionalDouble.empty());
 		if (onCarriers.isEmpty()) {
@@ -60,7 +60,7 @@ final class Demands {
 	}
 
 	/** {@code carriers} over a request's pins and its other time on a carrier. */
-	static Verdict.Model carriersModel(Step step, int carriers, Duration pinnedPerRequest) {
+	public static Verdict.Model carriersModel(Step step, int carriers, Duration pinnedPerRequest) {
 		return new Verdict.Model(carriers, "carriers", pinnedPerRequest.plus(onCarriersPerRequest(step, carriers)),
 				"pinned or on the CPU per request");
 	}
@@ -70,7 +70,7 @@ final class Demands {
 	 * cores over the window's requests a second (the utilization law, D = U / X, both
 	 * figures from the same seconds); else over the whole step, as {@link #overTheStep}.
 	 */
-	static Duration perRequest(double cores, Step step) {
+	public static Duration perRequest(double cores, Step step) {
 		double perSecond = step.throughput() + step.result().errorsPerSecond();
 		return (step.cpuOverTheWindow() && perSecond > 0) ? Duration.ofNanos(Math.round(cores / perSecond * 1e9))
 				: overTheStep(cores, step);
@@ -84,7 +84,7 @@ final class Demands {
 		return Duration.ofNanos(Math.round(cores * step.wall().toNanos() / Math.max(1, requests(step))));
 	}
 
-	static String cpuPerRequest(Duration perRequest, Step step) {
+	public static String cpuPerRequest(Duration perRequest, Step step) {
 		return step.cpuOverTheWindow()
 				? String.format(Locale.ROOT, "%.1f ms, at %.1f requests a second in the %d-user step's window",
 						perRequest.toNanos() / 1e6, step.throughput() + step.result().errorsPerSecond(), step.users())
@@ -96,7 +96,7 @@ final class Demands {
 	 * Requests that ended in the step, warm-up included, as the CPU and the pins were
 	 * read over it all; the window's when the step kept no timeline.
 	 */
-	static long requests(Step step) {
+	public static long requests(Step step) {
 		return step.result().timeline().isEmpty() ? step.result().completed()
 				: step.result().timeline().stream().mapToLong((second) -> second.succeeded() + second.failed()).sum();
 	}

@@ -29,7 +29,7 @@ import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
  * @param words what a verdict calls the pool
  * @param whereIsThePool whether the pool's name is the verdict's where
  */
-record DumpedServer(Resource resource, Predicate<ThreadDumps.WorkerPool> serves,
+public record DumpedServer(Resource resource, Predicate<ThreadDumps.WorkerPool> serves,
 		Function<ThreadDumps.WorkerPool, String> words, boolean whereIsThePool) {
 
 	/**

@@ -19,7 +19,7 @@ import dev.bottleneckkit.probe.GaugeTimeline;
  * @param pending waiters at most
  * @param more further readings, by name
  */
-record Pool(String label, int inUse, int limit, int pending, Map<String, String> more) {
+public record Pool(String label, int inUse, int limit, int pending, Map<String, String> more) {
 
 	Pool(String label, int inUse, int limit, int pending) {
 		this(label, inUse, limit, pending, Map.of());
@@ -29,7 +29,7 @@ record Pool(String label, int inUse, int limit, int pending, Map<String, String>
 	 * A pool at its limit with work pending for it, from its in-use, limit and pending
 	 * gauges.
 	 */
-	static Optional<Pool> atItsLimit(GaugeTimeline gauges, Gauge inUse, Gauge limit, Gauge pending) {
+	public static Optional<Pool> atItsLimit(GaugeTimeline gauges, Gauge inUse, Gauge limit, Gauge pending) {
 		OptionalDouble used = gauges.max(inUse);
 		OptionalDouble max = gauges.max(limit);
 		OptionalDouble waiting = gauges.max(pending);
@@ -61,7 +61,7 @@ record Pool(String label, int inUse, int limit, int pending, Map<String, String>
 	}
 
 	/** The readings a verdict shows: in use at most, waiting at most, and the rest. */
-	Map<String, String> readings() {
+	public Map<String, String> readings() {
 		Map<String, String> readings = new LinkedHashMap<>();
 		readings.put(this.label + " max", this.inUse + " of " + this.limit);
 		readings.put("waiting max", Integer.toString(this.pending));

@@ -24,7 +24,7 @@ import dev.bottleneckkit.sweep.Verdict;
  * is that number (a route's uses are whole; a health check or a pool's own housekeeping
  * adds a few); else it is kept to a tenth, as for an N+1 whose N varies.
  */
-final class PoolUses {
+public final class PoolUses {
 
 	private PoolUses() {
 	}
@@ -34,7 +34,7 @@ final class PoolUses {
 	 * makes and the model whose hold is the connection-seconds a request spends in it.
 	 * Empty when the step did not read the usage timer.
 	 */
-	static Optional<Demand> hikari(Step step, double limit) {
+	public static Optional<Demand> hikari(Step step, double limit) {
 		GaugeTimeline meters = step.service();
 		return meters.meanTime(Gauge.HIKARI_USAGE_SECONDS, Gauge.HIKARI_USES)
 			.map((use) -> Demand.of(limit, use, usesOfARequest(meters.rate(Gauge.HIKARI_USES), step.throughput())));
@@ -46,7 +46,7 @@ final class PoolUses {
 	 * @param uses how many times a request takes the pool
 	 * @param model the pool's limit over the hold of a request, uses × the hold of a use
 	 */
-	record Demand(double uses, Verdict.Model model) {
+	public record Demand(double uses, Verdict.Model model) {
 
 		/** A pool at {@code limit} whose requests take it {@code uses} times. */
 		static Demand of(double limit, Duration use, double uses) {

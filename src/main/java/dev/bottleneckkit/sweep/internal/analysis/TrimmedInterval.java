@@ -28,7 +28,7 @@ import java.util.Arrays;
  * @param spread the winsorized standard deviation of one block's log ratio: the noise the
  * run measured
  */
-record TrimmedInterval(double location, double halfWidth, double spread) {
+public record TrimmedInterval(double location, double halfWidth, double spread) {
 
 	/**
 	 * The 97.5 % point at 4 blocks, where a comparison stops early: the whole rule's, not
@@ -47,7 +47,7 @@ record TrimmedInterval(double location, double halfWidth, double spread) {
 			2.434, 2.361 };
 
 	/** The interval of {@code logRatios}; infinite below 2 blocks. */
-	static TrimmedInterval of(double[] logRatios) {
+	public static TrimmedInterval of(double[] logRatios) {
 		int n = logRatios.length;
 		if (n == 0) {
 			return new TrimmedInterval(0, Double.POSITIVE_INFINITY, Double.NaN);

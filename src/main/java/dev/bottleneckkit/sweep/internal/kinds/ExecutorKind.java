@@ -286,7 +286,7 @@ public final class ExecutorKind implements ResourceKind {
 	 * @param holdIs how, in a few words: "2.0 busy × W₁ 0.214 s"
 	 * @param read how, for a person
 	 */
-	record Demand(double threadSeconds, String holdIs, String read) {
+	public record Demand(double threadSeconds, String holdIs, String read) {
 
 		Duration seconds() {
 			return Duration.ofNanos(Math.round(this.threadSeconds * 1e9));

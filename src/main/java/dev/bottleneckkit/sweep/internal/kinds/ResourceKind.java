@@ -26,7 +26,7 @@ import dev.bottleneckkit.sweep.internal.analysis.Pool;
  * stages, and never a resource by name. The words a person uses for it are its
  * {@link Resource#description()}.
  */
-interface ResourceKind {
+public interface ResourceKind {
 
 	/** What a verdict names: the resource's identity in the public API. */
 	Resource resource();

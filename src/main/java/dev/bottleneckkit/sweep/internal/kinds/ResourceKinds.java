@@ -34,7 +34,7 @@ public final class ResourceKinds {
 	}
 
 	/** The kind of {@code resource}: every {@link Resource} has one. */
-	static ResourceKind of(Resource resource) {
+	public static ResourceKind of(Resource resource) {
 		return ALL.stream()
 			.filter((kind) -> kind.resource() == resource)
 			.findFirst()
@@ -45,12 +45,12 @@ public final class ResourceKinds {
 	 * The web servers whose worker pools dumps show, in the list's order: Tomcat's claims
 	 * any pool, so it comes after every other server's.
 	 */
-	static List<DumpedServer> servers() {
+	public static List<DumpedServer> servers() {
 		return ALL.stream().flatMap((kind) -> kind.server().stream()).toList();
 	}
 
 	/** Every kind's rules, in the list's order. */
-	static List<Function<AtCap, Optional<Capped>>> rules() {
+	public static List<Function<AtCap, Optional<Capped>>> rules() {
 		return ALL.stream().flatMap((kind) -> kind.rules().stream()).toList();
 	}
 
@@ -59,7 +59,7 @@ public final class ResourceKinds {
 	 * a request, the CPU over the CPU of a request, the stand-in downstream's threads
 	 * over its hold.
 	 */
-	static List<Verdict.Bound> demands(Step step) {
+	public static List<Verdict.Bound> demands(Step step) {
 		return ALL.stream().flatMap((kind) -> kind.demand(step).stream()).toList();
 	}
 
@@ -67,7 +67,7 @@ public final class ResourceKinds {
 	 * The knob of the resource {@code verdict} names, at any limit; empty where it has
 	 * none.
 	 */
-	static Optional<Knob.Family> knob(Capped verdict, AbstractServiceContainer<?> service) {
+	public static Optional<Knob.Family> knob(Capped verdict, AbstractServiceContainer<?> service) {
 		return of(verdict.resource()).knob(verdict, service);
 	}
 
@@ -76,7 +76,7 @@ public final class ResourceKinds {
 	 * names, doubling its limit; empty for a resource with no such knob (a client pool, a
 	 * lock, the machine's cores, the downstream): the test passes one of its own.
 	 */
-	static Optional<Knob> doubling(Capped verdict, AbstractServiceContainer<?> service) {
+	public static Optional<Knob> doubling(Capped verdict, AbstractServiceContainer<?> service) {
 		double limit = verdict.model().limit();
 		return knob(verdict, service).map((family) -> family.at(2 * limit, limit));
 	}

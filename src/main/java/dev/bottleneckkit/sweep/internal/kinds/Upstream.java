@@ -23,7 +23,7 @@ import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
  * destination follow such a cap: as many as the calls it lets through, flat while the
  * users double, with no request waiting for one. They name no pool then.
  */
-final class Upstream {
+public final class Upstream {
 
 	/**
 	 * Waits for a permit or a rate no kind claims: Guava's rate limiter (its rate lives in
@@ -47,7 +47,7 @@ final class Upstream {
 	}
 
 	/** What a request thread waits for before the clients. */
-	enum Kind {
+	public enum Kind {
 
 		/** A permit some other request holds: a bulkhead, a semaphore. */
 		PERMITS,
@@ -128,7 +128,7 @@ final class Upstream {
 	 * One kind of wait a dump shows: what the request threads wait for, in whose code,
 	 * how many, and what kind of wait it is.
 	 */
-	record Wait(String what, String where, int threads, Kind kind) {
+	public record Wait(String what, String where, int threads, Kind kind) {
 
 		/** "22 request threads waiting for a Resilience4j bulkhead in com.example…". */
 		String line() {
@@ -144,7 +144,7 @@ final class Upstream {
 	}
 
 	/** The waits before any client in {@code dump}, the most waited first. */
-	static List<Wait> waits(ThreadDump dump) {
+	public static List<Wait> waits(ThreadDump dump) {
 		List<String> busy = busyExecutors(dump);
 		Map<Wait, Integer> counted = new LinkedHashMap<>();
 		for (DumpedThread thread : dump.matching(ThreadDumps::servesARequest)) {
@@ -163,7 +163,7 @@ final class Upstream {
 	 * outside any client: a pool's demand is read from its busy threads, and one dump can
 	 * catch its worker between two tasks, so it takes more than one dump to read it.
 	 */
-	static boolean waitsOnAFuture(ThreadDump dump) {
+	public static boolean waitsOnAFuture(ThreadDump dump) {
 		return dump.matching(ThreadDumps::servesARequest)
 			.stream()
 			.anyMatch((thread) -> FUTURES.stream().anyMatch(thread::hasFrame)
@@ -215,7 +215,7 @@ final class Upstream {
 	 * The executors in {@code dump} with every thread busy, none idle in its pool: "4
 	 * threads named pool-2-thread-* all busy".
 	 */
-	static List<String> busyExecutors(ThreadDump dump) {
+	public static List<String> busyExecutors(ThreadDump dump) {
 		return executors(dump).stream()
 			.filter(Executor::full)
 			.map((pool) -> String.format(Locale.ROOT, "%d thread%s named %s* all busy", pool.threads(),
@@ -268,7 +268,7 @@ final class Upstream {
 	 * waits given, in one line: the waits of the dump that shows the most, when at least
 	 * half of the dumps show some. Empty without dumps, or when most show none.
 	 */
-	static Optional<String> atCap(List<List<Wait>> dumps) {
+	public static Optional<String> atCap(List<List<Wait>> dumps) {
 		long showing = dumps.stream().filter((waits) -> !waits.isEmpty()).count();
 		if (dumps.isEmpty() || 2 * showing < dumps.size()) {
 			return Optional.empty();

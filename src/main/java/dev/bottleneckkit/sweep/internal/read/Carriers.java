@@ -29,7 +29,7 @@ import org.testcontainers.containers.GenericContainer;
  * the JVM's JMX agent and, where the host shows the JVM's threads, from {@code /proc}.
  * Every {@code read…} method asks the JVM or the host anew.
  */
-final class Carriers implements AutoCloseable {
+public final class Carriers implements AutoCloseable {
 
 	private static final Logger log = LoggerFactory.getLogger(Carriers.class);
 
@@ -103,7 +103,7 @@ final class Carriers implements AutoCloseable {
 	 * system property {@code jdk.virtualThreadScheduler.parallelism}, else the processors
 	 * the JVM sees). Empty when it cannot be read.
 	 */
-	OptionalInt readCount() {
+	public OptionalInt readCount() {
 		try {
 			try {
 				Object parallelism = this.server
@@ -176,7 +176,7 @@ final class Carriers implements AutoCloseable {
 	 * wait is carrier time a request costs as much as its CPU. One source for the probe's
 	 * life, decided at the first reading, so that two readings always compare.
 	 */
-	Optional<Map<Long, Long>> readTimeNanos() {
+	public Optional<Map<Long, Long>> readTimeNanos() {
 		if (this.source != Source.JMX) {
 			Map<Long, Long> onHost = schedstat();
 			if (!onHost.isEmpty() || this.source == Source.HOST) {
@@ -242,7 +242,7 @@ final class Carriers implements AutoCloseable {
 	 * The carriers' cores on average between two readings {@code seconds} apart: a
 	 * carrier that began after the first counts from 0.
 	 */
-	static double cores(Map<Long, Long> before, Map<Long, Long> after, double seconds) {
+	public static double cores(Map<Long, Long> before, Map<Long, Long> after, double seconds) {
 		long nanos = 0;
 		for (Map.Entry<Long, Long> carrier : after.entrySet()) {
 			nanos += Math.max(0, carrier.getValue() - before.getOrDefault(carrier.getKey(), 0L));

@@ -17,7 +17,7 @@ import dev.bottleneckkit.sweep.internal.run.Readings;
  * few files of this host, or the latest line of the reader on a remote engine's host;
  * without that reader there are none, and the step's CPU is read over the whole step.
  */
-final class CpuSamples implements AutoCloseable {
+public final class CpuSamples implements AutoCloseable {
 
 	/**
 	 * How often the CPU is read: a window of at least 1 s is read between readings at
@@ -39,7 +39,7 @@ final class CpuSamples implements AutoCloseable {
 	}
 
 	/** Reads {@code cpu} every {@link #EVERY} from now until closed. */
-	static CpuSamples of(MachineCpu cpu) {
+	public static CpuSamples of(MachineCpu cpu) {
 		return new CpuSamples(cpu);
 	}
 
@@ -58,7 +58,7 @@ final class CpuSamples implements AutoCloseable {
 	 * Cores used between the first and the last reading taken within {@code from} to
 	 * {@code to} ({@code System.nanoTime()}); empty as {@link #edges} says.
 	 */
-	Optional<Step.Cpu> within(long from, long to) {
+	public Optional<Step.Cpu> within(long from, long to) {
 		return edges(this.readings, from, to).map((edges) -> this.cpu.between(edges.get(0), edges.get(1)));
 	}
 

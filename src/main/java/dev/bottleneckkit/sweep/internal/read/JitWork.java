@@ -34,7 +34,7 @@ import org.testcontainers.containers.GenericContainer;
  * compilers are quiet runs the code it will run from now on. Every {@code read…} method
  * asks anew.
  */
-final class JitWork implements AutoCloseable {
+public final class JitWork implements AutoCloseable {
 
 	private static final Logger log = LoggerFactory.getLogger(JitWork.class);
 
@@ -62,7 +62,7 @@ final class JitWork implements AutoCloseable {
 	/**
 	 * The compilers of the JVM in {@code container}, behind {@code agent}, connected now.
 	 */
-	static JitWork connect(JmxAgent agent, GenericContainer<?> container) {
+	public static JitWork connect(JmxAgent agent, GenericContainer<?> container) {
 		JMXConnector connector = agent.connect();
 		try {
 			return new JitWork(agent.name(), connector.getMBeanServerConnection(), Optional.of(connector),
@@ -181,7 +181,7 @@ final class JitWork implements AutoCloseable {
 	 * One reading of the compilers, now: their threads' CPU where the host shows them,
 	 * else their time over JMX.
 	 */
-	Reading readCompilers() {
+	public Reading readCompilers() {
 		long at = System.nanoTime();
 		Optional<Map<Long, Long>> cpu = readCompilerCpuNanos();
 		return new Reading(at, cpu, cpu.isPresent() ? OptionalLong.empty() : readCompileMillis(), OptionalLong.empty());
@@ -206,10 +206,10 @@ final class JitWork implements AutoCloseable {
 	 * @param compileMillis the compilers' time so far, when read over JMX
 	 * @param cpuNanos the process's CPU so far, when read
 	 */
-	record Reading(long at, Optional<Map<Long, Long>> compilerCpu, OptionalLong compileMillis, OptionalLong cpuNanos) {
+	public record Reading(long at, Optional<Map<Long, Long>> compilerCpu, OptionalLong compileMillis, OptionalLong cpuNanos) {
 
 		/** A reading of nothing, at {@code at}: a JVM the kit cannot read. */
-		static Reading none(long at) {
+		public static Reading none(long at) {
 			return new Reading(at, Optional.empty(), OptionalLong.empty(), OptionalLong.empty());
 		}
 
@@ -219,7 +219,7 @@ final class JitWork implements AutoCloseable {
 		 * that began between them counts from 0), else their time; empty where neither
 		 * did or no time passed.
 		 */
-		OptionalDouble compilerCoresSince(Reading before) {
+		public OptionalDouble compilerCoresSince(Reading before) {
 			if (this.at <= before.at) {
 				return OptionalDouble.empty();
 			}
@@ -244,7 +244,7 @@ final class JitWork implements AutoCloseable {
 		 * {@code requests}: what a request cost, the compilers' work included; empty
 		 * where either did not read it or there were no requests.
 		 */
-		Optional<Duration> cpuPerRequestSince(Reading before, long requests) {
+		public Optional<Duration> cpuPerRequestSince(Reading before, long requests) {
 			if (this.cpuNanos.isEmpty() || before.cpuNanos.isEmpty() || requests <= 0) {
 				return Optional.empty();
 			}

@@ -37,7 +37,7 @@ import org.testcontainers.containers.GenericContainer;
  * ({@link EngineHostCpu}), else each container's CPU through the engine
  * ({@link ContainerCpu}) and the machine's as the sum of the test's parts.
  */
-final class MachineCpu {
+public final class MachineCpu {
 
 	private static final String SESSION_LABEL = "org.testcontainers.sessionId";
 
@@ -100,7 +100,7 @@ final class MachineCpu {
 	 * Why the CPU is read less well than on a local engine, in one line; empty when it is
 	 * not.
 	 */
-	Optional<String> blind() {
+	public Optional<String> blind() {
 		return this.blind;
 	}
 
@@ -108,12 +108,12 @@ final class MachineCpu {
 	 * The CPU of the machine {@code service} runs on, split by container;
 	 * {@code downstream} (may be empty) is told apart because a verdict may name it.
 	 */
-	static MachineCpu around(GenericContainer<?> service, Optional<GenericContainer<?>> downstream) {
+	public static MachineCpu around(GenericContainer<?> service, Optional<GenericContainer<?>> downstream) {
 		return new MachineCpu(service, downstream.orElse(null));
 	}
 
 	/** One reading of every counter, now. */
-	Reading read() {
+	public Reading read() {
 		List<Container> containers = testContainers();
 		if (this.engineHost.isPresent()) {
 			List<String> ids = containers.stream().map(Container::getId).toList();
@@ -220,7 +220,7 @@ final class MachineCpu {
 	}
 
 	/** Cores used on average between two readings, by whom. */
-	Step.Cpu between(Reading before, Reading after) {
+	public Step.Cpu between(Reading before, Reading after) {
 		double seconds = (after.at() - before.at()) / 1e9;
 		Map<String, Double> neighbours = new LinkedHashMap<>();
 		double service = 0;
@@ -393,7 +393,7 @@ final class MachineCpu {
 	}
 
 	/** Busy time of every core of this machine so far, from {@code /proc/stat}. */
-	static OptionalLong machineBusyNanos() {
+	public static OptionalLong machineBusyNanos() {
 		try {
 			return parseProcStat(Files.readAllLines(PROC_STAT).get(0));
 		}
@@ -419,7 +419,7 @@ final class MachineCpu {
 	 * @param machineBusyNanos busy nanoseconds so far of the machine's cores, when the
 	 * engine is local
 	 */
-	record Reading(long at, Map<String, Long> containers, long generatorNanos, OptionalLong machineBusyNanos) {
+	public record Reading(long at, Map<String, Long> containers, long generatorNanos, OptionalLong machineBusyNanos) {
 
 	}
 

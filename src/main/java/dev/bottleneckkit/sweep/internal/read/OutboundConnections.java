@@ -43,7 +43,7 @@ import org.testcontainers.containers.output.OutputFrame;
  * List<Step.Destination> seen = connections.between(from, System.nanoTime());
  * }</pre>
  */
-final class OutboundConnections implements AutoCloseable {
+public final class OutboundConnections implements AutoCloseable {
 
 	private static final Logger log = LoggerFactory.getLogger(OutboundConnections.class);
 
@@ -75,7 +75,7 @@ final class OutboundConnections implements AutoCloseable {
 	}
 
 	/** A probe on the started container {@code service}. */
-	static OutboundConnections of(GenericContainer<?> service) {
+	public static OutboundConnections of(GenericContainer<?> service) {
 		return new OutboundConnections(service, OutboundConnections::engineAddresses);
 	}
 
@@ -83,7 +83,7 @@ final class OutboundConnections implements AutoCloseable {
 	 * Starts the reader in the service's network namespace (a container of the kit's Java
 	 * image, as an unprivileged user, labelled like every container of the kit).
 	 */
-	OutboundConnections start() {
+	public OutboundConnections start() {
 		this.reader = KitReader
 			.running(JavaRuntime.JAVA_25, "socket reader", SocketCounter.class, Long.toString(INTERVAL.toMillis()))
 			.withNetworkMode("container:" + this.service.getContainerId())
@@ -97,7 +97,7 @@ final class OutboundConnections implements AutoCloseable {
 	 * between {@code fromNanos} and {@code toNanos} ({@code System.nanoTime()}), most
 	 * connections first; destinations never seen are left out.
 	 */
-	List<Step.Destination> between(long fromNanos, long toNanos) {
+	public List<Step.Destination> between(long fromNanos, long toNanos) {
 		Map<String, int[]> range = new HashMap<>();
 		int readingsInRange = 0;
 		synchronized (this.readings) {
@@ -159,7 +159,7 @@ final class OutboundConnections implements AutoCloseable {
 	}
 
 	/** How many readings have arrived since the reader started. */
-	int readings() {
+	public int readings() {
 		synchronized (this.readings) {
 			return this.readings.size();
 		}

@@ -29,7 +29,7 @@ import dev.bottleneckkit.sweep.internal.run.StepProbe;
  * limiter's rate is not a meter, and where it waits in a dump shows no number: its
  * configuration is the only place its model can come from.
  */
-final class RateLimits {
+public final class RateLimits {
 
 	/** Spring Boot's admin MBean ({@code spring.application.admin.enabled}). */
 	static final String ADMIN_MBEAN = "org.springframework.boot:type=Admin,name=SpringApplication";
@@ -59,7 +59,7 @@ final class RateLimits {
 	 * @param from where each came from, for a person: the properties read, or the
 	 * defaults
 	 */
-	record Rate(String name, int permits, Duration period, String from) {
+	public record Rate(String name, int permits, Duration period, String from) {
 
 		/** Permits a second. */
 		double rps() {
@@ -72,7 +72,7 @@ final class RateLimits {
 	 * The rate limiters of the service behind {@code agent}, each with its rate; empty
 	 * when it has none, or no admin MBean to answer (then {@code blind} says so).
 	 */
-	static List<Rate> read(JmxAgent agent, List<String> blind) {
+	public static List<Rate> read(JmxAgent agent, List<String> blind) {
 		JMXConnector connector = null;
 		try {
 			connector = agent.connect();

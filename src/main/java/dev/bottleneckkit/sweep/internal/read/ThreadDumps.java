@@ -21,7 +21,7 @@ import dev.bottleneckkit.sweep.internal.analysis.Pool;
  * gives, {@link dev.bottleneckkit.sweep.internal.analysis.DumpedPool}), and which web
  * server's worker pool has none idle.
  */
-final class ThreadDumps {
+public final class ThreadDumps {
 
 	/**
 	 * Frames of a thread serving an HTTP request on a servlet container, Undertow,
@@ -58,7 +58,7 @@ final class ThreadDumps {
 	 * most of them say does not (the sweep takes three dumps in a step whose first shows
 	 * a pool's waiters). Empty when no dump shows the pool full.
 	 */
-	static Optional<Pool> pooledFromDump(List<Step> steps, Step last, List<String> waitingFrames,
+	public static Optional<Pool> pooledFromDump(List<Step> steps, Step last, List<String> waitingFrames,
 			List<String> holdingFrames, List<String> passingFrames) {
 		Map<Integer, List<String>> dumpsByHolders = new TreeMap<>();
 		int pending = 0;
@@ -115,7 +115,7 @@ final class ThreadDumps {
 	}
 
 	/** The request threads of {@code dump} with every one of {@code waitingFrames}. */
-	static int waiting(ThreadDump dump, List<String> waitingFrames) {
+	public static int waiting(ThreadDump dump, List<String> waitingFrames) {
 		return dump.matching((thread) -> servesARequest(thread) && waitingFrames.stream().allMatch(thread::hasFrame))
 			.size();
 	}
@@ -126,7 +126,7 @@ final class ThreadDumps {
 	 * thread by thread can catch one of them between two requests, so it takes more than
 	 * one dump to count it.
 	 */
-	static boolean showsABusyWorkerPool(ThreadDump dump) {
+	public static boolean showsABusyWorkerPool(ThreadDump dump) {
 		return workerPools(dump).stream().anyMatch((pool) -> pool.idle() == 0);
 	}
 
@@ -135,12 +135,12 @@ final class ThreadDumps {
 	 * number, its threads serving a request and how many of its threads wait idle in its
 	 * queue.
 	 */
-	record WorkerPool(String name, List<DumpedThread> serving, long idle) {
+	public record WorkerPool(String name, List<DumpedThread> serving, long idle) {
 
 	}
 
 	/** The worker pools of {@code dump} with at least one thread serving a request. */
-	static List<WorkerPool> workerPools(ThreadDump dump) {
+	public static List<WorkerPool> workerPools(ThreadDump dump) {
 		Map<String, List<DumpedThread>> serving = dump.matching(ThreadDumps::servesARequest)
 			.stream()
 			.filter((thread) -> !poolOf(thread).isEmpty())
@@ -159,7 +159,7 @@ final class ThreadDumps {
 	 * ({@code http-nio-8080-exec-7} → {@code http-nio-8080-exec-}); empty for a virtual
 	 * or unnamed thread.
 	 */
-	static String poolOf(DumpedThread thread) {
+	public static String poolOf(DumpedThread thread) {
 		String name = thread.name();
 		if (thread.virtual() || name.isEmpty() || !Character.isDigit(name.charAt(name.length() - 1))) {
 			return "";
@@ -171,7 +171,7 @@ final class ThreadDumps {
 		return name.substring(0, end);
 	}
 
-	static boolean servesARequest(DumpedThread thread) {
+	public static boolean servesARequest(DumpedThread thread) {
 		return REQUEST_FRAMES.stream().anyMatch(thread::hasFrame);
 	}
 

@@ -28,21 +28,21 @@ import org.testcontainers.containers.JdbcDatabaseContainer;
  * nothing waits, its mean over the throughput is how long a transaction holds its row
  * locks (the utilization law).
  */
-final class DatabaseLocksProbe implements StepProbe {
+public final class DatabaseLocksProbe implements StepProbe {
 
 	static final long INTERVAL_MILLIS = 100;
 
 	/** The series of a lock's waiting transactions: this, a space, the lock. */
-	static final String WAITING = "database.lock.waiting";
+	public static final String WAITING = "database.lock.waiting";
 
 	/** The series of a lock's holding transactions: this, a space, the lock. */
-	static final String HOLDING = "database.lock.holding";
+	public static final String HOLDING = "database.lock.holding";
 
 	/**
 	 * The series of the transactions holding row locks while running, whoever waits for
 	 * them.
 	 */
-	static final String HELD = "database.lock.held";
+	public static final String HELD = "database.lock.held";
 
 	/** MySQL 8 and MariaDB: the running transactions holding row locks. */
 	private static final String HELD_QUERY = """

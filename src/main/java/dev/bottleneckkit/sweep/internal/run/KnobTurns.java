@@ -28,7 +28,7 @@ import dev.bottleneckkit.sweep.internal.kinds.ResourceKinds;
  * as the test configured it, with one more start, before the sweep's {@code run()}
  * returns: nothing that uses the service afterwards meets a knob still turned.
  */
-final class KnobTurns implements AutoCloseable {
+public final class KnobTurns implements AutoCloseable {
 
 	private final SweepRun run;
 
@@ -44,7 +44,7 @@ final class KnobTurns implements AutoCloseable {
 	/** The knob last turned, while the service runs with it. */
 	private Optional<String> turned = Optional.empty();
 
-	KnobTurns(SweepRun run, Readings readings, Analysis analysis) {
+	public KnobTurns(SweepRun run, Readings readings, Analysis analysis) {
 		this.run = run;
 		this.readings = readings;
 		this.analysis = analysis;
@@ -56,7 +56,7 @@ final class KnobTurns implements AutoCloseable {
 	 * Starts the service with {@code knob} turned and measures the knee's step and the
 	 * next doubling there.
 	 */
-	Confirmation confirm(Knob knob) {
+	public Confirmation confirm(Knob knob) {
 		long started = System.nanoTime();
 		Console.line(this.run.name() + ": starting the service again with " + knob.name());
 		this.service.stop();
@@ -81,7 +81,7 @@ final class KnobTurns implements AutoCloseable {
 	 * rps, by the model first and by measurement after; no start is spent when
 	 * {@code next}, what caps next, lies below it.
 	 */
-	Search search(Verdict.Capped capped, double target, Optional<Verdict.Bound> next) {
+	public Search search(Verdict.Capped capped, double target, Optional<Verdict.Bound> next) {
 		long started = System.nanoTime();
 		Optional<Verdict.Bound> below = next.filter((bound) -> bound.model().rps() < target);
 		if (below.isPresent()) {

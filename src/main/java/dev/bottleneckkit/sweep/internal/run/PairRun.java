@@ -42,7 +42,7 @@ import org.testcontainers.utility.DockerImageName;
  * and each interval holds the spread between pairs ({@value #PAIR_SPREAD}, calibrated),
  * shrunk by the pairs measured ({@link ABComparison#figures(List, double)}).
  */
-final class PairRun {
+public final class PairRun {
 
 	/** A route that fails for most requests of one side and not the other's differs. */
 	static final double MOSTLY_ERRORS = 0.5;
@@ -77,7 +77,7 @@ final class PairRun {
 
 	private final DockerImageName baseImage;
 
-	PairRun(AbstractServiceContainer<?> headService, DockerImageName baseImage) {
+	public PairRun(AbstractServiceContainer<?> headService, DockerImageName baseImage) {
 		this.headService = headService;
 		this.baseImage = baseImage;
 	}
@@ -100,7 +100,7 @@ final class PairRun {
 	 * @param seed the seed of the blocks' order
 	 * @param took how long the pair took, the base's start included
 	 */
-	record Measured(Readings base, Readings head, String baseImage, String headImage, boolean sameImage, int kneeUsers,
+	public record Measured(Readings base, Readings head, String baseImage, String headImage, boolean sameImage, int kneeUsers,
 			int ceilingUsers, List<ABComparison.Block> blocks, double pairSpread, long seed, Duration took) {
 
 		/** The comparison, with each side's cap as its verdict names it. */
@@ -132,7 +132,7 @@ final class PairRun {
 	 * once: one route after the other, each with its own knee, settling and blocks, the
 	 * blocks' order drawn from one seed that replays them all.
 	 */
-	List<Measured> measureEach(List<SweepRun> heads) {
+	public List<Measured> measureEach(List<SweepRun> heads) {
 		long started = System.nanoTime();
 		String name = heads.get(0).name() + ((heads.size() > 1) ? " and " + (heads.size() - 1) + " more routes" : "");
 		// A seed that is not a number is refused before anything starts.

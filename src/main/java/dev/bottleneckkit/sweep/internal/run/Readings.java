@@ -29,7 +29,7 @@ import dev.bottleneckkit.sweep.internal.read.RateLimits;
  * @param rates the rates the service's rate limiters are configured with, read once after
  * the steps ({@link RateLimits}); none when it has none or they were not read
  */
-record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, List<String> blind,
+public record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, List<String> blind,
 		Optional<String> meters, Duration took, List<RateLimits.Rate> rates) {
 
 	Readings {
@@ -50,7 +50,7 @@ record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, Li
 	}
 
 	/** The highest throughput of any step, requests per second. */
-	double ceiling() {
+	public double ceiling() {
 		return this.steps.stream().mapToDouble(Step::throughput).max().orElse(0);
 	}
 
@@ -58,7 +58,7 @@ record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, Li
 	 * The first step at {@value AnalysisPolicy#KNEE_SHARE} of the ceiling or more, when
 	 * saturated.
 	 */
-	Optional<Step> knee() {
+	public Optional<Step> knee() {
 		if (!this.saturated) {
 			return Optional.empty();
 		}
@@ -73,7 +73,7 @@ record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, Li
 	 * a core its compilers took at the knee (the last step without one): "warm-up 14.2 s,
 	 * the compilers quiet; at the knee (8 users) they took 0.02 of a core".
 	 */
-	String warmth() {
+	public String warmth() {
 		String warmedUp = this.warmUp.map(Readings::howItEnded).orElse("no warm-up");
 		Step knee = knee().orElse(last());
 		String where = knee().isPresent() ? "the knee" : "the last step";
@@ -109,7 +109,7 @@ record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, Li
 	 * coldest, so it can read longer than the steps after it, where nothing waits either;
 	 * a pool's model over it then falls short of the ceiling the pool makes.
 	 */
-	Duration oneUserLatency() {
+	public Duration oneUserLatency() {
 		double ceiling = ceiling();
 		Duration lowest = this.steps.get(0).meanLatency();
 		for (Step step : this.steps) {
@@ -122,7 +122,7 @@ record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, Li
 	}
 
 	/** The last step: the most users. */
-	Step last() {
+	public Step last() {
 		return this.steps.get(this.steps.size() - 1);
 	}
 

@@ -14,7 +14,7 @@ import org.testcontainers.utility.DockerImageName;
  * repository an A/B sweep against {@code IMAGE}, with no change to the test: a pull
  * request's pipeline names main's image once.
  */
-final class RunWide {
+public final class RunWide {
 
 	/** The system property that names the base image for the whole run. */
 	static final String PROPERTY = "bottleneck.against";
@@ -29,7 +29,7 @@ final class RunWide {
 	}
 
 	/** The base image the run names for {@code service}, if any and if it applies. */
-	static Optional<DockerImageName> against(AbstractServiceContainer<?> service, String sweep) {
+	public static Optional<DockerImageName> against(AbstractServiceContainer<?> service, String sweep) {
 		String value = System.getProperty(PROPERTY, System.getenv(VARIABLE));
 		if (value == null || value.isBlank() || service == null) {
 			return Optional.empty();

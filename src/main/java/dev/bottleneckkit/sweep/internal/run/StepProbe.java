@@ -8,7 +8,7 @@ import java.time.Duration;
  * throws {@link Blind} with the line that says so; the sweep goes on without it. One list
  * ({@link Probes#open}) says which probes a service gets.
  */
-interface StepProbe extends AutoCloseable {
+public interface StepProbe extends AutoCloseable {
 
 	/** Begins reading a step whose load is about to start, as {@code plan} expects it. */
 	void begin(Plan plan);
@@ -56,7 +56,7 @@ interface StepProbe extends AutoCloseable {
 			return new Blind(String.format(what, rootMessage(failure)));
 		}
 
-		static String rootMessage(Throwable failure) {
+		public static String rootMessage(Throwable failure) {
 			Throwable root = failure;
 			while (root.getCause() != null && root.getCause() != root) {
 				root = root.getCause();

@@ -37,7 +37,7 @@ import org.testcontainers.containers.GenericContainer;
  * until every user has gone through {@value #CYCLES} whole cycles (at least 1 s, at most
  * {@value #MAX_WINDOW_SECONDS} s).
  */
-final class SweepRun {
+public final class SweepRun {
 
 	/**
 	 * Whole cycles every user goes through in a step's window: its throughput is known
@@ -125,7 +125,7 @@ final class SweepRun {
 	 */
 	private final List<Resource.Own> own;
 
-	SweepRun(List<Request> mix, String name, int maxUsers, Duration requestTimeout, AbstractServiceContainer<?> service,
+	public SweepRun(List<Request> mix, String name, int maxUsers, Duration requestTimeout, AbstractServiceContainer<?> service,
 			GenericContainer<?> downstream, Duration warmUpAtMost, List<Resource.Own> own) {
 		this.mix = List.copyOf(mix);
 		this.name = name;
@@ -146,7 +146,7 @@ final class SweepRun {
 	}
 
 	/** Where the mix goes: its first request's URI. */
-	URI target() {
+	public URI target() {
 		return this.mix.get(0).uri();
 	}
 
