@@ -243,7 +243,7 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 	 * The figures of {@code blocks}: ratio and 95 % interval each, the blocks' own spread
 	 * alone (as if the pair of JVMs measured were the only one).
 	 */
-	static List<Figure> figures(List<Block> blocks) {
+	public static List<Figure> figures(List<Block> blocks) {
 		return figures(blocks, 0);
 	}
 
@@ -256,7 +256,7 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 	 * offset's spread in the blocks' mean, √(Σ wᵢ²) × {@code pairSpread} with wᵢ the
 	 * share of the blocks pair i measured.
 	 */
-	static List<Figure> figures(List<Block> blocks, double pairSpread) {
+	public static List<Figure> figures(List<Block> blocks, double pairSpread) {
 		double pairs = pairSpread * Math.sqrt(blocks.stream()
 			.collect(Collectors.groupingBy(Block::pair, Collectors.counting()))
 			.values()

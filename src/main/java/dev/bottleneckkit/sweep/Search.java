@@ -30,7 +30,7 @@ public record Search(double target, double perUnit, double step, List<Try> tries
 		tries = List.copyOf(tries);
 	}
 
-	static Search unreachable(double target, String why) {
+	public static Search unreachable(double target, String why) {
 		return new Search(target, 0, 1, List.of(), Optional.of(why), Duration.ZERO);
 	}
 

@@ -95,7 +95,7 @@ public record WarmUp(int users, Duration took, List<Round> rounds, boolean settl
 	 * request's CPU no longer falling where the compilers were read, else the latency no
 	 * longer falling.
 	 */
-	static boolean settled(List<Round> rounds) {
+	public static boolean settled(List<Round> rounds) {
 		if (rounds.size() < 2) {
 			return false;
 		}
@@ -112,7 +112,7 @@ public record WarmUp(int users, Duration took, List<Round> rounds, boolean settl
 	 * Whether the compilers took at most {@value #QUIET} of a core over the last rounds
 	 * that span {@link #QUIET_FOR}.
 	 */
-	static boolean quiet(List<Round> rounds) {
+	public static boolean quiet(List<Round> rounds) {
 		return quiet(rounds, QUIET);
 	}
 
@@ -120,7 +120,7 @@ public record WarmUp(int users, Duration took, List<Round> rounds, boolean settl
 	 * Whether the compilers took at most {@code cores} of a core over the last rounds
 	 * that span {@link #QUIET_FOR}.
 	 */
-	static boolean quiet(List<Round> rounds, double cores) {
+	public static boolean quiet(List<Round> rounds, double cores) {
 		double coreNanos = 0;
 		long nanos = 0;
 		for (int i = rounds.size() - 1; i >= 0 && nanos < QUIET_FOR.toNanos(); i--) {

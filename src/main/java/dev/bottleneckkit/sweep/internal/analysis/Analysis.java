@@ -19,7 +19,7 @@ import dev.bottleneckkit.sweep.Verdict;
 public record Analysis(Verdict verdict, List<Verdict.Bound> bounds, Optional<Verdict.Bound> nextCap,
 		Optional<Scalability> scalability) {
 
-	Analysis {
+	public Analysis {
 		bounds = List.copyOf(bounds);
 	}
 

@@ -1,6 +1,7 @@
 package dev.bottleneckkit.sweep.internal.analysis;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -9,6 +10,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 
 import dev.bottleneckkit.probe.ThreadDump;
+import dev.bottleneckkit.sweep.Kind;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.Verdict;
@@ -38,7 +40,7 @@ import dev.bottleneckkit.sweep.internal.run.Readings;
 public record AtCap(Readings readings, Step last, List<Step> atCap, double ceiling, int kneeUsers, Duration w1,
 		List<DumpWaits> waits, List<Resource.Own> own, List<DumpedServer> servers) {
 
-	AtCap {
+	public AtCap {
 		atCap = List.copyOf(atCap);
 		waits = List.copyOf(waits);
 		own = List.copyOf(own);
@@ -74,7 +76,7 @@ public record AtCap(Readings readings, Step last, List<Step> atCap, double ceili
 	 * Whether {@code dumps} of the dumps at the cap are most of them (at least half):
 	 * what a wait must show to name a resource.
 	 */
-	boolean inMostDumps(int dumps) {
+	public boolean inMostDumps(int dumps) {
 		return dumps > 0 && 2 * dumps >= this.waits.size();
 	}
 
@@ -82,7 +84,7 @@ public record AtCap(Readings readings, Step last, List<Step> atCap, double ceili
 	 * The first wait of {@code kind} of each dump at the cap that shows one, when most
 	 * dumps do ({@link #inMostDumps}); empty otherwise.
 	 */
-	List<Upstream.Wait> inMostDumps(Upstream.Kind kind) {
+	public List<Upstream.Wait> inMostDumps(Upstream.Kind kind) {
 		List<Upstream.Wait> shown = this.waits.stream().flatMap((dump) -> dump.first(kind).stream()).toList();
 		return inMostDumps(shown.size()) ? shown : List.of();
 	}
@@ -93,7 +95,7 @@ public record AtCap(Readings readings, Step last, List<Step> atCap, double ceili
 	 */
 	public record DumpWaits(ThreadDump dump, List<Upstream.Wait> waits) {
 
-		DumpWaits {
+		public DumpWaits {
 			waits = List.copyOf(waits);
 		}
 

@@ -45,7 +45,7 @@ public final class Attribution {
 	 * The verdict on {@code readings}, each resource's own ceiling, what caps next and
 	 * the scalability curve.
 	 */
-	static Analysis of(Readings readings) {
+	public static Analysis of(Readings readings) {
 		return of(readings, List.of());
 	}
 
@@ -53,7 +53,7 @@ public final class Attribution {
 	 * The same, with the resources of the team's own the test declared: they are weighed
 	 * first, the team knowing its service best.
 	 */
-	static Analysis of(Readings readings, List<Resource.Own> own) {
+	public static Analysis of(Readings readings, List<Resource.Own> own) {
 		AtCap at = AtCap.of(readings, own, ResourceKinds.servers());
 		Verdict verdict = withNeighbours(withoutTheDeclaration(verdict(at), readings, own), at);
 		List<Verdict.Bound> bounds = ResourceKinds.unqueued(at, verdict, bounds(at));

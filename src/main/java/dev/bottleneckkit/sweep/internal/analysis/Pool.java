@@ -21,7 +21,7 @@ import dev.bottleneckkit.probe.GaugeTimeline;
  */
 public record Pool(String label, int inUse, int limit, int pending, Map<String, String> more) {
 
-	Pool(String label, int inUse, int limit, int pending) {
+	public Pool(String label, int inUse, int limit, int pending) {
 		this(label, inUse, limit, pending, Map.of());
 	}
 

@@ -61,7 +61,7 @@ public final class PoolUses {
 		/**
 		 * ", 2 uses a request" where a request takes the pool more than once, else "".
 		 */
-		String aRequest() {
+		public String aRequest() {
 			return (this.uses == 1) ? "" : ", " + Verdict.count(this.uses) + " uses a request";
 		}
 

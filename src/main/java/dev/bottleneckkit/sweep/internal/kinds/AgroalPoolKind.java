@@ -1,14 +1,22 @@
 package dev.bottleneckkit.sweep.internal.kinds;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.function.Function;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
+import dev.bottleneckkit.probe.Gauge;
+import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
+import dev.bottleneckkit.sweep.internal.analysis.DumpedPool;
+import dev.bottleneckkit.sweep.internal.analysis.Pool;
 
 /**
  * Agroal's JDBC pool (Quarkus' datasource): from its meters ({@code agroal.*}), else from

@@ -65,23 +65,16 @@ public final class DownstreamKind implements ResourceKind {
 					Optional.of("downstream"), readings));
 		}
 		GaugeTimeline gauges = at.last().downstream();
-		Optional<Pool> threads = Pool.tomcatThreads(gauges);
-		if (threads.isPresent()) {
-			Pool pool = threads.get();
-			return Optional.of(at.capped(Resource.DOWNSTREAM,
-					String.format(Locale.ROOT, "the downstream's Tomcat threads %d/%d busy", pool.inUse(),
-							pool.limit()),
-					new Verdict.Model(pool.limit(), "downstream threads", at.w1(), "W₁"), Optional.of("downstream"),
-					pool.readings()));
-		}
-		Optional<Pool> hikari = Pool.atItsLimit(gauges, Gauge.HIKARI_ACTIVE, Gauge.HIKARI_MAX, Gauge.HIKARI_PENDING);
-		if (hikari.isPresent()) {
-			Pool pool = hikari.get();
-			return Optional.of(at.capped(Resource.DOWNSTREAM,
-					String.format(Locale.ROOT, "the downstream's Hikari pool %d/%d active, %d pending", pool.inUse(),
-							pool.limit(), pool.pending()),
-					new Verdict.Model(pool.limit(), "downstream connections", at.w1(), "W₁"), Optional.of("downstream"),
-					pool.readings()));
+		// Of the downstream's pools full by their own meters, the one whose model lies
+		// nearest the ceiling.
+		Optional<Capped> pool = ResourceKinds.ALL.stream()
+			.flatMap((kind) -> kind.fullByItsMeters(gauges).stream())
+			.map((full) -> at.capped(Resource.DOWNSTREAM, "the downstream's " + full.saw(),
+					new Verdict.Model(full.pool().limit(), "downstream " + full.units(), at.w1(), "W₁"),
+					Optional.of("downstream"), full.pool().readings()))
+			.min(Comparator.comparingDouble(Capped::modelError));
+		if (pool.isPresent()) {
+			return pool;
 		}
 		Optional<Step> busy = at.atCap()
 			.stream()

@@ -32,6 +32,15 @@ import dev.bottleneckkit.sweep.internal.analysis.Pool;
  */
 public final class EventLoopsKind implements ResourceKind {
 
+	/** The name of a Vert.x event loop thread without its number. */
+	static final String EVENT_LOOP = "vert.x-eventloop-thread-";
+
+	/**
+	 * How Reactor Netty's event loop threads' names begin ({@code reactor-http-nio-3},
+	 * {@code reactor-http-epoll-3}).
+	 */
+	static final String REACTOR_EVENT_LOOP = "reactor-http-";
+
 	static final DumpedServer SERVER = new DumpedServer(Resource.EVENT_LOOPS,
 			(pool) -> pool.name().equals(EVENT_LOOP)
 					|| pool.name().startsWith(REACTOR_EVENT_LOOP),
@@ -63,13 +72,6 @@ public final class EventLoopsKind implements ResourceKind {
 		return Optional.of(Knob.Family.quarkus("event loops ", "QUARKUS_VERTX_EVENT_LOOPS_POOL_SIZE"));
 	}
 
-	/** The name of a Vert.x event loop thread without its number. */
-	static final String EVENT_LOOP = "vert.x-eventloop-thread-";
 
-	/**
-	 * How Reactor Netty's event loop threads' names begin ({@code reactor-http-nio-3},
-	 * {@code reactor-http-epoll-3}).
-	 */
-	static final String REACTOR_EVENT_LOOP = "reactor-http-";
 
 }

@@ -1,30 +1,31 @@
 package dev.bottleneckkit.sweep.internal.kinds;
 
-import java.util.List;
-import java.util.Optional;
-import java.util.function.Function;
-
-import dev.bottleneckkit.containers.AbstractServiceContainer;
-import dev.bottleneckkit.sweep.Knob;
-import dev.bottleneckkit.sweep.Resource;
-import dev.bottleneckkit.sweep.Verdict;
-import dev.bottleneckkit.sweep.Verdict.Capped;
-import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+
+import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.ThreadDump;
+import dev.bottleneckkit.sweep.Kind;
+import dev.bottleneckkit.sweep.Knob;
+import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Step;
+import dev.bottleneckkit.sweep.Verdict;
+import dev.bottleneckkit.sweep.Verdict.Capped;
+import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
 
 /**

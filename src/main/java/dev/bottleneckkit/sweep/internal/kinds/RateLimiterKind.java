@@ -1,22 +1,23 @@
 package dev.bottleneckkit.sweep.internal.kinds;
 
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.function.Function;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
+import dev.bottleneckkit.probe.Gauge;
+import dev.bottleneckkit.sweep.Kind;
 import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
-import java.time.Duration;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
-import java.util.Locale;
-import java.util.Map;
-import java.util.OptionalDouble;
-import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.sweep.internal.read.RateLimits;
 
 /**

@@ -1,11 +1,14 @@
 package dev.bottleneckkit.sweep.internal.kinds;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.function.Function;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.probe.Gauge;
+import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Verdict;
@@ -13,6 +16,7 @@ import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.analysis.ConfiguredLimit;
 import dev.bottleneckkit.sweep.internal.analysis.DumpedServer;
+import dev.bottleneckkit.sweep.internal.analysis.Pool;
 
 /**
  * Tomcat's platform request threads: from its meters ({@code tomcat.threads.*}), else a

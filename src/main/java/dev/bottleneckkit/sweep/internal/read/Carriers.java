@@ -71,7 +71,7 @@ public final class Carriers implements AutoCloseable {
 	}
 
 	/** The carriers of the JVM in {@code container}, through its JMX agent. */
-	static Carriers connect(JmxAgent agent, GenericContainer<?> container) {
+	public static Carriers connect(JmxAgent agent, GenericContainer<?> container) {
 		return connect(agent, () -> (container.getContainerId() == null) ? List.of()
 				: ContainerCpu.processesOnHost(container.getContainerId()));
 	}
@@ -80,7 +80,7 @@ public final class Carriers implements AutoCloseable {
 	 * The carriers of the JVM behind {@code agent}, whose process ids on this host
 	 * {@code processes} gives (none for a remote engine's container).
 	 */
-	static Carriers connect(JmxAgent agent, Supplier<List<Long>> processes) {
+	public static Carriers connect(JmxAgent agent, Supplier<List<Long>> processes) {
 		JMXConnector connector = agent.connect();
 		try {
 			return new Carriers(agent.name(), connector.getMBeanServerConnection(), Optional.of(connector), processes);

@@ -188,7 +188,7 @@ public final class JitWork implements AutoCloseable {
 	}
 
 	/** One reading of the compilers and the process's CPU, now. */
-	Reading read() {
+	public Reading read() {
 		return new Reading(System.nanoTime(), readCompilerCpuNanos(), readCompileMillis(), readProcessCpuNanos());
 	}
 

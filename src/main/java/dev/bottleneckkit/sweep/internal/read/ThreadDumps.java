@@ -98,7 +98,7 @@ public final class ThreadDumps {
 	 * them read, the larger on a tie: a dump is taken thread by thread, and what one dump
 	 * miscounts the others outvote. Empty without a dump.
 	 */
-	static <T> Optional<Map.Entry<Integer, List<T>>> agreed(Map<Integer, List<T>> dumpsByCount) {
+	public static <T> Optional<Map.Entry<Integer, List<T>>> agreed(Map<Integer, List<T>> dumpsByCount) {
 		return dumpsByCount.entrySet()
 			.stream()
 			.max(Comparator.<Map.Entry<Integer, List<T>>>comparingInt((entry) -> entry.getValue().size())

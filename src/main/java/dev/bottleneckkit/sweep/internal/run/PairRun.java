@@ -104,7 +104,7 @@ public final class PairRun {
 			int ceilingUsers, List<ABComparison.Block> blocks, double pairSpread, long seed, Duration took) {
 
 		/** The comparison, with each side's cap as its verdict names it. */
-		ABComparison compared(Verdict baseVerdict, Verdict headVerdict) {
+		public ABComparison compared(Verdict baseVerdict, Verdict headVerdict) {
 			return new ABComparison(this.baseImage, this.headImage, this.sameImage, this.kneeUsers, this.ceilingUsers,
 					ABComparison.figures(this.blocks, this.pairSpread), baseVerdict.headline(), headVerdict.headline(),
 					capMoved(baseVerdict, headVerdict), this.blocks.size(), this.seed, this.base.steps(), this.took);
@@ -123,7 +123,7 @@ public final class PairRun {
 	}
 
 	/** One route against the base. */
-	Measured measure(SweepRun head) {
+	public Measured measure(SweepRun head) {
 		return measureEach(List.of(head)).get(0);
 	}
 

@@ -1,6 +1,9 @@
 package dev.bottleneckkit.sweep.internal.run;
 
+import java.util.List;
+
 import dev.bottleneckkit.probe.PinningProbe;
+import dev.bottleneckkit.probe.PinningReport;
 
 /**
  * The virtual threads pinned over a step: the recording's events that ended between the

@@ -32,7 +32,7 @@ import dev.bottleneckkit.sweep.internal.read.RateLimits;
 public record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, List<String> blind,
 		Optional<String> meters, Duration took, List<RateLimits.Rate> rates) {
 
-	Readings {
+	public Readings {
 		steps = List.copyOf(steps);
 		blind = List.copyOf(blind);
 		rates = List.copyOf(rates);

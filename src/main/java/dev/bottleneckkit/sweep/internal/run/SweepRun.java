@@ -254,7 +254,7 @@ public final class SweepRun {
 	}
 
 	/** Warms the service up and runs the steps until throughput stops rising. */
-	Readings measure() {
+	public Readings measure() {
 		long started = System.nanoTime();
 		try (Probes probes = openProbes(); RunHook.Load loading = RunHook.installed().loads(this.name)) {
 			Console.line(String.format(Locale.ROOT, "%s: sweeping %s from 1 user, doubling up to %d", this.name,
