@@ -516,8 +516,8 @@ public final class Sweep {
 	}
 
 	/**
-	 * The resources of every {@link Kind} the class path registers, each checked: a kind that
-	 * could never name its resource fails in one line naming it.
+	 * The resources of every {@link Kind} the class path registers, each checked: a kind
+	 * that could never name its resource fails in one line naming it.
 	 */
 	static List<Resource.Own> registered() {
 		List<Resource.Own> all = new ArrayList<>();

@@ -32,7 +32,7 @@ public final class SweepResult {
 
 	private final Optional<ABComparison> comparison;
 
-	SweepResult(String name, URI target, Readings readings, Analysis analysis, Optional<Confirmation> confirmation,
+	public SweepResult(String name, URI target, Readings readings, Analysis analysis, Optional<Confirmation> confirmation,
 			Optional<Search> search, Optional<ABComparison> comparison) {
 		this.name = name;
 		this.target = target;
@@ -60,12 +60,12 @@ public final class SweepResult {
 	}
 
 	/** What the sweep's run measured. */
-	Readings readings() {
+	public Readings readings() {
 		return this.readings;
 	}
 
 	/** What the analysis concluded from it. */
-	Analysis analysis() {
+	public Analysis analysis() {
 		return this.analysis;
 	}
 

@@ -15,8 +15,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * A team's own kind comes through {@link java.util.ServiceLoader}, as the kit's own do:
- * one class named once in {@code META-INF/services/dev.bottleneckkit.sweep.Kind}, known to
- * every sweep, a test's own declaration of the same words first.
+ * one class named once in {@code META-INF/services/dev.bottleneckkit.sweep.Kind}, known
+ * to every sweep, a test's own declaration of the same words first.
  */
 class KindTest {
 

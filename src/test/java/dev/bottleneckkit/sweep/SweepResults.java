@@ -98,12 +98,12 @@ public final class SweepResults {
 	 * {@code steps} as a sweep's run would hand them on, analysed, nothing put to the
 	 * test.
 	 */
-	static SweepResult analysed(String name, URI uri, List<Step> steps, boolean saturated) {
+	public static SweepResult analysed(String name, URI uri, List<Step> steps, boolean saturated) {
 		return analysed(name, uri, steps, saturated, List.of());
 	}
 
 	/** The same, the service's rate limiters configured at {@code rates}. */
-	static SweepResult analysed(String name, URI uri, List<Step> steps, boolean saturated,
+	public static SweepResult analysed(String name, URI uri, List<Step> steps, boolean saturated,
 			List<RateLimits.Rate> rates) {
 		Readings readings = new Readings(steps, saturated, Optional.empty(), List.of(), Optional.empty(),
 				Duration.ofSeconds(20), rates);

@@ -60,7 +60,7 @@ public record AtCap(Readings readings, Step last, List<Step> atCap, double ceili
 	}
 
 	/** The server whose worker pool {@code pool} is: the first that claims it. */
-	Optional<DumpedServer> serverOf(ThreadDumps.WorkerPool pool) {
+	public Optional<DumpedServer> serverOf(ThreadDumps.WorkerPool pool) {
 		return this.servers.stream().filter((server) -> server.serves().test(pool)).findFirst();
 	}
 
@@ -137,8 +137,7 @@ public record AtCap(Readings readings, Step last, List<Step> atCap, double ceili
 		for (Step.Destination last : this.last.connections()) {
 			// Opened as the load grew, then flat: a pool kept full while idle (Hikari's
 			// minimumIdle) is flat from the first step and says nothing of the load.
-			boolean grew = this.readings
-				.steps()
+			boolean grew = this.readings.steps()
 				.stream()
 				.filter((s) -> s.users() < this.kneeUsers)
 				.filter((s) -> !s.connections().isEmpty())
@@ -173,8 +172,7 @@ public record AtCap(Readings readings, Step last, List<Step> atCap, double ceili
 	 * shares the cores, so the cores it left are no fixed figure.
 	 */
 	public OptionalDouble neighbours() {
-		OptionalDouble others = this.atCap
-			.stream()
+		OptionalDouble others = this.atCap.stream()
 			.flatMap((step) -> step.cpu().stream())
 			.mapToDouble(Step.Cpu::others)
 			.max();

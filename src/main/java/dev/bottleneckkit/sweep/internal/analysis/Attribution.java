@@ -22,13 +22,13 @@ import dev.bottleneckkit.sweep.internal.run.Readings;
 
 /**
  * Names the resource that saturated in a sweep, from what the probes read in its most
- * loaded steps. Each kind's rule ({@link ResourceKind#rules}) looks for a resource
- * at its limit with work waiting for it and gives it a model, Little's law or the
- * utilization law from the same steps ({@code limit / hold}); the first whose model
- * explains the measured ceiling within {@link AnalysisPolicy#MODEL_AGREEMENT} names the
- * cap. A resource at its limit whose model does not explain the ceiling is a candidate
- * the verdict lists; when none explains it the verdict is {@link Verdict.Unexplained},
- * with what was seen and what could not be seen: it never guesses.
+ * loaded steps. Each kind's rule ({@link ResourceKind#rules}) looks for a resource at its
+ * limit with work waiting for it and gives it a model, Little's law or the utilization
+ * law from the same steps ({@code limit / hold}); the first whose model explains the
+ * measured ceiling within {@link AnalysisPolicy#MODEL_AGREEMENT} names the cap. A
+ * resource at its limit whose model does not explain the ceiling is a candidate the
+ * verdict lists; when none explains it the verdict is {@link Verdict.Unexplained}, with
+ * what was seen and what could not be seen: it never guesses.
  */
 public final class Attribution {
 

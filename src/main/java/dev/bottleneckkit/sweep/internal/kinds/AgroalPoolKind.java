@@ -32,7 +32,9 @@ public final class AgroalPoolKind implements ResourceKind {
 
 	@Override
 	public List<Function<AtCap, Optional<Capped>>> rules() {
-		return List.of((at) -> fullByItsMeters(at.last().service()).map((full) -> full.capped(at, Resource.AGROAL_POOL)), DUMPED::capped);
+		return List.of(
+				(at) -> fullByItsMeters(at.last().service()).map((full) -> full.capped(at, Resource.AGROAL_POOL)),
+				DUMPED::capped);
 	}
 
 	/**
@@ -42,12 +44,13 @@ public final class AgroalPoolKind implements ResourceKind {
 	 * in Agroal's statement or connection wrappers hold one.
 	 */
 	static final DumpedPool DUMPED = new DumpedPool(Resource.AGROAL_POOL, "Agroal pool", "its getConnection",
-			List.of("io.agroal.pool.ConnectionPool.getConnection", "io.agroal.pool.ConnectionPool.handlerFromSharedCache",
-					"jdk.internal.misc.Unsafe.park"),
+			List.of("io.agroal.pool.ConnectionPool.getConnection",
+					"io.agroal.pool.ConnectionPool.handlerFromSharedCache", "jdk.internal.misc.Unsafe.park"),
 			List.of("io.agroal.pool.wrapper.StatementWrapper", "io.agroal.pool.wrapper.PreparedStatementWrapper",
 					"io.agroal.pool.wrapper.ConnectionWrapper", "io.agroal.pool.wrapper.CallableStatementWrapper",
 					"io.agroal.pool.wrapper.ResultSetWrapper"),
-			List.of("io.agroal.pool.ConnectionPool.getConnection", "io.agroal.pool.ConnectionPool.returnConnectionHandler",
+			List.of("io.agroal.pool.ConnectionPool.getConnection",
+					"io.agroal.pool.ConnectionPool.returnConnectionHandler",
 					"io.agroal.pool.wrapper.ConnectionWrapper.close"),
 			"Agroal's meters", "agroal.*", "Quarkus binds them with quarkus.datasource.metrics.enabled=true");
 

@@ -34,15 +34,16 @@ import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
  * for one. The seeds' fix for the bulkhead virtual threads take away is one, so once a
  * team has added it, it is what caps the service. Resilience4j's {@code Bulkhead} or a
  * plain {@code java.util.concurrent.Semaphore} in the team's code: where request threads
- * wait for it is in the dumps ({@link #PERMIT}, {@link Upstream#permits}). Its permits are
- * read from Resilience4j's meters where Actuator publishes them, else from the same
+ * wait for it is in the dumps ({@link #PERMIT}, {@link Upstream#permits}). Its permits
+ * are read from Resilience4j's meters where Actuator publishes them, else from the same
  * dumps: the request threads inside the team's code the waiters wait in, past the permit,
  * in the median dump. Its model is Little's law, permits / W₁: a request holds its permit
  * at most its whole latency.
  * <p>
- * A thread-pool bulkhead is found as the executor it is ({@link ExecutorKind}) and named a
- * bulkhead with its name in {@code where}: its knob raises its core and its most threads.
- * The TCP connections it lets through agree with its permits, yet are not where it is.
+ * A thread-pool bulkhead is found as the executor it is ({@link ExecutorKind}) and named
+ * a bulkhead with its name in {@code where}: its knob raises its core and its most
+ * threads. The TCP connections it lets through agree with its permits, yet are not where
+ * it is.
  */
 public final class BulkheadKind implements ResourceKind {
 
@@ -75,12 +76,13 @@ public final class BulkheadKind implements ResourceKind {
 		return threadPoolBulkhead(pool).map((name) -> {
 			Map<String, String> all = new LinkedHashMap<>(readings);
 			threadPoolBulkheadMeters(at.last().service(), threads).ifPresent((sizes) -> all.put("sizes", sizes));
-			return at.capped(Resource.BULKHEAD,
-					String.format(Locale.ROOT,
-							"Resilience4j's thread-pool bulkhead %s: %d/%d threads busy, %d request threads waiting"
-									+ " on its work",
-							name, threads, threads, waiting),
-					model, Optional.of(name), all);
+			return at
+				.capped(Resource.BULKHEAD,
+						String.format(Locale.ROOT,
+								"Resilience4j's thread-pool bulkhead %s: %d/%d threads busy, %d request threads waiting"
+										+ " on its work",
+								name, threads, threads, waiting),
+						model, Optional.of(name), all);
 		});
 	}
 

@@ -23,9 +23,8 @@ import dev.bottleneckkit.sweep.internal.read.Carriers;
 
 /**
  * The virtual-thread scheduler's carriers held by pinned virtual threads: the carriers
- * over the pinned time of a request, read from JFR's pinned events
- * ({@link #carriers}); turned by
- * {@code jdk.virtualThreadScheduler.parallelism}.
+ * over the pinned time of a request, read from JFR's pinned events ({@link #carriers});
+ * turned by {@code jdk.virtualThreadScheduler.parallelism}.
  */
 public final class CarrierThreadsKind implements ResourceKind {
 
@@ -118,9 +117,9 @@ public final class CarrierThreadsKind implements ResourceKind {
 	}
 
 	/**
-	 * The carriers' ceiling as {@code step}, a confirmation's, read it: its carriers over what a request
-	 * held one, pinned or mounted beside its pins; empty without pins, carriers or
-	 * requests.
+	 * The carriers' ceiling as {@code step}, a confirmation's, read it: its carriers over
+	 * what a request held one, pinned or mounted beside its pins; empty without pins,
+	 * carriers or requests.
 	 */
 	@Override
 	public Optional<Verdict.Bound> asRaised(Step step) {

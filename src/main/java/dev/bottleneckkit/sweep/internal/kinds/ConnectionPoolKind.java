@@ -21,8 +21,8 @@ import dev.bottleneckkit.sweep.internal.waits.SiteReading;
  * A client's connection pool of any library, seen from outside: request threads waiting
  * on the client while one destination's connections carrying requests stay flat
  * ({@link #heldByConnections}), else the service's TCP connections to one destination
- * flat while users doubled ({@link #flatConnections}); asked after every rule
- * that reads a cap upstream of the client.
+ * flat while users doubled ({@link #flatConnections}); asked after every rule that reads
+ * a cap upstream of the client.
  */
 public final class ConnectionPoolKind implements ResourceKind {
 

@@ -22,10 +22,9 @@ import dev.bottleneckkit.sweep.internal.kinds.ResourceKind;
 import dev.bottleneckkit.sweep.internal.kinds.ResourceKinds;
 
 /**
- * CPU: the service's container at its limit, or the machine's cores
- * ({@link #cpu}), asked last: the cores over the CPU of a request. A
- * container's own limit is its knob ({@code where} "service"); the machine's cores have
- * none.
+ * CPU: the service's container at its limit, or the machine's cores ({@link #cpu}), asked
+ * last: the cores over the CPU of a request. A container's own limit is its knob
+ * ({@code where} "service"); the machine's cores have none.
  * <p>
  * It also reads the root of another kind's verdict ({@link #rooted}). Where a pool and
  * the CPU fill together, which of the two moves the ceiling? A pool whose holds wait for
@@ -242,8 +241,7 @@ public final class CpuKind implements ResourceKind {
 		if (!ResourceKinds.of(verdict.resource()).weighedAgainstTheCpu()) {
 			return verdict;
 		}
-		Optional<Capped> cpu = cpu(at)
-			.filter((capped) -> capped.modelError() <= AnalysisPolicy.MODEL_AGREEMENT);
+		Optional<Capped> cpu = cpu(at).filter((capped) -> capped.modelError() <= AnalysisPolicy.MODEL_AGREEMENT);
 		if (cpu.isEmpty()) {
 			return verdict;
 		}

@@ -22,8 +22,8 @@ import dev.bottleneckkit.sweep.internal.analysis.Demands;
 import dev.bottleneckkit.sweep.internal.analysis.Pool;
 
 /**
- * The downstream the route calls, its own resource saturated
- * ({@link #downstream}): the stand-in's threads over its hold, read on a step.
+ * The downstream the route calls, its own resource saturated ({@link #downstream}): the
+ * stand-in's threads over its hold, read on a step.
  */
 public final class DownstreamKind implements ResourceKind {
 

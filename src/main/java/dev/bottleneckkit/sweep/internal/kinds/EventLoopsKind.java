@@ -42,10 +42,9 @@ public final class EventLoopsKind implements ResourceKind {
 	static final String REACTOR_EVENT_LOOP = "reactor-http-";
 
 	static final DumpedServer SERVER = new DumpedServer(Resource.EVENT_LOOPS,
-			(pool) -> pool.name().equals(EVENT_LOOP)
-					|| pool.name().startsWith(REACTOR_EVENT_LOOP),
-			(pool) -> pool.name().startsWith(REACTOR_EVENT_LOOP)
-					? "Reactor Netty event loops held by a blocking call" : "Vert.x event loops",
+			(pool) -> pool.name().equals(EVENT_LOOP) || pool.name().startsWith(REACTOR_EVENT_LOOP),
+			(pool) -> pool.name().startsWith(REACTOR_EVENT_LOOP) ? "Reactor Netty event loops held by a blocking call"
+					: "Vert.x event loops",
 			true);
 
 	@Override
@@ -71,7 +70,5 @@ public final class EventLoopsKind implements ResourceKind {
 		}
 		return Optional.of(Knob.Family.quarkus("event loops ", "QUARKUS_VERTX_EVENT_LOOPS_POOL_SIZE"));
 	}
-
-
 
 }

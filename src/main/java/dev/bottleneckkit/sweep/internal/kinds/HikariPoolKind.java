@@ -43,13 +43,14 @@ public final class HikariPoolKind implements ResourceKind {
 	/**
 	 * Hikari without its meters, from thread dumps: request threads in
 	 * {@code HikariPool.getConnection} parked in {@code ConcurrentBag.borrow} wait for a
-	 * connection; those using a Hikari proxy hold one, those borrowing or handing one back
-	 * hold none at that instant.
+	 * connection; those using a Hikari proxy hold one, those borrowing or handing one
+	 * back hold none at that instant.
 	 */
-	static final DumpedPool DUMPED = new DumpedPool(Resource.HIKARI_POOL, "Hikari pool", "its borrow",
+	public static final DumpedPool DUMPED = new DumpedPool(Resource.HIKARI_POOL, "Hikari pool", "its borrow",
 			List.of("com.zaxxer.hikari.util.ConcurrentBag.borrow", "com.zaxxer.hikari.pool.HikariPool.getConnection"),
-			List.of("com.zaxxer.hikari.pool.HikariProxyPreparedStatement", "com.zaxxer.hikari.pool.HikariProxyStatement",
-					"com.zaxxer.hikari.pool.HikariProxyConnection", "com.zaxxer.hikari.pool.HikariProxyCallableStatement",
+			List.of("com.zaxxer.hikari.pool.HikariProxyPreparedStatement",
+					"com.zaxxer.hikari.pool.HikariProxyStatement", "com.zaxxer.hikari.pool.HikariProxyConnection",
+					"com.zaxxer.hikari.pool.HikariProxyCallableStatement",
 					"com.zaxxer.hikari.pool.HikariProxyResultSet"),
 			List.of("com.zaxxer.hikari.pool.HikariPool.getConnection", "com.zaxxer.hikari.pool.ProxyConnection.close",
 					"com.zaxxer.hikari.pool.HikariPool.recycle"),

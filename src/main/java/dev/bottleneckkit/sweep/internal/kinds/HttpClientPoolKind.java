@@ -42,7 +42,7 @@ public final class HttpClientPoolKind implements ResourceKind {
 	 * leasing one (in the pool's lock, not yet parked in its future) or handing one back,
 	 * which a waiter may already have taken, holds none at that instant.
 	 */
-	static final DumpedPool DUMPED = new DumpedPool(Resource.HTTP_CLIENT_POOL, "HttpClient pool", "its lease",
+	public static final DumpedPool DUMPED = new DumpedPool(Resource.HTTP_CLIENT_POOL, "HttpClient pool", "its lease",
 			List.of("org.apache.hc.core5.concurrent.BasicFuture.get",
 					"org.apache.hc.client5.http.impl.classic.InternalExecRuntime.acquireEndpoint"),
 			List.of("org.apache.hc.client5.http.impl.classic.MainClientExec",

@@ -26,9 +26,9 @@ import dev.bottleneckkit.sweep.internal.waits.SiteReading;
  * A resource of the team's own, declared by the test ({@link Resource#own(String)}) or by
  * a kind of the team's ({@link dev.bottleneckkit.sweep.Kind}): weighed first, the team
  * knowing its service best. Named in the team's words when, at the cap, its in-use meter
- * shows every one taken in most steps or its waiters' frame holds request threads in
- * most dumps; its model is the limit over what a request holds of it: below the cap,
- * where nothing queues for it, its mean in use over the step's throughput (D = U / X, the
+ * shows every one taken in most steps or its waiters' frame holds request threads in most
+ * dumps; its model is the limit over what a request holds of it: below the cap, where
+ * nothing queues for it, its mean in use over the step's throughput (D = U / X, the
  * utilization law); without that meter, the route's latency at one user, a request
  * holding it at most all of it. Declared by where its waiters wait alone, it names the
  * wait site the dumps find with its holders. Its knob is the declaration's
@@ -101,7 +101,8 @@ public final class OwnKind implements ResourceKind {
 		String waiting = waitedFor ? String.format(Locale.ROOT, ", %d request threads waiting in %s", waiters.most(),
 				own.waitingFrame().get()) : "";
 		return Optional.of(at.capped(Resource.OWN,
-				String.format(Locale.ROOT, "%s (the team's own, %s): %s%s", own.words(), own.declaredBy(), inUse, waiting),
+				String.format(Locale.ROOT, "%s (the team's own, %s): %s%s", own.words(), own.declaredBy(), inUse,
+						waiting),
 				new Verdict.Model(limit.getAsInt(), own.words(), hold.hold(), hold.holdIs()), Optional.of(own.words()),
 				readings));
 	}
@@ -118,8 +119,7 @@ public final class OwnKind implements ResourceKind {
 		return SiteReading.cap(sites, at.last().users(), at.w1())
 			.filter((cap) -> cap.site().frame().equals(frame) || cap.site().frame().startsWith(frame + "."))
 			.map((cap) -> at.capped(Resource.OWN,
-					String.format(Locale.ROOT, "%s (the team's own, %s): %s", own.words(), own.declaredBy(),
-							cap.saw()),
+					String.format(Locale.ROOT, "%s (the team's own, %s): %s", own.words(), own.declaredBy(), cap.saw()),
 					new Verdict.Model(cap.holders(), own.words(), at.w1(), "W₁"), Optional.of(own.words()),
 					cap.readings(sites)));
 	}
@@ -137,9 +137,10 @@ public final class OwnKind implements ResourceKind {
 		Map<String, String> readings = new LinkedHashMap<>();
 		readings.put("rate", Verdict.count(rate) + " permits a second as configured");
 		readings.put("waiting", waiters.line());
-		return Optional.of(at.capped(Resource.OWN, String.format(Locale.ROOT,
-				"%s (the team's own, %s): %s permits a second, %d request threads waiting in %s", own.words(),
-				own.declaredBy(), Verdict.count(rate), waiters.most(), own.waitingFrame().get()),
+		return Optional.of(at.capped(Resource.OWN,
+				String.format(Locale.ROOT,
+						"%s (the team's own, %s): %s permits a second, %d request threads waiting in %s", own.words(),
+						own.declaredBy(), Verdict.count(rate), waiters.most(), own.waitingFrame().get()),
 				new Verdict.Model(rate, "permits", Duration.ofSeconds(1), "a second"), Optional.of(own.words()),
 				readings));
 	}

@@ -33,7 +33,8 @@ public final class ReactorNettyPoolKind implements ResourceKind {
 
 	@Override
 	public List<Function<AtCap, Optional<Capped>>> rules() {
-		return List.of((at) -> fullByItsMeters(at.last().service()).map((full) -> full.capped(at, Resource.REACTOR_NETTY_POOL)));
+		return List.of((at) -> fullByItsMeters(at.last().service())
+			.map((full) -> full.capped(at, Resource.REACTOR_NETTY_POOL)));
 	}
 
 	@Override

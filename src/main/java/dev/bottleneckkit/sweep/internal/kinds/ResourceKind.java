@@ -110,8 +110,8 @@ public interface ResourceKind {
 
 	/**
 	 * Whether the service's TCP connections flat at its limit agree with it
-	 * ({@link dev.bottleneckkit.sweep.internal.analysis.Corroboration}): a connection pool's, or a bulkhead's that lets as
-	 * many calls through as it has permits.
+	 * ({@link dev.bottleneckkit.sweep.internal.analysis.Corroboration}): a connection
+	 * pool's, or a bulkhead's that lets as many calls through as it has permits.
 	 */
 	default boolean connectionsAgree() {
 		return false;

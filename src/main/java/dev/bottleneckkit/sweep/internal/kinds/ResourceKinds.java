@@ -25,7 +25,8 @@ import dev.bottleneckkit.sweep.internal.analysis.DumpedServer;
  */
 public final class ResourceKinds {
 
-	public static final List<ResourceKind> ALL = ServiceLoader.load(ResourceKind.class, ResourceKind.class.getClassLoader())
+	public static final List<ResourceKind> ALL = ServiceLoader
+		.load(ResourceKind.class, ResourceKind.class.getClassLoader())
 		.stream()
 		.map(ServiceLoader.Provider::get)
 		.toList();
@@ -90,7 +91,10 @@ public final class ResourceKinds {
 		return read;
 	}
 
-	/** {@code bounds} as every kind reads them beside {@code verdict}, in the list's order. */
+	/**
+	 * {@code bounds} as every kind reads them beside {@code verdict}, in the list's
+	 * order.
+	 */
 	public static List<Verdict.Bound> unqueued(AtCap at, Verdict verdict, List<Verdict.Bound> bounds) {
 		List<Verdict.Bound> read = bounds;
 		for (ResourceKind kind : ALL) {

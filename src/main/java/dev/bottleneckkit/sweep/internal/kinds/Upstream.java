@@ -26,8 +26,8 @@ import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
 public final class Upstream {
 
 	/**
-	 * Waits for a permit or a rate no kind claims: Guava's rate limiter (its rate lives in
-	 * the team's code), a {@code Semaphore}'s.
+	 * Waits for a permit or a rate no kind claims: Guava's rate limiter (its rate lives
+	 * in the team's code), a {@code Semaphore}'s.
 	 */
 	private static final List<Permit> LIBRARIES = List.of(
 			new Permit("com.google.common.util.concurrent.RateLimiter.acquire", "a Guava rate limiter", Kind.RATE),
@@ -41,8 +41,7 @@ public final class Upstream {
 	 * ({@link ResourceKind#permits}).
 	 */
 	static List<Permit> permits() {
-		return Stream.concat(ResourceKinds.ALL.stream().flatMap((kind) -> kind.permits().stream()),
-				LIBRARIES.stream())
+		return Stream.concat(ResourceKinds.ALL.stream().flatMap((kind) -> kind.permits().stream()), LIBRARIES.stream())
 			.toList();
 	}
 

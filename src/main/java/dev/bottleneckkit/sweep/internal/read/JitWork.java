@@ -206,7 +206,8 @@ public final class JitWork implements AutoCloseable {
 	 * @param compileMillis the compilers' time so far, when read over JMX
 	 * @param cpuNanos the process's CPU so far, when read
 	 */
-	public record Reading(long at, Optional<Map<Long, Long>> compilerCpu, OptionalLong compileMillis, OptionalLong cpuNanos) {
+	public record Reading(long at, Optional<Map<Long, Long>> compilerCpu, OptionalLong compileMillis,
+			OptionalLong cpuNanos) {
 
 		/** A reading of nothing, at {@code at}: a JVM the kit cannot read. */
 		public static Reading none(long at) {

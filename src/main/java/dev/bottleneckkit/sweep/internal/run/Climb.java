@@ -17,7 +17,7 @@ import dev.bottleneckkit.sweep.internal.analysis.AnalysisPolicy;
  * route stops answering; it keeps stepping while another side climbs, so that every side
  * has a step at every count. The load generator at its own limit ends the climb for all.
  */
-final class Climb {
+public final class Climb {
 
 	/** A doubling of the users that raises throughput by less than this share is flat. */
 	static final double FLAT_GAIN = 1.15;
@@ -37,7 +37,7 @@ final class Climb {
 
 	private final int maxUsers;
 
-	Climb(String name, List<Side> sides, int maxUsers) {
+	public Climb(String name, List<Side> sides, int maxUsers) {
 		this.name = name;
 		this.sides = List.copyOf(sides);
 		this.maxUsers = maxUsers;
@@ -50,7 +50,7 @@ final class Climb {
 
 	/** What is told after each count's steps. */
 	@FunctionalInterface
-	interface AtEachCount {
+	public interface AtEachCount {
 
 		/** {@code users}' steps, one per side in the sides' order. */
 		void stepped(int users, List<Step> steps);
@@ -61,7 +61,7 @@ final class Climb {
 	 * Climbs until every side is done or {@code maxUsers} is passed, telling
 	 * {@code loading} each count's users and {@code told} its steps.
 	 */
-	void climb(RunHook.Load loading, AtEachCount told) {
+	public void climb(RunHook.Load loading, AtEachCount told) {
 		for (int users = 1, count = 0; users <= this.maxUsers; users *= 2, count++) {
 			loading.next(users, this.name + ", " + users + ((users == 1) ? " user" : " users"));
 			Step[] steps = new Step[this.sides.size()];
@@ -84,7 +84,7 @@ final class Climb {
 
 	/** How a side measures a step: {@code users} after the steps {@code before}. */
 	@FunctionalInterface
-	interface Stepper {
+	public interface Stepper {
 
 		Step step(int users, List<Step> before, Probes probes);
 
@@ -94,7 +94,7 @@ final class Climb {
 	 * One service climbing: how it steps, its probes, its steps so far, and how they
 	 * ended.
 	 */
-	static final class Side {
+	public static final class Side {
 
 		private final Stepper stepper;
 
@@ -106,18 +106,18 @@ final class Climb {
 
 		private boolean saturated;
 
-		Side(Stepper stepper, Probes probes) {
+		public Side(Stepper stepper, Probes probes) {
 			this.stepper = stepper;
 			this.probes = probes;
 		}
 
 		/** The side's steps, one user first, doubling. */
-		List<Step> steps() {
+		public List<Step> steps() {
 			return List.copyOf(this.steps);
 		}
 
 		/** Whether its throughput stopped rising within the climb. */
-		boolean saturated() {
+		public boolean saturated() {
 			return this.saturated;
 		}
 
@@ -151,7 +151,7 @@ final class Climb {
 	 * the other connections it accepts, and queue behind each other where four users
 	 * would not.
 	 */
-	static boolean plateauSeen(List<Step> steps) {
+	public static boolean plateauSeen(List<Step> steps) {
 		if (steps.size() < 3) {
 			return false;
 		}
@@ -168,7 +168,7 @@ final class Climb {
 	 * {@value #REJECTED_SHARE} of the answers were errors, more than before: a pool with
 	 * a pending limit fails the extra users fast instead of making them wait).
 	 */
-	static boolean flat(Step before, Step after) {
+	public static boolean flat(Step before, Step after) {
 		if (after.throughput() >= FLAT_GAIN * before.throughput()) {
 			return false;
 		}

@@ -68,8 +68,9 @@ final class DumpsProbe implements StepProbe {
 	 * over {@value #POOL_DUMPS} dumps.
 	 */
 	static boolean needsMoreDumps(ThreadDump first) {
-		return ResourceKinds.ALL.stream().flatMap((kind) -> kind.dumped().stream()).anyMatch((pool) -> pool.waitsIn(first))
-				|| Upstream.waitsOnAFuture(first)
+		return ResourceKinds.ALL.stream()
+			.flatMap((kind) -> kind.dumped().stream())
+			.anyMatch((pool) -> pool.waitsIn(first)) || Upstream.waitsOnAFuture(first)
 				|| !Upstream.busyExecutors(first).isEmpty() || ThreadDumps.showsABusyWorkerPool(first);
 	}
 

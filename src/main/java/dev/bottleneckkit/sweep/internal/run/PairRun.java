@@ -100,8 +100,9 @@ public final class PairRun {
 	 * @param seed the seed of the blocks' order
 	 * @param took how long the pair took, the base's start included
 	 */
-	public record Measured(Readings base, Readings head, String baseImage, String headImage, boolean sameImage, int kneeUsers,
-			int ceilingUsers, List<ABComparison.Block> blocks, double pairSpread, long seed, Duration took) {
+	public record Measured(Readings base, Readings head, String baseImage, String headImage, boolean sameImage,
+			int kneeUsers, int ceilingUsers, List<ABComparison.Block> blocks, double pairSpread, long seed,
+			Duration took) {
 
 		/** The comparison, with each side's cap as its verdict names it. */
 		public ABComparison compared(Verdict baseVerdict, Verdict headVerdict) {
@@ -118,7 +119,7 @@ public final class PairRun {
 	 * no evidence of a move: an A/A run of a CPU-bound route read "unexplained" on one
 	 * side and "CPU" on the other, and went red on that alone.
 	 */
-	static boolean capMoved(Verdict base, Verdict head) {
+	public static boolean capMoved(Verdict base, Verdict head) {
 		return base.cap().isPresent() && head.cap().isPresent() && !base.cap().equals(head.cap());
 	}
 
@@ -453,7 +454,7 @@ public final class PairRun {
 	 * Both sides answer the route alike: one side failing most requests where the other
 	 * does not is two services, not a change.
 	 */
-	static void sameAnswers(DockerImageName baseImage, String route, Step base, Step head) {
+	public static void sameAnswers(DockerImageName baseImage, String route, Step base, Step head) {
 		boolean baseFails = mostlyErrors(base);
 		boolean headFails = mostlyErrors(head);
 		if (baseFails != headFails) {

@@ -33,13 +33,13 @@ import org.testcontainers.containers.JdbcDatabaseContainer;
  * so in one line ({@link #blind()}), once, and is left out from then on; the sweep goes
  * on without it.
  */
-final class Probes implements AutoCloseable {
+public final class Probes implements AutoCloseable {
 
 	/**
 	 * How often the team's own meters are read between the rounds: the mean of a
 	 * resource's in-use gauge below the cap is what a request holds of it
-	 * ({@link dev.bottleneckkit.sweep.internal.kinds.OwnKind}), and a one-second window read every 250 ms gives four
-	 * samples.
+	 * ({@link dev.bottleneckkit.sweep.internal.kinds.OwnKind}), and a one-second window
+	 * read every 250 ms gives four samples.
 	 */
 	static final Duration OWN_METERS_EVERY = Duration.ofMillis(50);
 
@@ -67,7 +67,7 @@ final class Probes implements AutoCloseable {
 	 * (when watched) get: the service's meters, its downstream's, its pinned threads, its
 	 * CPU and the machine's, its carriers, its outbound connections, its thread dumps.
 	 */
-	static Probes open(Optional<AbstractServiceContainer<?>> service, Optional<GenericContainer<?>> downstream,
+	public static Probes open(Optional<AbstractServiceContainer<?>> service, Optional<GenericContainer<?>> downstream,
 			List<Gauge> meters) {
 		try (RunHook.Span opening = RunHook.installed().begin(RunHook.Work.PROBE, "opening probes")) {
 			List<StepProbe> seeing = new ArrayList<>();

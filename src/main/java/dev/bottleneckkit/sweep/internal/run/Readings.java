@@ -39,13 +39,13 @@ public record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> war
 	}
 
 	/** Readings of a service with no rate limiter read. */
-	Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, List<String> blind, Optional<String> meters,
+	public Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, List<String> blind, Optional<String> meters,
 			Duration took) {
 		this(steps, saturated, warmUp, blind, meters, took, List.of());
 	}
 
 	/** Steps read by hand, every probe seeing, no warm-up: for tests of the analysis. */
-	static Readings of(List<Step> steps, boolean saturated) {
+	public static Readings of(List<Step> steps, boolean saturated) {
 		return new Readings(steps, saturated, Optional.empty(), List.of(), Optional.empty(), Duration.ZERO);
 	}
 

@@ -125,8 +125,9 @@ public final class SweepRun {
 	 */
 	private final List<Resource.Own> own;
 
-	public SweepRun(List<Request> mix, String name, int maxUsers, Duration requestTimeout, AbstractServiceContainer<?> service,
-			GenericContainer<?> downstream, Duration warmUpAtMost, List<Resource.Own> own) {
+	public SweepRun(List<Request> mix, String name, int maxUsers, Duration requestTimeout,
+			AbstractServiceContainer<?> service, GenericContainer<?> downstream, Duration warmUpAtMost,
+			List<Resource.Own> own) {
 		this.mix = List.copyOf(mix);
 		this.name = name;
 		this.maxUsers = maxUsers;
@@ -567,7 +568,7 @@ public final class SweepRun {
 	 * and a 1 s window at 4 users read 15.5 rps through a limiter of 12 a second. At most
 	 * {@value #STORE_SPENT_AT_MOST} s; none for a rate the users do not reach.
 	 */
-	static Duration storeSpent(int users, Duration w1, List<Double> rates) {
+	public static Duration storeSpent(int users, Duration w1, List<Double> rates) {
 		if (w1 == null || w1.isZero() || rates.isEmpty()) {
 			return Duration.ZERO;
 		}

@@ -25,7 +25,10 @@ import dev.bottleneckkit.sweep.Confirmation;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.SweepResult;
+import dev.bottleneckkit.sweep.SweepResults;
 import dev.bottleneckkit.sweep.Verdict;
+import dev.bottleneckkit.sweep.internal.kinds.HikariPoolKind;
+import dev.bottleneckkit.sweep.internal.kinds.HttpClientPoolKind;
 import dev.bottleneckkit.sweep.internal.kinds.ResourceKinds;
 import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
 import dev.bottleneckkit.sweep.internal.run.Climb;
@@ -406,13 +409,13 @@ class AttributionTest {
 	void aDumpShowingAPoolsWaitersAsksForMore() {
 		String holding = "org.apache.hc.client5.http.impl.classic.MainClientExec.execute";
 
-		assertThat(HttpClientPoolKind.DUMPED.waitsIn(poolDump("a.json", 5, 2, HttpClientPoolKind.DUMPED.waiting(),
-				holding))).isTrue();
+		assertThat(HttpClientPoolKind.DUMPED
+			.waitsIn(poolDump("a.json", 5, 2, HttpClientPoolKind.DUMPED.waiting(), holding))).isTrue();
 		assertThat(HikariPoolKind.DUMPED.waitsIn(poolDump("b.json", 3, 1, HikariPoolKind.DUMPED.waiting(),
 				"com.zaxxer.hikari.pool.HikariProxyPreparedStatement.executeQuery")))
 			.isTrue();
-		assertThat(HttpClientPoolKind.DUMPED.waitsIn(poolDump("c.json", 4, 0, HttpClientPoolKind.DUMPED.waiting(),
-				holding))).isFalse();
+		assertThat(HttpClientPoolKind.DUMPED
+			.waitsIn(poolDump("c.json", 4, 0, HttpClientPoolKind.DUMPED.waiting(), holding))).isFalse();
 	}
 
 	/**
@@ -1049,15 +1052,18 @@ class AttributionTest {
 			.verdict();
 
 		assertThat(named.cap()).hasValue(Resource.OWN);
-		assertThat(named.line()).startsWith("capped at 15.0 rps from 8 users: renderers (the team's own, declared by"
-				+ " the test): requests wait in `com.example.stock.StockApplication.label` (a queue)")
+		assertThat(named.line())
+			.startsWith("capped at 15.0 rps from 8 users: renderers (the team's own, declared by"
+					+ " the test): requests wait in `com.example.stock.StockApplication.label` (a queue)")
 			.contains(": 3 holders")
 			.contains("3 renderers / ");
 		assertThat(((Verdict.Capped) named).where()).hasValue("renderers");
 		assertThat(elsewhere.cap()).hasValue(Resource.WAIT_SITE);
 	}
 
-	/** The nightly's /label dumps at 0.55–0.64 of 2 cores, the compilers at 0.3 of a core. */
+	/**
+	 * The nightly's /label dumps at 0.55–0.64 of 2 cores, the compilers at 0.3 of a core.
+	 */
 	private static List<Step> labelSteps() {
 		double[] rps = { 4.9, 9.8, 14.9, 15.0 };
 		List<List<String>> dumps = List.of(List.of("label-1"), List.of("label-2"), List.of("label-3"),

@@ -14,6 +14,7 @@ import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
+import dev.bottleneckkit.sweep.Kind;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.Sweep;

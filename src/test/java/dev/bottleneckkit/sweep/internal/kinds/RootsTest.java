@@ -17,6 +17,8 @@ import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.Verdict;
+import dev.bottleneckkit.sweep.internal.analysis.Analysis;
+import dev.bottleneckkit.sweep.internal.analysis.Attribution;
 import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
 import dev.bottleneckkit.sweep.internal.run.Readings;
 import org.junit.jupiter.api.Test;

@@ -19,6 +19,7 @@ import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.SweepResult;
+import dev.bottleneckkit.sweep.SweepResults;
 import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.internal.read.RateLimits;
 import org.junit.jupiter.api.Test;
@@ -420,7 +421,8 @@ class UpstreamTest {
 		assertThat(ResourceKinds.doubling(verdict, null)).map(Knob::name).hasValue("bulkhead offers 4 threads");
 		GaugeTimeline twoBulkheads = new GaugeTimeline(Map.of(Gauge.THREAD_POOL_BULKHEAD_CORE.label(), flat(4),
 				Gauge.THREAD_POOL_BULKHEAD_MAX.label(), flat(8)));
-		assertThat(BulkheadKind.threadPoolBulkheadMeters(twoBulkheads, 2)).as("two bulkheads' sizes, summed, are not said")
+		assertThat(BulkheadKind.threadPoolBulkheadMeters(twoBulkheads, 2))
+			.as("two bulkheads' sizes, summed, are not said")
 			.isEmpty();
 	}
 
