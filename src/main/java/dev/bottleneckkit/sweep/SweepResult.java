@@ -32,8 +32,8 @@ public final class SweepResult {
 
 	private final Optional<ABComparison> comparison;
 
-	public SweepResult(String name, URI target, Readings readings, Analysis analysis, Optional<Confirmation> confirmation,
-			Optional<Search> search, Optional<ABComparison> comparison) {
+	public SweepResult(String name, URI target, Readings readings, Analysis analysis,
+			Optional<Confirmation> confirmation, Optional<Search> search, Optional<ABComparison> comparison) {
 		this.name = name;
 		this.target = target;
 		this.readings = readings;

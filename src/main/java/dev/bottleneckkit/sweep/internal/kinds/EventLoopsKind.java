@@ -1,28 +1,28 @@
 package dev.bottleneckkit.sweep.internal.kinds;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
+import dev.bottleneckkit.probe.ThreadDump;
+import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
 import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.analysis.DumpedServer;
-import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
-import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Collectors;
-import dev.bottleneckkit.probe.ThreadDump;
-import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
-import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.internal.analysis.Pool;
+import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
 
 /**
  * A reactive server's event loops held by a blocking call, Vert.x's

@@ -39,8 +39,8 @@ public record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> war
 	}
 
 	/** Readings of a service with no rate limiter read. */
-	public Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, List<String> blind, Optional<String> meters,
-			Duration took) {
+	public Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, List<String> blind,
+			Optional<String> meters, Duration took) {
 		this(steps, saturated, warmUp, blind, meters, took, List.of());
 	}
 

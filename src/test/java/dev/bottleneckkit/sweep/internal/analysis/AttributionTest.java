@@ -1053,7 +1053,7 @@ class AttributionTest {
 
 		assertThat(named.cap()).hasValue(Resource.OWN);
 		assertThat(named.line())
-			.startsWith("capped at 15.0 rps from 8 users: renderers (the team's own, declared by"
+			.startsWith("capped at 15.0 rps from 4 users: renderers (the team's own, declared by"
 					+ " the test): requests wait in `com.example.stock.StockApplication.label` (a queue)")
 			.contains(": 3 holders")
 			.contains("3 renderers / ");
