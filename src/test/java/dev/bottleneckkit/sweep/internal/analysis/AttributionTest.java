@@ -1144,6 +1144,25 @@ class AttributionTest {
 	}
 
 	/**
+	 * /async's steps from its recorded dumps: 8 idle connections and those carrying a
+	 * request to the same destination, the latter counted where {@code bytesRead} (the
+	 * kernel's counters read).
+	 */
+	private static List<Step> asyncSteps(boolean bytesRead) {
+		double[] rps = { 2.0, 3.9, 7.9, 10.1, 10.1 };
+		int[] inUse = { 1, 2, 4, 5, 5 };
+		List<Step> steps = new ArrayList<>();
+		for (int i = 0; i < rps.length; i++) {
+			int users = 1 << i;
+			Step.Destination quotes = new Step.Destination("toxiproxy:8666", "172.18.0.4:8666", 8 + inUse[i],
+					8 + inUse[i], 12, bytesRead ? OptionalInt.of(inUse[i]) : OptionalInt.empty());
+			steps.add(step(users, rps[i], Math.round(users / rps[i] * 1000), empty(),
+					List.of(recorded("async-" + (i + 1))), List.of(quotes)));
+		}
+		return steps;
+	}
+
+	/**
 	 * The stock service's /async on the branch's dev run: Apache HttpClient 5's async
 	 * client at its default 5 connections a route, every request thread joining its
 	 * future, beside 8 idle connections of the service's JDK client to the same
@@ -1153,18 +1172,7 @@ class AttributionTest {
 	 */
 	@Test
 	void aClientPoolIsHeldByTheConnectionsCarryingRequestsNotTheIdleOnes() {
-		double[] rps = { 2.0, 3.9, 7.9, 10.1, 10.1 };
-		int[] inUse = { 1, 2, 4, 5, 5 };
-		List<Step> steps = new ArrayList<>();
-		for (int i = 0; i < rps.length; i++) {
-			int users = 1 << i;
-			Step.Destination quotes = new Step.Destination("toxiproxy:8666", "172.18.0.4:8666", 8 + inUse[i],
-					8 + inUse[i], 12, OptionalInt.of(inUse[i]));
-			steps.add(step(users, rps[i], Math.round(users / rps[i] * 1000), empty(),
-					List.of(recorded("async-" + (i + 1))), List.of(quotes)));
-		}
-
-		SweepResult sweep = result(steps, true);
+		SweepResult sweep = result(asyncSteps(true), true);
 
 		assertThat(sweep).isCappedBy(Resource.CONNECTION_POOL).hasCeilingNearItsModel(withPercentage(15));
 		assertThat(sweep.verdict().line()).contains("connection pool to toxiproxy:8666: requests wait in"
@@ -1179,18 +1187,7 @@ class AttributionTest {
 	 */
 	@Test
 	void withoutTheirBytesIdleConnectionsAreNoHolders() {
-		double[] rps = { 2.0, 3.9, 7.9, 10.1, 10.1 };
-		int[] inUse = { 1, 2, 4, 5, 5 };
-		List<Step> steps = new ArrayList<>();
-		for (int i = 0; i < rps.length; i++) {
-			int users = 1 << i;
-			Step.Destination quotes = new Step.Destination("toxiproxy:8666", "172.18.0.4:8666", 8 + inUse[i],
-					8 + inUse[i], 12);
-			steps.add(step(users, rps[i], Math.round(users / rps[i] * 1000), empty(),
-					List.of(recorded("async-" + (i + 1))), List.of(quotes)));
-		}
-
-		SweepResult sweep = result(steps, true);
+		SweepResult sweep = result(asyncSteps(false), true);
 
 		// 13 connections / W₁ promise 25.6 rps where 10.1 was measured: no pool of 13 is
 		// named.
