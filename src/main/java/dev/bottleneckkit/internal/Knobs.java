@@ -1,6 +1,7 @@
 package dev.bottleneckkit.internal;
 
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * Range checks shared by the kit's builders: one message shape, naming the knob and its
@@ -55,6 +56,12 @@ public final class Knobs {
 					: String.format(java.util.Locale.ROOT, "%.2f s", millis / 1000.0);
 		}
 		return duration.toMinutes() + " min";
+	}
+
+	/** 2 → "2", 1.5 → "1.50": a limit as a knob's name or a verdict says it. */
+	public static String count(double value) {
+		return (value == Math.rint(value)) ? String.format(Locale.ROOT, "%.0f", value)
+				: String.format(Locale.ROOT, "%.2f", value);
 	}
 
 }

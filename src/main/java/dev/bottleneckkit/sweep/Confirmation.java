@@ -7,12 +7,6 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
-import dev.bottleneckkit.sweep.internal.analysis.Analysis;
-import dev.bottleneckkit.sweep.internal.analysis.AnalysisPolicy;
-import dev.bottleneckkit.sweep.internal.analysis.Attribution;
-import dev.bottleneckkit.sweep.internal.kinds.ResourceKinds;
-import dev.bottleneckkit.sweep.internal.run.Readings;
-
 /**
  * A verdict put to the test: the service started again with the named resource's knob
  * turned ({@link Knob}), and the knee's step and the next doubling measured. The verdict
@@ -48,83 +42,6 @@ public record Confirmation(String knob, boolean confirmed, double ceilingBefore,
 
 	public Confirmation {
 		steps = List.copyOf(steps);
-	}
-
-	/**
-	 * The confirmation's reading of {@code steps}, measured with a knob that turned the
-	 * capped resource's limit {@code factor} times: the ceiling moved the knob's way or
-	 * not, and the prediction it is held to, the lowest of the raised ceiling, the next
-	 * cap as the best of these steps read it, and the users over W₁.
-	 */
-	public static Confirmation of(Readings sweep, Analysis analysis, String knob, double factor, List<Step> steps,
-			Duration took) {
-		double after = steps.stream().mapToDouble(Step::throughput).max().orElse(0);
-		Optional<Step> best = steps.stream().max(Comparator.comparingDouble(Step::throughput));
-		// A limit the knob raises scales the ceiling: what the resource delivered, times
-		// the knob's factor (its model may lie a few per cent off the ceiling). Not the
-		// CPU's: the CPU a request takes is a JVM's, and a JVM started on other CPUs is
-		// another (its collector and compiler threads follow its CPUs, and one on a
-		// single CPU warms slower). The raised CPU's model is read on the knob's own
-		// step.
-		Optional<Verdict.Bound> cpu = analysis.verdict()
-			.cap()
-			.filter((cap) -> cap == Resource.CPU)
-			.flatMap((cap) -> best.flatMap(ResourceKinds.of(cap)::asRaised));
-		// Raised carriers share the same cores: each waits longer for one, and a carrier
-		// is taken while it waits. Where the knob's own step read them holding a request
-		// longer, their model there is the lower bound; where a warmer JVM made a request
-		// cheaper, the ceiling times the factor stays the bound.
-		Optional<Verdict.Bound> carriers = analysis.verdict()
-			.cap()
-			.filter((cap) -> cap == Resource.CARRIER_THREADS)
-			.flatMap((cap) -> best.flatMap(ResourceKinds.of(cap)::asRaised))
-			.filter((bound) -> bound.model().rps() < sweep.ceiling() * factor);
-		Optional<String> raisedAsRead = cpu
-			.map((bound) -> "the CPU with the knob turned, as its step read it, " + bound.model().explain())
-			.or(() -> carriers.map(
-					(bound) -> "the carriers with the knob turned, as its step read them, " + bound.model().explain()));
-		double raised = cpu.or(() -> carriers).map((bound) -> bound.model().rps()).orElse(sweep.ceiling() * factor);
-		String raisedBy = raisedAsRead.orElse(String.format(Locale.ROOT, "%s the ceiling of %.1f rps, the limit %s",
-				(factor == 2) ? "twice" : Verdict.count(factor) + " ×", sweep.ceiling(),
-				(factor == 2) ? "doubled" : "raised"));
-		// The next cap as the best step with the knob turned read it: a model and the
-		// figure it is compared with come from the same step.
-		Optional<Verdict.Bound> turnedNext = best.isPresent()
-				? Attribution.nextCap(analysis, sweep.ceiling(), best.get()) : analysis.nextCap();
-		Optional<Verdict.Bound> next = turnedNext.filter((bound) -> bound.model().rps() < raised);
-		double predicted = next.map((bound) -> bound.model().rps()).orElse(raised);
-		String by = next.map((bound) -> "the next cap, " + bound).orElse(raisedBy);
-		// The users of the last step bound it too: users / W₁ (Little's law, no queue).
-		int users = steps.isEmpty() ? 0 : steps.get(steps.size() - 1).users();
-		double byUsers = users / (sweep.oneUserLatency().toNanos() / 1e9);
-		if (users > 0 && byUsers < predicted) {
-			predicted = byUsers;
-			by = String.format(Locale.ROOT, "the users, %d / W₁ %.3f s", users, sweep.oneUserLatency().toNanos() / 1e9);
-		}
-		// Under a CPU cap, in cores: each ceiling times the CPU a request took there.
-		OptionalDouble coresBefore = cpu.isPresent() ? analysis.verdict()
-			.ceilingModel()
-			.map((model) -> OptionalDouble.of(sweep.ceiling() * seconds(model.hold())))
-			.orElse(OptionalDouble.empty()) : OptionalDouble.empty();
-		OptionalDouble coresAfter = coresBefore.isPresent()
-				? OptionalDouble.of(after * seconds(cpu.get().model().hold())) : OptionalDouble.empty();
-		boolean moved = moved(factor, sweep.ceiling(), after)
-				&& (coresBefore.isEmpty() || moved(factor, coresBefore.getAsDouble(), coresAfter.getAsDouble()));
-		return new Confirmation(knob, moved, sweep.ceiling(), after, predicted, by, steps, turnedNext, took,
-				coresBefore, coresAfter);
-	}
-
-	/**
-	 * Whether {@code after} moved from {@code before} the way a knob of {@code factor}
-	 * turns, by at least {@value AnalysisPolicy#ROSE_PERCENT} %.
-	 */
-	private static boolean moved(double factor, double before, double after) {
-		double move = 1 + AnalysisPolicy.ROSE_PERCENT / 100.0;
-		return (factor < 1) ? after <= before / move : after >= move * before;
-	}
-
-	private static double seconds(Duration duration) {
-		return duration.toNanos() / 1e9;
 	}
 
 	/**

@@ -2,7 +2,6 @@ package dev.bottleneckkit.sweep;
 
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.function.DoubleFunction;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.internal.Knobs;
@@ -52,32 +51,6 @@ public record Knob(String name, double factor, Consumer<AbstractServiceContainer
 	 */
 	public static Knob of(String name, double factor, Consumer<AbstractServiceContainer<?>> turn) {
 		return new Knob(name, factor, turn);
-	}
-
-	/**
-	 * A resource's knob at any limit.
-	 *
-	 * @param step the smallest change of the limit: 1 for a pool or threads, 0.1 for CPUs
-	 * @param knob the knob at a limit, its factor 1 (the search sets it)
-	 */
-	public record Family(double step, DoubleFunction<Knob> knob) {
-
-		/** The knob at {@code value}, raising {@code limit} by their ratio. */
-		public Knob at(double value, double limit) {
-			Knob at = this.knob.apply(value);
-			return new Knob(at.name(), Math.max(1, value / limit), at.turn());
-		}
-
-		/**
-		 * A Quarkus setting by its environment variable (Quarkus reads
-		 * {@code quarkus.datasource.jdbc.max-size} from
-		 * {@code QUARKUS_DATASOURCE_JDBC_MAX_SIZE}).
-		 */
-		public static Family quarkus(String name, String variable) {
-			return new Family(1, (value) -> of(name + Verdict.count(value), 1,
-					(container) -> container.withEnv(variable, Long.toString(Math.round(value)))));
-		}
-
 	}
 
 	/** A whole number the test set on the service as {@code variable}. */

@@ -7,6 +7,7 @@ import java.util.OptionalInt;
 
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.probe.Gauge;
+import dev.bottleneckkit.sweep.internal.kinds.KnobFamily;
 
 /**
  * What a {@link Verdict.Capped} can name as the cap of a service: one the kit knows, or
@@ -248,9 +249,9 @@ public enum Resource {
 		}
 
 		/** It as a kind of the team's own declares it ({@link Kind}). */
-		Own declaredBy(Kind kind) {
+		Own declaredBy(Class<?> kind) {
 			return new Own(this.words, this.limitMeter, this.limit, this.rate, this.inUse, this.waitingIn,
-					this.property, "its kind " + kind.getClass().getSimpleName());
+					this.property, "its kind " + kind.getSimpleName());
 		}
 
 		/**
@@ -287,9 +288,9 @@ public enum Resource {
 		}
 
 		/** Its knob, where it has one ({@link #turnedBy}): its limit at any value. */
-		Optional<Knob.Family> knob() {
-			return this.property.map((name) -> new Knob.Family(1, (value) -> Knob
-				.springProperty(this.words + " " + Verdict.count(value), name, (int) Math.round(value), 1)));
+		Optional<KnobFamily> knob() {
+			return this.property.map((name) -> new KnobFamily(1, (value) -> Knob
+				.springProperty(this.words + " " + Knobs.count(value), name, (int) Math.round(value), 1)));
 		}
 
 		/** The meters a sweep samples for it. */

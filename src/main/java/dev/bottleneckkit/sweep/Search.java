@@ -6,6 +6,8 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import dev.bottleneckkit.internal.Knobs;
+
 /**
  * The search for the smallest limit of the capped resource that reaches a throughput: the
  * model (the ceiling a unit of the limit) picks a limit, a start and two steps measure
@@ -70,7 +72,7 @@ public record Search(double target, double perUnit, double step, List<Try> tries
 			.findFirst();
 		String smaller = (less < this.step / 2) ? "no smaller limit exists" : lessTried
 			.map((attempt) -> String.format(Locale.ROOT, "%s measured %.1f rps", attempt.knob(), attempt.measured()))
-			.orElse(String.format(Locale.ROOT, "a limit of %s is predicted %.1f rps", Verdict.count(less),
+			.orElse(String.format(Locale.ROOT, "a limit of %s is predicted %.1f rps", Knobs.count(less),
 					less * this.perUnit));
 		return String.format(Locale.ROOT,
 				"reaches %.1f rps with %s: %.1f rps measured (predicted %.1f, %.2f rps a unit of the limit); %s;"

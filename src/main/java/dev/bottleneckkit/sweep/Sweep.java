@@ -527,7 +527,7 @@ public final class Sweep {
 				throw new IllegalStateException(kind.getClass().getName() + ".resource() returned null");
 			}
 			try {
-				all.add(own.checked().declaredBy(kind));
+				all.add(own.checked().declaredBy(kind.getClass()));
 			}
 			catch (IllegalArgumentException ex) {
 				throw new IllegalStateException(kind.getClass().getName() + ": " + ex.getMessage(), ex);

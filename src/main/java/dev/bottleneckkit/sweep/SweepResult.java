@@ -32,8 +32,8 @@ public final class SweepResult {
 
 	private final Optional<ABComparison> comparison;
 
-	public SweepResult(String name, URI target, Readings readings, Analysis analysis,
-			Optional<Confirmation> confirmation, Optional<Search> search, Optional<ABComparison> comparison) {
+	SweepResult(String name, URI target, Readings readings, Analysis analysis, Optional<Confirmation> confirmation,
+			Optional<Search> search, Optional<ABComparison> comparison) {
 		this.name = name;
 		this.target = target;
 		this.readings = readings;
@@ -60,12 +60,12 @@ public final class SweepResult {
 	}
 
 	/** What the sweep's run measured. */
-	public Readings readings() {
+	Readings readings() {
 		return this.readings;
 	}
 
 	/** What the analysis concluded from it. */
-	public Analysis analysis() {
+	Analysis analysis() {
 		return this.analysis;
 	}
 

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.sweep.internal.analysis.AnalysisPolicy;
 
 /**
@@ -312,7 +313,7 @@ public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.U
 		public String explain() {
 			String unit = (this.limit == 1 && this.unit.endsWith("s")) ? this.unit.substring(0, this.unit.length() - 1)
 					: this.unit;
-			return String.format(Locale.ROOT, "%s %s / %.3f s = %.1f rps", count(this.limit), unit,
+			return String.format(Locale.ROOT, "%s %s / %.3f s = %.1f rps", Knobs.count(this.limit), unit,
 					this.hold.toNanos() / 1e9, rps());
 		}
 
@@ -320,12 +321,6 @@ public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.U
 
 	private static String usersText(int users) {
 		return (users == 1) ? "1 user" : users + " users";
-	}
-
-	/** 2 → "2", 1.5 → "1.50". */
-	static String count(double value) {
-		return (value == Math.rint(value)) ? String.format(Locale.ROOT, "%.0f", value)
-				: String.format(Locale.ROOT, "%.2f", value);
 	}
 
 	private static String describe(Map<String, String> seen) {

@@ -13,8 +13,8 @@ import dev.bottleneckkit.containers.ServiceContainer;
 import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.probe.GaugeTimeline;
-import dev.bottleneckkit.sweep.ABComparison.Block;
 import dev.bottleneckkit.sweep.ABComparison.Change;
+import dev.bottleneckkit.sweep.internal.analysis.Block;
 import dev.bottleneckkit.sweep.internal.run.PairRun;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.utility.DockerImageName;
@@ -152,17 +152,16 @@ class ABComparisonTest {
 		Block one = paused.get(2);
 		paused.set(2, new Block(one.baseKneeRps(), one.headKneeRps(), one.baseKneeP99Ms(), one.headKneeP99Ms(),
 				one.baseCeilingRps() * 1.03, one.headCeilingRps()));
-		assertThat(ABComparison.precise(paused)).as("four blocks, one of which met a pause on A's side").isFalse();
-		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.005, 4, 5)))
+		assertThat(Block.precise(paused)).as("four blocks, one of which met a pause on A's side").isFalse();
+		assertThat(Block.precise(blocks(10.0, 10.0, 0.005, 4, 5)))
 			.as("four blocks ±0.7 % apart leave no block out at each end")
 			.isFalse();
-		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.001, 4, 5)))
-			.as("four blocks ±0.1 % apart: known to ±0.5 %")
+		assertThat(Block.precise(blocks(10.0, 10.0, 0.001, 4, 5))).as("four blocks ±0.1 % apart: known to ±0.5 %")
 			.isTrue();
-		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.001, 2, 5))).as("two blocks").isFalse();
-		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.005, 7, 5))).as("one side went first once more").isFalse();
-		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.005, 6, 5))).isTrue();
-		assertThat(ABComparison.precise(blocks(10.0, 10.0, 0.1, 6, 5))).as("a spread of 10 % a block").isFalse();
+		assertThat(Block.precise(blocks(10.0, 10.0, 0.001, 2, 5))).as("two blocks").isFalse();
+		assertThat(Block.precise(blocks(10.0, 10.0, 0.005, 7, 5))).as("one side went first once more").isFalse();
+		assertThat(Block.precise(blocks(10.0, 10.0, 0.005, 6, 5))).isTrue();
+		assertThat(Block.precise(blocks(10.0, 10.0, 0.1, 6, 5))).as("a spread of 10 % a block").isFalse();
 	}
 
 	/**
@@ -256,14 +255,14 @@ class ABComparisonTest {
 			twoPairs.add(new Block(100, 95, 10, 10, 300, 285, (i / 2 == 1) ? 1 : 0));
 		}
 
-		ABComparison.Figure one = ABComparison.figures(onePair, 0.013).get(0);
-		ABComparison.Figure two = ABComparison.figures(twoPairs, 0.013).get(0);
+		ABComparison.Figure one = Block.figures(onePair, 0.013).get(0);
+		ABComparison.Figure two = Block.figures(twoPairs, 0.013).get(0);
 
 		assertThat(one.ratio()).isCloseTo(0.95, within(1e-9));
 		assertThat(one.high()).isCloseTo(0.95 * Math.exp(1.96 * 0.013), within(1e-9));
 		assertThat(two.high()).isCloseTo(0.95 * Math.exp(1.96 * 0.013 * Math.sqrt(5.0 / 9)), within(1e-9));
-		assertThat(ABComparison.figures(twoPairs, 0)).isEqualTo(ABComparison.figures(twoPairs));
-		assertThat(ABComparison.figures(twoPairs).get(0).halfWidth()).isCloseTo(0, within(1e-12));
+		assertThat(Block.figures(twoPairs, 0)).isEqualTo(Block.figures(twoPairs));
+		assertThat(Block.figures(twoPairs).get(0).halfWidth()).isCloseTo(0, within(1e-12));
 	}
 
 	/**
@@ -287,8 +286,8 @@ class ABComparisonTest {
 				double head = 300 * Math.exp(offsets[pair] + 0.005 * random.nextGaussian());
 				blocks.add(new Block(280, 280, 10, 10, 300, head, pair));
 			}
-			ABComparison.Figure blocksAlone = ABComparison.figures(blocks).get(0);
-			ABComparison.Figure withPairs = ABComparison.figures(blocks, 0.013).get(0);
+			ABComparison.Figure blocksAlone = Block.figures(blocks).get(0);
+			ABComparison.Figure withPairs = Block.figures(blocks, 0.013).get(0);
 			heldByTheBlocks += (blocksAlone.low() <= 1 && 1 <= blocksAlone.high()) ? 1 : 0;
 			held += (withPairs.low() <= 1 && 1 <= withPairs.high()) ? 1 : 0;
 		}
@@ -320,7 +319,7 @@ class ABComparisonTest {
 	private static ABComparison comparison(List<Block> blocks, String baseCap, String headCap) {
 		boolean named = !baseCap.equals("unexplained") && !headCap.equals("unexplained");
 		return new ABComparison("registry.example.com/orders:main", "registry.example.com/orders:pr-7", false, 8, 16,
-				ABComparison.figures(blocks), baseCap, headCap, named && !baseCap.equals(headCap), blocks.size(), 42L,
+				Block.figures(blocks), baseCap, headCap, named && !baseCap.equals(headCap), blocks.size(), 42L,
 				List.of(), Duration.ofSeconds(150));
 	}
 

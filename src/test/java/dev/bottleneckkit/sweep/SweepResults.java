@@ -12,6 +12,7 @@ import dev.bottleneckkit.load.LoadResult;
 import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
+import dev.bottleneckkit.sweep.internal.analysis.Analysis;
 import dev.bottleneckkit.sweep.internal.analysis.Attribution;
 import dev.bottleneckkit.sweep.internal.read.RateLimits;
 import dev.bottleneckkit.sweep.internal.run.Readings;
@@ -109,6 +110,24 @@ public final class SweepResults {
 				Duration.ofSeconds(20), rates);
 		return new SweepResult(name, uri, readings, Attribution.of(readings), Optional.empty(), Optional.empty(),
 				Optional.empty());
+	}
+
+	/**
+	 * {@code readings} as a sweep's run would hand them on, analysed as {@code analysis}.
+	 */
+	public static SweepResult of(Readings readings, Analysis analysis) {
+		return new SweepResult("test", URI.create("http://localhost/"), readings, analysis, Optional.empty(),
+				Optional.empty(), Optional.empty());
+	}
+
+	/** What the sweep read, for tests of the stages that read it. */
+	public static Readings readings(SweepResult sweep) {
+		return sweep.readings();
+	}
+
+	/** The sweep's analysis, for tests of the stages that read it. */
+	public static Analysis analysis(SweepResult sweep) {
+		return sweep.analysis();
 	}
 
 	private static Step step(int users, double rps, long latencyMs, GaugeTimeline gauges) {

@@ -1,6 +1,5 @@
 package dev.bottleneckkit.sweep.internal.analysis;
 
-import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.internal.read.Carriers;
 
 /**
@@ -13,7 +12,7 @@ public final class AnalysisPolicy {
 	/**
 	 * A resource names the cap only when its model (limit / hold) and the measured
 	 * ceiling lie within this share of each other, the larger over the smaller
-	 * ({@link Verdict.Capped#modelError()}); otherwise it is a candidate the verdict
+	 * ({@code Verdict.Capped.modelError()}); otherwise it is a candidate the verdict
 	 * lists.
 	 */
 	public static final double MODEL_AGREEMENT = 0.25;

@@ -17,9 +17,9 @@ import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AnalysisPolicy;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
-import dev.bottleneckkit.sweep.internal.kinds.Upstream;
 import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
 import dev.bottleneckkit.sweep.internal.run.Readings;
+import dev.bottleneckkit.sweep.internal.waits.Upstream;
 
 /**
  * What the rules read at a sweep's cap: its last step, the steps from the knee on, the
@@ -47,13 +47,14 @@ public record AtCap(Readings readings, Step last, List<Step> atCap, double ceili
 		servers = List.copyOf(servers);
 	}
 
-	static AtCap of(Readings readings, List<Resource.Own> own, List<DumpedServer> servers) {
+	static AtCap of(Readings readings, List<Resource.Own> own, List<DumpedServer> servers,
+			List<Upstream.Permit> permits) {
 		Step last = readings.last();
 		int kneeUsers = readings.knee().map(Step::users).orElse(last.users());
 		List<Step> atCap = readings.steps().stream().filter((s) -> s.users() >= kneeUsers).toList();
 		List<DumpWaits> waits = atCap.stream()
 			.flatMap((step) -> step.threads().stream())
-			.map((dump) -> new DumpWaits(dump, Upstream.waits(dump)))
+			.map((dump) -> new DumpWaits(dump, Upstream.waits(dump, permits)))
 			.toList();
 		return new AtCap(readings, last, atCap, readings.ceiling(), kneeUsers, readings.oneUserLatency(), waits, own,
 				servers);

@@ -11,6 +11,7 @@ import java.util.OptionalDouble;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Scalability;
 import dev.bottleneckkit.sweep.Step;
@@ -54,7 +55,7 @@ public final class Attribution {
 	 * first, the team knowing its service best.
 	 */
 	public static Analysis of(Readings readings, List<Resource.Own> own) {
-		AtCap at = AtCap.of(readings, own, ResourceKinds.servers());
+		AtCap at = AtCap.of(readings, own, ResourceKinds.servers(), ResourceKinds.permits());
 		Verdict verdict = withNeighbours(withoutTheDeclaration(verdict(at), readings, own), at);
 		List<Verdict.Bound> bounds = ResourceKinds.unqueued(at, verdict, bounds(at));
 		Optional<Resource> cap = verdict.cap();
@@ -124,7 +125,8 @@ public final class Attribution {
 			return verdict;
 		}
 		Map<String, String> seen = new LinkedHashMap<>(capped.readings());
-		seen.put(Verdict.Capped.UNDECLARED, verdict(AtCap.of(readings, List.of(), ResourceKinds.servers())).line());
+		seen.put(Verdict.Capped.UNDECLARED,
+				verdict(AtCap.of(readings, List.of(), ResourceKinds.servers(), ResourceKinds.permits())).line());
 		return new Capped(capped.resource(), capped.ceilingRps(), capped.fromUsers(), capped.saw(), capped.model(),
 				capped.where(), seen);
 	}
@@ -235,9 +237,9 @@ public final class Attribution {
 		step.downstream().maxima().forEach((key, value) -> seen.put("downstream " + key, value));
 		step.cpu().ifPresent((use) -> {
 			seen.put("cores used",
-					String.format(Locale.ROOT, "service %.2f of %s", use.service(), Verdict.count(use.serviceLimit())));
+					String.format(Locale.ROOT, "service %.2f of %s", use.service(), Knobs.count(use.serviceLimit())));
 			seen.put("machine", String.format(Locale.ROOT, "%.2f of %s cores: %s", use.machineUsed(),
-					Verdict.count(use.machineCores()), Demands.split(use)));
+					Knobs.count(use.machineCores()), Demands.split(use)));
 		});
 		if (!step.connections().isEmpty()) {
 			seen.put("connections",

@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
+import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.Step;
@@ -55,14 +56,14 @@ public final class PoolUses {
 			}
 			return new Demand(uses,
 					new Verdict.Model(limit, "connections", Duration.ofNanos(Math.round(use.toNanos() * uses)),
-							String.format(Locale.ROOT, "%s uses × %.3f s", Verdict.count(uses), use.toNanos() / 1e9)));
+							String.format(Locale.ROOT, "%s uses × %.3f s", Knobs.count(uses), use.toNanos() / 1e9)));
 		}
 
 		/**
 		 * ", 2 uses a request" where a request takes the pool more than once, else "".
 		 */
 		public String aRequest() {
-			return (this.uses == 1) ? "" : ", " + Verdict.count(this.uses) + " uses a request";
+			return (this.uses == 1) ? "" : ", " + Knobs.count(this.uses) + " uses a request";
 		}
 
 	}

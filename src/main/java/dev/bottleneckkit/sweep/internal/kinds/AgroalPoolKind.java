@@ -11,7 +11,6 @@ import java.util.function.Function;
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
-import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
@@ -93,8 +92,8 @@ public final class AgroalPoolKind implements ResourceKind {
 	}
 
 	@Override
-	public Optional<Knob.Family> knob(Capped verdict, AbstractServiceContainer<?> service) {
-		return Optional.of(Knob.Family.quarkus("Agroal ", "QUARKUS_DATASOURCE_JDBC_MAX_SIZE"));
+	public Optional<KnobFamily> knob(Capped verdict, AbstractServiceContainer<?> service) {
+		return Optional.of(KnobFamily.quarkus("Agroal ", "QUARKUS_DATASOURCE_JDBC_MAX_SIZE"));
 	}
 
 }

@@ -1,6 +1,5 @@
 package dev.bottleneckkit.sweep.internal.kinds;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -9,25 +8,24 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
+import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
-import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
 import dev.bottleneckkit.sweep.Kind;
 import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
-import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
+import dev.bottleneckkit.sweep.internal.waits.Upstream;
 
 /**
  * A bulkhead at its limit: every permit of a semaphore held while request threads wait
@@ -112,10 +110,10 @@ public final class BulkheadKind implements ResourceKind {
 	 * the most with it.
 	 */
 	@Override
-	public Optional<Knob.Family> knob(Capped verdict, AbstractServiceContainer<?> service) {
+	public Optional<KnobFamily> knob(Capped verdict, AbstractServiceContainer<?> service) {
 		return verdict.where()
-			.map((name) -> new Knob.Family(1,
-					(value) -> Knob.of("bulkhead " + name + " " + Verdict.count(value) + " threads", 1, (container) -> {
+			.map((name) -> new KnobFamily(1,
+					(value) -> Knob.of("bulkhead " + name + " " + Knobs.count(value) + " threads", 1, (container) -> {
 						String instance = "resilience4j.thread-pool-bulkhead.instances." + name;
 						container.withSpringProperty(instance + ".core-thread-pool-size", (int) Math.round(value));
 						container.withSpringProperty(instance + ".max-thread-pool-size", (int) Math.round(value));
@@ -194,7 +192,7 @@ public final class BulkheadKind implements ResourceKind {
 	}
 
 	private static boolean waitsForAPermit(DumpedThread thread) {
-		return Upstream.permits().stream().anyMatch((permit) -> thread.hasFrame(permit.frame()));
+		return ResourceKinds.permits().stream().anyMatch((permit) -> thread.hasFrame(permit.frame()));
 	}
 
 	/**

@@ -10,6 +10,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
+import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.probe.PinningReport.PinnedEvent;
 import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
@@ -49,9 +50,9 @@ public final class CarrierThreadsKind implements ResourceKind {
 	}
 
 	@Override
-	public Optional<Knob.Family> knob(Capped verdict, AbstractServiceContainer<?> service) {
+	public Optional<KnobFamily> knob(Capped verdict, AbstractServiceContainer<?> service) {
 		return Optional
-			.of(new Knob.Family(1, (value) -> Knob.of("carriers " + Verdict.count(value), 1, (container) -> container
+			.of(new KnobFamily(1, (value) -> Knob.of("carriers " + Knobs.count(value), 1, (container) -> container
 				.withJvmOptions("-Djdk.virtualThreadScheduler.parallelism=" + Math.round(value)))));
 	}
 

@@ -16,6 +16,7 @@ import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
 import dev.bottleneckkit.sweep.internal.waits.Holding;
 import dev.bottleneckkit.sweep.internal.waits.SiteReading;
+import dev.bottleneckkit.sweep.internal.waits.Upstream;
 
 /**
  * A client's connection pool of any library, seen from outside: request threads waiting

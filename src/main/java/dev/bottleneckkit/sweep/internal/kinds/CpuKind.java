@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.function.Function;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
+import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Step;
@@ -69,11 +70,11 @@ public final class CpuKind implements ResourceKind {
 	}
 
 	@Override
-	public Optional<Knob.Family> knob(Capped verdict, AbstractServiceContainer<?> service) {
+	public Optional<KnobFamily> knob(Capped verdict, AbstractServiceContainer<?> service) {
 		return verdict.where()
 			.filter("service"::equals)
-			.map((where) -> new Knob.Family(0.1, (value) -> Knob.of(Verdict.count(value) + " CPUs", 1,
-					(container) -> container.withCpuLimit(value))));
+			.map((where) -> new KnobFamily(0.1,
+					(value) -> Knob.of(Knobs.count(value) + " CPUs", 1, (container) -> container.withCpuLimit(value))));
 	}
 
 	/**
@@ -90,18 +91,18 @@ public final class CpuKind implements ResourceKind {
 			Duration perRequest = Demands.perRequest(use.service(), limited.get());
 			Map<String, String> readings = new LinkedHashMap<>();
 			readings.put("cores used",
-					String.format(Locale.ROOT, "%.2f of %s", use.service(), Verdict.count(use.serviceLimit())));
+					String.format(Locale.ROOT, "%.2f of %s", use.service(), Knobs.count(use.serviceLimit())));
 			readings.put("CPU per request", Demands.cpuPerRequest(perRequest, limited.get()));
 			if (use.serviceCores() < use.serviceLimit() - 0.005) {
 				readings.put("cores it could have",
 						String.format(Locale.ROOT,
 								"%.2f of its %s: the machine's %s cores were full, %.2f of them with other processes",
-								use.serviceCores(), Verdict.count(use.serviceLimit()),
-								Verdict.count(use.machineCores()), use.others()));
+								use.serviceCores(), Knobs.count(use.serviceLimit()), Knobs.count(use.machineCores()),
+								use.others()));
 			}
 			return Optional.of(at.capped(Resource.CPU,
 					String.format(Locale.ROOT, "the service used %.2f of its %s CPU with %s", use.service(),
-							Verdict.count(use.serviceLimit()), AtCap.usersText(limited.get().users())),
+							Knobs.count(use.serviceLimit()), AtCap.usersText(limited.get().users())),
 					new Verdict.Model(use.serviceCores(), "cores", perRequest, "CPU per request"),
 					Optional.of("service"), readings));
 		}
@@ -120,7 +121,7 @@ public final class CpuKind implements ResourceKind {
 		}
 		Map<String, String> readings = new LinkedHashMap<>();
 		readings.put("machine cores used",
-				String.format(Locale.ROOT, "%.2f of %s", use.machineUsed(), Verdict.count(use.machineCores())));
+				String.format(Locale.ROOT, "%.2f of %s", use.machineUsed(), Knobs.count(use.machineCores())));
 		readings.put("split", Demands.split(use));
 		readings.put("CPU per request",
 				Demands.cpuPerRequest(perRequest, machine.get()) + " (service, its neighbours and the load generator)");
@@ -135,7 +136,7 @@ public final class CpuKind implements ResourceKind {
 		}
 		return Optional.of(at.capped(Resource.CPU,
 				String.format(Locale.ROOT, "the machine's %s cores were busy with %s: %s%s",
-						Verdict.count(use.machineCores()), AtCap.usersText(machine.get().users()), Demands.split(use),
+						Knobs.count(use.machineCores()), AtCap.usersText(machine.get().users()), Demands.split(use),
 						generatorNote),
 				new Verdict.Model(available, "cores", perRequest, "CPU per request"), Optional.of("machine"),
 				readings));
@@ -273,7 +274,7 @@ public final class CpuKind implements ResourceKind {
 				atOneUser.get().toNanos() / 1e9, verdict.model().hold().toNanos() / 1e9);
 		String coresGain = String.format(Locale.ROOT,
 				"raising the cores gains at most %.0f %%: at its hold with 1 user the %s allows %s / %.3f s = %.1f rps",
-				100 * gain(own, at.ceiling()), pool, Verdict.count(verdict.model().limit()),
+				100 * gain(own, at.ceiling()), pool, Knobs.count(verdict.model().limit()),
 				atOneUser.get().toNanos() / 1e9, own);
 		if (own <= cores) {
 			return withReading(verdict, pays, "co-saturated",
@@ -351,8 +352,8 @@ public final class CpuKind implements ResourceKind {
 			return Optional.empty();
 		}
 		return Optional.of(new Verdict.Bound(Resource.CPU,
-				use.serviceLimited() ? "CPU (" + Verdict.count(limit) + " of the container's)"
-						: "CPU (the machine's " + Verdict.count(limit) + " cores)",
+				use.serviceLimited() ? "CPU (" + Knobs.count(limit) + " of the container's)"
+						: "CPU (the machine's " + Knobs.count(limit) + " cores)",
 				new Verdict.Model(limit, "cores", Demands.perRequest(cores, step), "CPU per request")));
 	}
 

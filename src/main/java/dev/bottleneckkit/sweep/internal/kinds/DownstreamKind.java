@@ -10,7 +10,7 @@ import java.util.Optional;
 import java.util.function.Function;
 
 import dev.bottleneckkit.containers.DownstreamContainer;
-import dev.bottleneckkit.probe.Gauge;
+import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Step;
@@ -19,7 +19,6 @@ import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AnalysisPolicy;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.analysis.Demands;
-import dev.bottleneckkit.sweep.internal.analysis.Pool;
 
 /**
  * The downstream the route calls, its own resource saturated ({@link #downstream}): the
@@ -88,11 +87,11 @@ public final class DownstreamKind implements ResourceKind {
 			Duration perRequest = Demands.perRequest(cores, busy.get());
 			Map<String, String> readings = new LinkedHashMap<>();
 			readings.put("downstream cores used",
-					String.format(Locale.ROOT, "%.2f of %s", cores, Verdict.count(use.downstreamLimit())));
+					String.format(Locale.ROOT, "%.2f of %s", cores, Knobs.count(use.downstreamLimit())));
 			readings.put("downstream CPU per request", Demands.cpuPerRequest(perRequest, busy.get()));
 			return Optional.of(at.capped(Resource.DOWNSTREAM,
 					String.format(Locale.ROOT, "the downstream used %.2f of its %s CPU", cores,
-							Verdict.count(use.downstreamLimit())),
+							Knobs.count(use.downstreamLimit())),
 					new Verdict.Model(use.downstreamLimit(), "downstream cores", perRequest, "CPU per request"),
 					Optional.of("downstream"), readings));
 		}

@@ -1,28 +1,17 @@
 package dev.bottleneckkit.sweep.internal.kinds;
 
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
-import dev.bottleneckkit.probe.ThreadDump;
-import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
+import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
-import dev.bottleneckkit.sweep.Step;
-import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.analysis.DumpedServer;
-import dev.bottleneckkit.sweep.internal.analysis.Pool;
-import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
+import dev.bottleneckkit.sweep.internal.analysis.ServerFull;
 
 /**
  * A reactive server's event loops held by a blocking call, Vert.x's
@@ -59,16 +48,16 @@ public final class EventLoopsKind implements ResourceKind {
 
 	@Override
 	public List<Function<AtCap, Optional<Capped>>> rules() {
-		return List.of(SERVER::capped);
+		return List.of((at) -> ServerFull.capped(SERVER, at));
 	}
 
 	@Override
-	public Optional<Knob.Family> knob(Capped verdict, AbstractServiceContainer<?> service) {
+	public Optional<KnobFamily> knob(Capped verdict, AbstractServiceContainer<?> service) {
 		if (verdict.where().filter((loops) -> loops.startsWith(REACTOR_EVENT_LOOP)).isPresent()) {
-			return Optional.of(new Knob.Family(1, (value) -> Knob.of("event loops " + Verdict.count(value), 1,
+			return Optional.of(new KnobFamily(1, (value) -> Knob.of("event loops " + Knobs.count(value), 1,
 					(container) -> container.withJvmOptions("-Dreactor.netty.ioWorkerCount=" + Math.round(value)))));
 		}
-		return Optional.of(Knob.Family.quarkus("event loops ", "QUARKUS_VERTX_EVENT_LOOPS_POOL_SIZE"));
+		return Optional.of(KnobFamily.quarkus("event loops ", "QUARKUS_VERTX_EVENT_LOOPS_POOL_SIZE"));
 	}
 
 }

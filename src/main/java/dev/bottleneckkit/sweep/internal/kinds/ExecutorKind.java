@@ -11,11 +11,10 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
+import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.ThreadDump;
@@ -27,6 +26,7 @@ import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
+import dev.bottleneckkit.sweep.internal.waits.Upstream;
 
 /**
  * The service's own thread pool at its limit: every thread of one executor running a task
@@ -69,19 +69,19 @@ public final class ExecutorKind implements ResourceKind {
 	 * is full, and Boot's queue has no bound).
 	 */
 	@Override
-	public Optional<Knob.Family> knob(Capped verdict, AbstractServiceContainer<?> service) {
+	public Optional<KnobFamily> knob(Capped verdict, AbstractServiceContainer<?> service) {
 		if (verdict.where().filter(COMMON_POOL::equals).isPresent()) {
-			return Optional.of(new Knob.Family(1, (value) -> Knob
-				.of("common pool " + Verdict.count(value) + " threads", 1, (container) -> container
+			return Optional.of(new KnobFamily(1, (value) -> Knob
+				.of("common pool " + Knobs.count(value) + " threads", 1, (container) -> container
 					.withJvmOptions("-Djava.util.concurrent.ForkJoinPool.common.parallelism=" + Math.round(value)))));
 		}
 		return verdict.where()
 			.filter(SPRING_TASK_EXECUTOR::equals)
-			.map((name) -> new Knob.Family(1, (value) -> Knob
-				.of("Spring's task executor " + Verdict.count(value) + " threads", 1, (container) -> {
-					container.withSpringProperty("spring.task.execution.pool.core-size", (int) Math.round(value));
-					container.withSpringProperty("spring.task.execution.pool.max-size", (int) Math.round(value));
-				})));
+			.map((name) -> new KnobFamily(1,
+					(value) -> Knob.of("Spring's task executor " + Knobs.count(value) + " threads", 1, (container) -> {
+						container.withSpringProperty("spring.task.execution.pool.core-size", (int) Math.round(value));
+						container.withSpringProperty("spring.task.execution.pool.max-size", (int) Math.round(value));
+					})));
 	}
 
 	/**

@@ -7,6 +7,7 @@ import java.util.OptionalDouble;
 import java.util.function.Function;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
+import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.Knob;
@@ -124,8 +125,8 @@ public final class HikariPoolKind implements ResourceKind {
 	}
 
 	@Override
-	public Optional<Knob.Family> knob(Capped verdict, AbstractServiceContainer<?> service) {
-		return Optional.of(new Knob.Family(1, (value) -> Knob.springProperty("Hikari " + Verdict.count(value),
+	public Optional<KnobFamily> knob(Capped verdict, AbstractServiceContainer<?> service) {
+		return Optional.of(new KnobFamily(1, (value) -> Knob.springProperty("Hikari " + Knobs.count(value),
 				"spring.datasource.hikari.maximum-pool-size", (int) Math.round(value), 1)));
 	}
 

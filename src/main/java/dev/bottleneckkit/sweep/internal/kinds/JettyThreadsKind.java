@@ -5,12 +5,13 @@ import java.util.Optional;
 import java.util.function.Function;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
+import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
-import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.analysis.DumpedServer;
+import dev.bottleneckkit.sweep.internal.analysis.ServerFull;
 
 /**
  * Jetty's worker pool ({@code qtp…-*}), by its threads' frames in dumps; turned by
@@ -33,7 +34,7 @@ public final class JettyThreadsKind implements ResourceKind {
 
 	@Override
 	public List<Function<AtCap, Optional<Capped>>> rules() {
-		return List.of(SERVER::capped);
+		return List.of((at) -> ServerFull.capped(SERVER, at));
 	}
 
 	@Override
@@ -46,10 +47,10 @@ public final class JettyThreadsKind implements ResourceKind {
 	 * serving threads are raised, the others kept.
 	 */
 	@Override
-	public Optional<Knob.Family> knob(Capped verdict, AbstractServiceContainer<?> service) {
+	public Optional<KnobFamily> knob(Capped verdict, AbstractServiceContainer<?> service) {
 		int limit = (int) Math.round(verdict.model().limit());
 		int others = Knob.configured(service, "SERVER_JETTY_THREADS_MAX").orElse(limit) - limit;
-		return Optional.of(new Knob.Family(1, (value) -> Knob.springProperty("Jetty threads " + Verdict.count(value),
+		return Optional.of(new KnobFamily(1, (value) -> Knob.springProperty("Jetty threads " + Knobs.count(value),
 				"server.jetty.threads.max", (int) Math.round(value) + others, 1)));
 	}
 

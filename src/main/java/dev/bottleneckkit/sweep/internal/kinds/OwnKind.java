@@ -13,6 +13,7 @@ import java.util.OptionalInt;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.Verdict;
@@ -135,12 +136,12 @@ public final class OwnKind implements ResourceKind {
 			return Optional.empty();
 		}
 		Map<String, String> readings = new LinkedHashMap<>();
-		readings.put("rate", Verdict.count(rate) + " permits a second as configured");
+		readings.put("rate", Knobs.count(rate) + " permits a second as configured");
 		readings.put("waiting", waiters.line());
 		return Optional.of(at.capped(Resource.OWN,
 				String.format(Locale.ROOT,
 						"%s (the team's own, %s): %s permits a second, %d request threads waiting in %s", own.words(),
-						own.declaredBy(), Verdict.count(rate), waiters.most(), own.waitingFrame().get()),
+						own.declaredBy(), Knobs.count(rate), waiters.most(), own.waitingFrame().get()),
 				new Verdict.Model(rate, "permits", Duration.ofSeconds(1), "a second"), Optional.of(own.words()),
 				readings));
 	}

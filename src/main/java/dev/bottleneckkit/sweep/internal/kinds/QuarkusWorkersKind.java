@@ -5,11 +5,11 @@ import java.util.Optional;
 import java.util.function.Function;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
-import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.analysis.DumpedServer;
+import dev.bottleneckkit.sweep.internal.analysis.ServerFull;
 
 /**
  * Quarkus' worker pool ({@code executor-thread-*}), where its blocking REST routes run:
@@ -34,7 +34,7 @@ public final class QuarkusWorkersKind implements ResourceKind {
 
 	@Override
 	public List<Function<AtCap, Optional<Capped>>> rules() {
-		return List.of(SERVER::capped);
+		return List.of((at) -> ServerFull.capped(SERVER, at));
 	}
 
 	@Override
@@ -43,8 +43,8 @@ public final class QuarkusWorkersKind implements ResourceKind {
 	}
 
 	@Override
-	public Optional<Knob.Family> knob(Capped verdict, AbstractServiceContainer<?> service) {
-		return Optional.of(Knob.Family.quarkus("Quarkus workers ", "QUARKUS_THREAD_POOL_MAX_THREADS"));
+	public Optional<KnobFamily> knob(Capped verdict, AbstractServiceContainer<?> service) {
+		return Optional.of(KnobFamily.quarkus("Quarkus workers ", "QUARKUS_THREAD_POOL_MAX_THREADS"));
 	}
 
 }

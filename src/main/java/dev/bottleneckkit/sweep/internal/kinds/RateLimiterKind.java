@@ -11,6 +11,7 @@ import java.util.OptionalDouble;
 import java.util.function.Function;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
+import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.sweep.Kind;
 import dev.bottleneckkit.sweep.Knob;
@@ -19,6 +20,7 @@ import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.read.RateLimits;
+import dev.bottleneckkit.sweep.internal.waits.Upstream;
 
 /**
  * A rate limiter at its rate: request threads waiting for a permit of a period to come.
@@ -61,10 +63,10 @@ public final class RateLimiterKind implements ResourceKind {
 	}
 
 	@Override
-	public Optional<Knob.Family> knob(Capped verdict, AbstractServiceContainer<?> service) {
+	public Optional<KnobFamily> knob(Capped verdict, AbstractServiceContainer<?> service) {
 		return verdict.where()
-			.map((name) -> new Knob.Family(1,
-					(value) -> Knob.springProperty("rate limiter " + name + " " + Verdict.count(value) + " a period",
+			.map((name) -> new KnobFamily(1,
+					(value) -> Knob.springProperty("rate limiter " + name + " " + Knobs.count(value) + " a period",
 							"resilience4j.ratelimiter.instances." + name + ".limit-for-period", (int) Math.round(value),
 							1)));
 	}

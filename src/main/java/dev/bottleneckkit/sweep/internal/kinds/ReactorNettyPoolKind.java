@@ -6,11 +6,11 @@ import java.util.Optional;
 import java.util.function.Function;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
+import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
-import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.analysis.ConfiguredLimit;
@@ -60,8 +60,8 @@ public final class ReactorNettyPoolKind implements ResourceKind {
 	}
 
 	@Override
-	public Optional<Knob.Family> knob(Capped verdict, AbstractServiceContainer<?> service) {
-		return Optional.of(new Knob.Family(1, (value) -> Knob.of("Reactor Netty pool " + Verdict.count(value), 1,
+	public Optional<KnobFamily> knob(Capped verdict, AbstractServiceContainer<?> service) {
+		return Optional.of(new KnobFamily(1, (value) -> Knob.of("Reactor Netty pool " + Knobs.count(value), 1,
 				(container) -> container.withJvmOptions("-Dreactor.netty.pool.maxConnections=" + Math.round(value)))));
 	}
 

@@ -7,7 +7,6 @@ import java.util.function.Function;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.probe.GaugeTimeline;
-import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.Verdict;
@@ -17,6 +16,7 @@ import dev.bottleneckkit.sweep.internal.analysis.ConfiguredLimit;
 import dev.bottleneckkit.sweep.internal.analysis.DumpedPool;
 import dev.bottleneckkit.sweep.internal.analysis.DumpedServer;
 import dev.bottleneckkit.sweep.internal.analysis.Pool;
+import dev.bottleneckkit.sweep.internal.waits.Upstream;
 
 /**
  * A resource the analysis knows, in one place: the rules that find it full, its own
@@ -206,7 +206,7 @@ public interface ResourceKind {
 	/**
 	 * The knob that turns it at any limit, for {@code verdict}; empty where it has none.
 	 */
-	default Optional<Knob.Family> knob(Capped verdict, AbstractServiceContainer<?> service) {
+	default Optional<KnobFamily> knob(Capped verdict, AbstractServiceContainer<?> service) {
 		return Optional.empty();
 	}
 

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.sweep.Knob;
@@ -13,6 +14,7 @@ import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.analysis.DumpedServer;
+import dev.bottleneckkit.sweep.internal.waits.Upstream;
 
 /**
  * The resources the analysis knows, in the order their rules are asked: the first rule
@@ -50,6 +52,17 @@ public final class ResourceKinds {
 		return ALL.stream().flatMap((kind) -> kind.server().stream()).toList();
 	}
 
+	/**
+	 * Where a request thread waits for a permit or a rate, what a person calls it, and
+	 * what kind of wait it is: the library's own frame before the JDK's it waits in (a
+	 * Resilience4j bulkhead waits in a {@code Semaphore}), each kind's first
+	 * ({@link ResourceKind#permits}), then the libraries' no kind claims.
+	 */
+	public static List<Upstream.Permit> permits() {
+		return Stream.concat(ALL.stream().flatMap((kind) -> kind.permits().stream()), Upstream.LIBRARIES.stream())
+			.toList();
+	}
+
 	/** Every kind's rules, in the list's order. */
 	public static List<Function<AtCap, Optional<Capped>>> rules() {
 		return ALL.stream().flatMap((kind) -> kind.rules().stream()).toList();
@@ -68,7 +81,7 @@ public final class ResourceKinds {
 	 * The knob of the resource {@code verdict} names, at any limit; empty where it has
 	 * none.
 	 */
-	public static Optional<Knob.Family> knob(Capped verdict, AbstractServiceContainer<?> service) {
+	public static Optional<KnobFamily> knob(Capped verdict, AbstractServiceContainer<?> service) {
 		return of(verdict.resource()).knob(verdict, service);
 	}
 

@@ -7,16 +7,17 @@ import java.util.OptionalDouble;
 import java.util.function.Function;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
+import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
-import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.analysis.ConfiguredLimit;
 import dev.bottleneckkit.sweep.internal.analysis.DumpedServer;
 import dev.bottleneckkit.sweep.internal.analysis.Pool;
+import dev.bottleneckkit.sweep.internal.analysis.ServerFull;
 
 /**
  * Tomcat's platform request threads: from its meters ({@code tomcat.threads.*}), else a
@@ -47,7 +48,7 @@ public final class TomcatThreadsKind implements ResourceKind {
 
 	@Override
 	public List<Function<AtCap, Optional<Capped>>> rules() {
-		return List.of(this::fromMeters, SERVER::capped);
+		return List.of(this::fromMeters, (at) -> ServerFull.capped(SERVER, at));
 	}
 
 	private Optional<Capped> fromMeters(AtCap at) {
@@ -83,8 +84,8 @@ public final class TomcatThreadsKind implements ResourceKind {
 	}
 
 	@Override
-	public Optional<Knob.Family> knob(Capped verdict, AbstractServiceContainer<?> service) {
-		return Optional.of(new Knob.Family(1, (value) -> Knob.springProperty("Tomcat threads " + Verdict.count(value),
+	public Optional<KnobFamily> knob(Capped verdict, AbstractServiceContainer<?> service) {
+		return Optional.of(new KnobFamily(1, (value) -> Knob.springProperty("Tomcat threads " + Knobs.count(value),
 				"server.tomcat.threads.max", (int) Math.round(value), 1)));
 	}
 

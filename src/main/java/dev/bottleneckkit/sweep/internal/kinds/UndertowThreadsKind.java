@@ -8,6 +8,7 @@ import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.analysis.DumpedServer;
+import dev.bottleneckkit.sweep.internal.analysis.ServerFull;
 
 /** Undertow's (XNIO) worker pool, by its threads' frames in dumps. */
 public final class UndertowThreadsKind implements ResourceKind {
@@ -27,7 +28,7 @@ public final class UndertowThreadsKind implements ResourceKind {
 
 	@Override
 	public List<Function<AtCap, Optional<Capped>>> rules() {
-		return List.of(SERVER::capped);
+		return List.of((at) -> ServerFull.capped(SERVER, at));
 	}
 
 	@Override

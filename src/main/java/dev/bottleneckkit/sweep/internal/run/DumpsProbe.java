@@ -13,8 +13,8 @@ import java.util.concurrent.TimeoutException;
 import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.probe.ThreadDumpProbe;
 import dev.bottleneckkit.sweep.internal.kinds.ResourceKinds;
-import dev.bottleneckkit.sweep.internal.kinds.Upstream;
 import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
+import dev.bottleneckkit.sweep.internal.waits.Upstream;
 
 /**
  * Thread dumps of the service taken during a step: one halfway through the window the

@@ -19,6 +19,8 @@ import dev.bottleneckkit.sweep.Search;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.internal.analysis.Analysis;
+import dev.bottleneckkit.sweep.internal.analysis.ConfirmationReading;
+import dev.bottleneckkit.sweep.internal.kinds.KnobFamily;
 import dev.bottleneckkit.sweep.internal.kinds.ResourceKinds;
 
 /**
@@ -72,7 +74,7 @@ public final class KnobTurns implements AutoCloseable {
 		List<Step> steps = this.run.atTheServicesPort()
 			.confirmationSteps(Confirmation.users(knee, knob.factor()), this.readings.steps().get(0), knob.name(),
 					knob.factor());
-		return Confirmation.of(this.readings, this.analysis, knob.name(), knob.factor(), steps,
+		return ConfirmationReading.of(this.readings, this.analysis, knob.name(), knob.factor(), steps,
 				Duration.ofNanos(System.nanoTime() - started));
 	}
 
@@ -87,7 +89,7 @@ public final class KnobTurns implements AutoCloseable {
 		if (below.isPresent()) {
 			return Search.unreachable(target, "the next cap, " + below.get() + ", lies below it");
 		}
-		Optional<Knob.Family> family = ResourceKinds.knob(capped, this.service);
+		Optional<KnobFamily> family = ResourceKinds.knob(capped, this.service);
 		if (family.isEmpty()) {
 			return Search.unreachable(target,
 					"the kit knows no knob of the " + capped.resource().description() + " to search");

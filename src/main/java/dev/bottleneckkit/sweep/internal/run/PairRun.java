@@ -17,6 +17,7 @@ import dev.bottleneckkit.sweep.ABComparison;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.WarmUp;
+import dev.bottleneckkit.sweep.internal.analysis.Block;
 import dev.bottleneckkit.sweep.internal.read.RateLimits;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.utility.DockerImageName;
@@ -101,13 +102,12 @@ public final class PairRun {
 	 * @param took how long the pair took, the base's start included
 	 */
 	public record Measured(Readings base, Readings head, String baseImage, String headImage, boolean sameImage,
-			int kneeUsers, int ceilingUsers, List<ABComparison.Block> blocks, double pairSpread, long seed,
-			Duration took) {
+			int kneeUsers, int ceilingUsers, List<Block> blocks, double pairSpread, long seed, Duration took) {
 
 		/** The comparison, with each side's cap as its verdict names it. */
 		public ABComparison compared(Verdict baseVerdict, Verdict headVerdict) {
 			return new ABComparison(this.baseImage, this.headImage, this.sameImage, this.kneeUsers, this.ceilingUsers,
-					ABComparison.figures(this.blocks, this.pairSpread), baseVerdict.headline(), headVerdict.headline(),
+					Block.figures(this.blocks, this.pairSpread), baseVerdict.headline(), headVerdict.headline(),
 					capMoved(baseVerdict, headVerdict), this.blocks.size(), this.seed, this.base.steps(), this.took);
 		}
 
@@ -217,9 +217,9 @@ public final class PairRun {
 							", on %d %s of JVMs: two fresh JVMs of one image differ by ±%.1f %% (-D%s, -D%s)", pairs,
 							(pairs == 1) ? "pair" : "pairs", 100 * pairSpread, PAIRS_PROPERTY, PAIR_SPREAD_PROPERTY)
 							: ""));
-			List<ABComparison.Block> blocks = onPairs(head, base, headImage, pairs, baseReadings, headReadings,
-					ceilingUsers, (runs) -> blocks(runs, baseReadings, headReadings, kneeUsers, ceilingUsers, window,
-							order, firstBlock));
+			List<Block> blocks = onPairs(head, base, headImage, pairs, baseReadings, headReadings, ceilingUsers,
+					(runs) -> blocks(runs, baseReadings, headReadings, kneeUsers, ceilingUsers, window, order,
+							firstBlock));
 			long ended = System.nanoTime();
 			Console.line(String.format(Locale.ROOT,
 					"%s: A/B took %d s: the base's start %d s, warm-ups, the knee's search and settling %d s, %d blocks"
@@ -267,15 +267,15 @@ public final class PairRun {
 	 * draws; the first block is {@code firstBlock} of the order. The blocks go two at a
 	 * time to each of {@code pairs} of JVMs in turn.
 	 */
-	private List<ABComparison.Block> blocks(List<Pair> pairs, Readings baseReadings, Readings headReadings, int knee,
-			int ceiling, Duration window, BlockOrder order, int firstBlock) {
-		List<ABComparison.Block> blocks = new ArrayList<>();
+	private List<Block> blocks(List<Pair> pairs, Readings baseReadings, Readings headReadings, int knee, int ceiling,
+			Duration window, BlockOrder order, int firstBlock) {
+		List<Block> blocks = new ArrayList<>();
 		String name = pairs.get(0).head().name();
 		Duration w1 = baseReadings.oneUserLatency();
 		Duration atKnee = latencyAt(baseReadings, knee);
 		Duration atCeiling = latencyAt(baseReadings, ceiling).compareTo(latencyAt(headReadings, ceiling)) >= 0
 				? latencyAt(baseReadings, ceiling) : latencyAt(headReadings, ceiling);
-		while (blocks.size() < ABComparison.MAX_BLOCKS && !ABComparison.precise(blocks)) {
+		while (blocks.size() < ABComparison.MAX_BLOCKS && !Block.precise(blocks)) {
 			boolean baseFirst = order.baseFirst(firstBlock + blocks.size());
 			// Each pair of JVMs takes two blocks in turn, A first in one of them.
 			int pair = (blocks.size() / 2) % pairs.size();
@@ -283,7 +283,7 @@ public final class PairRun {
 			SweepRun head = pairs.get(pair).head();
 			String block = "A/B block " + (blocks.size() + 1) + (baseFirst ? " (A first)" : " (B first)")
 					+ ((pairs.size() > 1) ? ", pair " + (pair + 1) : "");
-			ABComparison.Block measured = inTurns(window)
+			Block measured = inTurns(window)
 					? blockInTurns(base, head, baseFirst, knee, atKnee, ceiling, atCeiling, w1, window, block, pair)
 					: blockInWindows(base, head, baseFirst, knee, atKnee, ceiling, atCeiling, w1, window, block, pair);
 			blocks.add(measured);
@@ -299,13 +299,13 @@ public final class PairRun {
 	 * A block in one load in turns at each count: A's turn first at the knee where
 	 * {@code baseFirst}, B's first at the ceiling; each side's rate at full load.
 	 */
-	private static ABComparison.Block blockInTurns(SweepRun base, SweepRun head, boolean baseFirst, int knee,
-			Duration atKnee, int ceiling, Duration atCeiling, Duration w1, Duration window, String block, int pair) {
+	private static Block blockInTurns(SweepRun base, SweepRun head, boolean baseFirst, int knee, Duration atKnee,
+			int ceiling, Duration atCeiling, Duration w1, Duration window, String block, int pair) {
 		LoadResult.InTurns kneeTurns = base.loadInTurns(head, baseFirst, knee, w1, atKnee, window,
 				block + ", " + knee + " users in turns");
 		LoadResult.InTurns ceilingTurns = base.loadInTurns(head, !baseFirst, ceiling, w1, atCeiling, window,
 				block + ", " + ceiling + " users in turns");
-		return new ABComparison.Block(rate(kneeTurns.firstSide(), kneeTurns.first()),
+		return new Block(rate(kneeTurns.firstSide(), kneeTurns.first()),
 				rate(kneeTurns.secondSide(), kneeTurns.second()), kneeTurns.first().p99().toNanos() / 1e6,
 				kneeTurns.second().p99().toNanos() / 1e6, rate(ceilingTurns.firstSide(), ceilingTurns.first()),
 				rate(ceilingTurns.secondSide(), ceilingTurns.second()), pair);
@@ -315,8 +315,8 @@ public final class PairRun {
 	 * A block in four windows: A B at the knee then B A at the ceiling where
 	 * {@code baseFirst}, else B A then A B.
 	 */
-	private static ABComparison.Block blockInWindows(SweepRun base, SweepRun head, boolean baseFirst, int knee,
-			Duration atKnee, int ceiling, Duration atCeiling, Duration w1, Duration window, String block, int pair) {
+	private static Block blockInWindows(SweepRun base, SweepRun head, boolean baseFirst, int knee, Duration atKnee,
+			int ceiling, Duration atCeiling, Duration w1, Duration window, String block, int pair) {
 		LoadResult kneeFirst = (baseFirst ? base : head).load(knee, w1, atKnee, window, block + ", " + knee + " users");
 		LoadResult kneeSecond = (baseFirst ? head : base).load(knee, w1, atKnee, window,
 				block + ", " + knee + " users");
@@ -328,7 +328,7 @@ public final class PairRun {
 		LoadResult headKnee = baseFirst ? kneeSecond : kneeFirst;
 		LoadResult baseCeiling = baseFirst ? ceilingSecond : ceilingFirst;
 		LoadResult headCeiling = baseFirst ? ceilingFirst : ceilingSecond;
-		return new ABComparison.Block(baseKnee.throughput(), headKnee.throughput(), baseKnee.p99().toNanos() / 1e6,
+		return new Block(baseKnee.throughput(), headKnee.throughput(), baseKnee.p99().toNanos() / 1e6,
 				headKnee.p99().toNanos() / 1e6, baseCeiling.throughput(), headCeiling.throughput(), pair);
 	}
 
@@ -342,9 +342,8 @@ public final class PairRun {
 	 * head started alike, warmed up and settled at the ceiling's users as the first were,
 	 * and stopped and removed when {@code measure} returns, also when it fails.
 	 */
-	private List<ABComparison.Block> onPairs(SweepRun head, SweepRun base, String headImage, int pairs,
-			Readings baseReadings, Readings headReadings, int ceiling,
-			Function<List<Pair>, List<ABComparison.Block>> measure) {
+	private List<Block> onPairs(SweepRun head, SweepRun base, String headImage, int pairs, Readings baseReadings,
+			Readings headReadings, int ceiling, Function<List<Pair>, List<Block>> measure) {
 		List<ServiceContainer> started = new ArrayList<>();
 		try {
 			List<Pair> runs = new ArrayList<>(List.of(new Pair(base, head)));

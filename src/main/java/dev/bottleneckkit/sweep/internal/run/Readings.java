@@ -6,17 +6,15 @@ import java.util.Locale;
 import java.util.Optional;
 
 import dev.bottleneckkit.sweep.Step;
-import dev.bottleneckkit.sweep.SweepResult;
 import dev.bottleneckkit.sweep.WarmUp;
 import dev.bottleneckkit.sweep.internal.analysis.AnalysisPolicy;
-import dev.bottleneckkit.sweep.internal.analysis.Attribution;
 import dev.bottleneckkit.sweep.internal.read.RateLimits;
 
 /**
  * What a sweep's run measured, before anything is concluded from it: the steps at rising
  * concurrency, whether throughput stopped rising, the warm-up, what the probes could not
- * see, and how long it took. The analysis ({@link Attribution}) reads it; the result
- * ({@link SweepResult}) holds it.
+ * see, and how long it took. The analysis ({@code Attribution}) reads it; the result
+ * ({@code SweepResult}) holds it.
  *
  * @param steps the steps, one user first, doubling
  * @param saturated whether throughput stopped rising within the sweep

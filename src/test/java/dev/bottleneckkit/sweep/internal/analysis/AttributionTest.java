@@ -469,7 +469,7 @@ class AttributionTest {
 	void aPoolReadFromThreadDumpsBesideReadMetersSaysWhichMetersItMissed() {
 		ThreadDump dump = poolDump("threads-2.json", 4, 4, HikariPoolKind.DUMPED.waiting(),
 				"com.zaxxer.hikari.pool.HikariProxyPreparedStatement.executeQuery");
-		List<Step> steps = capped(8.0, empty(), List.of(dump), List.of()).readings().steps();
+		List<Step> steps = capped(8.0, empty(), List.of(dump), List.of()).steps();
 		Readings readings = new Readings(steps, true, Optional.empty(), List.of(),
 				Optional.of("/actuator/prometheus (Prometheus text)"), Duration.ZERO);
 
@@ -1570,7 +1570,8 @@ class AttributionTest {
 	 */
 	private static Confirmation confirmation(SweepResult sweep, String knob, double factor, List<Step> steps,
 			Duration took) {
-		return Confirmation.of(sweep.readings(), sweep.analysis(), knob, factor, steps, took);
+		return ConfirmationReading.of(SweepResults.readings(sweep), SweepResults.analysis(sweep), knob, factor, steps,
+				took);
 	}
 
 	private static Step step(int users, double rps, long latencyMs, GaugeTimeline gauges, List<ThreadDump> dumps,

@@ -19,10 +19,12 @@ import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.Sweep;
 import dev.bottleneckkit.sweep.SweepResult;
+import dev.bottleneckkit.sweep.SweepResults;
 import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.internal.analysis.Attribution;
 import dev.bottleneckkit.sweep.internal.run.Readings;
 import dev.bottleneckkit.sweep.internal.run.SweepRun;
+import dev.bottleneckkit.sweep.internal.waits.Upstream;
 import org.junit.jupiter.api.Test;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
@@ -111,8 +113,9 @@ class OwnKindTest {
 						"com.example.stock.StockApplication.render",
 						"org.apache.catalina.core.ApplicationFilterChain.doFilter", "java.lang.Thread.run"));
 
-		assertThat(Upstream.waitOf(worker, List.of())).isEmpty();
-		assertThat(Upstream.waitOf(new DumpedThread("http-nio-8080-exec-2", WAITING), List.of()))
+		assertThat(Upstream.waitOf(worker, List.of(), ResourceKinds.permits())).isEmpty();
+		assertThat(
+				Upstream.waitOf(new DumpedThread("http-nio-8080-exec-2", WAITING), List.of(), ResourceKinds.permits()))
 			.hasValueSatisfying((wait) -> assertThat(wait.kind()).isEqualTo(Upstream.Kind.QUEUE));
 	}
 
@@ -263,8 +266,7 @@ class OwnKindTest {
 
 	private static SweepResult analysed(List<Step> steps, Resource.Own... own) {
 		Readings readings = Readings.of(steps, true);
-		return new SweepResult("test", URI.create("http://localhost/"), readings,
-				Attribution.of(readings, List.of(own)), Optional.empty(), Optional.empty(), Optional.empty());
+		return SweepResults.of(readings, Attribution.of(readings, List.of(own)));
 	}
 
 }

@@ -22,6 +22,7 @@ import dev.bottleneckkit.sweep.SweepResult;
 import dev.bottleneckkit.sweep.SweepResults;
 import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.internal.read.RateLimits;
+import dev.bottleneckkit.sweep.internal.waits.Upstream;
 import org.junit.jupiter.api.Test;
 
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;

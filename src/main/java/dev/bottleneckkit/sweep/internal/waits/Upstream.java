@@ -1,4 +1,4 @@
-package dev.bottleneckkit.sweep.internal.kinds;
+package dev.bottleneckkit.sweep.internal.waits;
 
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -7,12 +7,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
 import dev.bottleneckkit.sweep.Resource;
-import dev.bottleneckkit.sweep.internal.read.RateLimits;
 import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
 
 /**
@@ -29,21 +27,10 @@ public final class Upstream {
 	 * Waits for a permit or a rate no kind claims: Guava's rate limiter (its rate lives
 	 * in the team's code), a {@code Semaphore}'s.
 	 */
-	private static final List<Permit> LIBRARIES = List.of(
+	public static final List<Permit> LIBRARIES = List.of(
 			new Permit("com.google.common.util.concurrent.RateLimiter.acquire", "a Guava rate limiter", Kind.RATE),
 			new Permit("java.util.concurrent.Semaphore.acquire", "a semaphore", Kind.PERMITS),
 			new Permit("java.util.concurrent.Semaphore.tryAcquire", "a semaphore", Kind.PERMITS));
-
-	/**
-	 * Where a request thread waits for a permit or a rate, what a person calls it, and
-	 * what kind of wait it is: the library's own frame before the JDK's it waits in (a
-	 * Resilience4j bulkhead waits in a {@code Semaphore}), each kind's first
-	 * ({@link ResourceKind#permits}).
-	 */
-	static List<Permit> permits() {
-		return Stream.concat(ResourceKinds.ALL.stream().flatMap((kind) -> kind.permits().stream()), LIBRARIES.stream())
-			.toList();
-	}
 
 	/** What a request thread waits for before the clients. */
 	public enum Kind {
@@ -73,7 +60,7 @@ public final class Upstream {
 	 * @param what what a person calls it: "a Resilience4j bulkhead"
 	 * @param kind what it waits for
 	 */
-	record Permit(String frame, String what, Kind kind) {
+	public record Permit(String frame, String what, Kind kind) {
 
 	}
 
@@ -130,7 +117,7 @@ public final class Upstream {
 	public record Wait(String what, String where, int threads, Kind kind) {
 
 		/** "22 request threads waiting for a Resilience4j bulkhead in com.example…". */
-		String line() {
+		public String line() {
 			return String.format(Locale.ROOT, "%d request thread%s waiting for %s in %s", this.threads,
 					(this.threads == 1) ? "" : "s", this.what, this.where);
 		}
@@ -143,11 +130,11 @@ public final class Upstream {
 	}
 
 	/** The waits before any client in {@code dump}, the most waited first. */
-	public static List<Wait> waits(ThreadDump dump) {
+	public static List<Wait> waits(ThreadDump dump, List<Permit> permits) {
 		List<String> busy = busyExecutors(dump);
 		Map<Wait, Integer> counted = new LinkedHashMap<>();
 		for (DumpedThread thread : dump.matching(ThreadDumps::servesARequest)) {
-			Optional<Wait> wait = waitOf(thread, busy);
+			Optional<Wait> wait = waitOf(thread, busy, permits);
 			wait.ifPresent((waited) -> counted.merge(waited, 1, Integer::sum));
 		}
 		return counted.entrySet()
@@ -175,8 +162,8 @@ public final class Upstream {
 	 * work when one of {@code busy} is all busy and the thread waits on a future outside
 	 * any client.
 	 */
-	static Optional<Wait> waitOf(DumpedThread thread, List<String> busy) {
-		Optional<Wait> permit = permits().stream()
+	public static Optional<Wait> waitOf(DumpedThread thread, List<String> busy, List<Permit> permits) {
+		Optional<Wait> permit = permits.stream()
 			.filter((each) -> thread.hasFrame(each.frame()))
 			.findFirst()
 			.map((each) -> new Wait(each.what(), teamsFrame(thread), 0, each.kind()))
@@ -228,7 +215,7 @@ public final class Upstream {
 	 * pool. Thread names are whatever the team's code gave them; a web server's request
 	 * threads and the carriers of virtual threads are no such executor.
 	 */
-	static List<Executor> executors(ThreadDump dump) {
+	public static List<Executor> executors(ThreadDump dump) {
 		Map<String, List<DumpedThread>> pools = dump
 			.matching((thread) -> !thread.virtual() && WORKERS.stream().anyMatch(thread::hasFrame)
 					&& CARRIER.stream().noneMatch(thread::hasFrame) && !ThreadDumps.servesARequest(thread)
@@ -253,10 +240,10 @@ public final class Upstream {
 	 * @param threads its threads
 	 * @param busy those running a task
 	 */
-	record Executor(String name, int threads, int busy) {
+	public record Executor(String name, int threads, int busy) {
 
 		/** Every thread runs a task, none idle. */
-		boolean full() {
+		public boolean full() {
 			return this.busy == this.threads;
 		}
 
