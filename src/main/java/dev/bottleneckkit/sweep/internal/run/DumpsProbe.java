@@ -14,14 +14,16 @@ import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.probe.ThreadDumpProbe;
 import dev.bottleneckkit.sweep.internal.kinds.ResourceKinds;
 import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
+import dev.bottleneckkit.sweep.internal.waits.Holding;
 import dev.bottleneckkit.sweep.internal.waits.Upstream;
 
 /**
  * Thread dumps of the service taken during a step: one halfway through the window the
  * step is likely to have, and {@value #POOL_DUMPS} in all where it shows request threads
- * waiting for a pooled connection or on another thread's work, or a pool of threads with
- * none idle, the service's own or its web server's (a dump is taken thread by thread, and
- * a pool's holders are counted by what most dumps say, its busy threads by their mean).
+ * waiting for a pooled connection, for what other threads hold, or on another thread's
+ * work, or a pool of threads with none idle, the service's own or its web server's (a
+ * dump is taken thread by thread, and a pool's holders are counted by what most dumps
+ * say, its busy threads by their mean).
  */
 final class DumpsProbe implements StepProbe {
 
@@ -63,15 +65,21 @@ final class DumpsProbe implements StepProbe {
 
 	/**
 	 * Whether {@code first}, a step's first dump, shows what one dump cannot count: a
-	 * pool's waiters, a request waiting on another thread's work, an executor with none
-	 * idle, or a web server's workers all busy. Their holders and busy threads are read
-	 * over {@value #POOL_DUMPS} dumps.
+	 * pool's waiters, request threads waiting where other threads hold what they wait for
+	 * ({@link Holding}), a request waiting on another thread's work, an executor with
+	 * none idle, or a web server's workers all busy. Their holders and busy threads are
+	 * read over {@value #POOL_DUMPS} dumps: one dump catches a hand-off now and then, and
+	 * read the stock {@code /handled}'s 6 handles as 5 holders.
 	 */
 	static boolean needsMoreDumps(ThreadDump first) {
 		return ResourceKinds.ALL.stream()
 			.flatMap((kind) -> kind.dumped().stream())
-			.anyMatch((pool) -> pool.waitsIn(first)) || Upstream.waitsOnAFuture(first)
-				|| !Upstream.busyExecutors(first).isEmpty() || ThreadDumps.showsABusyWorkerPool(first);
+			.anyMatch((pool) -> pool.waitsIn(first))
+				|| Holding.in(first, ThreadDumps::servesARequest)
+					.stream()
+					.anyMatch((held) -> !held.waiters().isEmpty() && !held.holders().isEmpty())
+				|| Upstream.waitsOnAFuture(first) || !Upstream.busyExecutors(first).isEmpty()
+				|| ThreadDumps.showsABusyWorkerPool(first);
 	}
 
 	@Override
