@@ -33,6 +33,11 @@ public final class ResourceKinds {
 		.map(ServiceLoader.Provider::get)
 		.toList();
 
+	/** Every kind's permits, then the libraries' ({@link #permits}): read once. */
+	private static final List<Upstream.Permit> PERMITS = Stream
+		.concat(ALL.stream().flatMap((kind) -> kind.permits().stream()), Upstream.LIBRARIES.stream())
+		.toList();
+
 	private ResourceKinds() {
 	}
 
@@ -59,8 +64,7 @@ public final class ResourceKinds {
 	 * ({@link ResourceKind#permits}), then the libraries' no kind claims.
 	 */
 	public static List<Upstream.Permit> permits() {
-		return Stream.concat(ALL.stream().flatMap((kind) -> kind.permits().stream()), Upstream.LIBRARIES.stream())
-			.toList();
+		return PERMITS;
 	}
 
 	/** Every kind's rules, in the list's order. */
