@@ -63,11 +63,6 @@ public final class AnalysisPolicy {
 	static final double ALWAYS_FULL = 0.8;
 
 	/**
-	 * How near a whole number a request's uses count as that number.
-	 */
-	static final double WHOLE = 0.15;
-
-	/**
 	 * A ceiling that rose or fell by less than this share did not move.
 	 */
 	public static final int ROSE_PERCENT = 15;

@@ -9,9 +9,9 @@ import java.util.OptionalDouble;
 
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.sweep.Confirmation;
-import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.Verdict;
+import dev.bottleneckkit.sweep.internal.kinds.ResourceKind;
 import dev.bottleneckkit.sweep.internal.kinds.ResourceKinds;
 import dev.bottleneckkit.sweep.internal.run.Readings;
 
@@ -35,29 +35,19 @@ public final class ConfirmationReading {
 		double after = steps.stream().mapToDouble(Step::throughput).max().orElse(0);
 		Optional<Step> best = steps.stream().max(Comparator.comparingDouble(Step::throughput));
 		// A limit the knob raises scales the ceiling: what the resource delivered, times
-		// the knob's factor (its model may lie a few per cent off the ceiling). Not the
-		// CPU's: the CPU a request takes is a JVM's, and a JVM started on other CPUs is
-		// another (its collector and compiler threads follow its CPUs, and one on a
-		// single CPU warms slower). The raised CPU's model is read on the knob's own
-		// step.
-		Optional<Verdict.Bound> cpu = analysis.verdict()
+		// the knob's factor (its model may lie a few per cent off the ceiling). Not a
+		// kind's read again on the knob's own step (ResourceKind.asRaised): the CPU's,
+		// which moves in cores; the carriers', which share the same cores (each waits
+		// longer for one, and a carrier is taken while it waits): where the knob's own
+		// step read them holding a request longer, their model there is the lower bound;
+		// where a warmer JVM made a request cheaper, the ceiling times the factor stays.
+		Optional<ResourceKind.Raised> asRead = analysis.verdict()
 			.cap()
-			.filter((cap) -> cap == Resource.CPU)
-			.flatMap((cap) -> best.flatMap(ResourceKinds.of(cap)::asRaised));
-		// Raised carriers share the same cores: each waits longer for one, and a carrier
-		// is taken while it waits. Where the knob's own step read them holding a request
-		// longer, their model there is the lower bound; where a warmer JVM made a request
-		// cheaper, the ceiling times the factor stays the bound.
-		Optional<Verdict.Bound> carriers = analysis.verdict()
-			.cap()
-			.filter((cap) -> cap == Resource.CARRIER_THREADS)
 			.flatMap((cap) -> best.flatMap(ResourceKinds.of(cap)::asRaised))
-			.filter((bound) -> bound.model().rps() < sweep.ceiling() * factor);
-		Optional<String> raisedAsRead = cpu
-			.map((bound) -> "the CPU with the knob turned, as its step read it, " + bound.model().explain())
-			.or(() -> carriers.map(
-					(bound) -> "the carriers with the knob turned, as its step read them, " + bound.model().explain()));
-		double raised = cpu.or(() -> carriers).map((bound) -> bound.model().rps()).orElse(sweep.ceiling() * factor);
+			.filter((read) -> read.inCores() || read.bound().model().rps() < sweep.ceiling() * factor);
+		Optional<Verdict.Bound> cpu = asRead.filter(ResourceKind.Raised::inCores).map(ResourceKind.Raised::bound);
+		Optional<String> raisedAsRead = asRead.map((read) -> read.words() + ", " + read.bound().model().explain());
+		double raised = asRead.map((read) -> read.bound().model().rps()).orElse(sweep.ceiling() * factor);
 		String raisedBy = raisedAsRead.orElse(String.format(Locale.ROOT, "%s the ceiling of %.1f rps, the limit %s",
 				(factor == 2) ? "twice" : Knobs.count(factor) + " ×", sweep.ceiling(),
 				(factor == 2) ? "doubled" : "raised"));

@@ -123,14 +123,16 @@ public final class CarrierThreadsKind implements ResourceKind {
 	 * carriers or requests.
 	 */
 	@Override
-	public Optional<Verdict.Bound> asRaised(Step step) {
+	public Optional<Raised> asRaised(Step step) {
 		long requests = Demands.requests(step);
 		if (step.heldPins().isEmpty() || requests == 0 || step.carriers().isEmpty()) {
 			return Optional.empty();
 		}
 		int carriers = step.carriers().getAsInt();
-		return Optional.of(new Verdict.Bound(Resource.CARRIER_THREADS, carriers + " carriers",
-				Demands.carriersModel(step, carriers, step.pinnedTime().dividedBy(requests))));
+		return Optional.of(new Raised(
+				new Verdict.Bound(Resource.CARRIER_THREADS, carriers + " carriers",
+						Demands.carriersModel(step, carriers, step.pinnedTime().dividedBy(requests))),
+				"the carriers with the knob turned, as its step read them", false));
 	}
 
 }

@@ -69,6 +69,17 @@ public final class CpuKind implements ResourceKind {
 		return cpuBound(step);
 	}
 
+	/**
+	 * The CPU a request took on the knob's own step: a JVM started on other CPUs is
+	 * another (its collector and compiler threads follow its CPUs, and one on a single
+	 * CPU warms slower), and the confirmation is held to the cores it used.
+	 */
+	@Override
+	public Optional<Raised> asRaised(Step step) {
+		return cpuBound(step)
+			.map((bound) -> new Raised(bound, "the CPU with the knob turned, as its step read it", true));
+	}
+
 	@Override
 	public Optional<KnobFamily> knob(Capped verdict, AbstractServiceContainer<?> service) {
 		return verdict.where()

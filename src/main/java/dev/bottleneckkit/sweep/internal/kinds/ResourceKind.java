@@ -86,10 +86,24 @@ public interface ResourceKind {
 	 * Its ceiling as a confirmation's step read it with its knob turned, where that
 	 * bounds the raised ceiling rather than the ceiling times the knob's factor: the
 	 * CPU's (a JVM on other CPUs is another), the carriers' (raised carriers share the
-	 * same cores).
+	 * same cores). Empty for a limit the knob's factor scales.
 	 */
-	default Optional<Verdict.Bound> asRaised(Step step) {
-		return demand(step);
+	default Optional<Raised> asRaised(Step step) {
+		return Optional.empty();
+	}
+
+	/**
+	 * A kind's ceiling read on a confirmation's step.
+	 *
+	 * @param bound its ceiling there
+	 * @param words what the prediction calls it: "the CPU with the knob turned, as its
+	 * step read it"
+	 * @param inCores whether it moves in cores: the prediction whatever it reads, and the
+	 * confirmation held to the cores the service used; else the prediction only where it
+	 * lies below the ceiling times the knob's factor
+	 */
+	record Raised(Verdict.Bound bound, String words, boolean inCores) {
+
 	}
 
 	/**
