@@ -14,7 +14,6 @@ import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.internal.analysis.Analysis;
 import dev.bottleneckkit.sweep.internal.analysis.Attribution;
-import dev.bottleneckkit.sweep.internal.read.RateLimits;
 import dev.bottleneckkit.sweep.internal.run.Readings;
 
 /** Sweeps made by hand, for tests of what reads them (the report). */
@@ -103,11 +102,14 @@ public final class SweepResults {
 		return analysed(name, uri, steps, saturated, List.of());
 	}
 
-	/** The same, the service's rate limiters configured at {@code rates}. */
+	/**
+	 * The same, with the {@code settings} the kinds read of the service's configuration
+	 * (a rate limiter's rate).
+	 */
 	public static SweepResult analysed(String name, URI uri, List<Step> steps, boolean saturated,
-			List<RateLimits.Rate> rates) {
+			List<? extends Record> settings) {
 		Readings readings = new Readings(steps, saturated, Optional.empty(), List.of(), Optional.empty(),
-				Duration.ofSeconds(20), rates);
+				Duration.ofSeconds(20), List.copyOf(settings));
 		return new SweepResult(name, uri, readings, Attribution.of(readings), Optional.empty(), Optional.empty(),
 				Optional.empty());
 	}

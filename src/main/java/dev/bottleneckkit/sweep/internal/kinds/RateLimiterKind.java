@@ -11,11 +11,14 @@ import java.util.OptionalDouble;
 import java.util.function.Function;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
+import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.internal.Knobs;
+import dev.bottleneckkit.internal.RunHook;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.sweep.Kind;
 import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
@@ -71,8 +74,22 @@ public final class RateLimiterKind implements ResourceKind {
 							1)));
 	}
 
+	/**
+	 * The rates of the rate limiters whose meters {@code steps} show, read from their
+	 * configuration ({@link RateLimits}): none where no step shows them.
+	 */
+	@Override
+	public List<RateLimits.Rate> settings(List<Step> steps, JmxAgent agent, List<String> blind) {
+		if (steps.stream().noneMatch((step) -> step.service().max(Gauge.RATE_LIMITER_AVAILABLE).isPresent())) {
+			return List.of();
+		}
+		try (RunHook.Span reading = RunHook.installed().begin(RunHook.Work.PROBE, "reading the rate limiters' rates")) {
+			return RateLimits.read(agent, blind);
+		}
+	}
+
 	static Optional<Capped> rateLimiter(AtCap at) {
-		List<RateLimits.Rate> rates = at.readings().rates();
+		List<RateLimits.Rate> rates = at.readings().settings(RateLimits.Rate.class);
 		if (rates.isEmpty()) {
 			return Optional.empty();
 		}

@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.function.Function;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
+import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Step;
@@ -16,6 +17,7 @@ import dev.bottleneckkit.sweep.internal.analysis.ConfiguredLimit;
 import dev.bottleneckkit.sweep.internal.analysis.DumpedPool;
 import dev.bottleneckkit.sweep.internal.analysis.DumpedServer;
 import dev.bottleneckkit.sweep.internal.analysis.Pool;
+import dev.bottleneckkit.sweep.internal.run.Readings;
 import dev.bottleneckkit.sweep.internal.waits.Upstream;
 
 /**
@@ -171,6 +173,16 @@ public interface ResourceKind {
 	 * client ({@link Upstream}): its library's own frame, before the JDK's it waits in.
 	 */
 	default List<Upstream.Permit> permits() {
+		return List.of();
+	}
+
+	/**
+	 * What it reads of the service's configuration over {@code agent} once after the
+	 * steps, where {@code steps} show it is there and no meter gives it (a rate limiter's
+	 * rate); its rules find it in {@link Readings#settings(Class)}, and {@code blind}
+	 * takes a line for what could not be read. None by default.
+	 */
+	default List<? extends Record> settings(List<Step> steps, JmxAgent agent, List<String> blind) {
 		return List.of();
 	}
 

@@ -18,7 +18,6 @@ import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.WarmUp;
 import dev.bottleneckkit.sweep.internal.analysis.Block;
-import dev.bottleneckkit.sweep.internal.read.RateLimits;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.utility.DockerImageName;
 
@@ -185,14 +184,14 @@ public final class PairRun {
 			});
 			Climb.Side baseSide = climb.sides().get(0);
 			Climb.Side headSide = climb.sides().get(1);
-			List<RateLimits.Rate> baseRates = baseProbes.readRates(baseSide.steps());
-			List<RateLimits.Rate> headRates = headProbes.readRates(headSide.steps());
+			List<Record> baseSettings = baseProbes.readSettings(baseSide.steps());
+			List<Record> headSettings = headProbes.readSettings(headSide.steps());
 			Readings baseReadings = new Readings(baseSide.steps(), baseSide.saturated(), baseWarmUp, baseProbes.blind(),
-					baseProbes.meters(), Duration.ZERO, baseRates);
+					baseProbes.meters(), Duration.ZERO, baseSettings);
 			// The pair's time is the comparison's: the head's readings count none of it
 			// twice.
 			Readings headReadings = new Readings(headSide.steps(), headSide.saturated(), headWarmUp, headProbes.blind(),
-					headProbes.meters(), Duration.ZERO, headRates);
+					headProbes.meters(), Duration.ZERO, headSettings);
 			int ceilingUsers = headReadings.last().users();
 			int kneeUsers = baseReadings.knee()
 				.or(headReadings::knee)

@@ -19,11 +19,12 @@ import dev.bottleneckkit.probe.PinningProbe;
 import dev.bottleneckkit.probe.ServiceGauges;
 import dev.bottleneckkit.probe.ThreadDumpProbe;
 import dev.bottleneckkit.sweep.Step;
+import dev.bottleneckkit.sweep.internal.kinds.ResourceKind;
+import dev.bottleneckkit.sweep.internal.kinds.ResourceKinds;
 import dev.bottleneckkit.sweep.internal.read.Carriers;
 import dev.bottleneckkit.sweep.internal.read.JitWork;
 import dev.bottleneckkit.sweep.internal.read.MachineCpu;
 import dev.bottleneckkit.sweep.internal.read.OutboundConnections;
-import dev.bottleneckkit.sweep.internal.read.RateLimits;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.JdbcDatabaseContainer;
 
@@ -198,22 +199,21 @@ public final class Probes implements AutoCloseable {
 	}
 
 	/**
-	 * Reads, over JMX, the rates of the rate limiters whose meters {@code steps} show:
-	 * configuration, read once after the steps. None when the steps show no rate
-	 * limiter's meters.
+	 * What each kind reads of the service's configuration over JMX once after
+	 * {@code steps} ({@link ResourceKind#settings}); none where the service's JVM is not
+	 * read.
 	 */
-	List<RateLimits.Rate> readRates(List<Step> steps) {
-		boolean limiters = steps.stream()
-			.anyMatch((step) -> step.service().max(Gauge.RATE_LIMITER_AVAILABLE).isPresent());
-		if (!limiters || this.jmx.isEmpty()) {
+	List<Record> readSettings(List<Step> steps) {
+		if (this.jmx.isEmpty()) {
 			return List.of();
 		}
-		try (RunHook.Span reading = RunHook.installed().begin(RunHook.Work.PROBE, "reading the rate limiters' rates")) {
-			List<String> lines = new ArrayList<>();
-			List<RateLimits.Rate> rates = RateLimits.read(this.jmx.get(), lines);
-			this.blind.addAll(lines);
-			return rates;
-		}
+		List<String> lines = new ArrayList<>();
+		List<Record> settings = ResourceKinds.ALL.stream()
+			.flatMap((kind) -> kind.settings(steps, this.jmx.get(), lines).stream())
+			.map(Record.class::cast)
+			.toList();
+		this.blind.addAll(lines);
+		return settings;
 	}
 
 	private void leaveOut(StepProbe probe, Iterator<StepProbe> probes, StepProbe.Blind why) {

@@ -8,7 +8,6 @@ import java.util.Optional;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.WarmUp;
 import dev.bottleneckkit.sweep.internal.analysis.AnalysisPolicy;
-import dev.bottleneckkit.sweep.internal.read.RateLimits;
 
 /**
  * What a sweep's run measured, before anything is concluded from it: the steps at rising
@@ -24,19 +23,19 @@ import dev.bottleneckkit.sweep.internal.read.RateLimits;
  * ({@code /actuator/prometheus (Prometheus
  * text)}), when they were
  * @param took how long the warm-up and the steps took
- * @param rates the rates the service's rate limiters are configured with, read once after
- * the steps ({@link RateLimits}); none when it has none or they were not read
+ * @param settings what the kinds read of the service's configuration once after the
+ * steps, where no meter gives it (a rate limiter's rate): none where they read none
  */
 public record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, List<String> blind,
-		Optional<String> meters, Duration took, List<RateLimits.Rate> rates) {
+		Optional<String> meters, Duration took, List<Record> settings) {
 
 	public Readings {
 		steps = List.copyOf(steps);
 		blind = List.copyOf(blind);
-		rates = List.copyOf(rates);
+		settings = List.copyOf(settings);
 	}
 
-	/** Readings of a service with no rate limiter read. */
+	/** Readings with no setting read. */
 	public Readings(List<Step> steps, boolean saturated, Optional<WarmUp> warmUp, List<String> blind,
 			Optional<String> meters, Duration took) {
 		this(steps, saturated, warmUp, blind, meters, took, List.of());
@@ -45,6 +44,11 @@ public record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> war
 	/** Steps read by hand, every probe seeing, no warm-up: for tests of the analysis. */
 	public static Readings of(List<Step> steps, boolean saturated) {
 		return new Readings(steps, saturated, Optional.empty(), List.of(), Optional.empty(), Duration.ZERO);
+	}
+
+	/** The settings of {@code type} the kinds read ({@link #settings}). */
+	public <T extends Record> List<T> settings(Class<T> type) {
+		return this.settings.stream().filter(type::isInstance).map(type::cast).toList();
 	}
 
 	/** The highest throughput of any step, requests per second. */

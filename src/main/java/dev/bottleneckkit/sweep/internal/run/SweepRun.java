@@ -23,7 +23,6 @@ import dev.bottleneckkit.sweep.WarmUp;
 import dev.bottleneckkit.sweep.internal.analysis.AnalysisPolicy;
 import dev.bottleneckkit.sweep.internal.read.JitWork;
 import dev.bottleneckkit.sweep.internal.read.MachineCpu;
-import dev.bottleneckkit.sweep.internal.read.RateLimits;
 import org.testcontainers.containers.GenericContainer;
 
 /**
@@ -269,9 +268,9 @@ public final class SweepRun {
 						step.meanLatency().toMillis(), step.result().p99().toMillis(), step.result().errorCount()));
 			});
 			Climb.Side side = climb.sides().get(0);
-			List<RateLimits.Rate> rates = probes.readRates(side.steps());
+			List<Record> settings = probes.readSettings(side.steps());
 			return new Readings(side.steps(), side.saturated(), warmedUp, probes.blind(), probes.meters(),
-					Duration.ofNanos(System.nanoTime() - started), rates);
+					Duration.ofNanos(System.nanoTime() - started), settings);
 		}
 	}
 

@@ -237,6 +237,28 @@ class UpstreamTest {
 	}
 
 	/**
+	 * A rate limiter's rate is read only where the steps show its meters: a service
+	 * without them is not asked; with them, the kind asks its agent (none here, so what
+	 * it could not read is one line).
+	 */
+	@Test
+	void aRateIsReadOnlyWhereTheStepsShowARateLimiter() {
+		ThreadDump dump = dump(threads(10, "http-nio-8080-exec-", JDK_CLIENT_CALL));
+		GaugeTimeline meters = new GaugeTimeline(
+				Map.of(Gauge.RATE_LIMITER_AVAILABLE.label(), List.of(new GaugeTimeline.Sample(Duration.ZERO, 0))));
+		List<String> blind = new ArrayList<>();
+
+		assertThat(new RateLimiterKind().settings(
+				SweepResults.readings(flatAtTen(dump, new GaugeTimeline(Map.of()), List.of())).steps(), null, blind))
+			.isEmpty();
+		assertThat(blind).isEmpty();
+		assertThat(new RateLimiterKind().settings(SweepResults.readings(flatAtTen(dump, meters, List.of())).steps(),
+				null, blind))
+			.isEmpty();
+		assertThat(blind).singleElement().asString().startsWith("rate limiters: their rates not read over JMX");
+	}
+
+	/**
 	 * Its meters count the waiters where no dump was taken; of two rate limiters, the one
 	 * whose rate explains the ceiling is named.
 	 */
