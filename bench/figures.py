@@ -2,7 +2,8 @@
 """The figures page (docs/figures.md) and the README's quoted figures, from one run of .ci/run and .ci/nightly.
 
     python3 bench/figures.py page RUN DATE --gate CI.log --nightly NIGHTLY.log RESULTS.json [RESULTS.json ...]
-        [--calibration docs/ab-calibration.tsv] [--interval SIM.md ...] [--relay docs/relay-probe.tsv] > docs/figures.md
+        [--calibration docs/ab-calibration.tsv] [--interval SIM.md ...] [--relay docs/relay-probe.tsv]
+        [--warmth docs/catalog-warmth.tsv] > docs/figures.md
     python3 bench/figures.py readme [docs/figures.md] [README.md]   the README's figure blocks from the page
     python3 bench/figures.py check [docs/figures.md] [README.md]    exit 1 when a quoted figure is stale
 
@@ -80,6 +81,7 @@ def page(argv):
     calibrations, argv = take(argv, "--calibration")
     intervals, argv = take(argv, "--interval")
     relays, argv = take(argv, "--relay")
+    warmths, argv = take(argv, "--warmth")
     if len(argv) < 3 or len(gates) != 1 or len(nightlies) != 1:
         sys.exit(__doc__)
     run, date, files = argv[0], argv[1], argv[2:]
@@ -181,6 +183,12 @@ def page(argv):
                 " last answer was in). A guard's blocks where the CPU may cap the route take A and B in 500 ms turns"
                 f" within one load. Every block: [{Path(relay).name}]({Path(relay).name}).", "",
                 script("relay-probe-table.py", relay)]
+    for warmth in warmths:
+        out += ["", "### A JIT-heavy page in fresh JVMs and a warm one", "",
+                "`CatalogWarmthIT`: the stock catalog (Thymeleaf over JPA, its database 20 ms away, Hikari 2) swept in"
+                " a fresh JVM, another fresh JVM and the first once more, before and after the warm-up warmed where it"
+                " matters (issue 86), on this machine (`bench/catalog-warmth.py rows` from each run's console). Every"
+                f" row: [{Path(warmth).name}]({Path(warmth).name}).", "", script("catalog-warmth.py", "table", warmth)]
     print("\n".join(out))
 
 

@@ -8,6 +8,7 @@ import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.data.Offset.offset;
 
 /**
  * When a warm-up is done: its compilers quiet over the last two seconds and a request's
@@ -74,6 +75,46 @@ class WarmUpTest {
 				+ " a request's CPU 186 → 19 → 18 ms, quiet");
 		assertThat(cut.toString())
 			.endsWith("not quiet when the warm-up's 60 s ran out: the steps say where the compilers still worked");
+	}
+
+	/**
+	 * A page's ladder after its rounds at two users: throughput doubles to 8 users and
+	 * stops at 16, where a request took the most CPU of its own (38 ms, its compilers'
+	 * 0.3 of a core over 26 rps less): the last rounds run at 16 users.
+	 */
+	@Test
+	void theLastRoundsRunWhereARequestTookTheMostCpuOfItsOwn() {
+		List<WarmUp.Round> ladder = List.of(rung(2, 8.1, 0.04, 22), rung(4, 15.8, 0.10, 24), rung(8, 24.0, 0.45, 50),
+				rung(16, 26.0, 0.30, 50));
+
+		assertThat(WarmUp.rose(ladder.subList(0, 3))).isTrue();
+		assertThat(WarmUp.rose(ladder)).isFalse();
+		// At 8 users 50 ms less 0.45 / 24 s = 31 ms of its own; at 16, 50 less 0.30 / 26
+		// = 38.5 ms.
+		assertThat(ladder.get(2).ownCpuPerRequest())
+			.hasValueSatisfying((own) -> assertThat(own.toNanos() / 1e6).isCloseTo(31.25, offset(0.01)));
+		assertThat(WarmUp.busiest(ladder)).isEqualTo(16);
+		assertThat(WarmUp.busiest(List.of(latencyOnly(100), latencyOnly(90)))).isEqualTo(2);
+	}
+
+	@Test
+	void itsLineSaysWhereItsLastRoundsRan() {
+		WarmUp warmUp = new WarmUp(
+				2, Duration.ofMillis(31_000), List.of(rung(2, 8.1, 0.04, 22), rung(4, 15.8, 0.10, 24),
+						rung(8, 24.0, 0.45, 50), rung(8, 24.2, 0.05, 40), rung(8, 24.1, 0.03, 39)),
+				true, Duration.ofMinutes(3));
+
+		assertThat(warmUp.toString()).startsWith("warmed up in 31.0 s (2, 4, 8 users, the last rounds at 8): ");
+		assertThat(warmUp.lastUsers()).isEqualTo(8);
+	}
+
+	/**
+	 * A round of 1 s at {@code users} and {@code rps}, the compilers at
+	 * {@code compilers}, {@code cpuMs} a request.
+	 */
+	private static WarmUp.Round rung(int users, double rps, double compilers, long cpuMs) {
+		return new WarmUp.Round(users, Duration.ofSeconds(1), Duration.ofMillis(Math.round(users * 1000 / rps)), rps,
+				OptionalDouble.of(compilers), Optional.of(Duration.ofMillis(cpuMs)));
 	}
 
 	/**

@@ -168,8 +168,8 @@ public final class PairRun {
 			// One after the other: two JVMs warmed up at once on two cores read quiet
 			// before their JIT was done, and on a CPU-bound route their blocks spread
 			// ±2.7 %, not ±0.9 %.
-			Optional<WarmUp> baseWarmUp = base.warmUp(base.name());
-			Optional<WarmUp> headWarmUp = head.warmUp(name);
+			Optional<WarmUp> baseWarmUp = base.warmUp(base.name(), false);
+			Optional<WarmUp> headWarmUp = head.warmUp(name, false);
 			Climb climb = new Climb(name + ", A/B",
 					List.of(new Climb.Side(base::step, baseProbes), new Climb.Side(head::step, headProbes)),
 					head.maxUsers());
@@ -356,8 +356,8 @@ public final class PairRun {
 				started.add(headJvm);
 				start(headJvm, head.name() + suffix + ": the head", head2);
 				Pair fresh = new Pair(head.on(baseJvm, " [A]" + suffix), head.on(headJvm, suffix));
-				fresh.base().warmUp(fresh.base().name());
-				fresh.head().warmUp(fresh.head().name());
+				fresh.base().warmUp(fresh.base().name(), false);
+				fresh.head().warmUp(fresh.head().name(), false);
 				settle(fresh.head(), fresh.base(), baseReadings, headReadings, ceiling);
 				runs.add(fresh);
 			}

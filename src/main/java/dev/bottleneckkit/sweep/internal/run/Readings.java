@@ -72,8 +72,9 @@ public record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> war
 
 	/**
 	 * How warm the service was: the warm-up's seconds and how it ended, and the share of
-	 * a core its compilers took at the knee (the last step without one): "warm-up 14.2 s,
-	 * the compilers quiet; at the knee (8 users) they took 0.02 of a core".
+	 * a core its compilers took at the knee (the last step without one), and how long the
+	 * sweep took: "warm-up 14.2 s, the compilers quiet; at the knee (8 users) they took
+	 * 0.02 of a core; the sweep took 71 s, warm-up included".
 	 */
 	public String warmth() {
 		String warmedUp = this.warmUp.map(Readings::howItEnded).orElse("no warm-up");
@@ -84,7 +85,9 @@ public record Readings(List<Step> steps, boolean saturated, Optional<WarmUp> war
 						(knee.users() == 1) ? "1 user" : knee.users() + " users", knee.compilerCores().getAsDouble(),
 						knee.warming() ? ": still warming" : "")
 				: "; the compilers were not read in the steps";
-		return warmedUp + atTheKnee;
+		String took = this.took.isZero() ? "" : String.format(Locale.ROOT, "; the sweep took %.0f s, warm-up included",
+				this.took.toMillis() / 1000.0);
+		return warmedUp + atTheKnee + took;
 	}
 
 	/** "warm-up 14.2 s, the compilers quiet", and the other ways a warm-up ends. */

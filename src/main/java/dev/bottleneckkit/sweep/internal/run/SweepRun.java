@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
@@ -64,6 +66,9 @@ public final class SweepRun {
 	 * again.
 	 */
 	static final Duration CROWD_WAIT = Duration.ofSeconds(8);
+
+	/** How often a warm-up says where it is, in seconds. */
+	static final int PROGRESS_SECONDS = 15;
 
 	/** The longest a step's warm-up waits for a declared rate's stored permits. */
 	static final int STORE_SPENT_AT_MOST = 10;
@@ -268,10 +273,59 @@ public final class SweepRun {
 						step.meanLatency().toMillis(), step.result().p99().toMillis(), step.result().errorCount()));
 			});
 			Climb.Side side = climb.sides().get(0);
-			List<Record> settings = probes.readSettings(side.steps());
-			return new Readings(side.steps(), side.saturated(), warmedUp, probes.blind(), probes.meters(),
+			List<Step> steps = kneeAgain(side.steps(), side.saturated(), probes, loading);
+			List<Record> settings = probes.readSettings(steps);
+			return new Readings(steps, side.saturated(), warmedUp, probes.blind(), probes.meters(),
 					Duration.ofNanos(System.nanoTime() - started), settings);
 		}
+	}
+
+	/**
+	 * {@code steps} with the knee's, the knee and a step either side of it, measured
+	 * again where any of them ran while the compilers worked ({@link Step#warming()}):
+	 * after the climb the JVM has run every count, and the later figures are the
+	 * service's own. The steps as they were where none was warming or there is no knee.
+	 */
+	private List<Step> kneeAgain(List<Step> steps, boolean saturated, Probes probes, RunHook.Load loading) {
+		List<Integer> around = kneeSteps(steps, saturated);
+		if (around.stream().noneMatch((index) -> steps.get(index).warming())) {
+			return steps;
+		}
+		double busiest = around.stream()
+			.mapToDouble((index) -> steps.get(index).compilerCores().orElse(0))
+			.max()
+			.orElse(0);
+		List<Step> again = new ArrayList<>(steps);
+		for (int index : around) {
+			int users = steps.get(index).users();
+			loading.next(users, this.name + ", " + ((users == 1) ? "1 user" : users + " users") + " again");
+			again.set(index, step(users, List.copyOf(again.subList(0, index)), probes));
+		}
+		Console.line(String.format(Locale.ROOT,
+				"%s: the knee's steps ran while the compilers worked (up to %.2f of a core): measured %s users again,"
+						+ " %s rps now",
+				this.name, busiest,
+				around.stream()
+					.map((index) -> String.valueOf(steps.get(index).users()))
+					.collect(Collectors.joining(", ")),
+				around.stream()
+					.map((index) -> String.format(Locale.ROOT, "%.1f → %.1f", steps.get(index).throughput(),
+							again.get(index).throughput()))
+					.collect(Collectors.joining(", "))));
+		return again;
+	}
+
+	/**
+	 * The indexes of the knee's step and the steps either side of it, in order; none
+	 * where the climb found no knee.
+	 */
+	static List<Integer> kneeSteps(List<Step> steps, boolean saturated) {
+		Optional<Step> knee = Readings.of(steps, saturated).knee();
+		if (knee.isEmpty()) {
+			return List.of();
+		}
+		int at = steps.indexOf(knee.get());
+		return IntStream.rangeClosed(Math.max(0, at - 1), Math.min(steps.size() - 1, at + 1)).boxed().toList();
 	}
 
 	/** The probes of this run's service and downstream, opened. */
@@ -302,53 +356,153 @@ public final class SweepRun {
 	}
 
 	/**
-	 * Warms the service up in rounds of {@value WarmUp#USERS} users until its compilers
-	 * are quiet and a request's CPU stopped falling (the latency, where the service's JVM
-	 * cannot be read), or the time runs out; empty when no time is allowed.
+	 * Warms the service up, or returns empty when no time is allowed. First in rounds of
+	 * {@value WarmUp#USERS} users until its compilers are quiet and a request's CPU
+	 * stopped falling (the latency, where the service's JVM cannot be read); then, where
+	 * the compilers are read, where it matters: one round at each doubling of the users
+	 * until throughput stops rising ({@link WarmUp#busiest}), and rounds at the users
+	 * whose request took the most CPU of its own until the compilers are quiet there. A
+	 * page warmed at two users left its compilers at 0.3 to 0.6 of a core at the knee,
+	 * and two fresh JVMs read ceilings 25 % apart. It never lasts more than the sweep's
+	 * bound, and says where it is every {@value #PROGRESS_SECONDS} s.
 	 */
 	Optional<WarmUp> warmUp(String what) {
+		return warmUp(what, true);
+	}
+
+	/**
+	 * The warm-up, its last rounds where it matters only when {@code whereItMatters}: an
+	 * A/B run settles each side at the ceiling's users before its blocks
+	 * ({@link #settle}), and needs only the first rounds.
+	 */
+	Optional<WarmUp> warmUp(String what, boolean whereItMatters) {
 		if (this.warmUpAtMost.isZero()) {
 			return Optional.empty();
 		}
 		try (RunHook.Span warming = RunHook.installed().begin(RunHook.Work.WARM_UP, what);
 				JitWatch jit = JitWatch.of(this.service)) {
-			long started = System.nanoTime();
-			List<WarmUp.Round> rounds = new ArrayList<>();
+			Rounds rounds = new Rounds(what, jit, System.nanoTime());
 			boolean settled = false;
-			JitWork.Reading before = jit.read();
-			while (System.nanoTime() - started < this.warmUpAtMost.toNanos()) {
-				Duration left = this.warmUpAtMost.minusNanos(System.nanoTime() - started);
-				long began = System.nanoTime();
-				LoadResult round = ClosedLoopLoad.users(WarmUp.USERS)
-					.warmUp(Duration.ZERO)
-					.forCycles(1, clamp(left, Duration.ofSeconds(1), Duration.ofSeconds(6)))
-					.requestTimeout(this.requestTimeout)
-					.named(what + ", warm-up")
-					.quiet()
-					.run(this.mix.toArray(Request[]::new));
-				JitWork.Reading after = jit.read();
-				long requests = round.timeline()
-					.stream()
-					.mapToLong((second) -> second.succeeded() + second.failed())
-					.sum();
-				rounds.add(new WarmUp.Round(Duration.ofNanos(System.nanoTime() - began), round.meanLatency(),
-						after.compilerCoresSince(before), after.cpuPerRequestSince(before, requests)));
-				before = after;
-				if (round.succeeded() == 0) {
+			while (rounds.timeLeft()) {
+				WarmUp.Round round = rounds.run(WarmUp.USERS, Duration.ofSeconds(6));
+				if (round.throughput() <= 0) {
 					// A route that fails is not warming up: the steps will say what it
 					// answers.
 					break;
 				}
-				settled = WarmUp.settled(rounds);
+				settled = WarmUp.settled(rounds.all);
 				if (settled) {
 					break;
 				}
 			}
-			WarmUp warmUp = new WarmUp(WarmUp.USERS, Duration.ofNanos(System.nanoTime() - started), rounds, settled,
-					this.warmUpAtMost);
+			if (whereItMatters && settled && rounds.all.get(rounds.all.size() - 1).compilerCores().isPresent()) {
+				settled = warmWhereItMatters(rounds);
+			}
+			WarmUp warmUp = new WarmUp(WarmUp.USERS, rounds.took(), rounds.all, settled, this.warmUpAtMost);
 			Console.line(what + ": " + warmUp);
 			return Optional.of(warmUp);
 		}
+	}
+
+	/**
+	 * The warm-up's last rounds: one at each doubling of the users from
+	 * {@value WarmUp#USERS} until throughput stops rising, then rounds at the busiest of
+	 * them ({@link WarmUp#busiest}) until its compilers are quiet there, at most
+	 * {@value Settling#QUIET} of a core over {@link WarmUp#QUIET_FOR} (a busier load
+	 * finds more to compile than two users). Whether they went quiet before the bound.
+	 */
+	private boolean warmWhereItMatters(Rounds rounds) {
+		List<WarmUp.Round> ladder = new ArrayList<>(List.of(rounds.all.get(rounds.all.size() - 1)));
+		for (int users = 2 * WarmUp.USERS; users <= this.maxUsers && rounds.timeLeft(); users *= 2) {
+			WarmUp.Round round = rounds.run(users, Duration.ofSeconds(4));
+			ladder.add(round);
+			if (round.throughput() <= 0 || !WarmUp.rose(ladder)) {
+				break;
+			}
+		}
+		int busiest = WarmUp.busiest(ladder);
+		if (busiest == WarmUp.USERS) {
+			// The first rounds ran there, and their compilers are quiet.
+			return true;
+		}
+		List<WarmUp.Round> there = new ArrayList<>();
+		while (rounds.timeLeft()) {
+			there.add(rounds.run(busiest, Duration.ofSeconds(4)));
+			if (there.get(there.size() - 1).throughput() <= 0 || WarmUp.quiet(there, Settling.QUIET)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * A warm-up's rounds so far, each of one cycle of its users, and the time it has
+	 * left.
+	 */
+	private final class Rounds {
+
+		private final String what;
+
+		private final JitWatch jit;
+
+		private final long started;
+
+		private final List<WarmUp.Round> all = new ArrayList<>();
+
+		private JitWork.Reading before;
+
+		private long toldAt;
+
+		Rounds(String what, JitWatch jit, long started) {
+			this.what = what;
+			this.jit = jit;
+			this.started = started;
+			this.toldAt = started;
+			this.before = jit.read();
+		}
+
+		boolean timeLeft() {
+			return System.nanoTime() - this.started < SweepRun.this.warmUpAtMost.toNanos();
+		}
+
+		Duration took() {
+			return Duration.ofNanos(System.nanoTime() - this.started);
+		}
+
+		/**
+		 * One round at {@code users}, a cycle long, 1 s at least and {@code longest} at
+		 * most.
+		 */
+		WarmUp.Round run(int users, Duration longest) {
+			Duration left = SweepRun.this.warmUpAtMost.minus(took());
+			long began = System.nanoTime();
+			LoadResult round = ClosedLoopLoad.users(users)
+				.warmUp(Duration.ZERO)
+				.forCycles(1, clamp(left, Duration.ofSeconds(1), longest))
+				.requestTimeout(SweepRun.this.requestTimeout)
+				.named(this.what + ", warm-up")
+				.quiet()
+				.run(SweepRun.this.mix.toArray(Request[]::new));
+			JitWork.Reading after = this.jit.read();
+			long requests = round.timeline().stream().mapToLong((second) -> second.succeeded() + second.failed()).sum();
+			Duration length = Duration.ofNanos(System.nanoTime() - began);
+			WarmUp.Round read = new WarmUp.Round(users, length, round.meanLatency(), round.throughput(),
+					after.compilerCoresSince(this.before), after.cpuPerRequestSince(this.before, requests));
+			this.before = after;
+			this.all.add(read);
+			if (System.nanoTime() - this.toldAt >= Duration.ofSeconds(PROGRESS_SECONDS).toNanos()) {
+				this.toldAt = System.nanoTime();
+				Console.line(
+						String
+							.format(Locale.ROOT, "%s: warming up at %d users, %.0f s of at most %d s%s", this.what,
+									users, took().toMillis() / 1000.0, SweepRun.this.warmUpAtMost.toSeconds(),
+									read.compilerCores().isPresent() ? String.format(Locale.ROOT,
+											": the compilers at %.2f of a core", read.compilerCores().getAsDouble())
+											: ""));
+			}
+			return read;
+		}
+
 	}
 
 	/**
@@ -380,8 +534,8 @@ public final class SweepRun {
 					.quiet()
 					.run(this.mix.toArray(Request[]::new));
 				JitWork.Reading after = jit.read();
-				rounds.add(new WarmUp.Round(Duration.ofNanos(System.nanoTime() - began), round.meanLatency(),
-						after.compilerCoresSince(before), Optional.empty()));
+				rounds.add(new WarmUp.Round(users, Duration.ofNanos(System.nanoTime() - began), round.meanLatency(),
+						round.throughput(), after.compilerCoresSince(before), Optional.empty()));
 				before = after;
 				quiet = round.succeeded() == 0 || WarmUp.quiet(rounds, Settling.QUIET);
 			}

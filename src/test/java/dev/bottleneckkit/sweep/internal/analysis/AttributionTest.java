@@ -959,7 +959,7 @@ class AttributionTest {
 		assertThat(sweep.verdict()).isInstanceOf(Verdict.Unexplained.class);
 		assertThat(sweep.verdict().line()).contains("and the service's JVM was still warming up (the compilers took up"
 				+ " to 1.05 of a core in 2 of the 2 steps at the cap): no resource is named for a ceiling its JIT set");
-		assertThat(sweep.warmth()).endsWith("at the knee (4 users) they took 1.05 of a core: still warming");
+		assertThat(sweep.warmth()).contains("at the knee (4 users) they took 1.05 of a core: still warming");
 	}
 
 	/**
@@ -1013,6 +1013,20 @@ class AttributionTest {
 		assertThat(sweep.verdict().line()).contains(
 				"; the knee's steps were still warming (the compilers at up to 0.30 of a core): a longer warm-up reads"
 						+ " the service's own ceiling");
+	}
+
+	/**
+	 * Where a warming step is the JIT's excuse: its compilers busy (over a fifth of a
+	 * core) and its service, compilers and all, at {@value Attribution#JIT_FULL} of the
+	 * cores it could have had. At 0.74 of its one core it is not (no caveat on a verdict
+	 * under 75 %), at 0.92 it is, and with its compilers at a tenth of a core it is not
+	 * warming.
+	 */
+	@Test
+	void aWarmingStepIsTheJitsExcuseOnlyOnFullCores() {
+		assertThat(Attribution.warmingOnFullCores(warming(cpuStep(8, 40, 0.74), 0.3))).isFalse();
+		assertThat(Attribution.warmingOnFullCores(warming(cpuStep(8, 40, 0.92), 0.3))).isTrue();
+		assertThat(Attribution.warmingOnFullCores(warming(cpuStep(8, 40, 0.92), 0.1))).isFalse();
 	}
 
 	/**

@@ -10,6 +10,7 @@ import java.util.OptionalInt;
 import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.Step;
+import dev.bottleneckkit.sweep.SweepResults;
 import dev.bottleneckkit.sweep.WarmUp;
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +21,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  * over the last two seconds, and says how they fell.
  */
 class SettlingTest {
+
+	/**
+	 * The steps measured again after the climb where the knee's were warming: the knee (8
+	 * users, 9.9 of the ceiling's 9.9 rps; 4 users read 7.9, under 90 %) and a step
+	 * either side of it; none without a knee.
+	 */
+	@Test
+	void theKneesStepsAreTheKneeAndOneEitherSide() {
+		List<Step> steps = SweepResults.cappedByAPoolOfFive().steps();
+
+		assertThat(SweepRun.kneeSteps(steps, true)).containsExactly(2, 3, 4);
+		assertThat(SweepRun.kneeSteps(steps.subList(0, 4), true)).containsExactly(2, 3);
+		assertThat(SweepRun.kneeSteps(steps, false)).isEmpty();
+	}
 
 	@Test
 	void compilersUnderATenthOfACoreOverTwoSecondsAreQuietAtTheCeiling() {
