@@ -23,8 +23,9 @@ import static org.assertj.core.data.Percentage.withPercentage;
 /**
  * A team's catalog (Thymeleaf pages over Spring Data JPA, virtual threads, stock starters) whose pages cost its JIT
  * much work before they run fast, with its database 20 ms away and a Hikari pool of 2. Swept in two fresh JVMs of the
- * same image, and once more in the first: the same cap, the same ceiling (held to 10 %), whenever the kit looks. The pool of 2 (about 13 rps) keeps the cap one: with 4 (about 26 rps) it and the
- * cores filled together when another process took a core, and a fresh JVM read the machine's CPU.
+ * same image, and once more in the first: the same cap, the same ceiling (held to 10 %), whenever the kit looks. The
+ * pool of 2 (about 13 rps) keeps the cap one: with 4 (about 26 rps) it and the cores filled together when another
+ * process took a core, and a fresh JVM read the machine's CPU.
  */
 @Scenario(id = "T6", title = "A JIT-heavy page: one ceiling in a fresh JVM and in a warm one")
 class CatalogWarmthIT {
