@@ -17,6 +17,7 @@ import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AnalysisPolicy;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
+import dev.bottleneckkit.sweep.internal.read.Serving;
 import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
 import dev.bottleneckkit.sweep.internal.run.Readings;
 import dev.bottleneckkit.sweep.internal.waits.Upstream;
@@ -54,10 +55,15 @@ public record AtCap(Readings readings, Step last, List<Step> atCap, double ceili
 		List<Step> atCap = readings.steps().stream().filter((s) -> s.users() >= kneeUsers).toList();
 		List<DumpWaits> waits = atCap.stream()
 			.flatMap((step) -> step.threads().stream())
-			.map((dump) -> new DumpWaits(dump, Upstream.waits(dump, permits)))
+			.map((dump) -> new DumpWaits(dump, Upstream.waits(dump, permits, DumpedServer.serving(servers))))
 			.toList();
 		return new AtCap(readings, last, atCap, readings.ceiling(), kneeUsers, readings.oneUserLatency(), waits, own,
 				servers);
+	}
+
+	/** What a request thread is, by the servers' frames. */
+	public Serving serving() {
+		return DumpedServer.serving(this.servers);
 	}
 
 	/** The server whose worker pool {@code pool} is: the first that claims it. */

@@ -10,6 +10,7 @@ import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
+import dev.bottleneckkit.sweep.internal.read.Serving;
 import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
 
 /**
@@ -34,7 +35,8 @@ public record DumpedPool(Resource resource, String name, String waitsIn, List<St
 
 	/** It at its limit by what most of the steps' dumps say, modelled at W₁. */
 	public Optional<Capped> capped(AtCap at) {
-		return ThreadDumps.pooledFromDump(at.readings().steps(), at.last(), this.waiting, this.holding, this.passing)
+		return ThreadDumps
+			.pooledFromDump(at.readings().steps(), at.last(), this.waiting, this.holding, this.passing, at.serving())
 			.map((read) -> at.capped(this.resource,
 					String.format(Locale.ROOT,
 							"%s (from a thread dump) %d request threads hold a connection, %d wait in %s", this.name,
@@ -44,11 +46,11 @@ public record DumpedPool(Resource resource, String name, String waitsIn, List<St
 	}
 
 	/**
-	 * Whether request threads in {@code dump} wait for it: the pool is full, and counting
-	 * its holders takes more than one dump.
+	 * Whether request threads in {@code dump}, as {@code serving} tells them, wait for
+	 * it: the pool is full, and counting its holders takes more than one dump.
 	 */
-	public boolean waitsIn(ThreadDump dump) {
-		return ThreadDumps.waiting(dump, this.waiting) > 0;
+	public boolean waitsIn(ThreadDump dump, Serving serving) {
+		return ThreadDumps.waiting(dump, this.waiting, serving) > 0;
 	}
 
 	/**

@@ -11,6 +11,7 @@ import java.util.TreeMap;
 import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
+import dev.bottleneckkit.sweep.internal.read.Serving;
 import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
 
 /**
@@ -39,9 +40,9 @@ public final class ServerFull {
 		for (int i = at.atCap().size() - 1; i >= 0; i--) {
 			dumps.addAll(at.atCap().get(i).threads().reversed());
 		}
-		Map<String, Integer> sizes = agreedSizes(dumps);
+		Map<String, Integer> sizes = agreedSizes(dumps, at.serving());
 		for (ThreadDump dump : dumps) {
-			for (ThreadDumps.WorkerPool pool : ThreadDumps.workerPools(dump)) {
+			for (ThreadDumps.WorkerPool pool : ThreadDumps.workerPools(dump, at.serving())) {
 				int busy = pool.serving().size();
 				if (pool.idle() > 0 || busy != sizes.getOrDefault(pool.name(), 0) || busy >= at.last().users()
 						|| !at.serverOf(pool).filter(server::equals).isPresent()) {
@@ -61,13 +62,14 @@ public final class ServerFull {
 	}
 
 	/**
-	 * Each worker pool's threads serving a request, as most of {@code dumps} with none of
-	 * the pool's threads idle agree ({@link ThreadDumps#agreed}).
+	 * Each worker pool's threads serving a request, as {@code serving} tells them and as
+	 * most of {@code dumps} with none of the pool's threads idle agree
+	 * ({@link ThreadDumps#agreed}).
 	 */
-	static Map<String, Integer> agreedSizes(List<ThreadDump> dumps) {
+	static Map<String, Integer> agreedSizes(List<ThreadDump> dumps, Serving serving) {
 		Map<String, Map<Integer, List<ThreadDump>>> dumpsBySize = new LinkedHashMap<>();
 		for (ThreadDump dump : dumps) {
-			for (ThreadDumps.WorkerPool pool : ThreadDumps.workerPools(dump)) {
+			for (ThreadDumps.WorkerPool pool : ThreadDumps.workerPools(dump, serving)) {
 				if (pool.idle() == 0) {
 					dumpsBySize.computeIfAbsent(pool.name(), (name) -> new TreeMap<>())
 						.computeIfAbsent(pool.serving().size(), (size) -> new ArrayList<>())

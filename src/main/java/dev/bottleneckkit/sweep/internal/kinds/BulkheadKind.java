@@ -24,7 +24,6 @@ import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
-import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
 import dev.bottleneckkit.sweep.internal.waits.Upstream;
 
 /**
@@ -186,7 +185,7 @@ public final class BulkheadKind implements ResourceKind {
 		return dump.first(Upstream.Kind.PERMITS)
 			.map((waited) -> new Read(waited,
 					(int) dump.dump()
-						.matching((thread) -> ThreadDumps.servesARequest(thread) && thread.hasFrame(waited.where())
+						.matching((thread) -> ResourceKinds.SERVING.serves(thread) && thread.hasFrame(waited.where())
 								&& !waitsForAPermit(thread))
 						.size()));
 	}

@@ -13,7 +13,6 @@ import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
-import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
 import dev.bottleneckkit.sweep.internal.waits.Holding;
 import dev.bottleneckkit.sweep.internal.waits.SiteReading;
 import dev.bottleneckkit.sweep.internal.waits.Upstream;
@@ -46,7 +45,7 @@ public final class ConnectionPoolKind implements ResourceKind {
 	 */
 	static Optional<Capped> heldByConnections(AtCap at) {
 		int top = at.last().users();
-		Optional<SiteReading> site = SiteReading.of(at.readings().steps(), ThreadDumps::servesARequest)
+		Optional<SiteReading> site = SiteReading.of(at.readings().steps(), ResourceKinds.SERVING::serves)
 			.stream()
 			.filter((reading) -> heldByNoThread(reading, top) && grew(reading, top))
 			.max(Comparator.comparingDouble((SiteReading reading) -> reading.waitersAt(top)));

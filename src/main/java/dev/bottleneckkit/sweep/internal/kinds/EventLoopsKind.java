@@ -34,7 +34,12 @@ public final class EventLoopsKind implements ResourceKind {
 			(pool) -> pool.name().equals(EVENT_LOOP) || pool.name().startsWith(REACTOR_EVENT_LOOP),
 			(pool) -> pool.name().startsWith(REACTOR_EVENT_LOOP) ? "Reactor Netty event loops held by a blocking call"
 					: "Vert.x event loops",
-			true);
+			true,
+			List.of("org.springframework.web.reactive.result.method.InvocableHandlerMethod",
+					"org.springframework.web.reactive.DispatcherHandler"),
+			List.of("io.netty.channel.nio.NioEventLoop.select", "io.netty.channel.epoll.EpollEventLoop.epollWait",
+					"io.netty.channel.nio.NioIoHandler.select", "io.netty.channel.epoll.EpollIoHandler.epollWait",
+					"io.netty.channel.epoll.Native.epollWait", "io.netty.channel.epoll.Native.epollBusyWait"));
 
 	@Override
 	public Optional<DumpedServer> server() {

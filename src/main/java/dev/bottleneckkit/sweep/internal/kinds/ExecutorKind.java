@@ -101,7 +101,7 @@ public final class ExecutorKind implements ResourceKind {
 			}
 			waitingDumps++;
 			waiting = Math.max(waiting, wait.get().threads());
-			for (Upstream.Executor pool : Upstream.executors(dump.dump())) {
+			for (Upstream.Executor pool : Upstream.executors(dump.dump(), ResourceKinds.SERVING)) {
 				if (pool.full()) {
 					fullBySize.computeIfAbsent(pool.name(), (name) -> new TreeMap<>())
 						.computeIfAbsent(pool.threads(), (size) -> new ArrayList<>())
@@ -204,13 +204,13 @@ public final class ExecutorKind implements ResourceKind {
 				// dump walks the threads one by one): one such dump of two read 1.5 busy
 				// threads for 2. A reactive route's request holds no thread to be seen.
 				boolean requestsSeen = dumps.stream()
-					.anyMatch((dump) -> !dump.matching(ThreadDumps::servesARequest).isEmpty());
+					.anyMatch((dump) -> !dump.matching(ResourceKinds.SERVING::serves).isEmpty());
 				List<ThreadDump> inFlight = dumps.stream().filter((dump) -> {
-					boolean serving = !dump.matching(ThreadDumps::servesARequest).isEmpty();
+					boolean serving = !dump.matching(ResourceKinds.SERVING::serves).isEmpty();
 					if (requestsSeen && !serving) {
 						return false;
 					}
-					return busyIn(dump, pool) > 0 || (serving && !Upstream.waitsOnAFuture(dump));
+					return busyIn(dump, pool) > 0 || (serving && !Upstream.waitsOnAFuture(dump, ResourceKinds.SERVING));
 				}).toList();
 				double busy = busyWhileInFlight(inFlight, pool);
 				if (busy > 0) {
@@ -273,7 +273,7 @@ public final class ExecutorKind implements ResourceKind {
 
 	/** The threads of {@code pool} running a task in {@code dump}. */
 	private static int busyIn(ThreadDump dump, String pool) {
-		return Upstream.executors(dump)
+		return Upstream.executors(dump, ResourceKinds.SERVING)
 			.stream()
 			.filter((executor) -> executor.name().equals(pool))
 			.mapToInt(Upstream.Executor::busy)

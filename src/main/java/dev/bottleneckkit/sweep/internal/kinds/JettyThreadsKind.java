@@ -20,7 +20,10 @@ import dev.bottleneckkit.sweep.internal.analysis.ServerFull;
 public final class JettyThreadsKind implements ResourceKind {
 
 	static final DumpedServer SERVER = new DumpedServer(Resource.JETTY_THREADS,
-			(pool) -> pool.serving().get(0).hasFrame("org.eclipse.jetty"), (pool) -> "Jetty worker pool", false);
+			(pool) -> pool.serving().get(0).hasFrame("org.eclipse.jetty"), (pool) -> "Jetty worker pool", false,
+			List.of("org.eclipse.jetty.server.Server.handle"),
+			List.of("org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.idleJobPoll",
+					"org.eclipse.jetty.util.thread.ReservedThreadExecutor$ReservedThread.reservedWait"));
 
 	@Override
 	public Optional<DumpedServer> server() {

@@ -17,7 +17,6 @@ import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AnalysisPolicy;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
-import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
 
 /**
  * One lock, one holder at a time, the other request threads blocked on it
@@ -74,7 +73,7 @@ public final class LockKind implements ResourceKind {
 		if (dump.isEmpty()) {
 			return Optional.empty();
 		}
-		List<DumpedThread> serving = dump.get().matching(ThreadDumps::servesARequest);
+		List<DumpedThread> serving = dump.get().matching(ResourceKinds.SERVING::serves);
 		Optional<Map.Entry<String, Long>> crowd = serving.stream()
 			.map(DumpedThread::lockTakenIn)
 			.flatMap(Optional::stream)

@@ -20,7 +20,6 @@ import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AnalysisPolicy;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
-import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
 import dev.bottleneckkit.sweep.internal.waits.SiteReading;
 
 /**
@@ -116,7 +115,7 @@ public final class OwnKind implements ResourceKind {
 	 */
 	private static Optional<Capped> claimed(AtCap at, Resource.Own own) {
 		String frame = own.waitingFrame().orElseThrow();
-		List<SiteReading> sites = SiteReading.of(at.readings().steps(), ThreadDumps::servesARequest);
+		List<SiteReading> sites = SiteReading.of(at.readings().steps(), ResourceKinds.SERVING::serves);
 		return SiteReading.cap(sites, at.last().users(), at.w1())
 			.filter((cap) -> cap.site().frame().equals(frame) || cap.site().frame().startsWith(frame + "."))
 			.map((cap) -> at.capped(Resource.OWN,
@@ -153,7 +152,7 @@ public final class OwnKind implements ResourceKind {
 		for (AtCap.DumpWaits dump : at.waits()) {
 			int here = own.waitingFrame()
 				.map((frame) -> dump.dump()
-					.matching((thread) -> ThreadDumps.servesARequest(thread) && thread.hasFrame(frame))
+					.matching((thread) -> ResourceKinds.SERVING.serves(thread) && thread.hasFrame(frame))
 					.size())
 				.orElse(0);
 			most = Math.max(most, here);

@@ -20,7 +20,9 @@ public final class QuarkusWorkersKind implements ResourceKind {
 
 	static final DumpedServer SERVER = new DumpedServer(Resource.QUARKUS_WORKER_THREADS,
 			(pool) -> pool.serving().get(0).hasFrame("org.jboss.resteasy.reactive"), (pool) -> "Quarkus worker pool",
-			false);
+			false, List.of("org.jboss.resteasy.reactive.server.handlers.InvocationHandler.handle"),
+			List.of("org.jboss.threads.EnhancedQueueExecutor$PoolThreadNode.park",
+					"org.jboss.threads.EnhancedQueueExecutor.park"));
 
 	@Override
 	public Optional<DumpedServer> server() {

@@ -14,6 +14,7 @@ import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.analysis.DumpedServer;
+import dev.bottleneckkit.sweep.internal.read.Serving;
 import dev.bottleneckkit.sweep.internal.waits.Upstream;
 
 /**
@@ -37,6 +38,12 @@ public final class ResourceKinds {
 	private static final List<Upstream.Permit> PERMITS = Stream
 		.concat(ALL.stream().flatMap((kind) -> kind.permits().stream()), Upstream.LIBRARIES.stream())
 		.toList();
+
+	/**
+	 * What a request thread is in a dump, by every web server's frames
+	 * ({@link DumpedServer#serving}): read once.
+	 */
+	public static final Serving SERVING = DumpedServer.serving(servers());
 
 	private ResourceKinds() {
 	}

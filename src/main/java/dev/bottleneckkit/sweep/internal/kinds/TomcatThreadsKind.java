@@ -34,7 +34,10 @@ public final class TomcatThreadsKind implements ResourceKind {
 	 * {@link ResourceKinds#ALL} claims it by its frames or its name.
 	 */
 	private static final DumpedServer SERVER = new DumpedServer(Resource.TOMCAT_THREADS, (pool) -> true,
-			(pool) -> "Tomcat thread pool", false);
+			(pool) -> "Tomcat thread pool", false,
+			List.of("org.apache.catalina.core.ApplicationFilterChain", "jakarta.servlet.http.HttpServlet.service",
+					"javax.servlet.http.HttpServlet.service"),
+			List.of("java.util.concurrent.ThreadPoolExecutor.getTask", "org.apache.tomcat.util.threads.TaskQueue"));
 
 	@Override
 	public Optional<DumpedServer> server() {

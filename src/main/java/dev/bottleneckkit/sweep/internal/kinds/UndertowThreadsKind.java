@@ -14,7 +14,10 @@ import dev.bottleneckkit.sweep.internal.analysis.ServerFull;
 public final class UndertowThreadsKind implements ResourceKind {
 
 	static final DumpedServer SERVER = new DumpedServer(Resource.UNDERTOW_THREADS,
-			(pool) -> pool.serving().get(0).hasFrame("io.undertow"), (pool) -> "Undertow worker pool", false);
+			(pool) -> pool.serving().get(0).hasFrame("io.undertow"), (pool) -> "Undertow worker pool", false,
+			List.of("io.undertow.server.Connectors.executeRootHandler"),
+			List.of("org.jboss.threads.EnhancedQueueExecutor$PoolThreadNode.park",
+					"org.jboss.threads.EnhancedQueueExecutor.park"));
 
 	@Override
 	public Optional<DumpedServer> server() {

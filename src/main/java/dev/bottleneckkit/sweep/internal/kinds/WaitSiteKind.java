@@ -15,7 +15,6 @@ import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
-import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
 import dev.bottleneckkit.sweep.internal.run.DatabaseLocksProbe;
 import dev.bottleneckkit.sweep.internal.waits.Refusal;
 import dev.bottleneckkit.sweep.internal.waits.SiteReading;
@@ -146,7 +145,7 @@ public final class WaitSiteKind implements ResourceKind {
 	}
 
 	static Optional<Capped> waits(AtCap at) {
-		List<SiteReading> sites = SiteReading.of(at.readings().steps(), ThreadDumps::servesARequest);
+		List<SiteReading> sites = SiteReading.of(at.readings().steps(), ResourceKinds.SERVING::serves);
 		Optional<SiteReading.Cap> waits = SiteReading.cap(sites, at.last().users(), at.w1());
 		return waits.map((cap) -> at.capped(Resource.WAIT_SITE, cap.saw(),
 				new Verdict.Model(cap.holders(), "holders", at.w1(), "W₁"), Optional.of(cap.site().frame()),
@@ -158,7 +157,7 @@ public final class WaitSiteKind implements ResourceKind {
 	 * request threads as it lets in wait at the call it guards ({@link Refusal}).
 	 */
 	static Optional<Capped> refusals(AtCap at) {
-		return Refusal.of(at.readings().steps(), ThreadDumps::servesARequest, at.last().users(), at.w1())
+		return Refusal.of(at.readings().steps(), ResourceKinds.SERVING::serves, at.last().users(), at.w1())
 			.map((refusal) -> {
 				Map<String, String> readings = new LinkedHashMap<>();
 				refusal.steps()

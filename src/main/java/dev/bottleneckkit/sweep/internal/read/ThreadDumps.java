@@ -24,30 +24,6 @@ import dev.bottleneckkit.sweep.internal.analysis.Pool;
 public final class ThreadDumps {
 
 	/**
-	 * Frames of a thread serving an HTTP request on a servlet container, Undertow,
-	 * Quarkus REST (on a worker thread or on an event loop) or Spring WebFlux (a
-	 * controller method or a handler function running on the event loop that serves the
-	 * request).
-	 */
-	static final List<String> REQUEST_FRAMES = List.of("org.apache.catalina.core.ApplicationFilterChain",
-			"jakarta.servlet.http.HttpServlet.service", "javax.servlet.http.HttpServlet.service",
-			"org.eclipse.jetty.server.Server.handle", "io.undertow.server.Connectors.executeRootHandler",
-			"org.jboss.resteasy.reactive.server.handlers.InvocationHandler.handle",
-			"org.springframework.web.reactive.result.method.InvocableHandlerMethod",
-			"org.springframework.web.reactive.DispatcherHandler");
-
-	/** Frames of a worker thread idle in its pool, waiting for the next request. */
-	static final List<String> IDLE_WORKER_FRAMES = List.of("java.util.concurrent.ThreadPoolExecutor.getTask",
-			"org.apache.tomcat.util.threads.TaskQueue",
-			"org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.idleJobPoll",
-			"org.eclipse.jetty.util.thread.ReservedThreadExecutor$ReservedThread.reservedWait",
-			"org.jboss.threads.EnhancedQueueExecutor$PoolThreadNode.park",
-			"org.jboss.threads.EnhancedQueueExecutor.park", "io.netty.channel.nio.NioEventLoop.select",
-			"io.netty.channel.epoll.EpollEventLoop.epollWait", "io.netty.channel.nio.NioIoHandler.select",
-			"io.netty.channel.epoll.EpollIoHandler.epollWait", "io.netty.channel.epoll.Native.epollWait",
-			"io.netty.channel.epoll.Native.epollBusyWait");
-
-	/**
 	 * A pool read from the steps' thread dumps: its limit is the number of request
 	 * threads holding a connection that most dumps agree on, among the dumps where others
 	 * waited for one (the pool full), the larger on a tie; the last step's dumps must
@@ -59,14 +35,14 @@ public final class ThreadDumps {
 	 * a pool's waiters). Empty when no dump shows the pool full.
 	 */
 	public static Optional<Pool> pooledFromDump(List<Step> steps, Step last, List<String> waitingFrames,
-			List<String> holdingFrames, List<String> passingFrames) {
+			List<String> holdingFrames, List<String> passingFrames, Serving serving) {
 		Map<Integer, List<String>> dumpsByHolders = new TreeMap<>();
 		int pending = 0;
 		boolean lastWaits = false;
 		for (Step each : steps) {
 			for (ThreadDump dump : each.threads()) {
-				int waiting = waiting(dump, waitingFrames);
-				int holding = (int) dump.matching(ThreadDumps::servesARequest)
+				int waiting = waiting(dump, waitingFrames, serving);
+				int holding = (int) dump.matching(serving::serves)
 					.stream()
 					.filter((thread) -> passingFrames.stream().noneMatch(thread::hasFrame))
 					.filter((thread) -> holdingFrames.stream().anyMatch(thread::hasFrame))
@@ -115,8 +91,8 @@ public final class ThreadDumps {
 	}
 
 	/** The request threads of {@code dump} with every one of {@code waitingFrames}. */
-	public static int waiting(ThreadDump dump, List<String> waitingFrames) {
-		return dump.matching((thread) -> servesARequest(thread) && waitingFrames.stream().allMatch(thread::hasFrame))
+	public static int waiting(ThreadDump dump, List<String> waitingFrames, Serving serving) {
+		return dump.matching((thread) -> serving.serves(thread) && waitingFrames.stream().allMatch(thread::hasFrame))
 			.size();
 	}
 
@@ -126,8 +102,8 @@ public final class ThreadDumps {
 	 * thread by thread can catch one of them between two requests, so it takes more than
 	 * one dump to count it.
 	 */
-	public static boolean showsABusyWorkerPool(ThreadDump dump) {
-		return workerPools(dump).stream().anyMatch((pool) -> pool.idle() == 0);
+	public static boolean showsABusyWorkerPool(ThreadDump dump, Serving serving) {
+		return workerPools(dump, serving).stream().anyMatch((pool) -> pool.idle() == 0);
 	}
 
 	/**
@@ -140,17 +116,15 @@ public final class ThreadDumps {
 	}
 
 	/** The worker pools of {@code dump} with at least one thread serving a request. */
-	public static List<WorkerPool> workerPools(ThreadDump dump) {
-		Map<String, List<DumpedThread>> serving = dump.matching(ThreadDumps::servesARequest)
+	public static List<WorkerPool> workerPools(ThreadDump dump, Serving requests) {
+		Map<String, List<DumpedThread>> serving = dump.matching(requests::serves)
 			.stream()
 			.filter((thread) -> !poolOf(thread).isEmpty())
 			.collect(Collectors.groupingBy(ThreadDumps::poolOf, LinkedHashMap::new, Collectors.toList()));
 		return serving.entrySet()
 			.stream()
 			.map((pool) -> new WorkerPool(pool.getKey(), pool.getValue(),
-					dump.matching((thread) -> poolOf(thread).equals(pool.getKey())
-							&& IDLE_WORKER_FRAMES.stream().anyMatch(thread::hasFrame))
-						.size()))
+					dump.matching((thread) -> poolOf(thread).equals(pool.getKey()) && requests.idle(thread)).size()))
 			.toList();
 	}
 
@@ -169,10 +143,6 @@ public final class ThreadDumps {
 			end--;
 		}
 		return name.substring(0, end);
-	}
-
-	public static boolean servesARequest(DumpedThread thread) {
-		return REQUEST_FRAMES.stream().anyMatch(thread::hasFrame);
 	}
 
 	private ThreadDumps() {

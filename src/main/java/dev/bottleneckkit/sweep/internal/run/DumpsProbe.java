@@ -74,12 +74,13 @@ final class DumpsProbe implements StepProbe {
 	static boolean needsMoreDumps(ThreadDump first) {
 		return ResourceKinds.ALL.stream()
 			.flatMap((kind) -> kind.dumped().stream())
-			.anyMatch((pool) -> pool.waitsIn(first))
-				|| Holding.in(first, ThreadDumps::servesARequest)
+			.anyMatch((pool) -> pool.waitsIn(first, ResourceKinds.SERVING))
+				|| Holding.in(first, ResourceKinds.SERVING::serves)
 					.stream()
 					.anyMatch((held) -> !held.waiters().isEmpty() && !held.holders().isEmpty())
-				|| Upstream.waitsOnAFuture(first) || !Upstream.busyExecutors(first).isEmpty()
-				|| ThreadDumps.showsABusyWorkerPool(first);
+				|| Upstream.waitsOnAFuture(first, ResourceKinds.SERVING)
+				|| !Upstream.busyExecutors(first, ResourceKinds.SERVING).isEmpty()
+				|| ThreadDumps.showsABusyWorkerPool(first, ResourceKinds.SERVING);
 	}
 
 	@Override

@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
 import dev.bottleneckkit.sweep.Resource;
+import dev.bottleneckkit.sweep.internal.read.Serving;
 import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
 
 /**
@@ -129,11 +130,14 @@ public final class Upstream {
 
 	}
 
-	/** The waits before any client in {@code dump}, the most waited first. */
-	public static List<Wait> waits(ThreadDump dump, List<Permit> permits) {
-		List<String> busy = busyExecutors(dump);
+	/**
+	 * The waits before any client in {@code dump} of its request threads, as
+	 * {@code serving} tells them, the most waited first.
+	 */
+	public static List<Wait> waits(ThreadDump dump, List<Permit> permits, Serving serving) {
+		List<String> busy = busyExecutors(dump, serving);
 		Map<Wait, Integer> counted = new LinkedHashMap<>();
-		for (DumpedThread thread : dump.matching(ThreadDumps::servesARequest)) {
+		for (DumpedThread thread : dump.matching(serving::serves)) {
 			Optional<Wait> wait = waitOf(thread, busy, permits);
 			wait.ifPresent((waited) -> counted.merge(waited, 1, Integer::sum));
 		}
@@ -149,8 +153,8 @@ public final class Upstream {
 	 * outside any client: a pool's demand is read from its busy threads, and one dump can
 	 * catch its worker between two tasks, so it takes more than one dump to read it.
 	 */
-	public static boolean waitsOnAFuture(ThreadDump dump) {
-		return dump.matching(ThreadDumps::servesARequest)
+	public static boolean waitsOnAFuture(ThreadDump dump, Serving serving) {
+		return dump.matching(serving::serves)
 			.stream()
 			.anyMatch((thread) -> FUTURES.stream().anyMatch(thread::hasFrame)
 					&& CLIENTS.stream().noneMatch(thread::hasFrame));
@@ -201,8 +205,8 @@ public final class Upstream {
 	 * The executors in {@code dump} with every thread busy, none idle in its pool: "4
 	 * threads named pool-2-thread-* all busy".
 	 */
-	public static List<String> busyExecutors(ThreadDump dump) {
-		return executors(dump).stream()
+	public static List<String> busyExecutors(ThreadDump dump, Serving serving) {
+		return executors(dump, serving).stream()
 			.filter(Executor::full)
 			.map((pool) -> String.format(Locale.ROOT, "%d thread%s named %s* all busy", pool.threads(),
 					(pool.threads() == 1) ? "" : "s", pool.name()))
@@ -215,10 +219,10 @@ public final class Upstream {
 	 * pool. Thread names are whatever the team's code gave them; a web server's request
 	 * threads and the carriers of virtual threads are no such executor.
 	 */
-	public static List<Executor> executors(ThreadDump dump) {
+	public static List<Executor> executors(ThreadDump dump, Serving serving) {
 		Map<String, List<DumpedThread>> pools = dump
 			.matching((thread) -> !thread.virtual() && WORKERS.stream().anyMatch(thread::hasFrame)
-					&& CARRIER.stream().noneMatch(thread::hasFrame) && !ThreadDumps.servesARequest(thread)
+					&& CARRIER.stream().noneMatch(thread::hasFrame) && !serving.serves(thread)
 					&& !thread.hasFrame(JMX_CONNECTION))
 			.stream()
 			.filter((thread) -> !ThreadDumps.poolOf(thread).isEmpty())

@@ -410,12 +410,14 @@ class AttributionTest {
 		String holding = "org.apache.hc.client5.http.impl.classic.MainClientExec.execute";
 
 		assertThat(HttpClientPoolKind.DUMPED
-			.waitsIn(poolDump("a.json", 5, 2, HttpClientPoolKind.DUMPED.waiting(), holding))).isTrue();
+			.waitsIn(poolDump("a.json", 5, 2, HttpClientPoolKind.DUMPED.waiting(), holding), ResourceKinds.SERVING))
+			.isTrue();
 		assertThat(HikariPoolKind.DUMPED.waitsIn(poolDump("b.json", 3, 1, HikariPoolKind.DUMPED.waiting(),
-				"com.zaxxer.hikari.pool.HikariProxyPreparedStatement.executeQuery")))
+				"com.zaxxer.hikari.pool.HikariProxyPreparedStatement.executeQuery"), ResourceKinds.SERVING))
 			.isTrue();
 		assertThat(HttpClientPoolKind.DUMPED
-			.waitsIn(poolDump("c.json", 4, 0, HttpClientPoolKind.DUMPED.waiting(), holding))).isFalse();
+			.waitsIn(poolDump("c.json", 4, 0, HttpClientPoolKind.DUMPED.waiting(), holding), ResourceKinds.SERVING))
+			.isFalse();
 	}
 
 	/**
@@ -819,8 +821,11 @@ class AttributionTest {
 				List.of("org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.idleJobPoll",
 						"org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.run"));
 
-		assertThat(ThreadDumps.showsABusyWorkerPool(new ThreadDump(Path.of("t-1.json"), List.of(serving)))).isTrue();
-		assertThat(ThreadDumps.showsABusyWorkerPool(new ThreadDump(Path.of("t-2.json"), List.of(serving, idle))))
+		assertThat(ThreadDumps.showsABusyWorkerPool(new ThreadDump(Path.of("t-1.json"), List.of(serving)),
+				ResourceKinds.SERVING))
+			.isTrue();
+		assertThat(ThreadDumps.showsABusyWorkerPool(new ThreadDump(Path.of("t-2.json"), List.of(serving, idle)),
+				ResourceKinds.SERVING))
 			.isFalse();
 	}
 

@@ -42,6 +42,32 @@ class ResourceKindsTest {
 	}
 
 	/**
+	 * A request thread is one every server kind's frames tell, each server's own in its
+	 * file: the servlet containers', Jetty's, Undertow's, Quarkus REST's and WebFlux's
+	 * handlers serve a request; their pools' idle waits, and Netty's selectors, wait for
+	 * one.
+	 */
+	@Test
+	void aRequestThreadIsWhatTheServersFramesSayItIs() {
+		assertThat(ResourceKinds.SERVING.requestFrames()).containsExactlyInAnyOrder(
+				"org.apache.catalina.core.ApplicationFilterChain", "jakarta.servlet.http.HttpServlet.service",
+				"javax.servlet.http.HttpServlet.service", "org.eclipse.jetty.server.Server.handle",
+				"io.undertow.server.Connectors.executeRootHandler",
+				"org.jboss.resteasy.reactive.server.handlers.InvocationHandler.handle",
+				"org.springframework.web.reactive.result.method.InvocableHandlerMethod",
+				"org.springframework.web.reactive.DispatcherHandler");
+		assertThat(ResourceKinds.SERVING.idleFrames()).containsExactlyInAnyOrder(
+				"java.util.concurrent.ThreadPoolExecutor.getTask", "org.apache.tomcat.util.threads.TaskQueue",
+				"org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.idleJobPoll",
+				"org.eclipse.jetty.util.thread.ReservedThreadExecutor$ReservedThread.reservedWait",
+				"org.jboss.threads.EnhancedQueueExecutor$PoolThreadNode.park",
+				"org.jboss.threads.EnhancedQueueExecutor.park", "io.netty.channel.nio.NioEventLoop.select",
+				"io.netty.channel.epoll.EpollEventLoop.epollWait", "io.netty.channel.nio.NioIoHandler.select",
+				"io.netty.channel.epoll.EpollIoHandler.epollWait", "io.netty.channel.epoll.Native.epollWait",
+				"io.netty.channel.epoll.Native.epollBusyWait");
+	}
+
+	/**
 	 * A worker pool in a dump is the first server's that claims it, each claim naming
 	 * only its own frames or threads: a new server is one kind in the list, and Tomcat's,
 	 * which claims any pool, comes last.

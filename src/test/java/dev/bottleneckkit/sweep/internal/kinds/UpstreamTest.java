@@ -196,7 +196,7 @@ class UpstreamTest {
 
 		assertThat(sweep).isCappedBy(Resource.BULKHEAD).hasCeilingNearItsModel(withPercentage(2));
 		assertThat(sweep.verdict().line()).contains("10/10 permits held, 19 request threads waiting");
-		assertThat(Upstream.executors(dump)).isEmpty();
+		assertThat(Upstream.executors(dump, ResourceKinds.SERVING)).isEmpty();
 	}
 
 	/**
@@ -650,7 +650,8 @@ class UpstreamTest {
 						"java.util.concurrent.ForkJoinPool.runWorker",
 						"java.util.concurrent.ForkJoinWorkerThread.run")));
 
-		assertThat(Upstream.busyExecutors(new ThreadDump(Path.of("threads-1.json"), threads))).isEmpty();
+		assertThat(Upstream.busyExecutors(new ThreadDump(Path.of("threads-1.json"), threads), ResourceKinds.SERVING))
+			.isEmpty();
 	}
 
 	/**
