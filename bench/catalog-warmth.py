@@ -35,7 +35,9 @@ def rows(code, run, logs):
     for name, sweep in sweeps.items():
         cap = next((words for prefix, words in CAPS if sweep.get("cap", "").startswith(prefix)), sweep.get("cap", "?"))
         users = sweep.get("users", "")
-        last = users.rsplit("the last rounds at ", 1)[-1] if "the last rounds at" in users else users.split(" ")[0]
+        # "2, 4 users, the last rounds at 4", "2, 4, 8 users" (the last one round at its top) or "2 users"
+        last = users.rsplit("the last rounds at ", 1)[-1] if "the last rounds at" in users else \
+            users.split(" users")[0].split(", ")[-1]
         compilers = sweep.get("compilers", "?") + (" (still warming)" if sweep.get("warming") else "")
         print("\t".join([code, run, name, sweep.get("ceiling", "?"), cap, sweep.get("model", "?"),
                          sweep.get("warm-up", "?"), last, compilers, sweep.get("took") or "?"]))

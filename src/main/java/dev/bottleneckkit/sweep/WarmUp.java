@@ -130,6 +130,20 @@ public record WarmUp(int users, Duration took, List<Round> rounds, boolean settl
 		return this.rounds.isEmpty() ? this.users : this.rounds.get(this.rounds.size() - 1).users();
 	}
 
+	/**
+	 * Whether its last rounds ran at one count of users, more than one round there after
+	 * its first rounds: where it warmed until the compilers were quiet. A ladder whose
+	 * busiest users were its first rounds' ends on one round at its top.
+	 */
+	private boolean endedWhereItMatters() {
+		int last = lastUsers();
+		long there = 0;
+		for (int i = this.rounds.size() - 1; i >= 0 && this.rounds.get(i).users() == last; i--) {
+			there++;
+		}
+		return last != this.users && there > 1;
+	}
+
 	/** Each round's mean latency, in order. */
 	public List<Duration> means() {
 		return this.rounds.stream().map(Round::mean).toList();
@@ -207,16 +221,17 @@ public record WarmUp(int users, Duration took, List<Round> rounds, boolean settl
 	/**
 	 * "warmed up in 14.2 s (2 users): the compilers 0.92 → 0.31 → 0.03 of a core, a
 	 * request's CPU 186 → 31 → 18 ms, quiet", "warmed up in 31.0 s (2, 4, 8, 16 users,
-	 * the last rounds at 8): the compilers 0.92 → … → 0.04 of a core, …", or "warmed up
-	 * in 4.1 s (2 users): mean 275 → 41 → 38 ms, settled"
+	 * the last rounds at 8): the compilers 0.92 → … → 0.04 of a core, …" (a ladder whose
+	 * busiest users were 2 says "(2, 4, 8 users)"), or "warmed up in 4.1 s (2 users): mean
+	 * 275 → 41 → 38 ms, settled"
 	 */
 	@Override
 	public String toString() {
 		List<Integer> users = this.rounds.stream().map(Round::users).distinct().toList();
 		String head = String.format(Locale.ROOT, "warmed up in %.1f s (%s): ", this.took.toMillis() / 1000.0,
 				(users.size() <= 1) ? this.users + " users"
-						: users.stream().map(String::valueOf).collect(Collectors.joining(", "))
-								+ " users, the last rounds at " + lastUsers());
+						: users.stream().map(String::valueOf).collect(Collectors.joining(", ")) + " users"
+								+ (endedWhereItMatters() ? ", the last rounds at " + lastUsers() : ""));
 		if (this.rounds.isEmpty()) {
 			return head + "no round";
 		}

@@ -106,6 +106,11 @@ class WarmUpTest {
 
 		assertThat(warmUp.toString()).startsWith("warmed up in 31.0 s (2, 4, 8 users, the last rounds at 8): ");
 		assertThat(warmUp.lastUsers()).isEqualTo(8);
+		WarmUp busiestAtTwo = new WarmUp(2, Duration.ofMillis(9_000),
+				List.of(rung(2, 8.1, 0.04, 22), rung(4, 15.8, 0.03, 12), rung(8, 24.0, 0.02, 9)), true,
+				Duration.ofMinutes(3));
+		assertThat(busiestAtTwo.toString()).as("a ladder that ends on its one round at 8")
+			.startsWith("warmed up in 9.0 s (2, 4, 8 users): ");
 	}
 
 	/**
