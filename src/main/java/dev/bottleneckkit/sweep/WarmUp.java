@@ -222,8 +222,8 @@ public record WarmUp(int users, Duration took, List<Round> rounds, boolean settl
 	 * "warmed up in 14.2 s (2 users): the compilers 0.92 → 0.31 → 0.03 of a core, a
 	 * request's CPU 186 → 31 → 18 ms, quiet", "warmed up in 31.0 s (2, 4, 8, 16 users,
 	 * the last rounds at 8): the compilers 0.92 → … → 0.04 of a core, …" (a ladder whose
-	 * busiest users were 2 says "(2, 4, 8 users)"), or "warmed up in 4.1 s (2 users): mean
-	 * 275 → 41 → 38 ms, settled"
+	 * busiest users were 2 says "(2, 4, 8 users)"), or "warmed up in 4.1 s (2 users):
+	 * mean 275 → 41 → 38 ms, settled"
 	 */
 	@Override
 	public String toString() {

@@ -168,8 +168,8 @@ public final class PairRun {
 			// One after the other: two JVMs warmed up at once on two cores read quiet
 			// before their JIT was done, and on a CPU-bound route their blocks spread
 			// ±2.7 %, not ±0.9 %.
-			Optional<WarmUp> baseWarmUp = base.warmUp(base.name(), false);
-			Optional<WarmUp> headWarmUp = head.warmUp(name, false);
+			Optional<WarmUp> baseWarmUp = base.warming().warmUp(base.name(), false);
+			Optional<WarmUp> headWarmUp = head.warming().warmUp(name, false);
 			Climb climb = new Climb(name + ", A/B",
 					List.of(new Climb.Side(base::step, baseProbes), new Climb.Side(head::step, headProbes)),
 					head.maxUsers());
@@ -233,16 +233,16 @@ public final class PairRun {
 
 	/**
 	 * Each side loaded at the ceiling's users until its compilers are quiet there
-	 * ({@link SweepRun#settle}), the base first: the blocks then measure each side's code
-	 * and not its JIT. A CPU-bound route's blocks spread by ±5 to 11 % where both JVMs
-	 * still compiled at that load after a warm-up that went quiet at two users.
+	 * ({@link WarmUpRun#settle}), the base first: the blocks then measure each side's
+	 * code and not its JIT. A CPU-bound route's blocks spread by ±5 to 11 % where both
+	 * JVMs still compiled at that load after a warm-up that went quiet at two users.
 	 */
 	private void settle(SweepRun head, SweepRun base, Readings baseReadings, Readings headReadings, int ceiling) {
 		String name = head.name();
 		String what = ", A/B settling at " + ceiling + " users";
 		try (RunHook.Span settling = RunHook.installed().begin(RunHook.Work.WARM_UP, name + what)) {
-			Settling a = base.settle(ceiling, latencyAt(baseReadings, ceiling), base.name() + what);
-			Settling b = head.settle(ceiling, latencyAt(headReadings, ceiling), name + what);
+			Settling a = base.warming().settle(ceiling, latencyAt(baseReadings, ceiling), base.name() + what);
+			Settling b = head.warming().settle(ceiling, latencyAt(headReadings, ceiling), name + what);
 			Console.line(name + ": A/B: settled at " + ceiling + " users: A " + a + "; B " + b);
 		}
 	}
@@ -356,8 +356,8 @@ public final class PairRun {
 				started.add(headJvm);
 				start(headJvm, head.name() + suffix + ": the head", head2);
 				Pair fresh = new Pair(head.on(baseJvm, " [A]" + suffix), head.on(headJvm, suffix));
-				fresh.base().warmUp(fresh.base().name(), false);
-				fresh.head().warmUp(fresh.head().name(), false);
+				fresh.base().warming().warmUp(fresh.base().name(), false);
+				fresh.head().warming().warmUp(fresh.head().name(), false);
 				settle(fresh.head(), fresh.base(), baseReadings, headReadings, ceiling);
 				runs.add(fresh);
 			}

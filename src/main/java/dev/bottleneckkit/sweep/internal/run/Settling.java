@@ -9,7 +9,7 @@ import dev.bottleneckkit.sweep.WarmUp;
 
 /**
  * How one side of an A/B run settled at the ceiling's users before its blocks
- * ({@link SweepRun#settle}): its rounds, whether its compilers went quiet, how long it
+ * ({@link WarmUpRun#settle}): its rounds, whether its compilers went quiet, how long it
  * took.
  *
  * @param users the users of each round

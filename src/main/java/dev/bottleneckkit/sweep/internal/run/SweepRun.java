@@ -14,7 +14,6 @@ import java.util.stream.Stream;
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.internal.Console;
 import dev.bottleneckkit.internal.DockerHost;
-import dev.bottleneckkit.internal.JmxAgent;
 import dev.bottleneckkit.internal.RunHook;
 import dev.bottleneckkit.load.ClosedLoopLoad;
 import dev.bottleneckkit.load.LoadResult;
@@ -23,7 +22,6 @@ import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.WarmUp;
 import dev.bottleneckkit.sweep.internal.analysis.AnalysisPolicy;
-import dev.bottleneckkit.sweep.internal.read.JitWork;
 import dev.bottleneckkit.sweep.internal.read.MachineCpu;
 import org.testcontainers.containers.GenericContainer;
 
@@ -66,9 +64,6 @@ public final class SweepRun {
 	 * again.
 	 */
 	static final Duration CROWD_WAIT = Duration.ofSeconds(8);
-
-	/** How often a warm-up says where it is, in seconds. */
-	static final int PROGRESS_SECONDS = 15;
 
 	/** The longest a step's warm-up waits for a declared rate's stored permits. */
 	static final int STORE_SPENT_AT_MOST = 10;
@@ -222,7 +217,7 @@ public final class SweepRun {
 	 */
 	static Duration stepWarmUp(Duration w1, Duration lastLatency) {
 		return (w1 == null) ? Duration.ofSeconds(1)
-				: clamp(max(w1.multipliedBy(2), lastLatency), Duration.ofMillis(500), Duration.ofSeconds(3));
+				: WarmUpRun.clamp(max(w1.multipliedBy(2), lastLatency), Duration.ofMillis(500), Duration.ofSeconds(3));
 	}
 
 	/**
@@ -264,7 +259,7 @@ public final class SweepRun {
 		try (Probes probes = openProbes(); RunHook.Load loading = RunHook.installed().loads(this.name)) {
 			Console.line(String.format(Locale.ROOT, "%s: sweeping %s from 1 user, doubling up to %d", this.name,
 					target(), this.maxUsers));
-			Optional<WarmUp> warmedUp = warmUp(this.name);
+			Optional<WarmUp> warmedUp = warming().warmUp(this.name, true);
 			Climb climb = new Climb(this.name, List.of(new Climb.Side(this::step, probes)), this.maxUsers);
 			climb.climb(loading, (users, steps) -> {
 				Step step = steps.get(0);
@@ -342,7 +337,7 @@ public final class SweepRun {
 		List<Step> steps = new ArrayList<>();
 		try (Probes probes = openProbes();
 				RunHook.Load loading = RunHook.installed().loads(this.name + ", confirmation")) {
-			warmUp(this.name + ", confirmation");
+			warming().warmUp(this.name + ", confirmation", true);
 			List<Step> context = new ArrayList<>(List.of(firstOfTheSweep));
 			for (int each : users) {
 				Step step = step(each, context, probes, factor);
@@ -355,221 +350,9 @@ public final class SweepRun {
 		return steps;
 	}
 
-	/**
-	 * Warms the service up, or returns empty when no time is allowed. First in rounds of
-	 * {@value WarmUp#USERS} users until its compilers are quiet and a request's CPU
-	 * stopped falling (the latency, where the service's JVM cannot be read); then, where
-	 * the compilers are read, where it matters: one round at each doubling of the users
-	 * until throughput stops rising ({@link WarmUp#busiest}), and rounds at the users
-	 * whose request took the most CPU of its own until the compilers are quiet there. A
-	 * page warmed at two users left its compilers at 0.3 to 0.6 of a core at the knee,
-	 * and two fresh JVMs read ceilings 25 % apart. It never lasts more than the sweep's
-	 * bound, and says where it is every {@value #PROGRESS_SECONDS} s.
-	 */
-	Optional<WarmUp> warmUp(String what) {
-		return warmUp(what, true);
-	}
-
-	/**
-	 * The warm-up, its last rounds where it matters only when {@code whereItMatters}: an
-	 * A/B run settles each side at the ceiling's users before its blocks
-	 * ({@link #settle}), and needs only the first rounds.
-	 */
-	Optional<WarmUp> warmUp(String what, boolean whereItMatters) {
-		if (this.warmUpAtMost.isZero()) {
-			return Optional.empty();
-		}
-		try (RunHook.Span warming = RunHook.installed().begin(RunHook.Work.WARM_UP, what);
-				JitWatch jit = JitWatch.of(this.service)) {
-			Rounds rounds = new Rounds(what, jit, System.nanoTime());
-			boolean settled = false;
-			while (rounds.timeLeft()) {
-				WarmUp.Round round = rounds.run(WarmUp.USERS, Duration.ofSeconds(6));
-				if (round.throughput() <= 0) {
-					// A route that fails is not warming up: the steps will say what it
-					// answers.
-					break;
-				}
-				settled = WarmUp.settled(rounds.all);
-				if (settled) {
-					break;
-				}
-			}
-			if (whereItMatters && settled && rounds.all.get(rounds.all.size() - 1).compilerCores().isPresent()) {
-				settled = warmWhereItMatters(rounds);
-			}
-			WarmUp warmUp = new WarmUp(WarmUp.USERS, rounds.took(), rounds.all, settled, this.warmUpAtMost);
-			Console.line(what + ": " + warmUp);
-			return Optional.of(warmUp);
-		}
-	}
-
-	/**
-	 * The warm-up's last rounds: one at each doubling of the users from
-	 * {@value WarmUp#USERS} until throughput stops rising, then rounds at the busiest of
-	 * them ({@link WarmUp#busiest}) until its compilers are quiet there, at most
-	 * {@value Settling#QUIET} of a core over {@link WarmUp#QUIET_FOR} (a busier load
-	 * finds more to compile than two users). Whether they went quiet before the bound.
-	 */
-	private boolean warmWhereItMatters(Rounds rounds) {
-		List<WarmUp.Round> ladder = new ArrayList<>(List.of(rounds.all.get(rounds.all.size() - 1)));
-		for (int users = 2 * WarmUp.USERS; users <= this.maxUsers && rounds.timeLeft(); users *= 2) {
-			WarmUp.Round round = rounds.run(users, Duration.ofSeconds(4));
-			ladder.add(round);
-			if (round.throughput() <= 0 || !WarmUp.rose(ladder)) {
-				break;
-			}
-		}
-		int busiest = WarmUp.busiest(ladder);
-		if (busiest == WarmUp.USERS) {
-			// The first rounds ran there, and their compilers are quiet.
-			return true;
-		}
-		List<WarmUp.Round> there = new ArrayList<>();
-		while (rounds.timeLeft()) {
-			there.add(rounds.run(busiest, Duration.ofSeconds(4)));
-			if (there.get(there.size() - 1).throughput() <= 0 || WarmUp.quiet(there, Settling.QUIET)) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	/**
-	 * A warm-up's rounds so far, each of one cycle of its users, and the time it has
-	 * left.
-	 */
-	private final class Rounds {
-
-		private final String what;
-
-		private final JitWatch jit;
-
-		private final long started;
-
-		private final List<WarmUp.Round> all = new ArrayList<>();
-
-		private JitWork.Reading before;
-
-		private long toldAt;
-
-		Rounds(String what, JitWatch jit, long started) {
-			this.what = what;
-			this.jit = jit;
-			this.started = started;
-			this.toldAt = started;
-			this.before = jit.read();
-		}
-
-		boolean timeLeft() {
-			return System.nanoTime() - this.started < SweepRun.this.warmUpAtMost.toNanos();
-		}
-
-		Duration took() {
-			return Duration.ofNanos(System.nanoTime() - this.started);
-		}
-
-		/**
-		 * One round at {@code users}, a cycle long, 1 s at least and {@code longest} at
-		 * most.
-		 */
-		WarmUp.Round run(int users, Duration longest) {
-			Duration left = SweepRun.this.warmUpAtMost.minus(took());
-			long began = System.nanoTime();
-			LoadResult round = ClosedLoopLoad.users(users)
-				.warmUp(Duration.ZERO)
-				.forCycles(1, clamp(left, Duration.ofSeconds(1), longest))
-				.requestTimeout(SweepRun.this.requestTimeout)
-				.named(this.what + ", warm-up")
-				.quiet()
-				.run(SweepRun.this.mix.toArray(Request[]::new));
-			JitWork.Reading after = this.jit.read();
-			long requests = round.timeline().stream().mapToLong((second) -> second.succeeded() + second.failed()).sum();
-			Duration length = Duration.ofNanos(System.nanoTime() - began);
-			WarmUp.Round read = new WarmUp.Round(users, length, round.meanLatency(), round.throughput(),
-					after.compilerCoresSince(this.before), after.cpuPerRequestSince(this.before, requests));
-			this.before = after;
-			this.all.add(read);
-			if (System.nanoTime() - this.toldAt >= Duration.ofSeconds(PROGRESS_SECONDS).toNanos()) {
-				this.toldAt = System.nanoTime();
-				Console.line(
-						String
-							.format(Locale.ROOT, "%s: warming up at %d users, %.0f s of at most %d s%s", this.what,
-									users, took().toMillis() / 1000.0, SweepRun.this.warmUpAtMost.toSeconds(),
-									read.compilerCores().isPresent() ? String.format(Locale.ROOT,
-											": the compilers at %.2f of a core", read.compilerCores().getAsDouble())
-											: ""));
-			}
-			return read;
-		}
-
-	}
-
-	/**
-	 * Loads the service at {@code users}, in rounds of one cycle ({@code latency} is the
-	 * last measured there; a round lasts 1 to 4 s), until its compilers are quiet at that
-	 * load, at most {@value Settling#QUIET} of a core over the last
-	 * {@link WarmUp#QUIET_FOR}, or {@link Settling#AT_MOST} ran out. A warm-up at two
-	 * users leaves code that only a busier load runs (a CPU-bound route at its ceiling's
-	 * users kept both JVMs' compilers at 0.3 to 0.6 of a core through an A/B guard's
-	 * blocks). Without the compilers' readings it runs no round: nothing would say when
-	 * to stop.
-	 */
-	Settling settle(int users, Duration latency, String what) {
-		try (JitWatch jit = JitWatch.of(this.service)) {
-			long started = System.nanoTime();
-			List<WarmUp.Round> rounds = new ArrayList<>();
-			JitWork.Reading before = jit.read();
-			if (before.compilerCpu().isEmpty() && before.compileMillis().isEmpty()) {
-				return new Settling(users, rounds, false, Duration.ZERO);
-			}
-			boolean quiet = false;
-			while (!quiet && System.nanoTime() - started < Settling.AT_MOST.toNanos()) {
-				long began = System.nanoTime();
-				LoadResult round = ClosedLoopLoad.users(users)
-					.warmUp(Duration.ZERO)
-					.forCycles(1, clamp(latency.multipliedBy(4), Duration.ofSeconds(1), Duration.ofSeconds(4)))
-					.requestTimeout(this.requestTimeout)
-					.named(what)
-					.quiet()
-					.run(this.mix.toArray(Request[]::new));
-				JitWork.Reading after = jit.read();
-				rounds.add(new WarmUp.Round(users, Duration.ofNanos(System.nanoTime() - began), round.meanLatency(),
-						round.throughput(), after.compilerCoresSince(before), Optional.empty()));
-				before = after;
-				quiet = round.succeeded() == 0 || WarmUp.quiet(rounds, Settling.QUIET);
-			}
-			return new Settling(users, rounds, quiet, Duration.ofNanos(System.nanoTime() - started));
-		}
-	}
-
-	/**
-	 * The compilers of a service's JVM for its warm-up, where its JMX agent answers; a
-	 * reading without them elsewhere.
-	 */
-	private record JitWatch(Optional<JitWork> jit) implements AutoCloseable {
-
-		static JitWatch of(AbstractServiceContainer<?> service) {
-			if (service == null) {
-				return new JitWatch(Optional.empty());
-			}
-			try {
-				return new JitWatch(JmxAgent.of(service).map((agent) -> JitWork.connect(agent, service)));
-			}
-			catch (RuntimeException ex) {
-				return new JitWatch(Optional.empty());
-			}
-		}
-
-		JitWork.Reading read() {
-			return this.jit.map(JitWork::read).orElseGet(() -> JitWork.Reading.none(System.nanoTime()));
-		}
-
-		@Override
-		public void close() {
-			this.jit.ifPresent(JitWork::close);
-		}
-
+	/** The warm-up of this run's service, bounded by the sweep's. */
+	WarmUpRun warming() {
+		return new WarmUpRun(this.mix, this.requestTimeout, this.service, this.maxUsers, this.warmUpAtMost);
 	}
 
 	/** A step of {@code users} after the steps {@code before}, read by {@code probes}. */
@@ -585,7 +368,7 @@ public final class SweepRun {
 		Step step = measure(users, before, probes, factor);
 		String what = this.name + ", " + users + (users == 1 ? " user" : " users");
 		if (compilingAtFullCpu(step)) {
-			Settling settling = settle(users, step.meanLatency(), what + ", settling");
+			Settling settling = warming().settle(users, step.meanLatency(), what + ", settling");
 			Console.line(String.format(Locale.ROOT,
 					"%s: the compilers took %.2f of a core while the CPU was full; settled (%s) and measured again",
 					what, step.compilerCores().getAsDouble(), settling));
@@ -686,7 +469,7 @@ public final class SweepRun {
 		Duration warmUp = max(stepWarmUp(w1, lastLatency), storeSpent(users, w1, rates));
 		// The window this step is likely to have: its users' cycles, twice the last
 		// step's latency once the users queue.
-		Duration likelyWindow = clamp(lastLatency.multipliedBy(2L * (CYCLES + 1)), Duration.ofSeconds(1),
+		Duration likelyWindow = WarmUpRun.clamp(lastLatency.multipliedBy(2L * (CYCLES + 1)), Duration.ofSeconds(1),
 				Duration.ofSeconds(MAX_WINDOW_SECONDS));
 		probes.begin(new StepProbe.Plan(warmUp, likelyWindow));
 		long wallStart = System.nanoTime();
@@ -736,10 +519,6 @@ public final class SweepRun {
 
 	private static Duration max(Duration a, Duration b) {
 		return (a.compareTo(b) >= 0) ? a : b;
-	}
-
-	static Duration clamp(Duration value, Duration min, Duration max) {
-		return (value.compareTo(min) < 0) ? min : (value.compareTo(max) > 0) ? max : value;
 	}
 
 }
