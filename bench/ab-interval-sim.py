@@ -10,10 +10,11 @@ script reads, so what is checked is what the kit uses).
                                                             interval, on normal, heavy-tailed and paused blocks
   bench/ab-interval-sim.py --replay LOG...                  the same on the A/A and A/B blocks the logs printed
                                                             ("A/B block N: A x / B y rps at K users, A x / B y at C")
-  bench/ab-interval-sim.py --stopping [--trials 20000]      the guard's whole rule, blocks added until it stops
-                                                            (ABComparison's EARLY_BLOCKS, EARLY_PRECISION, MIN_BLOCKS,
-                                                            MAX_BLOCKS and PRECISION, read from its source): coverage,
-                                                            where it stopped, and what it finds at a bound of 2 %
+  bench/ab-interval-sim.py --sequential [--trials 200000]   the sequential guard's interval, valid at every look
+                                                            (every even count of blocks from 4 to LOOKS_UP_TO): the
+                                                            constant its points are widened by, and how its rule
+                                                            decides (red, green within the bound, unresolved) by the
+                                                            change, the noise and the blocks a budget allows
 """
 import math
 import random
@@ -22,7 +23,6 @@ import sys
 from pathlib import Path
 
 JAVA = Path(__file__).resolve().parent.parent / "src/main/java/dev/bottleneckkit/sweep/internal/analysis/TrimmedInterval.java"
-COMPARISON = JAVA.parent / "ABComparison.java"
 T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
         2.120, 2.110, 2.101, 2.093, 2.086]
 
@@ -195,71 +195,109 @@ def replay(paths, trials):
               f"| {s[3]:.3f} / {t[3]:.3f} |")
 
 
-def constant(name):
-    return float(re.search(rf"static final \w+ {name} = ([\d.]+);", COMPARISON.read_text()).group(1))
+LOOKS_UP_TO = 16
 
 
-def interval(x):
-    """The guard's interval for its blocks (TrimmedInterval.of): below 5 blocks untrimmed, at its own point."""
-    return trimmed(x) if trimmed_count(len(x)) > 0 else student(x, point(len(x)))
+def looks():
+    """The counts of blocks at which the sequential guard looks: every even count from 4 (A first as often as B)."""
+    return list(range(4, LOOKS_UP_TO + 1, 2))
 
 
-def stops(x, early_blocks, early, least, precision):
-    """ABComparison.precise: an even number of blocks, known to `early` at `early_blocks` or `precision` from `least`."""
+def fixed_point(n):
+    """The fixed-count 97.5 % point at n blocks: Student's below 5 (nothing trimmed), else the trimmed statistic's."""
+    return t975(n - 1) if trimmed_count(n) == 0 else POINTS[n - 5]
+
+
+def sequential_constant(trials, rnd):
+    """The Pocock-shaped widening of the fixed-count points: under normal blocks, the 95th percentile over guards of
+    the largest |trimmed mean / its standard error| / point at any look. Intervals at c times each point then cover
+    the truth at every look at once in 95 % of guards (repeated confidence intervals, Jennison & Turnbull 1989)."""
+    worst = []
+    for _ in range(trials):
+        x = [rnd.gauss(0, 1) for _ in range(LOOKS_UP_TO)]
+        most = 0
+        for n in looks():
+            m, se = trimmed_stat(x[:n]) if trimmed_count(n) else (sum(x[:n]) / n, math.sqrt(
+                sum((v - sum(x[:n]) / n) ** 2 for v in x[:n]) / (n - 1)) / math.sqrt(n))
+            most = max(most, abs(m / se) / fixed_point(n))
+        worst.append(most)
+    worst.sort()
+    return worst[int(0.95 * trials)]
+
+
+def sequential_interval(x, c):
     n = len(x)
-    if n % 2 or n < early_blocks:
-        return False
-    low, high = interval(x)
-    width = (math.exp(high) - math.exp(low)) / 2
-    return width <= (precision if n >= least else early if n == early_blocks else 0)
+    if trimmed_count(n):
+        m, se = trimmed_stat(x)
+    else:
+        m = sum(x) / n
+        se = math.sqrt(sum((v - m) ** 2 for v in x) / (n - 1)) / math.sqrt(n)
+    h = c * fixed_point(n) * se
+    return m - h, m + h
 
 
-def stopping(trials):
-    rules = (int(constant("EARLY_BLOCKS")), constant("EARLY_PRECISION"), int(constant("MIN_BLOCKS")),
-             int(constant("MAX_BLOCKS")), constant("PRECISION"))
-    without = (rules[2], rules[4], rules[2], rules[3], rules[4])
-    rnd = random.Random(17)
-    print(f"{trials} simulated guards a row: stop at {rules[0]} blocks when known to ±{100 * rules[1]:.1f} % (their "
-          f"interval at the point {EARLY_POINT}), else from {rules[2]} when known to ±{100 * rules[4]:.1f} %, at most "
-          f"{rules[3]}; each column the rule without the early stop / with it")
+def decide(x, c, bound):
+    """red (its interval wholly below 1 - bound), green (wholly within ±bound), improved, or None: one more block."""
+    low, high = (math.exp(v) for v in sequential_interval(x, c))
+    if high < 1 - bound:
+        return "red"
+    if low > 1 + bound:
+        return "improved"
+    if low > 1 - bound and high < 1 + bound:
+        return "green"
+    return None
+
+
+def sequential(trials):
+    rnd = random.Random(23)
+    c = sequential_constant(trials, rnd)
+    print(f"the constant: {c:.3f} ({trials} guards of normal blocks, looks at {looks()} blocks); the points widened:")
     print()
-    print("| a block's noise | blocks' kind | covers the truth | top below the truth (nominal 0.025) | stopped at "
-          f"{rules[0]} | blocks, mean | half-width | 3 % cut red at 2 % | 5 % cut red at 2 % |")
-    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
-    for sigma in (0.001, 0.002, 0.004, 0.006, 0.011, 0.02):
-        for kind in KINDS:
-            cells = []
-            for r in (without, rules):
-                covered = below = early = count = 0
-                widths = []
-                found = {0.03: 0, 0.05: 0}
-                for _ in range(trials):
-                    pool = blocks(kind, r[3], sigma, rnd)
-                    taken = []
-                    while len(taken) < r[3] and not stops(taken, r[0], r[1], r[2], r[4]):
-                        taken.append(pool[len(taken)])
-                    low, high = interval(taken)
-                    covered += low <= 0 <= high
-                    below += high < 0
-                    early += len(taken) == 4
-                    count += len(taken)
-                    widths.append((math.exp(high) - math.exp(low)) / 2)
-                    for cut in found:
-                        found[cut] += math.exp(high + math.log(1 - cut)) < 1 - 0.02
-                cells.append((covered / trials, below / trials, early / trials, count / trials,
-                              sorted(widths)[trials // 2], found[0.03] / trials, found[0.05] / trials))
-            a, b = cells
-            print(f"| {100 * sigma:.1f} % | {kind} | {a[0]:.3f} / {b[0]:.3f} | {a[1]:.3f} / {b[1]:.3f} "
-                  f"| {a[2]:.2f} / {b[2]:.2f} | {a[3]:.1f} / {b[3]:.1f} | ±{100 * a[4]:.2f} % / ±{100 * b[4]:.2f} % "
-                  f"| {a[5]:.3f} / {b[5]:.3f} | {a[6]:.3f} / {b[6]:.3f} |", flush=True)
+    print("| blocks | fixed-count point | sequential point |")
+    print("|---:|---:|---:|")
+    for n in looks():
+        print(f"| {n} | {fixed_point(n):.3f} | {c * fixed_point(n):.3f} |")
+    print()
+    guards = max(2000, trials // 50)
+    print(f"how the rule decides, {guards} guards a row, at most 8 / {LOOKS_UP_TO} blocks (what a budget allows): red,"
+          " green (within the bound), unresolved, and the median blocks of the decided; blocks alone, without the"
+          " pairs of JVMs' term")
+    print()
+    print("| bound | a block's noise | B/A | blocks' kind | red | green | unresolved | median blocks |")
+    print("|---:|---:|---:|---|---:|---:|---:|---:|")
+    for bound in (0.02, 0.05):
+        for sigma in (0.002, 0.006, 0.011, 0.02):
+            for ratio in (1.0, 0.97, 0.95, 0.9, 0.5):
+                for kind in ("normal", "one block paused (8 sd)"):
+                    cells = []
+                    for most in (8, LOOKS_UP_TO):
+                        counts = {"red": 0, "green": 0, "improved": 0, None: 0}
+                        taken = []
+                        for _ in range(guards):
+                            x = [v + math.log(ratio) for v in blocks(kind, most, sigma, rnd)]
+                            answer = None
+                            for n in looks():
+                                if n > most:
+                                    break
+                                answer = decide(x[:n], c, bound)
+                                if answer:
+                                    taken.append(n)
+                                    break
+                            counts[answer] += 1
+                        taken.sort()
+                        cells.append((counts["red"] / guards, counts["green"] / guards, counts[None] / guards,
+                                      taken[len(taken) // 2] if taken else 0))
+                    a, b = cells
+                    print(f"| {100 * bound:.0f} % | {100 * sigma:.1f} % | {ratio:.2f} | {kind} | {a[0]:.3f} / {b[0]:.3f}"
+                          f" | {a[1]:.3f} / {b[1]:.3f} | {a[2]:.3f} / {b[2]:.3f} | {a[3]} / {b[3]} |", flush=True)
 
 
 def main(argv):
     trials = int(argv[argv.index("--trials") + 1]) if "--trials" in argv else None
     if "--quantiles" in argv:
         quantiles(trials or 400000)
-    elif "--stopping" in argv:
-        stopping(trials or 20000)
+    elif "--sequential" in argv:
+        sequential(trials or 200000)
     elif "--replay" in argv:
         paths = [a for a in argv[argv.index("--replay") + 1:] if not a.startswith("--") and not a.isdigit()]
         replay(paths, trials or 20000)

@@ -186,7 +186,8 @@ public abstract class AbstractSweepResultAssert<SELF extends AbstractSweepResult
 	 * %, {@code withPercentage(5)}): fails only when a figure's 95 % interval lies wholly
 	 * beyond it (a throughput below 1 − bound of the base's, a p99 above 1 + bound), or
 	 * when the cap moved to another resource, and when the sweep had no base. A
-	 * difference the blocks cannot resolve passes: no change at this precision.
+	 * difference the blocks could not resolve within the guard's budget fails too: an
+	 * interval that reaches across the bound is unresolved, never green.
 	 */
 	public SELF hasNotRegressedAgainstItsBase(Percentage bound) {
 		isNotNull();
@@ -197,6 +198,9 @@ public abstract class AbstractSweepResultAssert<SELF extends AbstractSweepResult
 		ABComparison comparison = this.actual.comparison().get();
 		if (comparison.regressed(share)) {
 			throwAssertionError(ShouldNotHaveRegressedAgainstItsBase.shouldNotHaveRegressed(comparison, share));
+		}
+		if (!comparison.resolved(share)) {
+			throwAssertionError(ShouldNotHaveRegressedAgainstItsBase.shouldBeResolved(comparison, share));
 		}
 		return this.myself;
 	}

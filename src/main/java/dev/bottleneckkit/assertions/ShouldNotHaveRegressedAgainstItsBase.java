@@ -16,6 +16,19 @@ final class ShouldNotHaveRegressedAgainstItsBase extends AssertionMessage {
 		return new ShouldNotHaveRegressedAgainstItsBase(actual, bound);
 	}
 
+	/**
+	 * The blocks could not tell at {@code bound}: a throughput figure's interval reaches
+	 * across it, and a guard that cannot tell is not green.
+	 */
+	static ShouldNotHaveRegressedAgainstItsBase shouldBeResolved(ABComparison actual, double bound) {
+		return new ShouldNotHaveRegressedAgainstItsBase(String.format(Locale.ROOT,
+				"%s against %s is %s at a bound of %d %% after %d blocks at %d and %d users (%d s): the blocks could not"
+						+ " tell; a longer budget (Sweep.within) or a wider bound resolves it:%n  %s",
+				actual.headImage(), actual.baseImage(), actual.outcome(bound), percent(bound), actual.blocks(),
+				actual.kneeUsers(), actual.ceilingUsers(), actual.took().toSeconds(),
+				String.join(String.format(Locale.ROOT, "%n  "), actual.lines(bound))));
+	}
+
 	static ShouldNotHaveRegressedAgainstItsBase shouldHaveABase(SweepResult actual) {
 		return new ShouldNotHaveRegressedAgainstItsBase(String.format(Locale.ROOT,
 				"%s was not measured against a base image: name main's with Sweep.against(image) or"

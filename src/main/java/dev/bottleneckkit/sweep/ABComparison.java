@@ -49,15 +49,15 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 	/** The bound a verdict is read at unless told: 5 %. */
 	public static final double DEFAULT_BOUND = 0.05;
 
-	/** Blocks a comparison measures at most. */
-	public static final int MAX_BLOCKS = 8;
-
 	public ABComparison {
 		figures = List.copyOf(figures);
 		baseSteps = List.copyOf(baseSteps);
 	}
 
-	/** Which way a figure moved, at a bound: only an interval wholly beyond it counts. */
+	/**
+	 * Which way a figure moved, at a bound: only an interval wholly beyond it counts, and
+	 * only one wholly within it says there was no change beyond it.
+	 */
 	public enum Change {
 
 		/** The interval lies wholly on the worse side of the bound. */
@@ -66,8 +66,14 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 		/** The interval lies wholly on the better side of the bound. */
 		IMPROVED,
 
-		/** The interval reaches inside the bound: no change at this precision. */
-		NO_CHANGE
+		/** The interval lies wholly within the bound either way: no change beyond it. */
+		NO_CHANGE,
+
+		/**
+		 * The interval reaches across the bound: the blocks could not tell, and the guard
+		 * says so, never green.
+		 */
+		UNRESOLVED
 
 	}
 
@@ -96,7 +102,16 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 			double betterBeyond = this.higherIsBetter ? 1 + bound : 1 - bound;
 			boolean worse = this.higherIsBetter ? this.high < worseBeyond : this.low > worseBeyond;
 			boolean better = this.higherIsBetter ? this.low > betterBeyond : this.high < betterBeyond;
-			return worse ? Change.REGRESSED : better ? Change.IMPROVED : Change.NO_CHANGE;
+			return worse ? Change.REGRESSED
+					: better ? Change.IMPROVED : within(bound) ? Change.NO_CHANGE : Change.UNRESOLVED;
+		}
+
+		/**
+		 * Whether the interval lies wholly within {@code bound} either way: no change
+		 * beyond it.
+		 */
+		public boolean within(double bound) {
+			return this.low > 1 - bound && this.high < 1 + bound;
 		}
 
 		/**
@@ -126,8 +141,8 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 			String verdict = switch (change) {
 				case REGRESSED -> "regressed";
 				case IMPROVED -> "improved";
-				case NO_CHANGE ->
-					String.format(Locale.ROOT, "no change at this precision (±%.1f %%)", 100 * halfWidth());
+				case NO_CHANGE -> "no change beyond " + percent(bound);
+				case UNRESOLVED -> String.format(Locale.ROOT, "unresolved at ±%.1f %%", 100 * halfWidth());
 			};
 			return String.format(Locale.ROOT, "%s: %.1f → %.1f %s, B/A %.3f (%.3f–%.3f, 95 %%), a block ±%.1f %%: %s",
 					this.name, this.base, this.head, this.unit, this.ratio, this.low, this.high, 100 * this.noise,
@@ -174,9 +189,20 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 	}
 
 	/**
+	 * Whether the blocks told at {@code bound}: no throughput figure's interval reaches
+	 * across it. A guard that ran out of its budget before they did is unresolved, never
+	 * green.
+	 */
+	public boolean resolved(double bound) {
+		return this.figures.stream()
+			.filter(Figure::higherIsBetter)
+			.noneMatch((figure) -> figure.change(bound) == Change.UNRESOLVED);
+	}
+
+	/**
 	 * The comparison's verdict at {@code bound}: "regressed", "regressed: the cap moved
-	 * to …", "improved", or "no change at this precision (±0.4 %)" with the widest
-	 * half-width of its throughput figures.
+	 * to …", "unresolved at ±2.4 %" with the widest half-width of its throughput figures
+	 * where one reaches across the bound, "improved", or "no change beyond 5 %".
 	 */
 	public String outcome(double bound) {
 		if (capMoved()) {
@@ -185,11 +211,22 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 		if (regressed(bound)) {
 			return "regressed";
 		}
+		if (!resolved(bound)) {
+			return String.format(Locale.ROOT, "unresolved at ±%.1f %%", 100 * this.figures.stream()
+				.filter(Figure::higherIsBetter)
+				.mapToDouble(Figure::halfWidth)
+				.max()
+				.orElse(0));
+		}
 		if (this.figures.stream().anyMatch((f) -> f.change(bound) == Change.IMPROVED)) {
 			return "improved";
 		}
-		return String.format(Locale.ROOT, "no change at this precision (±%.1f %%)", 100
-				* this.figures.stream().filter(Figure::higherIsBetter).mapToDouble(Figure::halfWidth).max().orElse(0));
+		return "no change beyond " + percent(bound);
+	}
+
+	/** A bound as a person writes it: "5 %", "2.5 %". */
+	static String percent(double share) {
+		return String.format(Locale.ROOT, "%.1f", 100 * share).replaceFirst("\\.0$", "") + " %";
 	}
 
 }

@@ -98,22 +98,28 @@ public final class Sweep {
 	 * @param reaching the throughput whose smallest limit is searched for
 	 * @param against the base image the service is measured against side by side, when
 	 * named
+	 * @param budget the time an A/B guard spends after both images started
 	 */
 	private record Checks(boolean confirming, Optional<Knob> knob, OptionalDouble reaching,
-			Optional<DockerImageName> against) {
+			Optional<DockerImageName> against, Duration budget) {
 
-		static final Checks NONE = new Checks(false, Optional.empty(), OptionalDouble.empty(), Optional.empty());
+		static final Checks NONE = new Checks(false, Optional.empty(), OptionalDouble.empty(), Optional.empty(),
+				PairRun.DEFAULT_BUDGET);
 
 		Checks confirming(Optional<Knob> knob) {
-			return new Checks(true, knob, this.reaching, this.against);
+			return new Checks(true, knob, this.reaching, this.against, this.budget);
 		}
 
 		Checks reaching(double rps) {
-			return new Checks(this.confirming, this.knob, OptionalDouble.of(rps), this.against);
+			return new Checks(this.confirming, this.knob, OptionalDouble.of(rps), this.against, this.budget);
 		}
 
 		Checks against(DockerImageName base) {
-			return new Checks(this.confirming, this.knob, this.reaching, Optional.of(base));
+			return new Checks(this.confirming, this.knob, this.reaching, Optional.of(base), this.budget);
+		}
+
+		Checks within(Duration budget) {
+			return new Checks(this.confirming, this.knob, this.reaching, this.against, budget);
 		}
 
 		boolean any() {
@@ -330,6 +336,22 @@ public final class Sweep {
 	}
 
 	/**
+	 * The time an A/B guard ({@link #against(String)}) may spend after both images
+	 * started, its warm-ups, knee, settling and blocks, for all its routes:
+	 * {@code against(image).within(Duration.ofMinutes(3))}. It stops as soon as it knows,
+	 * red or green; a guard whose budget ends first is unresolved, never green. Five
+	 * minutes unless told.
+	 */
+	public Sweep within(Duration budget) {
+		if (budget == null || budget.isNegative() || budget.isZero()) {
+			throw new IllegalArgumentException(
+					"within needs a guard's budget above zero, e.g. Duration.ofMinutes(5); was " + budget);
+		}
+		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
+				this.warmUpAtMost, this.checks.within(budget), this.own, this.routes);
+	}
+
+	/**
 	 * Reads the service in {@code container} at every step: its meters, threads, pinned
 	 * virtual threads, connections and CPU ({@link #of(AbstractServiceContainer, String)}
 	 * does this already).
@@ -359,7 +381,7 @@ public final class Sweep {
 					+ " hands back a result a route: call runEach()");
 		}
 		SweepRun run = sweepRun();
-		Optional<PairRun.Measured> pair = baseImage().map((image) -> new PairRun(this.service, image).measure(run));
+		Optional<PairRun.Measured> pair = baseImage().map((image) -> new PairRun(this.service, image, this.checks.budget()).measure(run));
 		return concluded(run, pair);
 	}
 
@@ -378,7 +400,7 @@ public final class Sweep {
 			return each.stream().map(Sweep::run).toList();
 		}
 		List<SweepRun> runs = each.stream().map(Sweep::sweepRun).toList();
-		List<PairRun.Measured> pairs = new PairRun(this.service, base.get()).measureEach(runs);
+		List<PairRun.Measured> pairs = new PairRun(this.service, base.get(), this.checks.budget()).measureEach(runs);
 		List<SweepResult> results = new ArrayList<>();
 		for (int index = 0; index < each.size(); index++) {
 			results.add(each.get(index).concluded(runs.get(index), Optional.of(pairs.get(index))));

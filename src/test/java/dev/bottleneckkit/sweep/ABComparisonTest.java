@@ -32,7 +32,7 @@ import static org.assertj.core.data.Percentage.withPercentage;
 class ABComparisonTest {
 
 	@Test
-	void theSameServiceTwiceIsNoChangeAtThisPrecision() {
+	void theSameServiceTwiceIsNoChangeBeyondTheBound() {
 		List<Block> blocks = blocks(10.0, 10.0, 0.01, 6, 1);
 
 		ABComparison same = comparison(blocks, "Tomcat request threads", "Tomcat request threads");
@@ -70,21 +70,27 @@ class ABComparisonTest {
 	}
 
 	/**
-	 * Blocks too noisy to tell a 4 % change from none: no change at this precision, never
-	 * a false red.
+	 * Blocks too noisy to tell a 4 % change from none: unresolved, neither a false red nor
+	 * green, and the guard fails saying so and what resolves it.
 	 */
 	@Test
-	void aDifferenceTheBlocksCannotResolveIsNoChangeAtThisPrecision() {
+	void aDifferenceTheBlocksCannotResolveIsUnresolvedNeverGreen() {
 		List<Block> blocks = blocks(10.0, 9.6, 0.08, 6, 3);
 
 		ABComparison noisy = comparison(blocks, "CPU", "CPU");
 
 		assertThat(noisy.figure("ceiling")).hasValueSatisfying((ceiling) -> {
-			assertThat(ceiling.change(0.05)).isEqualTo(Change.NO_CHANGE);
-			assertThat(ceiling.line(0.05)).contains("no change at this precision (±");
+			assertThat(ceiling.change(0.05)).isEqualTo(Change.UNRESOLVED);
+			assertThat(ceiling.line(0.05)).containsPattern("unresolved at ±\\d+\\.\\d %");
 		});
-		assertThat(SweepResults.compared(SweepResults.cappedByAPoolOfFive(), noisy))
-			.hasNotRegressedAgainstItsBase(withPercentage(5));
+		assertThat(noisy.regressed(0.05)).isFalse();
+		assertThat(noisy.resolved(0.05)).isFalse();
+		assertThat(noisy.outcome(0.05)).startsWith("unresolved at ±");
+		assertThatExceptionOfType(AssertionError.class)
+			.isThrownBy(() -> assertThat(SweepResults.compared(SweepResults.cappedByAPoolOfFive(), noisy))
+				.hasNotRegressedAgainstItsBase(withPercentage(5)))
+			.withMessageContaining("is unresolved at ±")
+			.withMessageContaining("a longer budget (Sweep.within) or a wider bound resolves it");
 	}
 
 	/**
@@ -146,24 +152,6 @@ class ABComparisonTest {
 		assertThat(faster.change(0.05)).isEqualTo(Change.IMPROVED);
 	}
 
-	@Test
-	void blocksAreAddedUntilTheThroughputIsKnownToItsPrecision() {
-		List<Block> paused = new ArrayList<>(blocks(10.0, 10.0, 0.001, 4, 5));
-		Block one = paused.get(2);
-		paused.set(2, new Block(one.baseKneeRps(), one.headKneeRps(), one.baseKneeP99Ms(), one.headKneeP99Ms(),
-				one.baseCeilingRps() * 1.03, one.headCeilingRps()));
-		assertThat(Block.precise(paused)).as("four blocks, one of which met a pause on A's side").isFalse();
-		assertThat(Block.precise(blocks(10.0, 10.0, 0.005, 4, 5)))
-			.as("four blocks ±0.7 % apart leave no block out at each end")
-			.isFalse();
-		assertThat(Block.precise(blocks(10.0, 10.0, 0.001, 4, 5))).as("four blocks ±0.1 % apart: known to ±0.5 %")
-			.isTrue();
-		assertThat(Block.precise(blocks(10.0, 10.0, 0.001, 2, 5))).as("two blocks").isFalse();
-		assertThat(Block.precise(blocks(10.0, 10.0, 0.005, 7, 5))).as("one side went first once more").isFalse();
-		assertThat(Block.precise(blocks(10.0, 10.0, 0.005, 6, 5))).isTrue();
-		assertThat(Block.precise(blocks(10.0, 10.0, 0.1, 6, 5))).as("a spread of 10 % a block").isFalse();
-	}
-
 	/**
 	 * A base that answers 404 where the head answers 200 is another service: one line
 	 * says so.
@@ -206,7 +194,7 @@ class ABComparisonTest {
 			.endsWith("regressed");
 		assertThat(table.get(3)).startsWith("guard /label")
 			.contains("1.0")
-			.containsPattern("no change at this precision \\(±\\d\\.\\d %\\)");
+			.endsWith("no change beyond 5 %");
 		assertThat(table.get(4)).startsWith("guard /price")
 			.endsWith("regressed: the cap moved to Tomcat request threads");
 	}
@@ -305,6 +293,43 @@ class ABComparisonTest {
 	 * {@code n} blocks of A at {@code base} rps and B at {@code head}, each spread by
 	 * {@code noise}.
 	 */
+	/**
+	 * The sequential guard decides at a look only what its widened interval shows: red
+	 * when it lies wholly below the bound, green when wholly within it, and one more
+	 * block when it reaches across it, after an odd count, or before 4 blocks.
+	 */
+	@Test
+	void aSequentialGuardStopsOnlyWhenItsIntervalAtTheLookIsClear() {
+		assertThat(Block.decide(blocks(10.0, 5.0, 0.01, 4, 5), 0, 0.05)).as("a 2× cut, 4 blocks ±1 %")
+			.isEqualTo(Block.Decision.REGRESSED);
+		assertThat(Block.decide(blocks(10.0, 10.0, 0.002, 4, 5), 0, 0.05)).as("A/A, 4 blocks ±0.2 %")
+			.isEqualTo(Block.Decision.WITHIN);
+		assertThat(Block.decide(blocks(10.0, 12.0, 0.002, 4, 5), 0, 0.05)).as("20 % more, 4 blocks ±0.2 %")
+			.isEqualTo(Block.Decision.IMPROVED);
+		assertThat(Block.decide(blocks(10.0, 9.5, 0.01, 4, 5), 0, 0.05)).as("a 5 % cut at a bound of 5 %")
+			.isEqualTo(Block.Decision.MORE);
+		assertThat(Block.decide(blocks(10.0, 10.0, 0.05, 8, 5), 0, 0.05)).as("A/A, 8 blocks ±5 %")
+			.isEqualTo(Block.Decision.MORE);
+		assertThat(Block.decide(blocks(10.0, 5.0, 0.01, 5, 5), 0, 0.05)).as("an odd count").isEqualTo(Block.Decision.MORE);
+		assertThat(Block.decide(blocks(10.0, 5.0, 0.01, 2, 5), 0, 0.05)).as("two blocks").isEqualTo(Block.Decision.MORE);
+		assertThat(Block.decide(blocks(10.0, 10.0, 0.002, 4, 5), 0.03, 0.05))
+			.as("A/A, 4 blocks ±0.2 %, pairs of JVMs ±3 % apart").isEqualTo(Block.Decision.MORE);
+	}
+
+	/**
+	 * At a look the interval is wider than the same blocks' interval read once: a guard
+	 * that may stop at any look pays for looking. (At 4 blocks the guard of a fixed count
+	 * has a point of its own for its early stop.)
+	 */
+	@Test
+	void anIntervalAtALookIsWiderThanOneReadOnce() {
+		for (int n : new int[] { 6, 8, 12, 16 }) {
+			List<Block> blocks = blocks(10.0, 10.0, 0.01, n, 11);
+			assertThat(Block.atALook(blocks, 0).get(0).halfWidth()).as("%d blocks", n)
+				.isGreaterThan(Block.figures(blocks).get(0).halfWidth());
+		}
+	}
+
 	private static List<Block> blocks(double base, double head, double noise, int n, long seed) {
 		Random random = new Random(seed);
 		List<Block> blocks = new ArrayList<>();

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import dev.bottleneckkit.sweep.ABComparison;
 
@@ -16,33 +17,35 @@ public record Block(double baseKneeRps, double headKneeRps, double baseKneeP99Ms
 		double baseCeilingRps, double headCeilingRps, int pair) {
 
 	/**
-	 * Blocks after which a comparison known to {@value #EARLY_PRECISION} stops: two
-	 * pairs, A first in one of each.
+	 * How much each look's point is widened so that a guard that looks after every even
+	 * count of blocks, from 4 to {@value #LOOKS_UP_TO}, and stops when it knows, covers
+	 * the truth at all its looks at once in 95 % of guards under normal blocks
+	 * ({@code bench/ab-interval-sim.py --sequential}, 200,000 guards).
 	 */
-	static final int EARLY_BLOCKS = 4;
+	static final double WIDEN = Double.NaN;
 
-	/**
-	 * The half-width, on the ratio, at which {@value #EARLY_BLOCKS} blocks are enough:
-	 * blocks spread by ±0.2 % or less, as a capacity cap's are. Four blocks trim none, so
-	 * one bad block moves their mean, but it spreads them too: blocks that agree this
-	 * closely hold none more than about 0.4 % from the others, which moves the mean 0.1 %
-	 * at most. A ratio known this well is red at a bound b for any change beyond b + 0.5
-	 * % ({@code bench/ab-interval-sim.py --stopping}).
-	 */
-	static final double EARLY_PRECISION = 0.005;
+	/** The most blocks the widening holds for: the guard looks no more. */
+	public static final int LOOKS_UP_TO = 16;
 
-	/**
-	 * Blocks every comparison not known to {@value #EARLY_PRECISION} after
-	 * {@value #EARLY_BLOCKS} measures, at least: the fewest whose trimmed interval leaves
-	 * a block out at each end, and an even number puts A first as often as B.
-	 */
-	static final int MIN_BLOCKS = 6;
+	/** What a sequential guard knows after a look. */
+	public enum Decision {
 
-	/**
-	 * The half-width, on the ratio, at which the throughput figures are known well enough
-	 * to stop adding blocks.
-	 */
-	static final double PRECISION = 0.025;
+		/** A throughput figure's interval lies wholly below the bound: red. */
+		REGRESSED,
+
+		/** Every throughput figure's interval lies within the bound: green. */
+		WITHIN,
+
+		/**
+		 * Every throughput figure's interval lies within or wholly above the bound, one
+		 * above.
+		 */
+		IMPROVED,
+
+		/** A figure's interval reaches across the bound: one more block. */
+		MORE
+
+	}
 
 	/** A block of the first pair of JVMs. */
 	public Block(double baseKneeRps, double headKneeRps, double baseKneeP99Ms, double headKneeP99Ms,
@@ -68,41 +71,71 @@ public record Block(double baseKneeRps, double headKneeRps, double baseKneeP99Ms
 	 * share of the blocks pair i measured.
 	 */
 	public static List<ABComparison.Figure> figures(List<Block> blocks, double pairSpread) {
+		return figures(blocks, pairSpread, 0);
+	}
+
+	/**
+	 * The figures, each interval at a look widened by {@code widen} where it is above 0,
+	 * else at the fixed count's own points.
+	 */
+	private static List<ABComparison.Figure> figures(List<Block> blocks, double pairSpread, double widen) {
 		double pairs = pairSpread * Math.sqrt(blocks.stream()
 			.collect(Collectors.groupingBy(Block::pair, Collectors.counting()))
 			.values()
 			.stream()
 			.mapToDouble((count) -> Math.pow((double) count / blocks.size(), 2))
 			.sum());
-		return List.of(figure("ceiling", "rps", blocks, Block::baseCeilingRps, Block::headCeilingRps, true, pairs),
-				figure("throughput at the knee", "rps", blocks, Block::baseKneeRps, Block::headKneeRps, true, pairs),
-				figure("p99 at the knee", "ms", blocks, Block::baseKneeP99Ms, Block::headKneeP99Ms, false, pairs));
+		return List.of(
+				figure("ceiling", "rps", blocks, Block::baseCeilingRps, Block::headCeilingRps, true, pairs, widen),
+				figure("throughput at the knee", "rps", blocks, Block::baseKneeRps, Block::headKneeRps, true, pairs,
+						widen),
+				figure("p99 at the knee", "ms", blocks, Block::baseKneeP99Ms, Block::headKneeP99Ms, false, pairs,
+						widen));
 	}
 
 	/**
-	 * Whether the throughput figures of {@code blocks} are known well enough to stop,
-	 * after an even number of blocks (as many began with A as with B): to
-	 * {@value #EARLY_PRECISION} after {@value #EARLY_BLOCKS}, to {@value #PRECISION}
-	 * after {@value #MIN_BLOCKS} or more.
+	 * The figures of {@code blocks} at a look of a sequential guard: each interval, the
+	 * pairs' term included, widened by {@value #WIDEN} so that it stays honest however
+	 * often the guard looked before ({@link TrimmedInterval#atALook}).
 	 */
-	public static boolean precise(List<Block> blocks) {
-		int n = blocks.size();
-		if (n % 2 != 0 || (n != EARLY_BLOCKS && n < MIN_BLOCKS)) {
-			return false;
+	public static List<ABComparison.Figure> atALook(List<Block> blocks, double pairSpread) {
+		return figures(blocks, pairSpread, WIDEN);
+	}
+
+	/**
+	 * What a sequential guard knows from {@code blocks} at {@code bound}: red as soon as
+	 * a throughput figure's interval at this look ({@link #atALook}) lies wholly below
+	 * it, green once each lies within it (an improvement where one lies wholly above),
+	 * else one more block; one more block too after an odd count (A went first once more
+	 * than B) or fewer than 4.
+	 */
+	public static Decision decide(List<Block> blocks, double pairSpread, double bound) {
+		if (blocks.size() < 4 || blocks.size() % 2 != 0) {
+			return Decision.MORE;
 		}
-		double wanted = (n >= MIN_BLOCKS) ? PRECISION : EARLY_PRECISION;
-		return figures(blocks).stream()
+		List<Decision> each = atALook(blocks, pairSpread).stream()
 			.filter(ABComparison.Figure::higherIsBetter)
-			.allMatch((figure) -> figure.halfWidth() <= wanted);
+			.map((figure) -> switch (figure.change(bound)) {
+				case REGRESSED -> Decision.REGRESSED;
+				case IMPROVED -> Decision.IMPROVED;
+				case NO_CHANGE -> figure.within(bound) ? Decision.WITHIN : Decision.MORE;
+			})
+			.toList();
+		return Stream.of(Decision.REGRESSED, Decision.MORE, Decision.IMPROVED)
+			.filter(each::contains)
+			.findFirst()
+			.orElse(Decision.WITHIN);
 	}
 
 	private static ABComparison.Figure figure(String name, String unit, List<Block> blocks,
-			ToDoubleFunction<Block> base, ToDoubleFunction<Block> head, boolean higherIsBetter, double pairs) {
+			ToDoubleFunction<Block> base, ToDoubleFunction<Block> head, boolean higherIsBetter, double pairs,
+			double widen) {
 		double[] logRatios = blocks.stream()
 			.mapToDouble((block) -> Math.log(head.applyAsDouble(block) / base.applyAsDouble(block)))
 			.toArray();
-		TrimmedInterval interval = TrimmedInterval.of(logRatios);
-		double halfWidth = Math.hypot(interval.halfWidth(), 1.96 * pairs);
+		TrimmedInterval interval = (widen > 0) ? TrimmedInterval.atALook(logRatios, widen)
+				: TrimmedInterval.of(logRatios);
+		double halfWidth = Math.hypot(interval.halfWidth(), ((widen > 0) ? widen : 1) * 1.96 * pairs);
 		return new ABComparison.Figure(name, unit, blocks.stream().mapToDouble(base).average().orElse(0),
 				blocks.stream().mapToDouble(head).average().orElse(0), Math.exp(interval.location()),
 				Math.exp(interval.location() - halfWidth), Math.exp(interval.location() + halfWidth),

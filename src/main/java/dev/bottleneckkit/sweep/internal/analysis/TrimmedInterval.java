@@ -48,6 +48,22 @@ public record TrimmedInterval(double location, double halfWidth, double spread) 
 
 	/** The interval of {@code logRatios}; infinite below 2 blocks. */
 	public static TrimmedInterval of(double[] logRatios) {
+		return of(logRatios, point(logRatios.length));
+	}
+
+	/**
+	 * The interval of {@code logRatios} at one look of a guard that looks after every
+	 * even count of blocks and stops when it knows: the fixed count's point
+	 * ({@link #fixedPoint}) widened by {@code widen}, so that the intervals of all its
+	 * looks cover the truth at once as often as one interval does (repeated confidence
+	 * intervals, Jennison and Turnbull 1989, with a constant widening as Pocock's 1977
+	 * boundaries have; the constant from {@code bench/ab-interval-sim.py --sequential}).
+	 */
+	public static TrimmedInterval atALook(double[] logRatios, double widen) {
+		return of(logRatios, widen * fixedPoint(logRatios.length));
+	}
+
+	private static TrimmedInterval of(double[] logRatios, double point) {
 		int n = logRatios.length;
 		if (n == 0) {
 			return new TrimmedInterval(0, Double.POSITIVE_INFINITY, Double.NaN);
@@ -74,7 +90,7 @@ public record TrimmedInterval(double location, double halfWidth, double spread) 
 		}
 		double spread = Math.sqrt(squares / (n - 1));
 		double standardError = spread * Math.sqrt(n) / kept;
-		return new TrimmedInterval(location, point(n) * standardError, spread);
+		return new TrimmedInterval(location, point * standardError, spread);
 	}
 
 	/** The blocks left out at each end of {@code n}: 20 %, rounded down. */
@@ -84,8 +100,16 @@ public record TrimmedInterval(double location, double halfWidth, double spread) 
 
 	/** The 97.5 % point for {@code n} blocks: a 95 % two-sided interval. */
 	static double point(int n) {
-		if (n == 4) {
-			return EARLY_POINT;
+		return (n == 4) ? EARLY_POINT : fixedPoint(n);
+	}
+
+	/**
+	 * The 97.5 % point for {@code n} blocks taken without looking before: Student's below
+	 * 5 blocks (nothing trimmed), the trimmed statistic's own from 5.
+	 */
+	static double fixedPoint(int n) {
+		if (n < 2) {
+			return Double.POSITIVE_INFINITY;
 		}
 		if (trimmed(n) == 0) {
 			return studentT975(n - 1);

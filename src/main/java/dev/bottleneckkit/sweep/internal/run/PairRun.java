@@ -28,10 +28,12 @@ import org.testcontainers.utility.DockerImageName;
  * blocks at the knee's users and the ceiling's, A B B A or B A A B (each load's window
  * fitted to what caps the route: {@link SweepRun#blockWindow}), or, where the CPU may cap
  * the ceiling, A and B in turns of half a second within one load at each count
- * ({@link SweepRun#loadInTurns}), until the throughput's ratio is known to
- * {@value ABComparison#EARLY_PRECISION} after {@value ABComparison#EARLY_BLOCKS} blocks
- * or to {@value ABComparison#PRECISION} after {@value ABComparison#MIN_BLOCKS}, or
- * {@value ABComparison#MAX_BLOCKS} blocks were measured. Loads never run at once. The
+ * ({@link SweepRun#loadInTurns}). After every second block from the fourth it looks,
+ * and stops when it knows ({@link Block#decide}): red, green within the bound, or
+ * improved, each read from intervals that stay honest however often it looked. Else it
+ * takes two more, while they fit in the budget that runs from both images' start
+ * ({@link #DEFAULT_BUDGET} unless told) and it has looked at fewer than
+ * {@value Block#LOOKS_UP_TO}; a guard out of time is unresolved. Loads never run at once. The
  * base is stopped and removed when the run ends, also when it fails. Which side goes
  * first in a block is drawn at random, balanced over each pair of blocks
  * ({@link BlockOrder}); the console prints the seed that replays it.
@@ -73,13 +75,25 @@ public final class PairRun {
 	 */
 	static final double PAIR_SPREAD = 0.012;
 
+	/**
+	 * The time a guard spends after both images started unless told: its warm-ups, the
+	 * knee's search, the settling and its blocks, for all its routes.
+	 */
+	public static final Duration DEFAULT_BUDGET = Duration.ofMinutes(5);
+
+	/** The blocks a guard takes whatever its budget: its first look. */
+	static final int FIRST_LOOK = 4;
+
 	private final AbstractServiceContainer<?> headService;
 
 	private final DockerImageName baseImage;
 
-	public PairRun(AbstractServiceContainer<?> headService, DockerImageName baseImage) {
+	private final Duration budget;
+
+	public PairRun(AbstractServiceContainer<?> headService, DockerImageName baseImage, Duration budget) {
 		this.headService = headService;
 		this.baseImage = baseImage;
+		this.budget = budget;
 	}
 
 	/**
@@ -106,7 +120,7 @@ public final class PairRun {
 		/** The comparison, with each side's cap as its verdict names it. */
 		public ABComparison compared(Verdict baseVerdict, Verdict headVerdict) {
 			return new ABComparison(this.baseImage, this.headImage, this.sameImage, this.kneeUsers, this.ceilingUsers,
-					Block.figures(this.blocks, this.pairSpread), baseVerdict.headline(), headVerdict.headline(),
+					Block.atALook(this.blocks, this.pairSpread), baseVerdict.headline(), headVerdict.headline(),
 					capMoved(baseVerdict, headVerdict), this.blocks.size(), this.seed, this.base.steps(), this.took);
 		}
 
@@ -141,6 +155,8 @@ public final class PairRun {
 			Console.line(name + ": A/B: starting the base " + this.baseImage.asCanonicalNameString()
 					+ ", configured as the head");
 			start(baseService, "the base", this.baseImage);
+			// The budget runs from here, both images started, for every route.
+			long deadline = System.nanoTime() + this.budget.toNanos();
 			String headImage = imageOf(this.headService);
 			boolean same = imageId(this.headService).equals(imageId(baseService));
 			if (same) {
@@ -150,16 +166,16 @@ public final class PairRun {
 			List<Measured> measured = new ArrayList<>();
 			for (SweepRun head : heads) {
 				// Each route draws its blocks' order further along the one seed's.
-				int firstBlock = measured.size() * ABComparison.MAX_BLOCKS;
+				int firstBlock = measured.size() * Block.LOOKS_UP_TO;
 				measured.add(measure(head, head.on(baseService, " [A]"), headImage, same,
-						measured.isEmpty() ? started : System.nanoTime(), order, firstBlock));
+						measured.isEmpty() ? started : System.nanoTime(), order, firstBlock, deadline));
 			}
 			return measured;
 		}
 	}
 
 	private Measured measure(SweepRun head, SweepRun base, String headImage, boolean same, long started,
-			BlockOrder order, int firstBlock) {
+			BlockOrder order, int firstBlock, long deadline) {
 		String name = head.name();
 		long searching = System.nanoTime();
 		try (Probes baseProbes = base.openProbes();
@@ -218,7 +234,7 @@ public final class PairRun {
 							: ""));
 			List<Block> blocks = onPairs(head, base, headImage, pairs, baseReadings, headReadings, ceilingUsers,
 					(runs) -> blocks(runs, baseReadings, headReadings, kneeUsers, ceilingUsers, window, order,
-							firstBlock));
+							firstBlock, pairSpread, deadline));
 			long ended = System.nanoTime();
 			Console.line(String.format(Locale.ROOT,
 					"%s: A/B took %d s: the base's start %d s, warm-ups, the knee's search and settling %d s, %d blocks"
@@ -267,14 +283,21 @@ public final class PairRun {
 	 * time to each of {@code pairs} of JVMs in turn.
 	 */
 	private List<Block> blocks(List<Pair> pairs, Readings baseReadings, Readings headReadings, int knee, int ceiling,
-			Duration window, BlockOrder order, int firstBlock) {
+			Duration window, BlockOrder order, int firstBlock, double pairSpread, long deadline) {
 		List<Block> blocks = new ArrayList<>();
 		String name = pairs.get(0).head().name();
 		Duration w1 = baseReadings.oneUserLatency();
 		Duration atKnee = latencyAt(baseReadings, knee);
 		Duration atCeiling = latencyAt(baseReadings, ceiling).compareTo(latencyAt(headReadings, ceiling)) >= 0
 				? latencyAt(baseReadings, ceiling) : latencyAt(headReadings, ceiling);
-		while (blocks.size() < ABComparison.MAX_BLOCKS && !Block.precise(blocks)) {
+		Block.Decision decision = Block.Decision.MORE;
+		long pairBegan = System.nanoTime();
+		long lastPair = 0;
+		while (decision == Block.Decision.MORE && blocks.size() < Block.LOOKS_UP_TO
+				&& (blocks.size() < FIRST_LOOK || blocks.size() % 2 == 1 || System.nanoTime() + lastPair <= deadline)) {
+			if (blocks.size() % 2 == 0) {
+				pairBegan = System.nanoTime();
+			}
 			boolean baseFirst = order.baseFirst(firstBlock + blocks.size());
 			// Each pair of JVMs takes two blocks in turn, A first in one of them.
 			int pair = (blocks.size() / 2) % pairs.size();
@@ -290,7 +313,19 @@ public final class PairRun {
 					name, block, measured.baseKneeRps(), measured.headKneeRps(), knee, measured.baseCeilingRps(),
 					measured.headCeilingRps(), ceiling,
 					inTurns(window) ? ", at full load in " + SweepRun.turn(atCeiling).toMillis() + " ms turns" : ""));
+			if (blocks.size() % 2 == 0) {
+				lastPair = System.nanoTime() - pairBegan;
+				decision = Block.decide(blocks, pairSpread, ABComparison.DEFAULT_BOUND);
+			}
 		}
+		Console.line(String.format(Locale.ROOT, "%s: A/B: %s after %d blocks%s", name, switch (decision) {
+			case REGRESSED -> "red";
+			case WITHIN -> "green, no change beyond " + Math.round(100 * ABComparison.DEFAULT_BOUND) + " %";
+			case IMPROVED -> "improved";
+			case MORE -> "unresolved";
+		}, blocks.size(), (decision == Block.Decision.MORE) ? (blocks.size() >= Block.LOOKS_UP_TO
+				? ": the most blocks a guard looks at" : ": the budget's end came before the next pair of blocks")
+				: ""));
 		return blocks;
 	}
 
