@@ -212,11 +212,12 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 			return "regressed";
 		}
 		if (!resolved(bound)) {
-			return String.format(Locale.ROOT, "unresolved at ±%.1f %%", 100 * this.figures.stream()
-				.filter(Figure::higherIsBetter)
-				.mapToDouble(Figure::halfWidth)
-				.max()
-				.orElse(0));
+			return String.format(Locale.ROOT, "unresolved at ±%.1f %%",
+					100 * this.figures.stream()
+						.filter(Figure::higherIsBetter)
+						.mapToDouble(Figure::halfWidth)
+						.max()
+						.orElse(0));
 		}
 		if (this.figures.stream().anyMatch((f) -> f.change(bound) == Change.IMPROVED)) {
 			return "improved";

@@ -381,7 +381,8 @@ public final class Sweep {
 					+ " hands back a result a route: call runEach()");
 		}
 		SweepRun run = sweepRun();
-		Optional<PairRun.Measured> pair = baseImage().map((image) -> new PairRun(this.service, image, this.checks.budget()).measure(run));
+		Optional<PairRun.Measured> pair = baseImage()
+			.map((image) -> new PairRun(this.service, image, this.checks.budget()).measure(run));
 		return concluded(run, pair);
 	}
 

@@ -155,7 +155,7 @@ class ReportWriterTest {
 		entry.settle(new AssertionError("stock:pr-7 regressed against stock:main beyond 5 %"));
 
 		assertThat(entry.outcome()).isEqualTo("failed: stock:pr-7 regressed against stock:main beyond 5 %;"
-				+ " this route alone: no change at this precision (±0.1 %)");
+				+ " this route alone: no change beyond 5 %");
 		assertThat(ReportWriter.html(List.of(entry))).contains("<tr><td>T4</td><td>guard /label against main</td>");
 	}
 

@@ -70,8 +70,8 @@ class ABComparisonTest {
 	}
 
 	/**
-	 * Blocks too noisy to tell a 4 % change from none: unresolved, neither a false red nor
-	 * green, and the guard fails saying so and what resolves it.
+	 * Blocks too noisy to tell a 4 % change from none: unresolved, neither a false red
+	 * nor green, and the guard fails saying so and what resolves it.
 	 */
 	@Test
 	void aDifferenceTheBlocksCannotResolveIsUnresolvedNeverGreen() {
@@ -192,9 +192,7 @@ class ABComparisonTest {
 			.contains("0.66")
 			.containsPattern("±0\\.\\d %")
 			.endsWith("regressed");
-		assertThat(table.get(3)).startsWith("guard /label")
-			.contains("1.0")
-			.endsWith("no change beyond 5 %");
+		assertThat(table.get(3)).startsWith("guard /label").contains("1.0").endsWith("no change beyond 5 %");
 		assertThat(table.get(4)).startsWith("guard /price")
 			.endsWith("regressed: the cap moved to Tomcat request threads");
 	}
@@ -310,10 +308,13 @@ class ABComparisonTest {
 			.isEqualTo(Block.Decision.MORE);
 		assertThat(Block.decide(blocks(10.0, 10.0, 0.05, 8, 5), 0, 0.05)).as("A/A, 8 blocks ±5 %")
 			.isEqualTo(Block.Decision.MORE);
-		assertThat(Block.decide(blocks(10.0, 5.0, 0.01, 5, 5), 0, 0.05)).as("an odd count").isEqualTo(Block.Decision.MORE);
-		assertThat(Block.decide(blocks(10.0, 5.0, 0.01, 2, 5), 0, 0.05)).as("two blocks").isEqualTo(Block.Decision.MORE);
+		assertThat(Block.decide(blocks(10.0, 5.0, 0.01, 5, 5), 0, 0.05)).as("an odd count")
+			.isEqualTo(Block.Decision.MORE);
+		assertThat(Block.decide(blocks(10.0, 5.0, 0.01, 2, 5), 0, 0.05)).as("two blocks")
+			.isEqualTo(Block.Decision.MORE);
 		assertThat(Block.decide(blocks(10.0, 10.0, 0.002, 4, 5), 0.03, 0.05))
-			.as("A/A, 4 blocks ±0.2 %, pairs of JVMs ±3 % apart").isEqualTo(Block.Decision.MORE);
+			.as("A/A, 4 blocks ±0.2 %, pairs of JVMs ±3 % apart")
+			.isEqualTo(Block.Decision.MORE);
 	}
 
 	/**

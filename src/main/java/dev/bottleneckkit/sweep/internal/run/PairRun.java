@@ -28,13 +28,13 @@ import org.testcontainers.utility.DockerImageName;
  * blocks at the knee's users and the ceiling's, A B B A or B A A B (each load's window
  * fitted to what caps the route: {@link SweepRun#blockWindow}), or, where the CPU may cap
  * the ceiling, A and B in turns of half a second within one load at each count
- * ({@link SweepRun#loadInTurns}). After every second block from the fourth it looks,
- * and stops when it knows ({@link Block#decide}): red, green within the bound, or
- * improved, each read from intervals that stay honest however often it looked. Else it
- * takes two more, while they fit in the budget that runs from both images' start
+ * ({@link SweepRun#loadInTurns}). After every second block from the fourth it looks, and
+ * stops when it knows ({@link Block#decide}): red, green within the bound, or improved,
+ * each read from intervals that stay honest however often it looked. Else it takes two
+ * more, while they fit in the budget that runs from both images' start
  * ({@link #DEFAULT_BUDGET} unless told) and it has looked at fewer than
- * {@value Block#LOOKS_UP_TO}; a guard out of time is unresolved. Loads never run at once. The
- * base is stopped and removed when the run ends, also when it fails. Which side goes
+ * {@value Block#LOOKS_UP_TO}; a guard out of time is unresolved. Loads never run at once.
+ * The base is stopped and removed when the run ends, also when it fails. Which side goes
  * first in a block is drawn at random, balanced over each pair of blocks
  * ({@link BlockOrder}); the console prints the seed that replays it.
  * <p>
@@ -323,9 +323,11 @@ public final class PairRun {
 			case WITHIN -> "green, no change beyond " + Math.round(100 * ABComparison.DEFAULT_BOUND) + " %";
 			case IMPROVED -> "improved";
 			case MORE -> "unresolved";
-		}, blocks.size(), (decision == Block.Decision.MORE) ? (blocks.size() >= Block.LOOKS_UP_TO
-				? ": the most blocks a guard looks at" : ": the budget's end came before the next pair of blocks")
-				: ""));
+		}, blocks.size(),
+				(decision == Block.Decision.MORE)
+						? (blocks.size() >= Block.LOOKS_UP_TO ? ": the most blocks a guard looks at"
+								: ": the budget's end came before the next pair of blocks")
+						: ""));
 		return blocks;
 	}
 
