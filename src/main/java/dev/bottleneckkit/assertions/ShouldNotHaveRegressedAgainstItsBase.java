@@ -23,7 +23,7 @@ final class ShouldNotHaveRegressedAgainstItsBase extends AssertionMessage {
 	static ShouldNotHaveRegressedAgainstItsBase shouldBeResolved(ABComparison actual, double bound) {
 		return new ShouldNotHaveRegressedAgainstItsBase(String.format(Locale.ROOT,
 				"%s against %s is %s at a bound of %d %% after %d blocks at %d and %d users (%d s): the blocks could not"
-						+ " tell; a longer budget (Sweep.within) or a wider bound resolves it:%n  %s",
+						+ " tell; a longer budget (Sweep.within) or a wider bound (Sweep.tolerating) resolves it:%n  %s",
 				actual.headImage(), actual.baseImage(), actual.outcome(bound), percent(bound), actual.blocks(),
 				actual.kneeUsers(), actual.ceilingUsers(), actual.took().toSeconds(),
 				String.join(String.format(Locale.ROOT, "%n  "), actual.lines(bound))));

@@ -95,11 +95,11 @@ final class HtmlReport {
 		for (ReportEntry.Swept e : compared) {
 			ABComparison ab = e.sweep().comparison().orElseThrow();
 			Optional<ABComparison.Figure> ceiling = ab.figure("ceiling");
-			boolean regressed = ab.regressed(ABComparison.DEFAULT_BOUND);
+			boolean regressed = ab.regressed();
 			List<String> cells = List.of(e.scenarioId(), e.caseName(), ab.baseImage(),
 					ceiling.map((f) -> String.format(Locale.ROOT, "%.1f → %.1f rps", f.base(), f.head())).orElse("—"),
 					ceiling.map(ABComparison.Figure::interval).orElse("—"),
-					ceiling.map(ABComparison.Figure::spread).orElse("—"), ab.outcome(ABComparison.DEFAULT_BOUND));
+					ceiling.map(ABComparison.Figure::spread).orElse("—"), ab.outcome());
 			html.append(regressed ? "<tr class=\"regressed\">" : "<tr>");
 			cells.forEach((cell) -> html.append("<td>").append(ReportText.escape(cell)).append("</td>"));
 			html.append("</tr>");
@@ -276,7 +276,7 @@ final class HtmlReport {
 			.append("</div>");
 		sweep.comparison()
 			.ifPresent((comparison) -> card.append("<div class=\"verdict\" style=\"background:")
-				.append(comparison.regressed(ABComparison.DEFAULT_BOUND) ? "#ffebe9" : "#dafbe1")
+				.append(comparison.regressed() ? "#ffebe9" : "#dafbe1")
 				.append("\"><b>B against A</b> — B ")
 				.append(ReportText.escape(comparison.headImage()))
 				.append(", A ")
@@ -286,7 +286,7 @@ final class HtmlReport {
 						", %d interleaved blocks at %d and %d users, %d s, the order drawn from seed %d:",
 						comparison.blocks(), comparison.kneeUsers(), comparison.ceilingUsers(),
 						comparison.took().toSeconds(), comparison.seed()))
-				.append(comparison.lines(ABComparison.DEFAULT_BOUND)
+				.append(comparison.lines()
 					.stream()
 					.map((line) -> "<br>" + ReportText.escape(line))
 					.collect(java.util.stream.Collectors.joining()))

@@ -117,7 +117,7 @@ abstract sealed class ReportEntry permits ReportEntry.Load, ReportEntry.Failing,
 			String outcome = super.outcome();
 			return this.sweep.comparison()
 				.filter((compared) -> state() == Outcome.FAILED)
-				.map((compared) -> outcome + "; this route alone: " + compared.outcome(ABComparison.DEFAULT_BOUND))
+				.map((compared) -> outcome + "; this route alone: " + compared.outcome())
 				.orElse(outcome);
 		}
 

@@ -199,7 +199,7 @@ final class ResultsJson {
 	}
 
 	private static SweepRecord.Comparison comparison(ABComparison comparison) {
-		double bound = ABComparison.DEFAULT_BOUND;
+		double bound = comparison.bound();
 		return new SweepRecord.Comparison(comparison.baseImage(), comparison.headImage(), comparison.sameImage(),
 				comparison.kneeUsers(), comparison.ceilingUsers(), comparison.baseCap(), comparison.headCap(),
 				comparison.capMoved(), comparison.blocks(), comparison.seed(),

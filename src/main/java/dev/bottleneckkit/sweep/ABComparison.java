@@ -13,7 +13,7 @@ import dev.bottleneckkit.sweep.internal.analysis.TrimmedInterval;
  * measured side by side in one run: both started alike, their loads taken in turn, never
  * at once, each figure a ratio B / A with a 95 % interval from repeated interleaved
  * blocks, and a verdict per figure: {@link Change#REGRESSED}, {@link Change#IMPROVED} or
- * {@link Change#NO_CHANGE} at this precision. A cap that moved from one resource to
+ * {@link Change#NO_CHANGE} beyond the guard's bound, or {@link Change#UNRESOLVED}. A cap that moved from one resource to
  * another is a regression of its own; a side whose verdict names no resource
  * (unexplained, no cap, the load generator) moves nothing, and its figures alone decide.
  * <p>
@@ -41,13 +41,20 @@ import dev.bottleneckkit.sweep.internal.analysis.TrimmedInterval;
  * @param seed the seed of the blocks' order: {@code -Dbottleneck.ab.seed=SEED} replays it
  * @param baseSteps the base's steps of the knee's search (the head's are the sweep's)
  * @param took how long the comparison took, the base's start included
+ * @param bound the change the guard told apart, as a share (0.02 for 2 %): it stopped
+ * once each throughput figure's interval lay beyond it or within it
  */
 public record ABComparison(String baseImage, String headImage, boolean sameImage, int kneeUsers, int ceilingUsers,
 		List<Figure> figures, String baseCap, String headCap, boolean capMoved, int blocks, long seed,
-		List<Step> baseSteps, Duration took) {
+		List<Step> baseSteps, Duration took, double bound) {
 
-	/** The bound a verdict is read at unless told: 5 %. */
-	public static final double DEFAULT_BOUND = 0.05;
+	/**
+	 * The change a guard tells apart unless told ({@code Sweep.tolerating}): 2 %. A 5 %
+	 * change is then red, never green (at a bound of 5 % one lies on it: a sequential
+	 * guard of such a change read green in 2 of 100 simulated, {@code docs/sequential-sim.md}),
+	 * and a route that waits for a pool or a downstream resolves it in 4 blocks.
+	 */
+	public static final double DEFAULT_BOUND = 0.02;
 
 	public ABComparison {
 		figures = List.copyOf(figures);
@@ -134,7 +141,7 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 
 		/**
 		 * "ceiling: 10.1 → 7.9 rps, B/A 0.780 (0.760–0.800, 95 %), a block ±0.9 %:
-		 * regressed", or "… : no change at this precision (±2.1 %)".
+		 * regressed", "… : no change beyond 2 %" or "… : unresolved at ±2.1 %".
 		 */
 		public String line(double bound) {
 			Change change = change(bound);
@@ -151,6 +158,11 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 
 	}
 
+	/** Whether B regressed against A at the guard's bound ({@link #regressed(double)}). */
+	public boolean regressed() {
+		return regressed(this.bound);
+	}
+
 	/**
 	 * Whether B regressed against A at {@code bound}: a figure's interval wholly beyond
 	 * it, or the cap moved to another resource.
@@ -162,6 +174,11 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 	/** The figure named {@code name}, if measured. */
 	public Optional<Figure> figure(String name) {
 		return this.figures.stream().filter((figure) -> figure.name().equals(name)).findFirst();
+	}
+
+	/** The comparison at the guard's bound, one line a figure, the cap's line first. */
+	public List<String> lines() {
+		return lines(this.bound);
 	}
 
 	/** The comparison at {@code bound}, one line a figure, the cap's line first. */
@@ -176,16 +193,21 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 	}
 
 	/**
-	 * "B (orders:pr) against A (orders:main), 6 blocks at 8 and 16 users (order's seed
-	 * 42): regressed" with every figure's line, at the default bound.
+	 * "B (orders:pr) against A (orders:main), 6 blocks at 8 and 16 users in 96 s (order's
+	 * seed 42): regressed" with every figure's line, at the guard's bound.
 	 */
 	@Override
 	public String toString() {
 		return String.format(Locale.ROOT,
-				"B (%s) against A (%s)%s, %d blocks at %d and %d users (order's seed %d): %s%n  %s", this.headImage,
-				this.baseImage, this.sameImage ? ", the same image" : "", this.blocks, this.kneeUsers,
-				this.ceilingUsers, this.seed, outcome(DEFAULT_BOUND),
-				String.join(System.lineSeparator() + "  ", lines(DEFAULT_BOUND)));
+				"B (%s) against A (%s)%s, %d blocks at %d and %d users in %d s (order's seed %d): %s%n  %s",
+				this.headImage, this.baseImage, this.sameImage ? ", the same image" : "", this.blocks, this.kneeUsers,
+				this.ceilingUsers, this.took.toSeconds(), this.seed, outcome(),
+				String.join(System.lineSeparator() + "  ", lines()));
+	}
+
+	/** Whether the blocks told at the guard's bound ({@link #resolved(double)}). */
+	public boolean resolved() {
+		return resolved(this.bound);
 	}
 
 	/**
@@ -197,6 +219,11 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 		return this.figures.stream()
 			.filter(Figure::higherIsBetter)
 			.noneMatch((figure) -> figure.change(bound) == Change.UNRESOLVED);
+	}
+
+	/** The comparison's verdict at the guard's bound ({@link #outcome(double)}). */
+	public String outcome() {
+		return outcome(this.bound);
 	}
 
 	/**
@@ -226,7 +253,7 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 	}
 
 	/** A bound as a person writes it: "5 %", "2.5 %". */
-	static String percent(double share) {
+	public static String percent(double share) {
 		return String.format(Locale.ROOT, "%.1f", 100 * share).replaceFirst("\\.0$", "") + " %";
 	}
 

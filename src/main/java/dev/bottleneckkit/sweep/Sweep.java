@@ -23,6 +23,7 @@ import dev.bottleneckkit.sweep.internal.run.PairRun;
 import dev.bottleneckkit.sweep.internal.run.Readings;
 import dev.bottleneckkit.sweep.internal.run.RunWide;
 import dev.bottleneckkit.sweep.internal.run.SweepRun;
+import org.assertj.core.data.Percentage;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.utility.DockerImageName;
 
@@ -98,28 +99,28 @@ public final class Sweep {
 	 * @param reaching the throughput whose smallest limit is searched for
 	 * @param against the base image the service is measured against side by side, when
 	 * named
-	 * @param budget the time an A/B guard spends after both images started
+	 * @param guard the budget and the bound of an A/B guard
 	 */
 	private record Checks(boolean confirming, Optional<Knob> knob, OptionalDouble reaching,
-			Optional<DockerImageName> against, Duration budget) {
+			Optional<DockerImageName> against, PairRun.Guard guard) {
 
 		static final Checks NONE = new Checks(false, Optional.empty(), OptionalDouble.empty(), Optional.empty(),
-				PairRun.DEFAULT_BUDGET);
+				PairRun.Guard.DEFAULT);
 
 		Checks confirming(Optional<Knob> knob) {
-			return new Checks(true, knob, this.reaching, this.against, this.budget);
+			return new Checks(true, knob, this.reaching, this.against, this.guard);
 		}
 
 		Checks reaching(double rps) {
-			return new Checks(this.confirming, this.knob, OptionalDouble.of(rps), this.against, this.budget);
+			return new Checks(this.confirming, this.knob, OptionalDouble.of(rps), this.against, this.guard);
 		}
 
 		Checks against(DockerImageName base) {
-			return new Checks(this.confirming, this.knob, this.reaching, Optional.of(base), this.budget);
+			return new Checks(this.confirming, this.knob, this.reaching, Optional.of(base), this.guard);
 		}
 
-		Checks within(Duration budget) {
-			return new Checks(this.confirming, this.knob, this.reaching, this.against, budget);
+		Checks guard(PairRun.Guard guard) {
+			return new Checks(this.confirming, this.knob, this.reaching, this.against, guard);
 		}
 
 		boolean any() {
@@ -348,7 +349,25 @@ public final class Sweep {
 					"within needs a guard's budget above zero, e.g. Duration.ofMinutes(5); was " + budget);
 		}
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
-				this.warmUpAtMost, this.checks.within(budget), this.own, this.routes);
+				this.warmUpAtMost, this.checks.guard(this.checks.guard().within(budget)), this.own, this.routes);
+	}
+
+	/**
+	 * The change an A/B guard ({@link #against(String)}) tells apart:
+	 * {@code tolerating(withPercentage(5))}. It stops once each throughput figure's
+	 * interval lies beyond the bound (red) or within it (green: no change beyond it), and
+	 * {@code assertThat(result).hasNotRegressedAgainstItsBase()} reads it there. 2 %
+	 * unless told ({@link ABComparison#DEFAULT_BOUND}); a wider bound resolves sooner, a
+	 * route the CPU caps resolves about ±3 % in the default budget.
+	 */
+	public Sweep tolerating(Percentage bound) {
+		if (bound == null || bound.value <= 0 || bound.value >= 100) {
+			throw new IllegalArgumentException(
+					"tolerating needs a bound between 0 and 100 %, e.g. withPercentage(2); was " + bound);
+		}
+		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
+				this.warmUpAtMost, this.checks.guard(this.checks.guard().tolerating(bound.value / 100)), this.own,
+				this.routes);
 	}
 
 	/**
@@ -382,7 +401,7 @@ public final class Sweep {
 		}
 		SweepRun run = sweepRun();
 		Optional<PairRun.Measured> pair = baseImage()
-			.map((image) -> new PairRun(this.service, image, this.checks.budget()).measure(run));
+			.map((image) -> new PairRun(this.service, image, this.checks.guard()).measure(run));
 		return concluded(run, pair);
 	}
 
@@ -401,13 +420,13 @@ public final class Sweep {
 			return each.stream().map(Sweep::run).toList();
 		}
 		List<SweepRun> runs = each.stream().map(Sweep::sweepRun).toList();
-		List<PairRun.Measured> pairs = new PairRun(this.service, base.get(), this.checks.budget()).measureEach(runs);
+		List<PairRun.Measured> pairs = new PairRun(this.service, base.get(), this.checks.guard()).measureEach(runs);
 		List<SweepResult> results = new ArrayList<>();
 		for (int index = 0; index < each.size(); index++) {
 			results.add(each.get(index).concluded(runs.get(index), Optional.of(pairs.get(index))));
 		}
 		if (results.size() > 1) {
-			routesTable(results, ABComparison.DEFAULT_BOUND).forEach((line) -> Console.line(this.name + ": " + line));
+			routesTable(results).forEach((line) -> Console.line(this.name + ": " + line));
 		}
 		return List.copyOf(results);
 	}
@@ -415,21 +434,25 @@ public final class Sweep {
 	/**
 	 * The routes of one guard as a table, a line each: the route, its ceiling B / A with
 	 * its 95 % interval, the spread of one block (the noise floor: what the run could
-	 * resolve) and its verdict at {@code bound}; a route without a comparison says so.
+	 * resolve), its blocks, its time and its verdict at its guard's bound; a route
+	 * without a comparison says so.
 	 */
-	static List<String> routesTable(List<SweepResult> routes, double bound) {
+	static List<String> routesTable(List<SweepResult> routes) {
 		int width = routes.stream().mapToInt((route) -> route.name().length()).max().orElse(5);
-		String row = "%-" + width + "s  %-24s  %-9s  %s";
+		String row = "%-" + width + "s  %-24s  %-9s  %6s  %5s  %s";
 		List<String> lines = new ArrayList<>();
 		lines.add(String.format(Locale.ROOT, "%d routes, each B against A at one start of both:", routes.size()));
-		lines.add(String.format(Locale.ROOT, row, "route", "ceiling B/A (95 %)", "a block", "verdict"));
+		lines.add(String.format(Locale.ROOT, row, "route", "ceiling B/A (95 %)", "a block", "blocks", "took",
+				"verdict"));
 		for (SweepResult route : routes) {
 			Optional<ABComparison> compared = route.comparison();
 			Optional<ABComparison.Figure> ceiling = compared.flatMap((c) -> c.figure("ceiling"));
 			lines.add(String.format(Locale.ROOT, row, route.name(),
 					ceiling.map(ABComparison.Figure::interval).orElse("-"),
 					ceiling.map(ABComparison.Figure::spread).orElse("-"),
-					compared.map((c) -> c.outcome(bound)).orElse("not compared")));
+					compared.map((c) -> Integer.toString(c.blocks())).orElse("-"),
+					compared.map((c) -> c.took().toSeconds() + " s").orElse("-"),
+					compared.map(ABComparison::outcome).orElse("not compared")));
 		}
 		return lines;
 	}

@@ -95,12 +95,13 @@ public final class ABCalibration {
 			ABComparison.Figure p99 = comparison.figure("p99 at the knee").orElseThrow();
 			String red = comparison.figures()
 				.stream()
-				.filter((figure) -> figure.change(ABComparison.DEFAULT_BOUND) == ABComparison.Change.REGRESSED)
+				.filter((figure) -> figure.change(comparison.bound()) == ABComparison.Change.REGRESSED)
 				.map(ABComparison.Figure::name)
 				.collect(Collectors.joining(","));
-			String verdict = comparison.regressed(ABComparison.DEFAULT_BOUND) ? "regressed"
-					: (ceiling.change(ABComparison.DEFAULT_BOUND) == ABComparison.Change.IMPROVED) ? "improved"
-							: "no-change";
+			String verdict = comparison.regressed() ? "regressed"
+					: !comparison.resolved() ? "unresolved"
+							: (ceiling.change(comparison.bound()) == ABComparison.Change.IMPROVED) ? "improved"
+									: "no-change";
 			return String.join("\t", kind.label(), Integer.toString(run), verdict,
 					Boolean.toString(comparison.capMoved()), number(ceiling.ratio()), number(ceiling.low()),
 					number(ceiling.high()), number(ceiling.noise()), Integer.toString(comparison.blocks()),

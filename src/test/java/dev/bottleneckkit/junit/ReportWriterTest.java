@@ -119,7 +119,7 @@ class ReportWriterTest {
 								true),
 						new ABComparison.Figure("p99 at the knee", "ms", 650, 810, 1.25, 1.18, 1.31, 0.04, false)),
 				"HttpClient connection pool", "HttpClient connection pool", false, 6, 42L, head.steps(),
-				Duration.ofSeconds(140)));
+				Duration.ofSeconds(140), 0.05));
 		ReportEntry entry = new ReportEntry.Swept(source("S1", "default pool", "sweep: default pool"), sweep, Map.of(),
 				Map.of());
 		entry.settle(null);
@@ -149,7 +149,7 @@ class ReportWriterTest {
 		SweepResult head = SweepResults.cappedByAPoolOfFive();
 		SweepResult label = SweepResults.compared(head, new ABComparison("stock:main", "stock:pr-7", false, 4, 8,
 				List.of(new ABComparison.Figure("ceiling", "rps", 15.0, 15.0, 1.000, 0.999, 1.001, 0.002, true)),
-				"renderers", "renderers", false, 6, 42L, head.steps(), Duration.ofSeconds(130)));
+				"renderers", "renderers", false, 6, 42L, head.steps(), Duration.ofSeconds(130), 0.05));
 		ReportEntry entry = new ReportEntry.Swept(source("T4", "routes", "guard /label against main"), label, Map.of(),
 				Map.of());
 		entry.settle(new AssertionError("stock:pr-7 regressed against stock:main beyond 5 %"));

@@ -22,6 +22,7 @@ import org.testcontainers.utility.DockerImageName;
 import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.data.Percentage.withPercentage;
 
@@ -90,7 +91,37 @@ class ABComparisonTest {
 			.isThrownBy(() -> assertThat(SweepResults.compared(SweepResults.cappedByAPoolOfFive(), noisy))
 				.hasNotRegressedAgainstItsBase(withPercentage(5)))
 			.withMessageContaining("is unresolved at ±")
-			.withMessageContaining("a longer budget (Sweep.within) or a wider bound resolves it");
+			.withMessageContaining("a longer budget (Sweep.within) or a wider bound (Sweep.tolerating) resolves it");
+	}
+
+	@Test
+	void aGuardsBoundAndBudgetOutsideTheirRangeAreRefusedInOneLine() {
+		Sweep sweep = Sweep.of(URI.create("http://127.0.0.1:1/orders"));
+
+		assertThatIllegalArgumentException().isThrownBy(() -> sweep.tolerating(withPercentage(0)))
+			.withMessageStartingWith("tolerating needs a bound between 0 and 100 %, e.g. withPercentage(2); was ");
+		assertThatIllegalArgumentException().isThrownBy(() -> sweep.within(Duration.ZERO))
+			.withMessage("within needs a guard's budget above zero, e.g. Duration.ofMinutes(5); was PT0S");
+	}
+
+	/**
+	 * A 4 % cut measured tightly: red where the guard told 2 % apart, green where it told
+	 * 5 %; the assertion without a bound reads the guard's own.
+	 */
+	@Test
+	void theAssertionReadsTheBoundTheGuardToldApart() {
+		List<Block> blocks = blocks(10.0, 9.6, 0.002, 6, 7);
+		ABComparison atFive = comparison(blocks, "Hikari connection pool", "Hikari connection pool");
+		ABComparison atTwo = new ABComparison(atFive.baseImage(), atFive.headImage(), false, 8, 16, atFive.figures(),
+				atFive.baseCap(), atFive.headCap(), false, atFive.blocks(), 42L, List.of(), atFive.took(), 0.02);
+
+		assertThat(SweepResults.compared(SweepResults.cappedByAPoolOfFive(), atFive)).hasNotRegressedAgainstItsBase();
+		assertThat(atTwo.outcome()).isEqualTo("regressed");
+		assertThat(atFive.outcome()).isEqualTo("no change beyond 5 %");
+		assertThatExceptionOfType(AssertionError.class)
+			.isThrownBy(() -> assertThat(SweepResults.compared(SweepResults.cappedByAPoolOfFive(), atTwo))
+				.hasNotRegressedAgainstItsBase())
+			.withMessageContaining("beyond 2 %");
 	}
 
 	/**
@@ -183,11 +214,16 @@ class ABComparisonTest {
 		SweepResult price = route("guard /price",
 				comparison(blocks(10.0, 10.0, 0.003, 6, 6), "HttpClient pool", "Tomcat request threads"));
 
-		List<String> table = Sweep.routesTable(List.of(stock, label, price), 0.05);
+		List<String> table = Sweep.routesTable(List.of(stock, label, price));
 
 		assertThat(table).hasSize(5);
 		assertThat(table.get(0)).isEqualTo("3 routes, each B against A at one start of both:");
-		assertThat(table.get(1)).startsWith("route").contains("ceiling B/A (95 %)").contains("a block");
+		assertThat(table.get(1)).startsWith("route")
+			.contains("ceiling B/A (95 %)")
+			.contains("a block")
+			.contains("blocks")
+			.contains("took");
+		assertThat(table.get(2)).contains("     6  150 s");
 		assertThat(table.get(2)).startsWith("guard /stock")
 			.contains("0.66")
 			.containsPattern("±0\\.\\d %")
@@ -346,7 +382,7 @@ class ABComparisonTest {
 		boolean named = !baseCap.equals("unexplained") && !headCap.equals("unexplained");
 		return new ABComparison("registry.example.com/orders:main", "registry.example.com/orders:pr-7", false, 8, 16,
 				Block.figures(blocks), baseCap, headCap, named && !baseCap.equals(headCap), blocks.size(), 42L,
-				List.of(), Duration.ofSeconds(150));
+				List.of(), Duration.ofSeconds(150), 0.05);
 	}
 
 }

@@ -94,6 +94,14 @@ public record Block(double baseKneeRps, double headKneeRps, double baseKneeP99Ms
 	}
 
 	/**
+	 * The least half-width, on the log ratio, of an interval at a look from blocks shared
+	 * evenly by {@code pairs} pairs of JVMs: the pairs' term alone, however many blocks.
+	 */
+	public static double pairsTerm(double pairSpread, int pairs) {
+		return WIDEN * 1.96 * pairSpread / Math.sqrt(pairs);
+	}
+
+	/**
 	 * The figures of {@code blocks} at a look of a sequential guard: each interval, the
 	 * pairs' term included, widened by {@value #WIDEN} so that it stays honest however
 	 * often the guard looked before ({@link TrimmedInterval#atALook}).

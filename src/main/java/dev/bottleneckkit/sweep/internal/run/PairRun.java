@@ -32,7 +32,7 @@ import org.testcontainers.utility.DockerImageName;
  * stops when it knows ({@link Block#decide}): red, green within the bound, or improved,
  * each read from intervals that stay honest however often it looked. Else it takes two
  * more, while they fit in the budget that runs from both images' start
- * ({@link #DEFAULT_BUDGET} unless told) and it has looked at fewer than
+ * ({@link Guard#DEFAULT} unless told) and it has looked at fewer than
  * {@value Block#LOOKS_UP_TO}; a guard out of time is unresolved. Loads never run at once.
  * The base is stopped and removed when the run ends, also when it fails. Which side goes
  * first in a block is drawn at random, balanced over each pair of blocks
@@ -75,12 +75,6 @@ public final class PairRun {
 	 */
 	static final double PAIR_SPREAD = 0.012;
 
-	/**
-	 * The time a guard spends after both images started unless told: its warm-ups, the
-	 * knee's search, the settling and its blocks, for all its routes.
-	 */
-	public static final Duration DEFAULT_BUDGET = Duration.ofMinutes(5);
-
 	/** The blocks a guard takes whatever its budget: its first look. */
 	static final int FIRST_LOOK = 4;
 
@@ -88,12 +82,35 @@ public final class PairRun {
 
 	private final DockerImageName baseImage;
 
-	private final Duration budget;
+	private final Guard guard;
 
-	public PairRun(AbstractServiceContainer<?> headService, DockerImageName baseImage, Duration budget) {
+	public PairRun(AbstractServiceContainer<?> headService, DockerImageName baseImage, Guard guard) {
 		this.headService = headService;
 		this.baseImage = baseImage;
-		this.budget = budget;
+		this.guard = guard;
+	}
+
+	/**
+	 * What a guard may spend and what it tells apart.
+	 *
+	 * @param budget the time it spends after both images started: its warm-ups, the
+	 * knee's search, the settling and its blocks, for all its routes
+	 * @param bound the change it tells apart, as a share: it stops once each throughput
+	 * figure's interval lies beyond it or within it
+	 */
+	public record Guard(Duration budget, double bound) {
+
+		/** Five minutes, and {@link ABComparison#DEFAULT_BOUND}. */
+		public static final Guard DEFAULT = new Guard(Duration.ofMinutes(5), ABComparison.DEFAULT_BOUND);
+
+		public Guard within(Duration budget) {
+			return new Guard(budget, this.bound);
+		}
+
+		public Guard tolerating(double bound) {
+			return new Guard(this.budget, bound);
+		}
+
 	}
 
 	/**
@@ -113,15 +130,18 @@ public final class PairRun {
 	 * and B measure a pool or a downstream, the calibrated one where the CPU may cap
 	 * @param seed the seed of the blocks' order
 	 * @param took how long the pair took, the base's start included
+	 * @param bound the change the guard told apart
 	 */
 	public record Measured(Readings base, Readings head, String baseImage, String headImage, boolean sameImage,
-			int kneeUsers, int ceilingUsers, List<Block> blocks, double pairSpread, long seed, Duration took) {
+			int kneeUsers, int ceilingUsers, List<Block> blocks, double pairSpread, long seed, Duration took,
+			double bound) {
 
 		/** The comparison, with each side's cap as its verdict names it. */
 		public ABComparison compared(Verdict baseVerdict, Verdict headVerdict) {
 			return new ABComparison(this.baseImage, this.headImage, this.sameImage, this.kneeUsers, this.ceilingUsers,
 					Block.atALook(this.blocks, this.pairSpread), baseVerdict.headline(), headVerdict.headline(),
-					capMoved(baseVerdict, headVerdict), this.blocks.size(), this.seed, this.base.steps(), this.took);
+					capMoved(baseVerdict, headVerdict), this.blocks.size(), this.seed, this.base.steps(), this.took,
+					this.bound);
 		}
 
 	}
@@ -156,36 +176,43 @@ public final class PairRun {
 					+ ", configured as the head");
 			start(baseService, "the base", this.baseImage);
 			// The budget runs from here, both images started, for every route.
-			long deadline = System.nanoTime() + this.budget.toNanos();
+			long deadline = System.nanoTime() + this.guard.budget().toNanos();
 			String headImage = imageOf(this.headService);
 			boolean same = imageId(this.headService).equals(imageId(baseService));
 			if (same) {
 				Console.line(name + ": A/B: the base and the head are the same image ("
 						+ imageId(baseService).replace("sha256:", "").substring(0, 12) + "): an A/A comparison");
 			}
+			// Each JVM warms up once for all the routes, on all their requests, one JVM
+			// after the other: two JVMs warmed up at once on two cores read quiet before
+			// their JIT was done, and on a CPU-bound route their blocks spread ±2.7 %, not
+			// ±0.9 %. Each route then settles both at its ceiling's users.
+			long warming = System.nanoTime();
+			SweepRun all = SweepRun.together(heads, name);
+			SweepRun allOnTheBase = all.on(baseService, " [A]");
+			Warmed warmed = new Warmed(allOnTheBase.warming().warmUp(allOnTheBase.name(), false),
+					all.warming().warmUp(all.name(), false), warming);
 			List<Measured> measured = new ArrayList<>();
 			for (SweepRun head : heads) {
 				// Each route draws its blocks' order further along the one seed's.
 				int firstBlock = measured.size() * Block.LOOKS_UP_TO;
 				measured.add(measure(head, head.on(baseService, " [A]"), headImage, same,
-						measured.isEmpty() ? started : System.nanoTime(), order, firstBlock, deadline));
+						measured.isEmpty() ? started : System.nanoTime(), order, firstBlock, deadline,
+						measured.isEmpty() ? warmed : warmed.since(System.nanoTime())));
 			}
 			return measured;
 		}
 	}
 
 	private Measured measure(SweepRun head, SweepRun base, String headImage, boolean same, long started,
-			BlockOrder order, int firstBlock, long deadline) {
+			BlockOrder order, int firstBlock, long deadline, Warmed warmed) {
 		String name = head.name();
-		long searching = System.nanoTime();
+		long searching = warmed.began();
+		Optional<WarmUp> baseWarmUp = warmed.base();
+		Optional<WarmUp> headWarmUp = warmed.head();
 		try (Probes baseProbes = base.openProbes();
 				Probes headProbes = head.openProbes();
 				RunHook.Load loading = RunHook.installed().loads(name + ", A/B")) {
-			// One after the other: two JVMs warmed up at once on two cores read quiet
-			// before their JIT was done, and on a CPU-bound route their blocks spread
-			// ±2.7 %, not ±0.9 %.
-			Optional<WarmUp> baseWarmUp = base.warming().warmUp(base.name(), false);
-			Optional<WarmUp> headWarmUp = head.warming().warmUp(name, false);
 			Climb climb = new Climb(name + ", A/B",
 					List.of(new Climb.Side(base::step, baseProbes), new Climb.Side(head::step, headProbes)),
 					head.maxUsers());
@@ -243,8 +270,20 @@ public final class PairRun {
 					(blocking - searching) / 1_000_000_000, blocks.size(), (ended - blocking) / 1_000_000_000));
 			return new Measured(baseReadings, headReadings, this.baseImage.asCanonicalNameString(), headImage, same,
 					kneeUsers, ceilingUsers, blocks, pairSpread, order.seed(),
-					Duration.ofNanos(System.nanoTime() - started));
+					Duration.ofNanos(System.nanoTime() - started), this.guard.bound());
 		}
+	}
+
+	/**
+	 * Both JVMs' warm-ups, once for all the routes, and when they began: the first
+	 * route's search counts them, the others' begins later.
+	 */
+	private record Warmed(Optional<WarmUp> base, Optional<WarmUp> head, long began) {
+
+		Warmed since(long now) {
+			return new Warmed(this.base, this.head, now);
+		}
+
 	}
 
 	/**
@@ -290,8 +329,18 @@ public final class PairRun {
 		Duration atKnee = latencyAt(baseReadings, knee);
 		Duration atCeiling = latencyAt(baseReadings, ceiling).compareTo(latencyAt(headReadings, ceiling)) >= 0
 				? latencyAt(baseReadings, ceiling) : latencyAt(headReadings, ceiling);
+		double bound = this.guard.bound();
+		double pairsTerm = Block.pairsTerm(pairSpread, pairs.size());
+		if (pairsTerm >= Math.log1p(bound)) {
+			Console.line(String.format(Locale.ROOT,
+					"%s: A/B: green is out of reach at %s: %d %s of fresh JVMs alone leave ±%.1f %%; the guard can"
+							+ " still tell red (Sweep.tolerating(withPercentage(%d)) can tell green)",
+					name, ABComparison.percent(bound), pairs.size(), (pairs.size() == 1) ? "pair" : "pairs",
+					100 * Math.expm1(pairsTerm), (int) Math.ceil(100 * Math.expm1(pairsTerm) + 0.5)));
+		}
 		Block.Decision decision = Block.Decision.MORE;
-		long pairBegan = System.nanoTime();
+		long began = System.nanoTime();
+		long pairBegan = began;
 		long lastPair = 0;
 		while (decision == Block.Decision.MORE && blocks.size() < Block.LOOKS_UP_TO
 				&& (blocks.size() < FIRST_LOOK || blocks.size() % 2 == 1 || System.nanoTime() + lastPair <= deadline)) {
@@ -315,15 +364,15 @@ public final class PairRun {
 					inTurns(window) ? ", at full load in " + SweepRun.turn(atCeiling).toMillis() + " ms turns" : ""));
 			if (blocks.size() % 2 == 0) {
 				lastPair = System.nanoTime() - pairBegan;
-				decision = Block.decide(blocks, pairSpread, ABComparison.DEFAULT_BOUND);
+				decision = Block.decide(blocks, pairSpread, bound);
 			}
 		}
-		Console.line(String.format(Locale.ROOT, "%s: A/B: %s after %d blocks%s", name, switch (decision) {
-			case REGRESSED -> "red";
-			case WITHIN -> "green, no change beyond " + Math.round(100 * ABComparison.DEFAULT_BOUND) + " %";
-			case IMPROVED -> "improved";
-			case MORE -> "unresolved";
-		}, blocks.size(),
+		Console.line(String.format(Locale.ROOT, "%s: A/B: %s after %d blocks in %d s%s", name, switch (decision) {
+			case REGRESSED -> "red beyond " + ABComparison.percent(bound);
+			case WITHIN -> "green, no change beyond " + ABComparison.percent(bound);
+			case IMPROVED -> "improved beyond " + ABComparison.percent(bound);
+			case MORE -> "unresolved at " + ABComparison.percent(bound);
+		}, blocks.size(), (System.nanoTime() - began) / 1_000_000_000,
 				(decision == Block.Decision.MORE)
 						? (blocks.size() >= Block.LOOKS_UP_TO ? ": the most blocks a guard looks at"
 								: ": the budget's end came before the next pair of blocks")

@@ -159,6 +159,17 @@ public final class SweepRun {
 				this.maxUsers, this.requestTimeout, other, this.downstream, this.warmUpAtMost, this.own);
 	}
 
+	/**
+	 * {@code runs}, routes of one service, as one run named {@code name} whose mix holds
+	 * all their requests: a warm-up for all of them at once.
+	 */
+	static SweepRun together(List<SweepRun> runs, String name) {
+		SweepRun first = runs.get(0);
+		return new SweepRun(runs.stream().flatMap((run) -> run.mix.stream()).toList(), name,
+				runs.stream().mapToInt(SweepRun::maxUsers).max().orElse(first.maxUsers), first.requestTimeout,
+				first.service, first.downstream, first.warmUpAtMost, first.own);
+	}
+
 	int maxUsers() {
 		return this.maxUsers;
 	}
