@@ -2,9 +2,10 @@
 # Calibration of the A/B guard (a benchmark that prints figures, not a test): guards of the lab's routes, N of each
 # kind, in rounds (each kind once, then the next round), each from two fresh containers:
 #   capacity: /orders/{id}, a 200 ms hold on Tomcat's threads: A/A on 20 threads; heads cut 3 % (30 against 31),
-#             5 % (19 against 20) and 10 % (9 against 10)
-#   CPU:      /work/cpu, 100,000 chained SHA-256 rounds a request: A/A; heads doing 5 % and 10 % more rounds; each
-#             on two pairs of JVMs (the default) and, in the same rounds, on one ("..., one pair": -Dbottleneck.ab.pairs=1)
+#             5 % (19 against 20), 10 % (9 against 10) and by half (10 against 20)
+#   CPU:      /work/cpu, 100,000 chained SHA-256 rounds a request: A/A; heads doing 5 % (within a 6-minute budget),
+#             10 % and twice as many rounds; each on two pairs of JVMs (the default) and, in the same rounds, on one
+#             ("..., one pair": -Dbottleneck.ab.pairs=1)
 # Each guard's figures are appended to the results file as it ends, and its blocks and its phases' times ("A/B took") to
 # its blocks log, bench/runs/NAME-blocks.log.gz (a gzip member a run, added when it ends), so a calibration can span
 # sessions: run it again on the same code and it goes on where the
@@ -27,7 +28,7 @@ results=$(realpath -m "${2:-docs/ab-calibration.tsv}")
 filter=${3:-.}
 work=$(mktemp -d "${TMPDIR:-/tmp}/bottleneck-kit-calibration.XXXXXX")
 tag="bottleneck-kit/ab-calibration"
-variants=(orders31 orders30 orders20 orders19 orders10 orders9 cpu100 cpu105 cpu110)
+variants=(orders31 orders30 orders20 orders19 orders10 orders9 cpu100 cpu105 cpu110 cpu200)
 blocks_log="bench/runs/$(basename "${results%.tsv}")-blocks.log.gz"
 cleanup() {
   for v in "${variants[@]}"; do docker image rm -f "$tag:$v-$$" >/dev/null 2>&1 || true; done
@@ -52,8 +53,10 @@ kinds=(
   "capacity -3 %|$(i orders31)|$(i orders30)|/orders/42|64"
   "capacity -5 %|$(i orders20)|$(i orders19)|/orders/42|64"
   "capacity -10 %|$(i orders10)|$(i orders9)|/orders/42|32"
-  "CPU +5 % work|$(i cpu100)|$(i cpu105)|/work/cpu|16"
+  "CPU +5 % work|$(i cpu100)|$(i cpu105)|/work/cpu|16|-|360"
   "CPU +10 % work|$(i cpu100)|$(i cpu110)|/work/cpu|16"
+  "capacity 2×|$(i orders20)|$(i orders10)|/orders/42|64"
+  "CPU 2× work|$(i cpu100)|$(i cpu200)|/work/cpu|16"
   "A/A CPU, one pair|$(i cpu100)|$(i cpu100)|/work/cpu|16|1"
   "CPU +5 % work, one pair|$(i cpu100)|$(i cpu105)|/work/cpu|16|1"
   "CPU +10 % work, one pair|$(i cpu100)|$(i cpu110)|/work/cpu|16|1"

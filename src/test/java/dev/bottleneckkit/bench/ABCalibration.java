@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -14,6 +15,7 @@ import dev.bottleneckkit.containers.ServiceContainer;
 import dev.bottleneckkit.sweep.ABComparison;
 import dev.bottleneckkit.sweep.Sweep;
 import dev.bottleneckkit.sweep.SweepResult;
+import dev.bottleneckkit.sweep.internal.run.PairRun;
 
 /**
  * How often the A/B guard is right, for {@code bench/ab-calibration.sh}: it runs guards
@@ -88,6 +90,7 @@ public final class ABCalibration {
 				.named(kind.label() + " #" + run)
 				.upToUsers(kind.maxUsers())
 				.against(kind.base())
+				.within(kind.budget())
 				.run();
 			ABComparison comparison = sweep.comparison().orElseThrow();
 			ABComparison.Figure ceiling = comparison.figure("ceiling").orElseThrow();
@@ -124,16 +127,20 @@ public final class ABCalibration {
 		return String.format(Locale.ROOT, "%.4f", value);
 	}
 
-	private record Kind(String label, String base, String head, String route, int maxUsers, String pairs) {
+	private record Kind(String label, String base, String head, String route, int maxUsers, String pairs,
+			Duration budget) {
 
 		static Kind parse(String spec) {
 			String[] parts = spec.split("\\|");
-			if (parts.length != 5 && parts.length != 6) {
+			if (parts.length < 5 || parts.length > 7) {
 				throw new IllegalArgumentException(
-						"a kind is label|base image|head image|route|users at most[|pairs], was " + spec);
+						"a kind is label|base image|head image|route|users at most[|pairs or -[|budget in s]], was "
+								+ spec);
 			}
 			return new Kind(parts[0], parts[1], parts[2], parts[3], Integer.parseInt(parts[4]),
-					(parts.length == 6) ? parts[5] : null);
+					(parts.length >= 6 && !parts[5].equals("-")) ? parts[5] : null,
+					(parts.length == 7) ? Duration.ofSeconds(Long.parseLong(parts[6]))
+							: PairRun.Guard.DEFAULT.budget());
 		}
 
 	}
