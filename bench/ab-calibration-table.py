@@ -3,6 +3,10 @@
 
   bench/ab-calibration-table.py [docs/ab-calibration.tsv] [--all | --codes KIT,KIT]
   bench/ab-calibration-table.py [docs/ab-calibration.tsv] --readme 0.01,0.02    the README's curve at those bounds
+  bench/ab-calibration-table.py [docs/ab-calibration.tsv] --sequential   the newest code's guards as they decided
+
+A sequential guard (issue 87) stops when it knows, at its own bound: --sequential counts its verdicts as it gave them
+(red, green, unresolved), its blocks, its time from its head's start, and its blocks' time from the first block.
 
 A guard is red at a bound b when its verdict at b is: the cap moved, or the ceiling's or the knee's throughput interval
 lies wholly below 1 - b, or the p99's wholly above 1 + b. For each kind the table gives the reds at b = 1, 2, 3 and 5 %
@@ -135,7 +139,39 @@ def in_order(rows, ended, key):
     return found
 
 
+def sequential(rows, path):
+    """The newest code's guards as they decided, a kind a line: red, green and unresolved at the guard's own bound,
+    the blocks, the guard's seconds from its head's start, and its blocks' seconds from the first block."""
+    newest = kit_of(rows[-1])
+    took = phases(rows, path)
+    order = []
+    for row in rows:
+        if kit_of(row) == newest and row["kind"] not in order:
+            order.append(row["kind"])
+    print(f"Kit `{newest}`, each guard stopping when it knew (red, green: no change beyond the bound; unresolved: the"
+          " budget or the 16th block came first).")
+    print()
+    print("| kind | guards | red | green | unresolved | blocks, median (most) | guard s, median / most "
+          "| blocks s, median / most |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for kind in order:
+        these = [(i, r) for i, r in enumerate(rows) if kit_of(r) == newest and r["kind"] == kind]
+        verdicts = [r["verdict"] for _, r in these]
+        blocks = [int(r["blocks"]) for _, r in these]
+        secs = [int(r["seconds"]) for _, r in these]
+        in_blocks = [took[i][3] for i, _ in these if i in took]
+        blocks_cell = (f"{statistics.median(in_blocks):.0f} / {max(in_blocks)}" if in_blocks else "—")
+        print(f"| {kind} | {len(these)} | {verdicts.count('regressed')} "
+              f"| {verdicts.count('no-change') + verdicts.count('improved')} | {verdicts.count('unresolved')} "
+              f"| {statistics.median(blocks):g} ({max(blocks)}) | {statistics.median(secs):.0f} / {max(secs)} "
+              f"| {blocks_cell} |")
+
+
 def main(argv):
+    if "--sequential" in argv:
+        path = next((a for a in argv if not a.startswith("--")), "docs/ab-calibration.tsv")
+        sequential(list(csv.DictReader(open(path), delimiter="\t")), path)
+        return
     bounds = argv[argv.index("--readme") + 1] if "--readme" in argv else None
     options = {bounds, argv[argv.index("--codes") + 1] if "--codes" in argv else None}
     path = next((a for a in argv if not a.startswith("--") and a not in options), "docs/ab-calibration.tsv")
