@@ -189,19 +189,18 @@ public abstract class AbstractSweepResultAssert<SELF extends AbstractSweepResult
 		if (this.actual.comparison().isEmpty()) {
 			throwAssertionError(ShouldNotHaveRegressedAgainstItsBase.shouldHaveABase(this.actual));
 		}
-		return hasNotRegressedAgainstItsBase(
-				Percentage.withPercentage(100 * this.actual.comparison().get().bound()));
+		return hasNotRegressedAgainstItsBase(Percentage.withPercentage(100 * this.actual.comparison().get().bound()));
 	}
 
 	/**
 	 * Measured side by side against its base image ({@code against(image)} or
 	 * {@code -Dbottleneck.against}), no figure regressed beyond {@code bound} (1 % to 100
 	 * %, {@code withPercentage(5)}; name it on the sweep too, {@code Sweep.tolerating},
-	 * for the guard stops where it tells its own bound apart): fails only when a figure's 95 % interval lies wholly
-	 * beyond it (a throughput below 1 − bound of the base's, a p99 above 1 + bound), or
-	 * when the cap moved to another resource, and when the sweep had no base. A
-	 * difference the blocks could not resolve within the guard's budget fails too: an
-	 * interval that reaches across the bound is unresolved, never green.
+	 * for the guard stops where it tells its own bound apart): fails only when a figure's
+	 * 95 % interval lies wholly beyond it (a throughput below 1 − bound of the base's, a
+	 * p99 above 1 + bound), or when the cap moved to another resource, and when the sweep
+	 * had no base. A difference the blocks could not resolve within the guard's budget
+	 * fails too: an interval that reaches across the bound is unresolved, never green.
 	 */
 	public SELF hasNotRegressedAgainstItsBase(Percentage bound) {
 		isNotNull();

@@ -13,9 +13,10 @@ import dev.bottleneckkit.sweep.internal.analysis.TrimmedInterval;
  * measured side by side in one run: both started alike, their loads taken in turn, never
  * at once, each figure a ratio B / A with a 95 % interval from repeated interleaved
  * blocks, and a verdict per figure: {@link Change#REGRESSED}, {@link Change#IMPROVED} or
- * {@link Change#NO_CHANGE} beyond the guard's bound, or {@link Change#UNRESOLVED}. A cap that moved from one resource to
- * another is a regression of its own; a side whose verdict names no resource
- * (unexplained, no cap, the load generator) moves nothing, and its figures alone decide.
+ * {@link Change#NO_CHANGE} beyond the guard's bound, or {@link Change#UNRESOLVED}. A cap
+ * that moved from one resource to another is a regression of its own; a side whose
+ * verdict names no resource (unexplained, no cap, the load generator) moves nothing, and
+ * its figures alone decide.
  * <p>
  * Each block measures A and B at the knee's users and at the ceiling's, in the order A B
  * B A or B A A B, so that a machine that slows during a block slows both alike. Which
@@ -51,8 +52,9 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 	/**
 	 * The change a guard tells apart unless told ({@code Sweep.tolerating}): 2 %. A 5 %
 	 * change is then red, never green (at a bound of 5 % one lies on it: a sequential
-	 * guard of such a change read green in 2 of 100 simulated, {@code docs/sequential-sim.md}),
-	 * and a route that waits for a pool or a downstream resolves it in 4 blocks.
+	 * guard of such a change read green in 2 of 100 simulated,
+	 * {@code docs/sequential-sim.md}), and a route that waits for a pool or a downstream
+	 * resolves it in 4 blocks.
 	 */
 	public static final double DEFAULT_BOUND = 0.02;
 
@@ -158,7 +160,9 @@ public record ABComparison(String baseImage, String headImage, boolean sameImage
 
 	}
 
-	/** Whether B regressed against A at the guard's bound ({@link #regressed(double)}). */
+	/**
+	 * Whether B regressed against A at the guard's bound ({@link #regressed(double)}).
+	 */
 	public boolean regressed() {
 		return regressed(this.bound);
 	}

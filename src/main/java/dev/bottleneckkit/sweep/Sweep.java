@@ -442,8 +442,8 @@ public final class Sweep {
 		String row = "%-" + width + "s  %-24s  %-9s  %6s  %5s  %s";
 		List<String> lines = new ArrayList<>();
 		lines.add(String.format(Locale.ROOT, "%d routes, each B against A at one start of both:", routes.size()));
-		lines.add(String.format(Locale.ROOT, row, "route", "ceiling B/A (95 %)", "a block", "blocks", "took",
-				"verdict"));
+		lines.add(
+				String.format(Locale.ROOT, row, "route", "ceiling B/A (95 %)", "a block", "blocks", "took", "verdict"));
 		for (SweepResult route : routes) {
 			Optional<ABComparison> compared = route.comparison();
 			Optional<ABComparison.Figure> ceiling = compared.flatMap((c) -> c.figure("ceiling"));

@@ -101,10 +101,8 @@ public final class ABCalibration {
 				.filter((figure) -> figure.change(comparison.bound()) == ABComparison.Change.REGRESSED)
 				.map(ABComparison.Figure::name)
 				.collect(Collectors.joining(","));
-			String verdict = comparison.regressed() ? "regressed"
-					: !comparison.resolved() ? "unresolved"
-							: (ceiling.change(comparison.bound()) == ABComparison.Change.IMPROVED) ? "improved"
-									: "no-change";
+			String verdict = comparison.regressed() ? "regressed" : !comparison.resolved() ? "unresolved"
+					: (ceiling.change(comparison.bound()) == ABComparison.Change.IMPROVED) ? "improved" : "no-change";
 			return String.join("\t", kind.label(), Integer.toString(run), verdict,
 					Boolean.toString(comparison.capMoved()), number(ceiling.ratio()), number(ceiling.low()),
 					number(ceiling.high()), number(ceiling.noise()), Integer.toString(comparison.blocks()),
@@ -138,9 +136,8 @@ public final class ABCalibration {
 								+ spec);
 			}
 			return new Kind(parts[0], parts[1], parts[2], parts[3], Integer.parseInt(parts[4]),
-					(parts.length >= 6 && !parts[5].equals("-")) ? parts[5] : null,
-					(parts.length == 7) ? Duration.ofSeconds(Long.parseLong(parts[6]))
-							: PairRun.Guard.DEFAULT.budget());
+					(parts.length >= 6 && !parts[5].equals("-")) ? parts[5] : null, (parts.length == 7)
+							? Duration.ofSeconds(Long.parseLong(parts[6])) : PairRun.Guard.DEFAULT.budget());
 		}
 
 	}
