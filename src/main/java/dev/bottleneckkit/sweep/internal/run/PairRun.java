@@ -183,10 +183,10 @@ public final class PairRun {
 				Console.line(name + ": A/B: the base and the head are the same image ("
 						+ imageId(baseService).replace("sha256:", "").substring(0, 12) + "): an A/A comparison");
 			}
-			// Each JVM warms up once for all the routes, on all their requests, one
-			// after the other: two JVMs warmed up at once on two cores read quiet
-			// before their JIT was done, and their blocks spread ±2.7 %, not ±0.9 %.
-			// Each route then settles both at its ceiling's users.
+			// Each JVM warms up once for all the routes, on all their requests, one after
+			// the other: two JVMs warmed up at once on two cores read quiet before their
+			// JIT was done, and their blocks spread ±2.7 %, not ±0.9 %. Each route then
+			// settles both at its ceiling's users.
 			long warming = System.nanoTime();
 			SweepRun all = SweepRun.together(heads, name);
 			SweepRun allOnTheBase = all.on(baseService, " [A]");
