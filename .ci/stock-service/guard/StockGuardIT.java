@@ -51,7 +51,7 @@ class StockGuardIT {
 	 * though both images share the machine's two cores and each has its own JIT. Guarded at the default 2 %: two fresh
 	 * JVMs of one image stay about 1.2 % apart on such a route, so the guard takes its blocks on two pairs of JVMs and
 	 * its interval holds that spread, ±2.6 % however many blocks. That tells a 10 % change red (0.909 × 1.075 < 0.98),
-	 * and never tells green at 2 %: a team that wants green on this route tolerates 3 % or more
+	 * and never tells green at 2 %: a team that wants green on this route tolerates 4 %
 	 * (Sweep.tolerating).
 	 */
 	@Test
