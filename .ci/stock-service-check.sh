@@ -188,9 +188,10 @@ ab() {
 
 # guard_figure LOG ROUTE: a guard line's ratio, interval and verdict, with its blocks and time, for the summary.
 guard_figure() {
-  grep -E "^\[bottleneck-kit\] guard(: guard)? $2[ :]" "$1" | grep -oE '(B/A )?[01]\.[0-9]+ \([01]\.[0-9]+.[01]\.[0-9]+[^)]*\).*' \
-    | head -n 1 | tr -s ' ' || true
-  guard_took "$1" "$2"
+  local figure
+  figure=$(grep -E "^\[bottleneck-kit\] guard(: guard)? $2[ :]" "$1" \
+    | grep -oE '(B/A )?[01]\.[0-9]+ \([01]\.[0-9]+.[01]\.[0-9]+[^)]*\).*' | head -n 1 | tr -s ' ' || true)
+  printf '%s%s\n' "$figure" "$(guard_took "$1" "$2")"
 }
 
 # guard_took LOG ROUTE: " (4 blocks in 79 s)", from the route's "A/B took" line.
