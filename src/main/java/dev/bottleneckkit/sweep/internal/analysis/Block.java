@@ -24,6 +24,9 @@ public record Block(double baseKneeRps, double headKneeRps, double baseKneeP99Ms
 	 */
 	static final double WIDEN = 1.543;
 
+	/** The blocks a guard takes before its first look, whatever its budget. */
+	public static final int FIRST_LOOK = 4;
+
 	/** The most blocks the widening holds for: the guard looks no more. */
 	public static final int LOOKS_UP_TO = 16;
 
@@ -118,7 +121,7 @@ public record Block(double baseKneeRps, double headKneeRps, double baseKneeP99Ms
 	 * than B) or fewer than 4.
 	 */
 	public static Decision decide(List<Block> blocks, double pairSpread, double bound) {
-		if (blocks.size() < 4 || blocks.size() % 2 != 0) {
+		if (blocks.size() < FIRST_LOOK || blocks.size() % 2 != 0) {
 			return Decision.MORE;
 		}
 		List<Decision> each = atALook(blocks, pairSpread).stream()

@@ -75,9 +75,6 @@ public final class PairRun {
 	 */
 	static final double PAIR_SPREAD = 0.012;
 
-	/** The blocks a guard takes whatever its budget: its first look. */
-	static final int FIRST_LOOK = 4;
-
 	private final AbstractServiceContainer<?> headService;
 
 	private final DockerImageName baseImage;
@@ -342,8 +339,8 @@ public final class PairRun {
 		long began = System.nanoTime();
 		long pairBegan = began;
 		long lastPair = 0;
-		while (decision == Block.Decision.MORE && blocks.size() < Block.LOOKS_UP_TO
-				&& (blocks.size() < FIRST_LOOK || blocks.size() % 2 == 1 || System.nanoTime() + lastPair <= deadline)) {
+		while (decision == Block.Decision.MORE && blocks.size() < Block.LOOKS_UP_TO && (blocks.size() < Block.FIRST_LOOK
+				|| blocks.size() % 2 == 1 || System.nanoTime() + lastPair <= deadline)) {
 			if (blocks.size() % 2 == 0) {
 				pairBegan = System.nanoTime();
 			}
