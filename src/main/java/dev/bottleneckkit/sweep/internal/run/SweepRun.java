@@ -272,18 +272,36 @@ public final class SweepRun {
 					target(), this.maxUsers));
 			Optional<WarmUp> warmedUp = warming().warmUp(this.name, true);
 			Climb climb = new Climb(this.name, List.of(new Climb.Side(this::step, probes)), this.maxUsers);
-			climb.climb(loading, (users, steps) -> {
+			Climb.AtEachCount told = (users, steps) -> {
 				Step step = steps.get(0);
 				Console.line(String.format(Locale.ROOT, "%s: %4d %-5s %8.1f rps  mean %5d ms  p99 %5d ms  %d errors",
 						this.name, users, (users == 1) ? "user" : "users", step.throughput(),
 						step.meanLatency().toMillis(), step.result().p99().toMillis(), step.result().errorCount()));
-			});
+			};
+			climb.climb(loading, told);
 			Climb.Side side = climb.sides().get(0);
-			List<Step> steps = kneeAgain(side.steps(), side.saturated(), probes, loading);
+			List<Step> climbed = side.steps();
+			List<Step> steps = kneeAgain(climbed, side.saturated(), probes, loading);
+			if (steps != climbed && !side.takeAgain(steps) && 2 * last(steps).users() <= this.maxUsers) {
+				// Measured warm, the knee's steps no longer show the plateau the climb
+				// stopped at: it goes on from its last count, and its new knee is read
+				// warm.
+				Console.line(String.format(Locale.ROOT,
+						"%s: measured warm, the steps no longer show the plateau: climbing on from %d users", this.name,
+						last(steps).users()));
+				climb.climb(loading, told);
+				climbed = side.steps();
+				steps = kneeAgain(climbed, side.saturated(), probes, loading);
+				side.takeAgain(steps);
+			}
 			List<Record> settings = probes.readSettings(steps);
 			return new Readings(steps, side.saturated(), warmedUp, probes.blind(), probes.meters(),
 					Duration.ofNanos(System.nanoTime() - started), settings);
 		}
+	}
+
+	private static Step last(List<Step> steps) {
+		return steps.get(steps.size() - 1);
 	}
 
 	/**
