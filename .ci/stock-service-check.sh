@@ -73,6 +73,8 @@ signature_image="example/stock-service:pr-signature-$$"
 cleanup() {
   docker image rm -f "$image" "$shop_image" "$reports_image" "$fulfilment_image" "$catalog_image" "$gateway_image" \
     "$main_image" "$pr_image" "$signature_image" >/dev/null 2>&1 || true
+  # Each mvn verify's whole console, kept beside the reports: a red check's steps are read there afterwards.
+  mkdir -p "$root/target/stock-report/console" && cp "$work"/*.log "$root/target/stock-report/console/" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
