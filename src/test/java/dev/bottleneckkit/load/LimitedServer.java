@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 import com.sun.net.httpserver.HttpServer;
 
@@ -26,6 +27,10 @@ public final class LimitedServer implements AutoCloseable {
 
 	private final AtomicInteger peak = new AtomicInteger();
 
+	private final LongAdder heldNanos = new LongAdder();
+
+	private final LongAdder answered = new LongAdder();
+
 	/** When each client connection sent its first request, by its address. */
 	private final java.util.Map<java.net.InetSocketAddress, Long> firstArrivals = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -34,7 +39,8 @@ public final class LimitedServer implements AutoCloseable {
 		this.handlers = Executors.newFixedThreadPool(threads);
 		this.server.setExecutor(this.handlers);
 		this.server.createContext("/", (exchange) -> {
-			this.firstArrivals.putIfAbsent(exchange.getRemoteAddress(), System.nanoTime());
+			long start = System.nanoTime();
+			this.firstArrivals.putIfAbsent(exchange.getRemoteAddress(), start);
 			this.peak.accumulateAndGet(this.inFlight.incrementAndGet(), Math::max);
 			try {
 				Thread.sleep(latency);
@@ -50,6 +56,8 @@ public final class LimitedServer implements AutoCloseable {
 			finally {
 				this.inFlight.decrementAndGet();
 				exchange.close();
+				this.heldNanos.add(System.nanoTime() - start);
+				this.answered.increment();
 			}
 		});
 		this.server.start();
@@ -78,6 +86,19 @@ public final class LimitedServer implements AutoCloseable {
 
 	int peakInFlight() {
 		return this.peak.get();
+	}
+
+	/**
+	 * How long a request held a handler thread, on average, as this server measured it:
+	 * the latency asked for plus what a busy machine adds to each sleep. The server's
+	 * real cap is threads over this hold.
+	 */
+	Duration meanHold() {
+		long count = this.answered.sum();
+		if (count == 0) {
+			throw new IllegalStateException("no request answered yet");
+		}
+		return Duration.ofNanos(this.heldNanos.sum() / count);
 	}
 
 	@Override
