@@ -234,16 +234,30 @@ public final class SweepRun {
 	/**
 	 * The shortest window of an A/B block's loads, from the ceiling's step on each side:
 	 * a step's 1 s where both read their CPU and on both the test's processes took less
-	 * than {@value #CPU_ASIDE} of the cores they had ({@link #cpuShare}); else
-	 * {@value #BLOCK_WINDOW_SECONDS} s. A compile or another process's burst takes a core
-	 * for a moment: a route that waits for a pool, its threads or a downstream, with
-	 * cores to spare, loses nothing to it, while a CPU-bound route loses that moment's
-	 * work, and only a longer window makes it a small share of the block.
+	 * than {@value #CPU_ASIDE} of the cores they had ({@link #cpuShare}), the service's
+	 * compilers aside; else {@value #BLOCK_WINDOW_SECONDS} s. A compile or another
+	 * process's burst takes a core for a moment: a route that waits for a pool, its
+	 * threads or a downstream, with cores to spare, loses nothing to it, while a
+	 * CPU-bound route loses that moment's work, and only a longer window makes it a small
+	 * share of the block. The blocks run after both sides settled at the ceiling's users
+	 * with their compilers quiet ({@link PairRun}), so the cores the climb's step gave to
+	 * compiling are not the route's: a pool-capped route read 0.26 of a core compiling at
+	 * its ceiling, which put it over the line and on two pairs of JVMs.
 	 */
 	static Duration blockWindow(Step baseCeiling, Step headCeiling) {
 		boolean cpuAside = Stream.of(baseCeiling, headCeiling)
-			.allMatch((step) -> step.cpu().filter((use) -> cpuShare(use) < CPU_ASIDE).isPresent());
+			.allMatch((step) -> step.cpu()
+				.filter((use) -> cpuShare(compilersAside(use, step.compilerCores().orElse(0))) < CPU_ASIDE)
+				.isPresent());
 		return cpuAside ? Duration.ofSeconds(1) : Duration.ofSeconds(BLOCK_WINDOW_SECONDS);
+	}
+
+	/** {@code use} without the cores the service's compilers took in it. */
+	static Step.Cpu compilersAside(Step.Cpu use, double compilers) {
+		double aside = Math.min(compilers, use.service());
+		return new Step.Cpu(use.service() - aside, use.serviceLimit(), use.serviceLimited(), use.downstream(),
+				use.downstreamLimit(), use.neighbours(), use.generator(), use.machineCores(),
+				use.machineUsed() - aside);
 	}
 
 	/**
