@@ -94,7 +94,8 @@ def page(argv):
 
     example = lines(gate, r"\[bottleneck-kit\] sweep /orders/42: capped")[:1]
     guard = (lines(gate, r"\[bottleneck-kit\] guard: guard /[a-z]+ +[01]\.")
-             + lines(nightly, r"\[bottleneck-kit\] guard /signature: (ceiling|throughput at the knee): .*regressed")[:1])
+             + (lines(nightly, r"\[bottleneck-kit\] guard /signature: (ceiling|throughput at the knee): .*regressed")
+                or lines(nightly, r"\[bottleneck-kit\] guard /signature: ceiling: "))[:1])
     root = [f"[bottleneck-kit] {sweep['name']}: {line}" for sweep in sweeps(files, "stock /ledger, Hikari raised")
             for line in (sweep["verdict"]["line"], (sweep.get("confirmation") or {}).get("line")) if line]
     out += ["## What the README quotes", "",
