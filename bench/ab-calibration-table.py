@@ -2,7 +2,6 @@
 """The A/B guard's detection curve, from the results file bench/ab-calibration.sh appends to.
 
   bench/ab-calibration-table.py [docs/ab-calibration.tsv] [--all | --codes KIT,KIT]
-  bench/ab-calibration-table.py [docs/ab-calibration.tsv] --readme 0.01,0.02    the README's curve at those bounds
   bench/ab-calibration-table.py [docs/ab-calibration.tsv] --sequential   the newest code's guards as they decided
 
 A sequential guard (issue 87) stops when it knows, at its own bound: --sequential counts its verdicts as it gave them
@@ -78,34 +77,6 @@ def upper(k, n, confidence=0.95):
     return high
 
 
-ROUTES = (("`/orders`, Tomcat's threads", "capacity",
-           ("A/A capacity", "capacity -3 %", "capacity -5 %", "capacity -10 %")),
-          ("`/work/cpu`, SHA-256 rounds", "CPU", ("A/A CPU", None, "CPU +5 % work", "CPU +10 % work")),
-          ("`/work/cpu`, one pair (`-Dbottleneck.ab.pairs=1`)", "CPU",
-           ("A/A CPU, one pair", None, "CPU +5 % work, one pair", "CPU +10 % work, one pair")))
-
-
-def readme(rows, bounds):
-    """Each route's reds at each bound on the newest code: A/A, then each cut, with its half-width and time. Bounds at
-    which a route reads alike share its line."""
-    print("| the lab's route | red at b = | A/A | a 3 % cut | 5 % | 10 % | median ± | guard, median |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for route, _, kinds in ROUTES:
-        these = [r for r in rows if r["kind"] in kinds]
-        if not these:
-            continue
-        half = statistics.median((float(r["high"]) - float(r["low"])) / 2 for r in these)
-        secs = statistics.median(int(r["seconds"]) for r in these)
-        of = {kind: [r for r in rows if r["kind"] == kind] for kind in kinds}
-        lines = {}
-        for bound in bounds:
-            cells = [f"{sum(red(r, bound) for r in of[kind])} of {len(of[kind])}" if kind and of[kind] else "—"
-                     for kind in kinds]
-            lines.setdefault(" | ".join(cells), []).append(f"{100 * bound:g} %")
-        for cells, at in lines.items():
-            print(f"| {route} | {', '.join(at)} | {cells} | ±{100 * half:.1f} % | {secs:.0f} s |")
-
-
 TOOK = re.compile(r"\] (.*) #(\d+): A/B took (\d+) s: the base's start (\d+) s, warm-ups, the knee's search and "
                   r"settling (\d+) s, \d+ blocks (\d+) s")
 VERDICT = re.compile(r"\] (.*) #(\d+): B \(.* against A \(")
@@ -148,8 +119,7 @@ def sequential(rows, path):
     for row in rows:
         if kit_of(row) == newest and row["kind"] not in order:
             order.append(row["kind"])
-    print(f"Kit `{newest}`, each guard stopping when it knew (red, green: no change beyond the bound; unresolved: the"
-          " budget or the 16th block came first).")
+    print(f"Kit `{newest}`, each guard as it decided (unresolved: the budget or the 16th block came first).")
     print()
     print("| kind | guards | red | green | unresolved | blocks, median (most) | guard s, median / most "
           "| blocks s, median / most |")
@@ -172,15 +142,9 @@ def main(argv):
         path = next((a for a in argv if not a.startswith("--")), "docs/ab-calibration.tsv")
         sequential(list(csv.DictReader(open(path), delimiter="\t")), path)
         return
-    bounds = argv[argv.index("--readme") + 1] if "--readme" in argv else None
-    options = {bounds, argv[argv.index("--codes") + 1] if "--codes" in argv else None}
+    options = {argv[argv.index("--codes") + 1] if "--codes" in argv else None}
     path = next((a for a in argv if not a.startswith("--") and a not in options), "docs/ab-calibration.tsv")
     rows = list(csv.DictReader(open(path), delimiter="\t"))
-    if bounds:
-        newest = [kit_of(r) for r in rows][-1]
-        readme([r for r in rows if kit_of(r) == newest],
-               [float(b) for b in bounds.split(",")])
-        return
     codes = []
     for row in rows:
         code = kit_of(row)

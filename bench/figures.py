@@ -110,8 +110,9 @@ def page(argv):
         rows = [line.rstrip("\n").split("\t") for line in open(calibrations[0]) if line.strip()]
         kit = rows[-1][rows[0].index("kit")]
         guards = sum(1 for row in rows[1:] if row[rows[0].index("kit")] == kit)
-        out += ["The guard's detection curve (`bench/ab-calibration-table.py --readme 0.01,0.02`):", "",
-                *block("curve", [script("ab-calibration-table.py", calibrations[0], "--readme", "0.01,0.02"), "",
+        out += ["The guard on the lab's routes, each guard stopping when it knew"
+                " (`bench/ab-calibration-table.py --sequential`):", "",
+                *block("curve", [script("ab-calibration-table.py", calibrations[0], "--sequential"), "",
                                  f"Calibrated on kit `{kit}` (the trees of src/main and the lab), {guards} guards."]),
                 ""]
 
@@ -163,17 +164,16 @@ def page(argv):
                 "`bench/ab-calibration.sh` on this machine, each guard of one route from two fresh containers: the"
                 " lab's `/orders/{id}` (a 200 ms hold on Tomcat's threads; A/A on 20, heads cut to 30 of 31, 19 of 20 and"
                 " 9 of 10) and `/work/cpu` (100,000 SHA-256 rounds a request; heads doing 5 % and 10 % more). Every"
-                f" guard's row: [{name}]({name}).", "", script("ab-calibration-table.py", calibration),
-                "", "### What a CPU guard's last blocks buy", "",
-                f"`bench/ab-fewer-blocks.py {calibration}`: each CPU guard of the newest code replayed from its own"
-                " blocks as if it had stopped after 4 or 6 (the guard's interval rule, with the spread between pairs;"
-                " the log keeps no p99, so reds here are the throughput figures'). At all blocks the replay gives each"
-                " guard's own interval.", "", script("ab-fewer-blocks.py", calibration),
-                "", "### What catching 5 % on a CPU route would cost", "",
-                f"`bench/ab-power.py {calibration}`: the guard's model (a block's log B/A is the true one, plus its pair"
-                " of JVMs' offset, ±`PAIR_SPREAD`, plus the block's own noise; the guard's own interval), first against"
-                " the guards it models, then what more pairs or more blocks, fixed or added while the interval is wide,"
-                " would catch and cost at each calibrated day's noise a block.", "", script("ab-power.py", calibration)]
+                f" guard's row: [{name}]({name}).", "", "Each guard as it decided, at its own bound (2 %) and budget"
+                " (5 minutes from both starts; 6 for CPU +5 %):", "", script("ab-calibration-table.py", calibration,
+                                                                       "--sequential"),
+                "", "The same guards read again at fixed bounds, with their noise, intervals and time:", "",
+                script("ab-calibration-table.py", calibration),
+                "", "### What a budget buys on a CPU route", "",
+                f"`bench/ab-power.py {calibration}`: the sequential guard's model with this calibration's figures (a"
+                " block's noise within its pair of JVMs, the pairs' offset, the time before the first block and a"
+                " block's), first against the guards it models, then what each budget would catch at today's noise"
+                " and at a quieter machine's.", "", script("ab-power.py", calibration)]
     for interval in intervals:
         out += ["", "### The interval's coverage", "", "`bench/ab-interval-sim.py`:", "", open(interval).read().rstrip()]
     for relay in relays:
