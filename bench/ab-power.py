@@ -169,20 +169,14 @@ def main(argv):
     print()
     print("**What a budget buys at this noise** (per 100 guards: red / green / unresolved; median seconds from both"
           " starts):")
-    print()
-    print("| kind | " + " | ".join(f"{b // 60} min" for b in BUDGETS) + " |")
-    print("|---|" + "---:|" * len(BUDGETS))
-    for kind, _ in KINDS:
-        truth, _ = truths[kind]
-        cells = []
-        for budget in BUDGETS:
-            count, seconds = shares(truth, noise, budget, after_start, first, each, trials, rnd)
-            cells.append(" / ".join(f"{100 * count[a] / trials:.0f}" for a in ("red", "green", "unresolved"))
-                         + f", {seconds:.0f} s")
-        print(f"| {kind} | " + " | ".join(cells) + " |")
-    print()
+    budgets(truths, noise, (after_start, first, each), trials, rnd)
     quiet = 0.02
     print(f"**The same at ±{100 * quiet:g} % a block** (a quieter machine's noise):")
+    budgets(truths, math.log1p(quiet), (after_start, first, each), trials, rnd)
+
+
+def budgets(truths, noise, timing, trials, rnd):
+    """A table of each kind's answers at each of BUDGETS, at `noise` a block, and a blank line after it."""
     print()
     print("| kind | " + " | ".join(f"{b // 60} min" for b in BUDGETS) + " |")
     print("|---|" + "---:|" * len(BUDGETS))
@@ -190,10 +184,11 @@ def main(argv):
         truth, _ = truths[kind]
         cells = []
         for budget in BUDGETS:
-            count, seconds = shares(truth, math.log1p(quiet), budget, after_start, first, each, trials, rnd)
+            count, seconds = shares(truth, noise, budget, *timing, trials, rnd)
             cells.append(" / ".join(f"{100 * count[a] / trials:.0f}" for a in ("red", "green", "unresolved"))
                          + f", {seconds:.0f} s")
         print(f"| {kind} | " + " | ".join(cells) + " |")
+    print()
 
 
 if __name__ == "__main__":
