@@ -88,15 +88,6 @@ public record AtCap(Readings readings, Step last, List<Step> atCap, double ceili
 	}
 
 	/**
-	 * The first wait of {@code kind} of each dump at the cap that shows one, when most
-	 * dumps do ({@link #inMostDumps}); empty otherwise.
-	 */
-	public List<Upstream.Wait> inMostDumps(Upstream.Kind kind) {
-		List<Upstream.Wait> shown = this.waits.stream().flatMap((dump) -> dump.first(kind).stream()).toList();
-		return inMostDumps(shown.size()) ? shown : List.of();
-	}
-
-	/**
 	 * One dump of a step at the cap and the waits before any client it shows, the most
 	 * waited first.
 	 */

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,6 +42,10 @@ class UpstreamTest {
 
 	private static final String REQUEST = "org.apache.catalina.core.ApplicationFilterChain.doFilter";
 
+	private static final List<String> SEMAPHORE_WAITING = List.of("jdk.internal.misc.Unsafe.park",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer.acquireSharedInterruptibly",
+			"java.util.concurrent.Semaphore.acquire", "com.example.shop.Quotes.guarded");
+
 	private static final List<String> R4J_WAITING = List.of("jdk.internal.misc.Unsafe.park",
 			"java.util.concurrent.Semaphore.tryAcquire",
 			"io.github.resilience4j.bulkhead.internal.SemaphoreBulkhead.tryEnterBulkhead",
@@ -62,20 +67,21 @@ class UpstreamTest {
 	 * A Resilience4j bulkhead of 10 permits before the JDK client: 10 connections to
 	 * pricing, flat while the users went 16 → 32, 22 threads waiting for a permit. It
 	 * read "connection pool to pricing:8080: 10 connections (TCP)" once, a pool that does
-	 * not exist; the bulkhead is named, its 10 permits read from the 10 request threads
-	 * past it in the same code as the waiters: 10 / 0.41 s = 24.4 rps.
+	 * not exist; the bulkhead is named where the dumps find the cap, its 10 permits the
+	 * request threads past it in the same code as the waiters: 10 / 0.41 s = 24.4 rps.
 	 */
 	@Test
 	void connectionsBehindABulkheadNameTheBulkheadAndNoPool() {
-		SweepResult sweep = flatAtTen(dump(threads(10, "http-nio-8080-exec-", JDK_CLIENT_CALL),
-				threads(22, "http-nio-8080-exec-", R4J_WAITING)));
+		SweepResult sweep = waitingForPermits(threads(10, "http-nio-8080-exec-", JDK_CLIENT_CALL), R4J_WAITING,
+				new GaugeTimeline(Map.of()));
 
 		assertThat(sweep).isCappedBy(Resource.BULKHEAD)
 			.hasCeilingNearItsModel(withPercentage(2))
 			.isNotCappedBy(Resource.CONNECTION_POOL);
-		assertThat(sweep.verdict().line()).isEqualTo("capped at 24.4 rps from 16 users: a Resilience4j bulkhead in"
-				+ " com.example.shop.PricingClient.quote: 10/10 permits held, 22 request threads waiting — 10 permits /"
-				+ " 0.410 s = 24.4 rps");
+		assertThat(sweep.verdict().line()).isEqualTo("capped at 24.4 rps from 16 users: a Resilience4j bulkhead: 10/10"
+				+ " permits held; requests wait in `io.github.resilience4j.bulkhead.internal.SemaphoreBulkhead"
+				+ ".tryEnterBulkhead` (a semaphore), 22 at once: 10 holders, request threads past"
+				+ " `com.example.shop.PricingClient.quote` — 10 permits / 0.410 s = 24.4 rps");
 		assertThat(((Verdict.Capped) sweep.verdict()).readings()).containsEntry("TCP connections",
 				"pricing:8080 flat at 10: agrees");
 		// The connections agree, yet a bulkhead is not where its calls go: a semaphore's
@@ -93,12 +99,14 @@ class UpstreamTest {
 	 */
 	@Test
 	void connectionsKeptOpenFromAnEarlierLoadAgreeAllTheSame() {
-		ThreadDump dump = dump(threads(10, "http-nio-8080-exec-", JDK_CLIENT_CALL),
+		ThreadDump at16 = dump(threads(10, "http-nio-8080-exec-", JDK_CLIENT_CALL),
+				threads(6, "http-nio-8080-exec-", R4J_WAITING));
+		ThreadDump at32 = dump(threads(10, "http-nio-8080-exec-", JDK_CLIENT_CALL),
 				threads(22, "http-nio-8080-exec-", R4J_WAITING));
 		GaugeTimeline none = new GaugeTimeline(Map.of());
 		List<Step> steps = List.of(step(1, 2.4, 410, 10, List.of(), none), step(2, 4.9, 410, 10, List.of(), none),
 				step(4, 9.7, 412, 10, List.of(), none), step(8, 19.3, 414, 10, List.of(), none),
-				step(16, 24.3, 660, 10, List.of(dump), none), step(32, 24.4, 1310, 10, List.of(dump), none));
+				step(16, 24.3, 660, 10, List.of(at16), none), step(32, 24.4, 1310, 10, List.of(at32), none));
 
 		SweepResult sweep = SweepResults.analysed("test", URI.create("http://localhost/"), steps, true, List.of());
 
@@ -119,10 +127,7 @@ class UpstreamTest {
 						new GaugeTimeline.Sample(Duration.ofSeconds(5), 10)),
 				Gauge.BULKHEAD_AVAILABLE.label(), List.of(new GaugeTimeline.Sample(Duration.ZERO, 1),
 						new GaugeTimeline.Sample(Duration.ofSeconds(5), 0))));
-		ThreadDump dump = dump(threads(8, "http-nio-8080-exec-", JDK_CLIENT_CALL),
-				threads(22, "http-nio-8080-exec-", R4J_WAITING));
-
-		SweepResult sweep = flatAtTen(dump, meters);
+		SweepResult sweep = waitingForPermits(threads(8, "http-nio-8080-exec-", JDK_CLIENT_CALL), R4J_WAITING, meters);
 
 		assertThat(sweep).isCappedBy(Resource.BULKHEAD).hasCeilingNearItsModel(withPercentage(2));
 		assertThat(((Verdict.Capped) sweep.verdict()).readings()).containsEntry("permits",
@@ -138,13 +143,10 @@ class UpstreamTest {
 	void twoBulkheadsMetersSummedDoNotSizeTheFullOne() {
 		GaugeTimeline meters = new GaugeTimeline(
 				Map.of(Gauge.BULKHEAD_MAX.label(), flat(14), Gauge.BULKHEAD_AVAILABLE.label(), flat(4)));
-		ThreadDump dump = dump(threads(10, "http-nio-8080-exec-", JDK_CLIENT_CALL),
-				threads(22, "http-nio-8080-exec-", R4J_WAITING));
-
-		SweepResult sweep = flatAtTen(dump, meters);
+		SweepResult sweep = waitingForPermits(threads(10, "http-nio-8080-exec-", JDK_CLIENT_CALL), R4J_WAITING, meters);
 
 		assertThat(sweep).isCappedBy(Resource.BULKHEAD).hasCeilingNearItsModel(withPercentage(2));
-		assertThat(((Verdict.Capped) sweep.verdict()).readings().get("permits")).startsWith("10 request threads past")
+		assertThat(((Verdict.Capped) sweep.verdict()).readings().get("permits")).startsWith("10 holders in the dumps")
 			.endsWith("(Resilience4j's meters read 14 permits, 10 held at most: the sum of its bulkheads)");
 	}
 
@@ -156,17 +158,12 @@ class UpstreamTest {
 	void aPlainSemaphoreIsABulkhead() {
 		List<String> holding = new ArrayList<>(JDK_CLIENT_CALL.subList(0, JDK_CLIENT_CALL.size() - 1));
 		holding.add("com.example.shop.Quotes.guarded");
-		ThreadDump dump = dump(threads(10, "http-nio-8080-exec-", holding),
-				threads(19, "http-nio-8080-exec-",
-						List.of("jdk.internal.misc.Unsafe.park",
-								"java.util.concurrent.locks.AbstractQueuedSynchronizer.acquireSharedInterruptibly",
-								"java.util.concurrent.Semaphore.acquire", "com.example.shop.Quotes.guarded")));
-
-		SweepResult sweep = flatAtTen(dump);
+		SweepResult sweep = waitingForPermits(threads(10, "http-nio-8080-exec-", holding), SEMAPHORE_WAITING,
+				new GaugeTimeline(Map.of()));
 
 		assertThat(sweep).isCappedBy(Resource.BULKHEAD).hasCeilingNearItsModel(withPercentage(2));
-		assertThat(sweep.verdict().line()).contains(
-				"a semaphore in com.example.shop.Quotes.guarded: 10/10 permits" + " held, 19 request threads waiting");
+		assertThat(sweep.verdict().line()).contains("a semaphore: 10/10 permits held; requests wait in"
+				+ " `com.example.shop.Quotes.guarded` (a semaphore), 22 at once: 10 holders");
 	}
 
 	/**
@@ -183,20 +180,16 @@ class UpstreamTest {
 		List<DumpedThread> rmi = List.of(new DumpedThread("RMI TCP Connection(2)-172.20.0.1",
 				List.of("java.lang.Thread.dumpThreads", "sun.rmi.transport.tcp.TCPTransport$ConnectionHandler.run",
 						"java.util.concurrent.ThreadPoolExecutor.runWorker")));
-		ThreadDump dump = dump(threads(10, "http-nio-8080-exec-", holding),
-				threads(19, "http-nio-8080-exec-",
-						List.of("jdk.internal.misc.Unsafe.park",
-								"java.util.concurrent.locks.AbstractQueuedSynchronizer.acquireSharedInterruptibly",
-								"java.util.concurrent.Semaphore.acquire", "com.example.shop.Quotes.guarded")),
-				rmi);
 		GaugeTimeline idleResilience4j = new GaugeTimeline(
 				Map.of(Gauge.BULKHEAD_MAX.label(), flat(4), Gauge.BULKHEAD_AVAILABLE.label(), flat(4)));
 
-		SweepResult sweep = flatAtTen(dump, idleResilience4j);
+		SweepResult sweep = waitingForPermits(threads(10, "http-nio-8080-exec-", holding), SEMAPHORE_WAITING,
+				idleResilience4j, rmi);
 
 		assertThat(sweep).isCappedBy(Resource.BULKHEAD).hasCeilingNearItsModel(withPercentage(2));
-		assertThat(sweep.verdict().line()).contains("10/10 permits held, 19 request threads waiting");
-		assertThat(Upstream.executors(dump, ResourceKinds.SERVING)).isEmpty();
+		assertThat(sweep.verdict().line()).contains("a semaphore: 10/10 permits held");
+		assertThat(Upstream.executors(dump(threads(10, "http-nio-8080-exec-", holding), rmi), ResourceKinds.SERVING))
+			.isEmpty();
 	}
 
 	/**
@@ -670,10 +663,29 @@ class UpstreamTest {
 
 	/** The same, the service's rate limiters configured at {@code rates}. */
 	private static SweepResult flatAtTen(ThreadDump dump, GaugeTimeline meters, List<RateLimits.Rate> rates) {
+		return flatAtTen(dump, dump, meters, rates);
+	}
+
+	/**
+	 * A bulkhead's steps: {@code holders} past its permit at 16 and 32 users, the other
+	 * users waiting for one in {@code waitingFrames} (6 at 16 users, 22 at 32), and
+	 * {@code others} beside them.
+	 */
+	@SafeVarargs
+	private static SweepResult waitingForPermits(List<DumpedThread> holders, List<String> waitingFrames,
+			GaugeTimeline meters, List<DumpedThread>... others) {
+		List<DumpedThread> rest = Arrays.stream(others).flatMap(List::stream).toList();
+		return flatAtTen(dump(holders, threads(16 - holders.size(), "http-nio-8080-exec-", waitingFrames), rest),
+				dump(holders, threads(32 - holders.size(), "http-nio-8080-exec-", waitingFrames), rest), meters,
+				List.of());
+	}
+
+	private static SweepResult flatAtTen(ThreadDump at16, ThreadDump at32, GaugeTimeline meters,
+			List<RateLimits.Rate> rates) {
 		GaugeTimeline none = new GaugeTimeline(Map.of());
 		List<Step> steps = List.of(step(1, 2.4, 410, 1, List.of(), none), step(2, 4.9, 410, 2, List.of(), none),
 				step(4, 9.7, 412, 4, List.of(), none), step(8, 19.3, 414, 8, List.of(), none),
-				step(16, 24.3, 660, 10, List.of(dump), meters), step(32, 24.4, 1310, 10, List.of(dump), meters));
+				step(16, 24.3, 660, 10, List.of(at16), meters), step(32, 24.4, 1310, 10, List.of(at32), meters));
 		return SweepResults.analysed("test", URI.create("http://localhost/"), steps, true, rates);
 	}
 
