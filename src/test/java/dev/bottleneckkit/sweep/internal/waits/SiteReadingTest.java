@@ -1,5 +1,6 @@
 package dev.bottleneckkit.sweep.internal.waits;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,17 +14,22 @@ import dev.bottleneckkit.load.LoadResults;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
+import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Step;
+import dev.bottleneckkit.sweep.SweepResult;
+import dev.bottleneckkit.sweep.SweepResults;
 import org.junit.jupiter.api.Test;
 
+import static dev.bottleneckkit.assertions.BottleneckAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.assertj.core.data.Percentage.withPercentage;
 
 /**
  * Sweeps of the stock services, read from where their requests waited alone: the dumps of
  * the nightly's run of 1e861fd (the request threads and the pools' workers kept), each
- * step's users and throughput, and W₁, from its results. No kind is asked: the verdicts
- * the kinds gave that run are the check.
+ * step's users and throughput, and W₁, from its results. No kind is asked but where a
+ * test says so: the verdicts the kinds gave that run are the check.
  */
 class SiteReadingTest {
 
@@ -68,6 +74,31 @@ class SiteReadingTest {
 				"io.github.resilience4j.bulkhead.internal.SemaphoreBulkhead.tryEnterBulkhead"));
 		assertThat(cap.holders()).isEqualTo(4);
 		assertThat(cap.modelRps()).isCloseTo(19.7, within(0.15 * 19.7));
+	}
+
+	/**
+	 * The same two sweeps read whole, every kind asked: the bulkhead kind claims both
+	 * wait sites, a semaphore's, and says whose permits they are. Its model is the
+	 * holders the dumps found over W₁, as before the kind read its own dumps.
+	 */
+	@Test
+	void theBulkheadKindClaimsASemaphoresSite() {
+		SweepResult stockCheck = SweepResults.analysed("stock-check", URI.create("http://shop:8080/stock-check"),
+				List.of(step(1, 4.7, "stock-check-1"), step(2, 9.6, "stock-check-2"), step(4, 14.6, "stock-check-3"),
+						step(8, 14.7, "stock-check-4", "stock-check-5")),
+				true);
+		SweepResult rates = SweepResults
+			.analysed(
+					"rates", URI.create("http://shop:8080/rates"), List.of(step(1, 4.7, "rates-1"),
+							step(2, 9.7, "rates-2"), step(4, 19.3, "rates-3"), step(8, 19.7, "rates-4", "rates-5")),
+					true);
+
+		assertThat(stockCheck).isCappedBy(Resource.BULKHEAD).hasCeilingNearItsModel(withPercentage(15));
+		assertThat(stockCheck.verdict().line()).contains("a semaphore: 3/3 permits held; requests wait in"
+				+ " `com.example.shop.ShopApplication.stockCheck` (a semaphore)");
+		assertThat(rates).isCappedBy(Resource.BULKHEAD).hasCeilingNearItsModel(withPercentage(15));
+		assertThat(rates.verdict().line()).contains("a Resilience4j bulkhead: 4/4 permits held; requests wait in"
+				+ " `io.github.resilience4j.bulkhead.internal.SemaphoreBulkhead.tryEnterBulkhead` (a semaphore)");
 	}
 
 	/**
