@@ -2,16 +2,13 @@ package dev.bottleneckkit.sweep.internal.kinds;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Verdict.Capped;
-import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.analysis.DumpedServer;
-import dev.bottleneckkit.sweep.internal.analysis.ServerFull;
 
 /**
  * A reactive server's event loops held by a blocking call, Vert.x's
@@ -49,11 +46,6 @@ public final class EventLoopsKind implements ResourceKind {
 	@Override
 	public Resource resource() {
 		return Resource.EVENT_LOOPS;
-	}
-
-	@Override
-	public List<Function<AtCap, Optional<Capped>>> rules() {
-		return List.of((at) -> ServerFull.capped(SERVER, at));
 	}
 
 	@Override

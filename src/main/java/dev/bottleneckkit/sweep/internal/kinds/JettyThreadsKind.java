@@ -2,16 +2,13 @@ package dev.bottleneckkit.sweep.internal.kinds;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Verdict.Capped;
-import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.analysis.DumpedServer;
-import dev.bottleneckkit.sweep.internal.analysis.ServerFull;
 
 /**
  * Jetty's worker pool ({@code qtp…-*}), by its threads' frames in dumps; turned by
@@ -33,11 +30,6 @@ public final class JettyThreadsKind implements ResourceKind {
 	@Override
 	public Resource resource() {
 		return Resource.JETTY_THREADS;
-	}
-
-	@Override
-	public List<Function<AtCap, Optional<Capped>>> rules() {
-		return List.of((at) -> ServerFull.capped(SERVER, at));
 	}
 
 	@Override

@@ -2,14 +2,11 @@ package dev.bottleneckkit.sweep.internal.kinds;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Verdict.Capped;
-import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.analysis.DumpedServer;
-import dev.bottleneckkit.sweep.internal.analysis.ServerFull;
 
 /**
  * Quarkus' worker pool ({@code executor-thread-*}), where its blocking REST routes run:
@@ -32,11 +29,6 @@ public final class QuarkusWorkersKind implements ResourceKind {
 	@Override
 	public Resource resource() {
 		return Resource.QUARKUS_WORKER_THREADS;
-	}
-
-	@Override
-	public List<Function<AtCap, Optional<Capped>>> rules() {
-		return List.of((at) -> ServerFull.capped(SERVER, at));
 	}
 
 	@Override

@@ -17,6 +17,7 @@ import dev.bottleneckkit.sweep.internal.analysis.ConfiguredLimit;
 import dev.bottleneckkit.sweep.internal.analysis.DumpedPool;
 import dev.bottleneckkit.sweep.internal.analysis.DumpedServer;
 import dev.bottleneckkit.sweep.internal.analysis.Pool;
+import dev.bottleneckkit.sweep.internal.analysis.ServerFull;
 import dev.bottleneckkit.sweep.internal.run.Readings;
 import dev.bottleneckkit.sweep.internal.waits.Upstream;
 
@@ -36,10 +37,13 @@ public interface ResourceKind {
 	/**
 	 * The rules that find it at its limit with work waiting, most specific readings first
 	 * (meters before thread dumps): each returns a verdict with its model from the same
-	 * steps, or nothing.
+	 * steps, or nothing. A web server's worker pool is found full in dumps by its
+	 * {@link #server} frames ({@link ServerFull}); none by default.
 	 */
 	default List<Function<AtCap, Optional<Capped>>> rules() {
-		return List.of();
+		return server()
+			.<List<Function<AtCap, Optional<Capped>>>>map((server) -> List.of((at) -> ServerFull.capped(server, at)))
+			.orElse(List.of());
 	}
 
 	/**

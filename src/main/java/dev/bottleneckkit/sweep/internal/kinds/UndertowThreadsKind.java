@@ -2,13 +2,9 @@ package dev.bottleneckkit.sweep.internal.kinds;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
 
 import dev.bottleneckkit.sweep.Resource;
-import dev.bottleneckkit.sweep.Verdict.Capped;
-import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.analysis.DumpedServer;
-import dev.bottleneckkit.sweep.internal.analysis.ServerFull;
 
 /** Undertow's (XNIO) worker pool, by its threads' frames in dumps. */
 public final class UndertowThreadsKind implements ResourceKind {
@@ -27,11 +23,6 @@ public final class UndertowThreadsKind implements ResourceKind {
 	@Override
 	public Resource resource() {
 		return Resource.UNDERTOW_THREADS;
-	}
-
-	@Override
-	public List<Function<AtCap, Optional<Capped>>> rules() {
-		return List.of((at) -> ServerFull.capped(SERVER, at));
 	}
 
 	@Override
