@@ -6,14 +6,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.function.Function;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Verdict.Capped;
-import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.analysis.DumpedPool;
 import dev.bottleneckkit.sweep.internal.analysis.Pool;
 
@@ -27,13 +25,6 @@ public final class AgroalPoolKind implements ResourceKind {
 	@Override
 	public Resource resource() {
 		return Resource.AGROAL_POOL;
-	}
-
-	@Override
-	public List<Function<AtCap, Optional<Capped>>> rules() {
-		return List.of(
-				(at) -> fullByItsMeters(at.last().service()).map((full) -> full.capped(at, Resource.AGROAL_POOL)),
-				DUMPED::capped);
 	}
 
 	/**

@@ -3,13 +3,10 @@ package dev.bottleneckkit.sweep.internal.kinds;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.function.Function;
 
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.Resource;
-import dev.bottleneckkit.sweep.Verdict.Capped;
-import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.analysis.ConfiguredLimit;
 import dev.bottleneckkit.sweep.internal.analysis.DumpedPool;
 import dev.bottleneckkit.sweep.internal.analysis.Pool;
@@ -28,11 +25,6 @@ public final class HttpClientPoolKind implements ResourceKind {
 	@Override
 	public Resource resource() {
 		return Resource.HTTP_CLIENT_POOL;
-	}
-
-	@Override
-	public List<Function<AtCap, Optional<Capped>>> rules() {
-		return List.of(this::fromMeters, DUMPED::capped);
 	}
 
 	/**
@@ -57,10 +49,6 @@ public final class HttpClientPoolKind implements ResourceKind {
 	@Override
 	public Optional<DumpedPool> dumped() {
 		return Optional.of(DUMPED);
-	}
-
-	private Optional<Capped> fromMeters(AtCap at) {
-		return fullByItsMeters(at.last().service()).map((full) -> full.capped(at, Resource.HTTP_CLIENT_POOL));
 	}
 
 	@Override

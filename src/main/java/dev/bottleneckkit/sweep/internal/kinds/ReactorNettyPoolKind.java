@@ -1,9 +1,7 @@
 package dev.bottleneckkit.sweep.internal.kinds;
 
-import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.function.Function;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.internal.Knobs;
@@ -12,7 +10,6 @@ import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Verdict.Capped;
-import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.analysis.ConfiguredLimit;
 import dev.bottleneckkit.sweep.internal.analysis.Pool;
 
@@ -29,12 +26,6 @@ public final class ReactorNettyPoolKind implements ResourceKind {
 	@Override
 	public Resource resource() {
 		return Resource.REACTOR_NETTY_POOL;
-	}
-
-	@Override
-	public List<Function<AtCap, Optional<Capped>>> rules() {
-		return List.of((at) -> fullByItsMeters(at.last().service())
-			.map((full) -> full.capped(at, Resource.REACTOR_NETTY_POOL)));
 	}
 
 	@Override

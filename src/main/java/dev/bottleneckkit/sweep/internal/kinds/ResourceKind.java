@@ -1,5 +1,6 @@
 package dev.bottleneckkit.sweep.internal.kinds;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,13 +38,16 @@ public interface ResourceKind {
 	/**
 	 * The rules that find it at its limit with work waiting, most specific readings first
 	 * (meters before thread dumps): each returns a verdict with its model from the same
-	 * steps, or nothing. A web server's worker pool is found full in dumps by its
-	 * {@link #server} frames ({@link ServerFull}); none by default.
+	 * steps, or nothing. By default: full by its meters ({@link #fullByItsMeters}), then
+	 * its pool full in dumps ({@link #dumped}), then its server's worker pool full in
+	 * dumps ({@link #server}), as far as it has them.
 	 */
 	default List<Function<AtCap, Optional<Capped>>> rules() {
-		return server()
-			.<List<Function<AtCap, Optional<Capped>>>>map((server) -> List.of((at) -> ServerFull.capped(server, at)))
-			.orElse(List.of());
+		List<Function<AtCap, Optional<Capped>>> rules = new ArrayList<>();
+		rules.add((at) -> fullByItsMeters(at.last().service()).map((full) -> full.capped(at, resource())));
+		dumped().ifPresent((pool) -> rules.add(pool::capped));
+		server().ifPresent((server) -> rules.add((at) -> ServerFull.capped(server, at)));
+		return rules;
 	}
 
 	/**

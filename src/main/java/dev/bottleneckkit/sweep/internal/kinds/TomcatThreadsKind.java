@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.function.Function;
 
 import dev.bottleneckkit.containers.AbstractServiceContainer;
 import dev.bottleneckkit.internal.Knobs;
@@ -13,11 +12,9 @@ import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Verdict.Capped;
-import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.analysis.ConfiguredLimit;
 import dev.bottleneckkit.sweep.internal.analysis.DumpedServer;
 import dev.bottleneckkit.sweep.internal.analysis.Pool;
-import dev.bottleneckkit.sweep.internal.analysis.ServerFull;
 
 /**
  * Tomcat's platform request threads: from its meters ({@code tomcat.threads.*}), else a
@@ -47,15 +44,6 @@ public final class TomcatThreadsKind implements ResourceKind {
 	@Override
 	public Resource resource() {
 		return Resource.TOMCAT_THREADS;
-	}
-
-	@Override
-	public List<Function<AtCap, Optional<Capped>>> rules() {
-		return List.of(this::fromMeters, (at) -> ServerFull.capped(SERVER, at));
-	}
-
-	private Optional<Capped> fromMeters(AtCap at) {
-		return fullByItsMeters(at.last().service()).map((full) -> full.capped(at, Resource.TOMCAT_THREADS));
 	}
 
 	/**
