@@ -7,6 +7,7 @@ import dev.bottleneckkit.containers.KitContainers;
 import dev.bottleneckkit.containers.ServiceContainer;
 import dev.bottleneckkit.junit.Scenario;
 import dev.bottleneckkit.junit.ScenarioReport;
+import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Sweep;
 import dev.bottleneckkit.sweep.SweepResult;
@@ -50,6 +51,42 @@ class FulfilmentServiceCapsIT {
 		.withEnv("QUARKUS_THREAD_POOL_MAX_THREADS", "8")
 		.withEnv("QUARKUS_VERTX_EVENT_LOOPS_POOL_SIZE", "2")
 		.dependsOn(mysql, carrier);
+
+	/**
+	 * The same service with Quarkus' worker pool at its own 16, more than the pickups' bulkhead lets in: SmallRye
+	 * Fault Tolerance's {@code @Bulkhead} at its defaults (10 at once, no queue) caps /pickups by refusing.
+	 */
+	@Container
+	static final ServiceContainer pickups = new ServiceContainer(System.getenv().getOrDefault("FULFILMENT_IMAGE", "example/fulfilment:1.0.0"))
+		.withName("fulfilment-pickups")
+		.withNetwork(network)
+		.withHealthPath("/q/health/ready")
+		.withEnv("QUARKUS_DATASOURCE_JDBC_URL", "jdbc:mariadb://mysql:3306/" + mysql.getDatabaseName())
+		.withEnv("QUARKUS_DATASOURCE_USERNAME", mysql.getUsername())
+		.withEnv("QUARKUS_DATASOURCE_PASSWORD", mysql.getPassword())
+		.dependsOn(mysql, carrier);
+
+	/**
+	 * A bulkhead of another library than Resilience4j that refuses without waiting: beyond 10 pickups at once the
+	 * bulkhead throws and Quarkus answers 500 at once. It is named from the failures (their count, status and share)
+	 * and the 10 requests that hold it, 10 / 0.25 s = 40 rps; its own setting, 20, doubles it.
+	 */
+	@Test
+	void thePickupRouteIsCappedByItsBulkheadThatRefuses(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(pickups, "/pickups")
+			.named("fulfilment /pickups")
+			.upToUsers(32)
+			.confirming(Knob.of("pickups bulkhead 20", 2, (service) -> service
+				.withJvmOptions("-Dcom.example.fulfilment.FulfilmentResource/pickup/Bulkhead/value=20")))
+			.run();
+
+		report.record("sweep: /pickups (SmallRye Fault Tolerance's @Bulkhead at its defaults, 250 ms quotes)", sweep);
+		assertThat(sweep).isCappedBy(Resource.WAIT_SITE)
+			.hasCeilingNearItsModel(withPercentage(15))
+			.isConfirmedWithin(withPercentage(10));
+		assertThat(sweep.verdict().line()).contains("beyond 10 at once, requests fail with http-500")
+			.doesNotContain("connection pool");
+	}
 
 	/** 100 ms queries on 3 connections: 30 rps, twice that with 6. */
 	@Test

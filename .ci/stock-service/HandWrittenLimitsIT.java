@@ -160,6 +160,29 @@ class HandWrittenLimitsIT {
 			.anySatisfy((destination) -> assertThat(destination.max()).isGreaterThanOrEqualTo(5 + 8));
 	}
 
+	/**
+	 * A dispatcher of the team's own, written as OkHttp's works: at most 4 calls to the partner at once on its cached
+	 * pool of {@code dispatcher-*} threads, the rest in a plain deque no thread waits in, each request thread waiting
+	 * for its call's future. The 4 busy dispatcher threads hold what the requests wait for, 4 / 0.5 s = 8 rps, though
+	 * the connection pool under them allows 32 and 4 connections carry the calls; 8 a host double it.
+	 */
+	@Test
+	void theTeamsDispatcherCapsTheDispatchedRoute(ScenarioReport report) {
+		SweepResult sweep = Sweep.of(stock, "/dispatched")
+			.named("stock /dispatched")
+			.upToUsers(32)
+			.confirming(Knob.springProperty("dispatcher 8 a host", "stock.dispatcher.max-per-host", 8, 2))
+			.run();
+
+		report.record("sweep: /dispatched (a dispatcher of 4 calls at once, 0.5 s each)", sweep);
+		assertThat(sweep).isCappedBy(Resource.EXECUTOR)
+			.hasCeilingNearItsModel(withPercentage(15))
+			.isConfirmedWithin(withPercentage(10));
+		assertThat(sweep.verdict().line()).contains("dispatcher-")
+			.contains("com.example.stock.Dispatcher$Call.run")
+			.doesNotContain("connection pool");
+	}
+
 	/** {@code count} requests at once to /guarded: its JDK client opens as many connections and keeps them idle. */
 	private static void openIdleConnectionsOfTheOtherClient(int count) {
 		try (HttpClient client = HttpClient.newHttpClient()) {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.OptionalInt;
 
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
@@ -64,6 +65,11 @@ public final class LoadResult {
 	private final Map<String, LoadResult> byRoute;
 
 	/**
+	 * The successful requests in flight at once held longest in the window; -1: not read.
+	 */
+	private final int successesInFlight;
+
+	/**
 	 * Latencies in microseconds; the histograms are the load driver's own copies, never
 	 * handed out.
 	 */
@@ -78,19 +84,21 @@ public final class LoadResult {
 			Histogram failureLatencies, List<Second> timeline, Duration warmUp, double offeredRps, double generatorBusy,
 			double livesThroughput) {
 		this(name, users, window, succeeded, errors, latencies, failureLatencies, timeline, warmUp, offeredRps,
-				generatorBusy, livesThroughput, Double.NaN, Map.of());
+				generatorBusy, livesThroughput, Double.NaN, Map.of(), -1);
 	}
 
 	LoadResult(String name, int users, Duration window, long succeeded, Map<String, Long> errors, Histogram latencies,
 			Histogram failureLatencies, List<Second> timeline, Duration warmUp, double offeredRps, double generatorBusy,
 			double livesThroughput, double livesMeanNanos) {
 		this(name, users, window, succeeded, errors, latencies, failureLatencies, timeline, warmUp, offeredRps,
-				generatorBusy, livesThroughput, livesMeanNanos, Map.of());
+				generatorBusy, livesThroughput, livesMeanNanos, Map.of(), -1);
 	}
 
 	private LoadResult(String name, int users, Duration window, long succeeded, Map<String, Long> errors,
 			Histogram latencies, Histogram failureLatencies, List<Second> timeline, Duration warmUp, double offeredRps,
-			double generatorBusy, double livesThroughput, double livesMeanNanos, Map<String, LoadResult> byRoute) {
+			double generatorBusy, double livesThroughput, double livesMeanNanos, Map<String, LoadResult> byRoute,
+			int successesInFlight) {
+		this.successesInFlight = successesInFlight;
 		this.livesMeanNanos = livesMeanNanos;
 		this.byRoute = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(byRoute));
 		this.livesThroughput = livesThroughput;
@@ -112,7 +120,24 @@ public final class LoadResult {
 		return routes.isEmpty() ? this
 				: new LoadResult(this.name, this.users, this.window, this.succeeded, this.errors, this.latencies,
 						this.failureLatencies, this.timeline, this.warmUp, this.offeredRps, this.generatorBusy,
-						this.livesThroughput, this.livesMeanNanos, routes);
+						this.livesThroughput, this.livesMeanNanos, routes, this.successesInFlight);
+	}
+
+	/** The same result with the successful requests in flight it read; -1: not read. */
+	LoadResult withSuccessesInFlight(int inFlight) {
+		return new LoadResult(this.name, this.users, this.window, this.succeeded, this.errors, this.latencies,
+				this.failureLatencies, this.timeline, this.warmUp, this.offeredRps, this.generatorBusy,
+				this.livesThroughput, this.livesMeanNanos, this.byRoute, inFlight);
+	}
+
+	/**
+	 * The successful requests in flight at once that the window held longest, by every
+	 * request's life: where a limit turns away what it cannot hold, the N it lets
+	 * through, counted without a thread dump, whenever one would have landed. Empty for
+	 * an open loop and a window without a successful request.
+	 */
+	public OptionalInt successesInFlight() {
+		return (this.successesInFlight > 0) ? OptionalInt.of(this.successesInFlight) : OptionalInt.empty();
 	}
 
 	/**

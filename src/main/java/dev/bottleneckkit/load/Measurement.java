@@ -290,6 +290,58 @@ final class Measurement {
 		return (shares == 0) ? Double.NaN : inFlight / shares;
 	}
 
+	/**
+	 * The successful requests in flight at once that the window held longest, by their
+	 * lives: each instant of the window counts the successful requests alive then, and
+	 * the count held for the most time is the figure. Where a limit refuses what it
+	 * cannot hold, that is the N it lets through, read from every request rather than
+	 * from the few instants a thread dump catches. -1 without a successful request.
+	 */
+	synchronized int successesInFlight(long windowEndNanos) {
+		long[] starts = new long[this.livesRecorded];
+		long[] ends = new long[this.livesRecorded];
+		int alive = 0;
+		for (int i = 0; i < this.livesRecorded; i++) {
+			long start = Math.max(this.lives[i * 2], this.windowStartNanos);
+			long end = Math.min(this.lives[i * 2 + 1], windowEndNanos);
+			if (this.lives[i * 2 + 1] >= 0 && end > start) {
+				starts[alive] = start;
+				ends[alive] = end;
+				alive++;
+			}
+		}
+		if (alive == 0) {
+			return -1;
+		}
+		java.util.Arrays.sort(starts, 0, alive);
+		java.util.Arrays.sort(ends, 0, alive);
+		Map<Integer, Long> held = new java.util.HashMap<>();
+		int inFlight = 0;
+		long at = this.windowStartNanos;
+		int started = 0;
+		int ended = 0;
+		while (ended < alive) {
+			boolean starting = started < alive && starts[started] < ends[ended];
+			long next = starting ? starts[started] : ends[ended];
+			held.merge(inFlight, next - at, Long::sum);
+			at = next;
+			inFlight += starting ? 1 : -1;
+			if (starting) {
+				started++;
+			}
+			else {
+				ended++;
+			}
+		}
+		held.merge(0, Math.max(0, windowEndNanos - at), Long::sum);
+		return held.entrySet()
+			.stream()
+			.filter((level) -> level.getKey() > 0)
+			.max(Map.Entry.<Integer, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
+			.map(Map.Entry::getKey)
+			.orElse(-1);
+	}
+
 	synchronized double throughputByLives(long windowEndNanos) {
 		double succeeded = 0;
 		for (int i = 0; i < this.livesRecorded; i++) {
@@ -430,9 +482,11 @@ final class Measurement {
 		long succeeded = this.succeededInWindow.sum();
 		double throughput = Double.isNaN(offeredRps) ? throughputByLives(windowEnd) : Double.NaN;
 		double meanNanos = Double.isNaN(offeredRps) ? meanLatencyNanosByLives(windowEnd) : Double.NaN;
+		int inFlight = Double.isNaN(offeredRps) ? successesInFlight(windowEnd) : -1;
 		return new LoadResult(name, users, window, succeeded, Map.copyOf(errorCounts),
 				this.recorder.getIntervalHistogram(), this.failureRecorder.getIntervalHistogram(), timeline(windowEnd),
-				warmUp, offeredRps, generatorBusy(), throughput, meanNanos);
+				warmUp, offeredRps, generatorBusy(), throughput, meanNanos)
+			.withSuccessesInFlight(inFlight);
 	}
 
 	private int secondOf(long nanos) {

@@ -22,8 +22,19 @@ import dev.bottleneckkit.sweep.internal.analysis.AnalysisPolicy;
  */
 public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.Unexplained, Verdict.GeneratorBound {
 
+	/**
+	 * The reading that holds the failed answers of the steps at and past the knee, in
+	 * words: every verdict's line ends with it where some failed, whatever it names.
+	 */
+	String FAILED = "failed answers";
+
 	/** The one line a person reads first, made from the figures. */
 	String line();
+
+	/** "; failed answers: 2,084 of 2,470 at 16 users (84 %, http-500)", or nothing. */
+	private static String failed(Map<String, String> readings) {
+		return readings.containsKey(FAILED) ? "; " + FAILED + ": " + readings.get(FAILED) : "";
+	}
 
 	/** The probes' readings behind the verdict, for people, in the order they matter. */
 	Map<String, String> readings();
@@ -116,7 +127,7 @@ public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.U
 		@Override
 		public String line() {
 			return String.format(Locale.ROOT, "capped at %.1f rps from %s: %s — %s", this.ceilingRps,
-					usersText(this.fromUsers), this.saw, this.model.explain());
+					usersText(this.fromUsers), this.saw, this.model.explain()) + Verdict.failed(this.readings);
 		}
 
 		@Override
@@ -145,7 +156,8 @@ public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.U
 		@Override
 		public String line() {
 			return String.format(Locale.ROOT, "no cap up to %s: %.1f rps, still rising with every doubling (W₁ %d ms)",
-					usersText(this.upToUsers), this.lastRps, this.oneUserLatency.toMillis());
+					usersText(this.upToUsers), this.lastRps, this.oneUserLatency.toMillis())
+					+ Verdict.failed(this.readings);
 		}
 
 		@Override
@@ -216,7 +228,8 @@ public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.U
 				body = ", and no probe explains it: no pool, thread pool, carrier, lock or CPU was at its limit in the"
 						+ " last step (" + describe(this.readings) + ")";
 			}
-			return head + body + (this.blind.isEmpty() ? "" : "; blind: " + String.join("; ", this.blind));
+			return head + body + Verdict.failed(this.readings)
+					+ (this.blind.isEmpty() ? "" : "; blind: " + String.join("; ", this.blind));
 		}
 
 		/**
@@ -327,7 +340,7 @@ public sealed interface Verdict permits Verdict.Capped, Verdict.NoCap, Verdict.U
 		return seen.isEmpty() ? "no probe attached"
 				: seen.entrySet()
 					.stream()
-					.filter((entry) -> !entry.getKey().equals(Unexplained.UPSTREAM))
+					.filter((entry) -> !entry.getKey().equals(Unexplained.UPSTREAM) && !entry.getKey().equals(FAILED))
 					.map((entry) -> entry.getKey() + " " + entry.getValue())
 					.collect(Collectors.joining(", "));
 	}

@@ -44,6 +44,26 @@ class ClosedLoopLoadTest {
 		}
 	}
 
+	/**
+	 * A limit that turns away what it cannot hold: beyond 3 at once the server answers
+	 * 503 at once. The successful requests in flight, read from every request's life, are
+	 * the 3 it lets in, exactly, wherever a dump would have landed; with room for
+	 * everyone, they are the users.
+	 */
+	@Test
+	void countsTheSuccessfulRequestsInFlightARefusingLimitLetsIn() throws Exception {
+		try (LimitedServer server = LimitedServer.refusingBeyond(3, LATENCY)) {
+			LoadResult refused = quickLoad(12).run(server.uri());
+
+			assertThat(refused.errorCount()).as("the rest were turned away").isPositive();
+			assertThat(refused.successesInFlight()).hasValue(3);
+		}
+		try (LimitedServer server = LimitedServer.start(SERVER_THREADS, LATENCY)) {
+			assertThat(quickLoad(SERVER_THREADS - 1).run(server.uri()).successesInFlight())
+				.hasValue(SERVER_THREADS - 1);
+		}
+	}
+
 	@Test
 	void measuresUsersOverLatencyWhenTheServerHasRoomForEveryone() throws Exception {
 		Ceiling serverThreads = Ceiling.of(SERVER_THREADS, "server threads", LATENCY);

@@ -35,10 +35,24 @@ public final class LimitedServer implements AutoCloseable {
 	private final java.util.Map<java.net.InetSocketAddress, Long> firstArrivals = new java.util.concurrent.ConcurrentHashMap<>();
 
 	private LimitedServer(int threads, Duration latency, int status, String body) throws IOException {
+		this(threads, latency, status, body, Integer.MAX_VALUE);
+	}
+
+	/**
+	 * A server whose {@code threads} handlers let {@code permits} requests at once take
+	 * the latency, and answer the others 503 at once.
+	 */
+	private LimitedServer(int threads, Duration latency, int status, String body, int permits) throws IOException {
 		this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1000);
 		this.handlers = Executors.newFixedThreadPool(threads);
 		this.server.setExecutor(this.handlers);
+		java.util.concurrent.Semaphore admitted = new java.util.concurrent.Semaphore(permits);
 		this.server.createContext("/", (exchange) -> {
+			if (!admitted.tryAcquire()) {
+				exchange.sendResponseHeaders(503, -1);
+				exchange.close();
+				return;
+			}
 			long start = System.nanoTime();
 			this.firstArrivals.putIfAbsent(exchange.getRemoteAddress(), start);
 			this.peak.accumulateAndGet(this.inFlight.incrementAndGet(), Math::max);
@@ -55,6 +69,7 @@ public final class LimitedServer implements AutoCloseable {
 			}
 			finally {
 				this.inFlight.decrementAndGet();
+				admitted.release();
 				exchange.close();
 				this.heldNanos.add(System.nanoTime() - start);
 				this.answered.increment();
@@ -73,6 +88,14 @@ public final class LimitedServer implements AutoCloseable {
 
 	static LimitedServer answering(int status, String body, int threads, Duration latency) throws IOException {
 		return new LimitedServer(threads, latency, status, body);
+	}
+
+	/**
+	 * A server of many handler threads that lets {@code permits} requests at once take
+	 * {@code latency} and answers the rest 503 at once: a limit that refuses.
+	 */
+	static LimitedServer refusingBeyond(int permits, Duration latency) throws IOException {
+		return new LimitedServer(64, latency, 200, "", permits);
 	}
 
 	public URI uri() {

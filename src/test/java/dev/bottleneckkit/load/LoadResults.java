@@ -64,4 +64,12 @@ public final class LoadResults {
 				Double.NaN, 0.1);
 	}
 
+	/**
+	 * {@code result} with {@code inFlight} successful requests in flight at once, as the
+	 * load reads them from its requests' lives.
+	 */
+	public static LoadResult withSuccessesInFlight(LoadResult result, int inFlight) {
+		return result.withSuccessesInFlight(inFlight);
+	}
+
 }

@@ -13,13 +13,15 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.faulttolerance.Bulkhead;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 /**
  * A team's fulfilment routes, each on the thread Quarkus gives it: a parcel is booked in the database (a worker
  * thread, an Agroal connection); a rate is asked of the carrier (a worker thread, the REST client); a tracking
  * event is stamped on the event loop by code that blocks it; a label is printed on a virtual thread inside a
- * {@code synchronized} block.
+ * {@code synchronized} block; a pickup is booked with the carrier behind a bulkhead left at SmallRye Fault Tolerance's
+ * defaults.
  */
 @Path("/")
 @Produces(MediaType.TEXT_PLAIN)
@@ -49,6 +51,17 @@ public class FulfilmentResource {
 	@Path("/rates")
 	public String rate() {
 		return "rate " + this.carrier.rate().length();
+	}
+
+	/**
+	 * Books a pickup with the carrier behind {@code @Bulkhead} at its defaults: 10 calls at once on a synchronous
+	 * method, no queue, so the eleventh is refused ({@code BulkheadException}) and Quarkus answers it 500.
+	 */
+	@GET
+	@Path("/pickups")
+	@Bulkhead
+	public String pickup() {
+		return "pickup " + this.carrier.rate().length();
 	}
 
 	/**

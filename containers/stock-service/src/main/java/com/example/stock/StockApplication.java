@@ -50,7 +50,7 @@ import org.springframework.web.server.ResponseStatusException;
  * team's renderers, a pool of objects it publishes two gauges for. Every limit is Spring Boot's default unless the
  * environment sets it. Three routes call the quote service through limits written by hand, as teams write them: licences
  * on a monitor, a queue of handles, and a semaphore that turns the extra requests away; one calls it on Apache HttpClient's
- * async client; one counts visits on a row.
+ * async client; one counts visits on a row, and one through a dispatcher of the team's own that runs a few calls at once on its threads.
  */
 @SpringBootApplication
 @RestController
@@ -93,12 +93,16 @@ public class StockApplication {
 	/** Apache HttpClient 5's async client, as HttpAsyncClients builds it unless the team sets its pool. */
 	private final CloseableHttpAsyncClient async;
 
+	/** The team's own asynchronous client to the partner: a few calls at once on its threads, the rest queued. */
+	private final Dispatcher dispatcher;
+
 	StockApplication(RestClient.Builder builder, JdbcClient jdbc, TransactionTemplate transaction,
 			@Value("${stock.quotes-url}") String quotesUrl, @Value("${stock.ledger-rounds:480}") int ledgerRounds,
 			@Value("${stock.signature-rounds:200}") int signatureRounds,
 			@Value("${stock.bundle.threads:3}") int bundleThreads, @Value("${stock.renderers:3}") int renderers,
 			@Value("${stock.licences:4}") int licences, @Value("${stock.handles:6}") int handles,
 			@Value("${stock.calls:8}") int calls, @Value("${stock.async.max-per-route:0}") int asyncPerRoute,
+			@Value("${stock.dispatcher.max-per-host:4}") int dispatcherPerHost,
 			@Qualifier("applicationTaskExecutor") Executor tasks, MeterRegistry meters) {
 		this.quotes = builder.baseUrl(quotesUrl).build();
 		this.jdbc = jdbc;
@@ -120,6 +124,7 @@ public class StockApplication {
 				.build())
 			.build() : HttpAsyncClients.createDefault();
 		this.async.start();
+		this.dispatcher = new Dispatcher(dispatcherPerHost);
 		this.renderers = new ArrayBlockingQueue<>(renderers);
 		for (int i = 0; i < renderers; i++) {
 			this.renderers.add(new Renderer());
@@ -201,6 +206,13 @@ public class StockApplication {
 		SimpleHttpResponse quote = this.async.execute(SimpleRequestBuilder.get(this.quote).build(), null)
 			.get(30, TimeUnit.SECONDS);
 		return Map.of("quoteBytes", quote.getBodyText().length());
+	}
+
+	/** A quote through the team's dispatcher, the request thread waiting for its future. */
+	@GetMapping("/dispatched")
+	Map<String, Object> dispatched() throws Exception {
+		String quote = this.dispatcher.enqueue(this.quote).get(30, TimeUnit.SECONDS);
+		return Map.of("quoteBytes", quote.length());
 	}
 
 	private int quoteBytes() {

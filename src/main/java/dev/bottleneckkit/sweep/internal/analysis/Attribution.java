@@ -56,7 +56,7 @@ public final class Attribution {
 	 */
 	public static Analysis of(Readings readings, List<Resource.Own> own) {
 		AtCap at = AtCap.of(readings, own, ResourceKinds.servers(), ResourceKinds.permits());
-		Verdict verdict = withNeighbours(withoutTheDeclaration(verdict(at), readings, own), at);
+		Verdict verdict = withFailures(withNeighbours(withoutTheDeclaration(verdict(at), readings, own), at), at);
 		List<Verdict.Bound> bounds = ResourceKinds.unqueued(at, verdict, bounds(at));
 		Optional<Resource> cap = verdict.cap();
 		// A ceiling below the one measured is no resource's: its model read the route
@@ -111,6 +111,43 @@ public final class Attribution {
 				others.getAsDouble()));
 		return new Capped(capped.resource(), capped.ceilingRps(), capped.fromUsers(), capped.saw(), capped.model(),
 				capped.where(), readings);
+	}
+
+	/**
+	 * {@code verdict} with the answers that failed in the steps at and past the knee,
+	 * their count, share and kinds, whatever it names: a cap that turns requests away and
+	 * one that makes them wait past a timeout read alike without them.
+	 */
+	static Verdict withFailures(Verdict verdict, AtCap at) {
+		List<String> steps = at.atCap()
+			.stream()
+			.filter((step) -> step.result().errorCount() > 0)
+			.map((step) -> String.format(Locale.ROOT, "%,d of %,d at %s (%.0f %%, %s)", step.result().errorCount(),
+					step.result().completed(), AtCap.usersText(step.users()),
+					100.0 * step.result().errorCount() / step.result().completed(),
+					step.result()
+						.errors()
+						.entrySet()
+						.stream()
+						.sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+						.limit(2)
+						.map(Map.Entry::getKey)
+						.collect(Collectors.joining(", "))))
+			.toList();
+		if (steps.isEmpty()) {
+			return verdict;
+		}
+		Map<String, String> readings = new LinkedHashMap<>(verdict.readings());
+		readings.put(Verdict.FAILED, String.join(", ", steps));
+		return switch (verdict) {
+			case Capped capped -> new Capped(capped.resource(), capped.ceilingRps(), capped.fromUsers(), capped.saw(),
+					capped.model(), capped.where(), readings);
+			case Verdict.Unexplained unexplained -> new Verdict.Unexplained(unexplained.ceilingRps(),
+					unexplained.fromUsers(), unexplained.candidates(), unexplained.blind(), readings);
+			case Verdict.NoCap noCap ->
+				new Verdict.NoCap(noCap.upToUsers(), noCap.lastRps(), noCap.oneUserLatency(), readings);
+			case Verdict.GeneratorBound generator -> generator;
+		};
 	}
 
 	/**
@@ -255,9 +292,6 @@ public final class Attribution {
 		step.compilerCores()
 			.ifPresent((cores) -> seen.put("JIT compilers", String.format(Locale.ROOT, "%.2f of a core%s", cores,
 					step.warming() ? ": the JVM was still warming up" : "")));
-		if (!step.result().errors().isEmpty()) {
-			seen.put("errors", step.result().errors().toString());
-		}
 		return seen;
 	}
 

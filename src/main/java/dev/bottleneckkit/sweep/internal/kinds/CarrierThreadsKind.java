@@ -57,9 +57,16 @@ public final class CarrierThreadsKind implements ResourceKind {
 	}
 
 	/**
-	 * Carriers held by pinned virtual threads. The utilization law on the step: pinned
-	 * time per request P (the step's pinned time over its requests) against the JVM's
-	 * carriers C: at most C / P requests a second.
+	 * Carriers held by pinned virtual threads: at the last step the pins held at least
+	 * {@value AnalysisPolicy#PINNED_CARRIERS} of a carrier at once, the other virtual
+	 * threads waiting for a carrier in the scheduler's queue. Its model is the
+	 * utilization law read where the carriers had room, below the knee: the carriers C
+	 * over what a request held one, pinned P and on the CPU beside its pins, pooled over
+	 * those steps (their pinned time and carrier time over their requests), so the model
+	 * predicts the ceiling rather than restating it. Past the knee a request's hold of a
+	 * carrier grows with what queued for it (a collapse read there lowers the model with
+	 * the ceiling it explains). Where no step below the knee saw a pin, the knee's own
+	 * step, the fewest users that did.
 	 */
 	static Optional<Capped> carriers(AtCap at) {
 		List<PinnedEvent> pinned = at.last().heldPins();
@@ -68,13 +75,20 @@ public final class CarrierThreadsKind implements ResourceKind {
 		}
 		Duration total = at.last().pinnedTime();
 		double heldAtOnce = total.toNanos() / (double) at.last().wall().toNanos();
-		long requests = Demands.requests(at.last());
-		if (heldAtOnce < AnalysisPolicy.PINNED_CARRIERS || requests == 0) {
+		if (heldAtOnce < AnalysisPolicy.PINNED_CARRIERS || Demands.requests(at.last()) == 0) {
 			return Optional.empty();
 		}
 		int carriers = at.last().carriers().orElse((int) Math.max(1, Math.round(heldAtOnce)));
-		Duration pinnedPerRequest = total.dividedBy(requests);
-		Duration cpuPerRequest = Demands.onCarriersPerRequest(at.last(), carriers);
+		List<Step> below = belowTheKnee(at);
+		long requests = below.stream().mapToLong(Demands::requests).sum();
+		Duration pinnedPerRequest = below.stream()
+			.map(Step::pinnedTime)
+			.reduce(Duration.ZERO, Duration::plus)
+			.dividedBy(Math.max(1, requests));
+		Duration cpuPerRequest = Duration.ofNanos(Math.round(below.stream()
+			.mapToDouble(
+					(step) -> Demands.onCarriersPerRequest(step, carriers).toNanos() * (double) Demands.requests(step))
+			.sum() / Math.max(1, requests)));
 		Duration each = total.dividedBy(pinned.size());
 		Map.Entry<String, Long> culprit = pinned.stream()
 			.collect(Collectors.groupingBy(PinnedEvent::culprit, Collectors.counting()))
@@ -82,15 +96,16 @@ public final class CarrierThreadsKind implements ResourceKind {
 			.stream()
 			.max(Map.Entry.comparingByValue())
 			.orElseThrow();
+		String read = usersRange(below);
 		Map<String, String> readings = new LinkedHashMap<>();
 		readings.put("pinned events", pinned.size() + " in the " + at.last().users() + "-user step");
 		readings.put("pinned each", String.format(Locale.ROOT, "%.1f ms on average", each.toNanos() / 1e6));
-		readings.put("pinned per request",
-				String.format(Locale.ROOT, "%.1f ms (%d requests)", pinnedPerRequest.toNanos() / 1e6, requests));
+		readings.put("pinned per request", String.format(Locale.ROOT, "%.1f ms (%d requests at %s)",
+				pinnedPerRequest.toNanos() / 1e6, requests, read));
 		readings.put("on a carrier per request",
-				String.format(Locale.ROOT, "%.1f ms pinned + %.1f ms on the CPU%s", pinnedPerRequest.toNanos() / 1e6,
-						cpuPerRequest.toNanos() / 1e6,
-						at.last().carrierCores().isPresent() ? " (read from the carrier threads)" : ""));
+				String.format(Locale.ROOT, "%.1f ms pinned + %.1f ms on the CPU%s, at %s",
+						pinnedPerRequest.toNanos() / 1e6, cpuPerRequest.toNanos() / 1e6,
+						at.last().carrierCores().isPresent() ? " (read from the carrier threads)" : "", read));
 		readings.put("carriers held at once", String.format(Locale.ROOT, "%.2f of %d", heldAtOnce, carriers));
 		readings.put("culprit", culprit.getKey() + " ×" + culprit.getValue());
 		pinned.stream()
@@ -101,7 +116,37 @@ public final class CarrierThreadsKind implements ResourceKind {
 		return Optional.of(at.capped(Resource.CARRIER_THREADS,
 				String.format(Locale.ROOT, "%d pinned events of %.1f ms, %.2f of %d carriers held at once, culprit %s",
 						pinned.size(), each.toNanos() / 1e6, heldAtOnce, carriers, culprit.getKey()),
-				Demands.carriersModel(at.last(), carriers, pinnedPerRequest), Optional.of(culprit.getKey()), readings));
+				new Verdict.Model(carriers, "carriers", pinnedPerRequest.plus(cpuPerRequest),
+						"pinned or on the CPU per request, at " + read),
+				Optional.of(culprit.getKey()), readings));
+	}
+
+	/**
+	 * The steps below the knee that saw a pin hold a carrier, where the carriers had
+	 * room; else the knee's own step, the fewest users that did.
+	 */
+	private static List<Step> belowTheKnee(AtCap at) {
+		List<Step> pinnedSteps = at.readings()
+			.steps()
+			.stream()
+			.filter((step) -> !step.heldPins().isEmpty() && Demands.requests(step) > 0)
+			.toList();
+		List<Step> below = pinnedSteps.stream().filter((step) -> step.users() < at.kneeUsers()).toList();
+		if (!below.isEmpty()) {
+			return below;
+		}
+		return pinnedSteps.stream()
+			.filter((step) -> step.users() >= at.kneeUsers())
+			.min(java.util.Comparator.comparingInt(Step::users))
+			.map(List::of)
+			.orElse(List.of(at.last()));
+	}
+
+	/** "1–4 users", "2 users". */
+	private static String usersRange(List<Step> steps) {
+		int fewest = steps.stream().mapToInt(Step::users).min().orElse(0);
+		int most = steps.stream().mapToInt(Step::users).max().orElse(0);
+		return (fewest == most) ? AtCap.usersText(fewest) : fewest + "–" + most + " users";
 	}
 
 	/**

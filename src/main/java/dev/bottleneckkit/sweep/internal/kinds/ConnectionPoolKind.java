@@ -14,6 +14,7 @@ import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.waits.Holding;
+import dev.bottleneckkit.sweep.internal.waits.Refusal;
 import dev.bottleneckkit.sweep.internal.waits.SiteReading;
 import dev.bottleneckkit.sweep.internal.waits.Upstream;
 
@@ -22,7 +23,12 @@ import dev.bottleneckkit.sweep.internal.waits.Upstream;
  * on the client while one destination's connections carrying requests stay flat
  * ({@link #heldByConnections}), else the service's TCP connections to one destination
  * flat while users doubled ({@link #flatConnections}); asked after every rule that reads
- * a cap upstream of the client.
+ * a cap upstream of the client. A count of connections agrees with Little's law whatever
+ * limited it (a dispatcher, a bulkhead that refuses, pinned carriers all let as many
+ * calls through as there are connections), so it names the pool only where the dumps show
+ * the connections holding the wait: requests waiting on a client's answer no thread of
+ * the service holds, no thread per call. Not where the steps at the cap turn requests
+ * away: a pool makes them wait.
  */
 public final class ConnectionPoolKind implements ResourceKind {
 
@@ -44,6 +50,9 @@ public final class ConnectionPoolKind implements ResourceKind {
 	 * client's idle ones are no part of the pool.
 	 */
 	static Optional<Capped> heldByConnections(AtCap at) {
+		if (refusing(at)) {
+			return Optional.empty();
+		}
 		int top = at.last().users();
 		Optional<SiteReading> site = SiteReading.of(at.readings().steps(), ResourceKinds.SERVING::serves)
 			.stream()
@@ -121,6 +130,30 @@ public final class ConnectionPoolKind implements ResourceKind {
 						&& Math.abs(d.counted() - counted) <= Math.max(1, 0.1 * counted)));
 	}
 
+	/**
+	 * Whether most dumps of the steps at the cap show request threads waiting where no
+	 * thread of the service holds what they wait for, a client's future, latch or
+	 * condition: the connections hold it, no thread per call.
+	 */
+	private static boolean waitOnTheirAnswers(AtCap at) {
+		long showing = at.waits()
+			.stream()
+			.filter((dump) -> Holding.in(dump.dump(), ResourceKinds.SERVING::serves)
+				.stream()
+				.anyMatch((held) -> !held.waiters().isEmpty() && held.how() == Holding.How.NOT_IN_THE_DUMP
+						&& held.site().primitive().heldByAThread()))
+			.count();
+		return at.inMostDumps((int) showing);
+	}
+
+	/**
+	 * Whether the top step turned requests away: a tenth of its answers failed, or more.
+	 */
+	private static boolean refusing(AtCap at) {
+		long completed = at.last().result().completed();
+		return completed > 0 && at.last().result().errorCount() >= Refusal.REFUSED_SHARE * completed;
+	}
+
 	@Override
 	public boolean weighedAgainstTheCpu() {
 		return true;
@@ -134,10 +167,13 @@ public final class ConnectionPoolKind implements ResourceKind {
 	 * destinations, the one whose model lies nearest the ceiling. None when the dumps
 	 * show request threads waiting before the client ({@link Upstream}): a bulkhead, a
 	 * rate limiter or a busy executor lets through as many calls as there are
-	 * connections, and the connections follow that cap.
+	 * connections, and the connections follow that cap. None either unless most dumps at
+	 * the cap show request threads waiting on an answer no thread of the service holds
+	 * ({@link #waitOnTheirAnswers}): without dumps the connections are what was seen, not
+	 * a name.
 	 */
 	static Optional<Capped> flatConnections(AtCap at) {
-		if (at.upstream().isPresent()) {
+		if (at.upstream().isPresent() || refusing(at) || !waitOnTheirAnswers(at)) {
 			return Optional.empty();
 		}
 		return at.flatDestinations(true).stream().map((destination) -> {

@@ -26,6 +26,8 @@ import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
+import dev.bottleneckkit.sweep.internal.waits.Holding;
+import dev.bottleneckkit.sweep.internal.waits.SiteReading;
 import dev.bottleneckkit.sweep.internal.waits.Upstream;
 
 /**
@@ -54,7 +56,7 @@ public final class ExecutorKind implements ResourceKind {
 
 	@Override
 	public List<Function<AtCap, Optional<Capped>>> rules() {
-		return List.of(ExecutorKind::ownPool);
+		return List.of(ExecutorKind::ownPool, ExecutorKind::heldByItsThreads);
 	}
 
 	/**
@@ -120,6 +122,34 @@ public final class ExecutorKind implements ResourceKind {
 				.flatMap((size) -> capped(at, pool.getKey(), size.getKey(), requestsWaiting)))
 			.flatMap(Optional::stream)
 			.min(Comparator.comparingDouble(Capped::modelError));
+	}
+
+	/**
+	 * The pool whose busy threads hold what the requests wait for, where the dumps find
+	 * the cap ({@link SiteReading#cap}): a future or a latch the threads of one pool
+	 * complete, those threads flat while the waiters grow. A dispatcher of the team's own
+	 * or a client's runs a few calls at once on its threads and keeps the rest in a queue
+	 * no thread waits in, so the pool need not be full: a cached pool keeps idle threads
+	 * beside the ones its queue lets work. It is named by its threads and the frame that
+	 * starts each unit of work, not by the connections those threads use. Its model is
+	 * the utilization law, as a full pool's: its busy threads at the cap over the
+	 * thread-seconds a request needs of them, read below the knee ({@link #demand}).
+	 */
+	static Optional<Capped> heldByItsThreads(AtCap at) {
+		List<SiteReading> sites = SiteReading.of(at.readings().steps(), ResourceKinds.SERVING::serves);
+		return SiteReading.cap(sites, at.last().users(), at.w1())
+			.filter((cap) -> cap.holding().how() == Holding.How.BUSY_WORKERS)
+			.flatMap((cap) -> cap.holding().pool().flatMap((pool) -> demand(at, pool).map((demand) -> {
+				Map<String, String> readings = new LinkedHashMap<>(cap.readings(sites));
+				readings.put("a request's demand", demand.line());
+				String saw = String.format(Locale.ROOT,
+						"the service's own pool %s*: %d threads busy, each unit of work starting in `%s`; requests"
+								+ " wait in %s, %.0f at once, the rest queued where no thread waits",
+						pool, cap.holders(), cap.holding().frame().orElse("its task"), cap.site(), cap.waiters());
+				return at.capped(Resource.EXECUTOR, saw,
+						new Verdict.Model(cap.holders(), "threads", demand.seconds(), demand.holdIs()),
+						Optional.of(pool), readings);
+			})));
 	}
 
 	private static Optional<Capped> capped(AtCap at, String pool, int threads, int waiting) {

@@ -18,6 +18,7 @@ import dev.bottleneckkit.sweep.internal.analysis.AtCap;
 import dev.bottleneckkit.sweep.internal.run.DatabaseLocksProbe;
 import dev.bottleneckkit.sweep.internal.waits.Refusal;
 import dev.bottleneckkit.sweep.internal.waits.SiteReading;
+import dev.bottleneckkit.sweep.internal.waits.WaitSite;
 
 /**
  * Where the requests wait, when no kind before it named the cap: the wait site of the
@@ -154,7 +155,7 @@ public final class WaitSiteKind implements ResourceKind {
 
 	/**
 	 * A cap that refuses: nothing queues, the extra requests fail fast, and as many
-	 * request threads as it lets in wait at the call it guards ({@link Refusal}).
+	 * requests as it lets in succeed at once ({@link Refusal}).
 	 */
 	static Optional<Capped> refusals(AtCap at) {
 		return Refusal.of(at.readings().steps(), ResourceKinds.SERVING::serves, at.last().users(), at.w1())
@@ -162,11 +163,11 @@ public final class WaitSiteKind implements ResourceKind {
 				Map<String, String> readings = new LinkedHashMap<>();
 				refusal.steps()
 					.forEach((step) -> readings.put("turned away and holding, " + AtCap.usersText(step.users()),
-							String.format(Locale.ROOT, "%.0f %% of the answers failed, %.0f holding",
+							String.format(Locale.ROOT, "%.0f %% of the answers failed, %.0f successful at once",
 									100 * step.share(), step.holders())));
 				return at.capped(Resource.WAIT_SITE, refusal.saw(),
 						new Verdict.Model(refusal.holders(), "holders", at.w1(), "W₁"),
-						Optional.of(refusal.site().frame()), readings);
+						refusal.limit().or(() -> refusal.site().map(WaitSite::frame)), readings);
 			});
 	}
 

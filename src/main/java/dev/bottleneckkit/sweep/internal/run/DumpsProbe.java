@@ -23,7 +23,9 @@ import dev.bottleneckkit.sweep.internal.waits.Upstream;
  * waiting for a pooled connection, for what other threads hold, or on another thread's
  * work, or a pool of threads with none idle, the service's own or its web server's (a
  * dump is taken thread by thread, and a pool's holders are counted by what most dumps
- * say, its busy threads by their mean).
+ * say, its busy threads by their mean). A dump begun after the step's window closed is
+ * not the step's: a step whose requests fail fast ends sooner than its plan, and a dump
+ * of its idle threads read a refusing limit's 10 holders as none.
  */
 final class DumpsProbe implements StepProbe {
 
@@ -49,17 +51,20 @@ final class DumpsProbe implements StepProbe {
 	/** The dumps the step's plan asks for, taken in the background. */
 	private Taken take(Plan plan) throws InterruptedException {
 		List<ThreadDump> dumps = new ArrayList<>();
+		List<Long> begun = new ArrayList<>();
 		Thread.sleep(plan.warmUp().plus(plan.likelyWindow().dividedBy(2)));
 		try {
+			begun.add(System.nanoTime());
 			dumps.add(this.threads.take());
 			while (dumps.size() < POOL_DUMPS && needsMoreDumps(dumps.get(0))) {
 				Thread.sleep(plan.likelyWindow().dividedBy(8));
+				begun.add(System.nanoTime());
 				dumps.add(this.threads.take());
 			}
-			return new Taken(dumps, Optional.empty());
+			return new Taken(dumps, begun, Optional.empty());
 		}
 		catch (RuntimeException ex) {
-			return new Taken(dumps, Optional.of(ex));
+			return new Taken(dumps, begun, Optional.of(ex));
 		}
 	}
 
@@ -87,7 +92,7 @@ final class DumpsProbe implements StepProbe {
 	public void end(Window window, ProbeReadings.Builder readings) {
 		Taken taken = joined(this.taking.orElseThrow());
 		this.taking = Optional.empty();
-		readings.threads(taken.dumps());
+		readings.threads(taken.within(window));
 		if (taken.failure().isPresent()) {
 			throw Blind.because("thread dumps: %s; locks, thread pools and pools without meters cannot be seen",
 					taken.failure().get());
@@ -100,11 +105,11 @@ final class DumpsProbe implements StepProbe {
 		}
 		catch (ExecutionException | TimeoutException ex) {
 			taking.cancel(true);
-			return new Taken(List.of(), Optional.empty());
+			return new Taken(List.of(), List.of(), Optional.empty());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			return new Taken(List.of(), Optional.empty());
+			return new Taken(List.of(), List.of(), Optional.empty());
 		}
 	}
 
@@ -115,8 +120,22 @@ final class DumpsProbe implements StepProbe {
 		this.threads.close();
 	}
 
-	/** What a step's dumping took, and what stopped it. */
-	private record Taken(List<ThreadDump> dumps, Optional<RuntimeException> failure) {
+	/**
+	 * What a step's dumping took, when each dump began ({@code System.nanoTime()}), and
+	 * what stopped it.
+	 */
+	private record Taken(List<ThreadDump> dumps, List<Long> begun, Optional<RuntimeException> failure) {
+
+		/** The dumps begun while the step's window was open. */
+		List<ThreadDump> within(Window window) {
+			List<ThreadDump> within = new ArrayList<>();
+			for (int i = 0; i < this.dumps.size(); i++) {
+				if (this.begun.get(i) < window.windowEnd()) {
+					within.add(this.dumps.get(i));
+				}
+			}
+			return within;
+		}
 
 	}
 

@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 
 import dev.bottleneckkit.probe.ThreadDump;
 import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
+import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
 
 /**
  * One wait site in one dump: the request threads that wait there and the threads that
@@ -21,8 +22,11 @@ import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
  * <ul>
  * <li>the threads that own the monitor the waiters are blocked on (JDK 25's dumps say who
  * owns which monitor);</li>
- * <li>for a future or a latch, the busy workers of the pool whose work the waiters join:
- * the largest group of non-request threads, by name, running code;</li>
+ * <li>for a future or a latch, the threads that complete it: the busy workers of one
+ * pool, by their threads' name, running the waiters' own code where some do (a fan-out to
+ * the team's pool), else running units of work of code outside the JDK (a client's
+ * dispatcher: its calls run on its threads while the others wait in a queue no thread
+ * waits in);</li>
  * <li>otherwise the request threads past the same point of the same handler: their stacks
  * share the waiters' path from the handler in, then leave it where the waiters went on to
  * the site (the licence taken, the call made). Of the groups leaving at one frame, the
@@ -35,11 +39,11 @@ import dev.bottleneckkit.probe.ThreadDump.DumpedThread;
  * @param waiters the request threads waiting there
  * @param holders the threads holding what they wait for, as {@code how} found them
  * @param how how the holders were found
- * @param past for holders past the same point, the frame where they left the waiters'
- * path
+ * @param frame for holders past the same point, the frame where they left the waiters'
+ * path; for busy workers, the frame that starts each of their units of work
  */
 public record Holding(WaitSite site, List<DumpedThread> waiters, List<DumpedThread> holders, How how,
-		Optional<String> past) {
+		Optional<String> frame) {
 
 	/** How the holders were found. */
 	public enum How {
@@ -71,6 +75,10 @@ public record Holding(WaitSite site, List<DumpedThread> waiters, List<DumpedThre
 	/** Frames of an executor's worker thread. */
 	static final List<String> WORKERS = List.of("java.util.concurrent.ThreadPoolExecutor.runWorker",
 			"java.util.concurrent.ForkJoinWorkerThread.run", "java.util.concurrent.ThreadPerTaskExecutor$");
+
+	/** Frames of an executor's worker idle in its pool, waiting for a task. */
+	static final List<String> IDLE = List.of("java.util.concurrent.ThreadPoolExecutor.getTask",
+			"java.util.concurrent.ForkJoinPool.awaitWork");
 
 	/**
 	 * Every wait site of {@code requests} in {@code dump}, the most waiters first, each
@@ -105,27 +113,66 @@ public record Holding(WaitSite site, List<DumpedThread> waiters, List<DumpedThre
 		if (site.primitive() == Primitive.FUTURE || site.primitive() == Primitive.LATCH) {
 			List<DumpedThread> workers = busyWorkers(dump, requests, outerClass(site.frame()));
 			return workers.isEmpty() ? new Holding(site, waiters, List.of(), How.NOT_IN_THE_DUMP, Optional.empty())
-					: new Holding(site, waiters, workers, How.BUSY_WORKERS, Optional.empty());
+					: new Holding(site, waiters, workers, How.BUSY_WORKERS, unitOfWork(workers.get(0)));
 		}
 		return pastTheSite(site, waiters, dump, requests);
 	}
 
 	/**
-	 * The largest group, by name without its numbers, of non-request threads running the
-	 * waiters' work: an executor's task with a frame of {@code waitersClass}, the class
-	 * the waiters wait in. A client's own threads (the JDK's HttpClient's, an event loop)
-	 * run none: a wait for a client's answer is a connection's.
+	 * The busy workers of the pool that completes the waiters' work: of the non-request
+	 * threads running an executor's task (not idle in its pool), grouped by name without
+	 * their numbers, the largest group running a frame of {@code waitersClass}, the class
+	 * the waiters wait in; else the largest group whose units of work are code outside
+	 * the JDK, at work ({@link #working}). A JDK client's own threads (the HttpClient's
+	 * workers) and the threads serving JMX run only the JDK's code: a wait for a client's
+	 * answer is a connection's.
 	 */
 	static List<DumpedThread> busyWorkers(ThreadDump dump, Predicate<DumpedThread> requests, String waitersClass) {
-		Map<String, List<DumpedThread>> pools = new LinkedHashMap<>();
+		Map<String, List<DumpedThread>> running = new LinkedHashMap<>();
+		Map<String, List<DumpedThread>> outsideTheJdk = new LinkedHashMap<>();
 		for (DumpedThread thread : dump.matching(requests.negate())) {
 			boolean worker = thread.frames().stream().anyMatch((frame) -> WORKERS.stream().anyMatch(frame::startsWith));
-			boolean running = thread.frames().stream().anyMatch((frame) -> outerClass(frame).equals(waitersClass));
-			if (worker && running) {
-				pools.computeIfAbsent(thread.name().replaceAll("[0-9]+", "#"), (name) -> new ArrayList<>()).add(thread);
+			boolean idle = thread.frames().stream().anyMatch((frame) -> IDLE.stream().anyMatch(frame::startsWith));
+			if (!worker || idle || thread.hasFrame(Upstream.JMX_CONNECTION)) {
+				continue;
+			}
+			String pool = pool(thread);
+			if (thread.frames().stream().anyMatch((frame) -> outerClass(frame).equals(waitersClass))) {
+				running.computeIfAbsent(pool, (name) -> new ArrayList<>()).add(thread);
+			}
+			else if (unitOfWork(thread).isPresent() && working(thread)) {
+				outsideTheJdk.computeIfAbsent(pool, (name) -> new ArrayList<>()).add(thread);
 			}
 		}
+		Map<String, List<DumpedThread>> pools = running.isEmpty() ? outsideTheJdk : running;
 		return pools.values().stream().max(Comparator.comparingInt(List::size)).orElse(List.of());
+	}
+
+	/**
+	 * Whether a worker works at its unit: on a core, or waiting for time or another
+	 * process (a socket's answer), not for another thread of the service. A background
+	 * task waits in its queue or monitor for good (Connector/J's abandoned-connection
+	 * cleanup in a {@code ReferenceQueue}), and holds nothing a request waits for.
+	 */
+	private static boolean working(DumpedThread worker) {
+		return WaitSite.of(worker).map((site) -> !site.primitive().heldByAThread()).orElse(true);
+	}
+
+	/**
+	 * The frame that starts a worker's unit of work: the first outside the JDK above its
+	 * pool's loop ({@code com.acme.Dispatcher$Call.run}); empty where its task runs only
+	 * the JDK's code.
+	 */
+	static Optional<String> unitOfWork(DumpedThread worker) {
+		List<String> outward = outermostFirst(worker);
+		int loop = -1;
+		for (int i = 0; i < outward.size(); i++) {
+			String frame = outward.get(i);
+			if (WORKERS.stream().anyMatch(frame::startsWith)) {
+				loop = i;
+			}
+		}
+		return outward.subList(loop + 1, outward.size()).stream().filter((frame) -> !WaitSite.isJdk(frame)).findFirst();
 	}
 
 	private static Holding pastTheSite(WaitSite site, List<DumpedThread> waiters, ThreadDump dump,
@@ -191,6 +238,33 @@ public record Holding(WaitSite site, List<DumpedThread> waiters, List<DumpedThre
 	}
 
 	/**
+	 * For busy workers, their pool in words: "threads `dispatcher-*` busy, each unit of
+	 * work starting in `com.acme.Dispatcher$Call.run`".
+	 */
+	public String workers() {
+		return "threads `" + pool().orElse("") + "*` busy"
+				+ this.frame.map((frame) -> ", each unit of work starting in `" + frame + "`").orElse("");
+	}
+
+	/**
+	 * The pool of busy workers, by their threads' name without its number:
+	 * {@code dispatcher-}.
+	 */
+	public Optional<String> pool() {
+		return (this.how != How.BUSY_WORKERS || this.holders.isEmpty()) ? Optional.empty()
+				: Optional.of(pool(this.holders.get(0)));
+	}
+
+	/**
+	 * A worker's pool by its name without its number ({@code dispatcher-}); a virtual or
+	 * unnamed worker's, by its name without any digits.
+	 */
+	private static String pool(DumpedThread worker) {
+		String pool = ThreadDumps.poolOf(worker);
+		return pool.isEmpty() ? worker.name().replaceAll("[0-9]+", "#") : pool;
+	}
+
+	/**
 	 * "requests wait in `com.acme.Licences.take` (a monitor's wait): 4 holders, request
 	 * threads past `com.acme.LicenceController.quote`".
 	 */
@@ -199,7 +273,8 @@ public record Holding(WaitSite site, List<DumpedThread> waiters, List<DumpedThre
 		String holders = switch (this.how) {
 			case NOT_IN_THE_DUMP -> "held by no thread of the dump";
 			case PAST_THE_SITE -> this.holders.size() + " holders, request threads past "
-					+ this.past.map((frame) -> "`" + frame + "`").orElse("the same point");
+					+ this.frame.map((frame) -> "`" + frame + "`").orElse("the same point");
+			case BUSY_WORKERS -> this.holders.size() + " holders, " + workers();
 			default -> this.holders.size() + " holders, " + this.how.words();
 		};
 		return this.waiters.size() + " requests wait in " + this.site + ": " + holders;

@@ -77,7 +77,8 @@ public record SiteReading(WaitSite site, List<AtStep> steps) {
 		public String saw() {
 			String by = switch (this.holding.how()) {
 				case PAST_THE_SITE -> "request threads past "
-						+ this.holding.past().map((frame) -> "`" + frame + "`").orElse("the same point");
+						+ this.holding.frame().map((frame) -> "`" + frame + "`").orElse("the same point");
+				case BUSY_WORKERS -> this.holding.workers();
 				default -> this.holding.how().words();
 			};
 			return String.format(Locale.ROOT, "requests wait in %s, %.0f at once: %d holders, %s", this.site,

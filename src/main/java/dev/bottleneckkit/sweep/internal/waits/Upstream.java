@@ -95,7 +95,7 @@ public final class Upstream {
 	 * The frame of an RMI connection's thread: JMX serving the kit's own probes (a thread
 	 * dump, the meters), busy while it answers, never the service's pool.
 	 */
-	private static final String JMX_CONNECTION = "sun.rmi.transport.tcp.TCPTransport$ConnectionHandler";
+	static final String JMX_CONNECTION = "sun.rmi.transport.tcp.TCPTransport$ConnectionHandler";
 
 	/** Frames of an executor's worker idle in its pool. */
 	static final List<String> IDLE = List.of("java.util.concurrent.ThreadPoolExecutor.getTask",

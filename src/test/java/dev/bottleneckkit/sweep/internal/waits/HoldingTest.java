@@ -64,7 +64,7 @@ class HoldingTest {
 		assertThat(first.how()).as(first.toString()).isEqualTo(family.how());
 		assertThat(first.holders()).as(first.toString()).hasSize(family.holders());
 		if (family.past() != null) {
-			assertThat(first.past()).as(first.toString()).contains(HANDLER + family.past());
+			assertThat(first.frame()).as(first.toString()).contains(HANDLER + family.past());
 		}
 		System.out.println(jdk + ", " + threads + ": " + first);
 	}
