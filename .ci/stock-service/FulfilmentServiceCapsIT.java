@@ -53,8 +53,8 @@ class FulfilmentServiceCapsIT {
 		.dependsOn(mysql, carrier);
 
 	/**
-	 * The same service with Quarkus' worker pool at its own 16, more than the pickups' bulkhead lets in: SmallRye
-	 * Fault Tolerance's {@code @Bulkhead} at its defaults (10 at once, no queue) caps /pickups by refusing.
+	 * The same service with a worker pool of 64, more than the pickups' bulkhead lets in even doubled: SmallRye Fault
+	 * Tolerance's {@code @Bulkhead} at its defaults (10 at once, no queue) caps /pickups by refusing.
 	 */
 	@Container
 	static final ServiceContainer pickups = new ServiceContainer(System.getenv().getOrDefault("FULFILMENT_IMAGE", "example/fulfilment:1.0.0"))
@@ -64,6 +64,7 @@ class FulfilmentServiceCapsIT {
 		.withEnv("QUARKUS_DATASOURCE_JDBC_URL", "jdbc:mariadb://mysql:3306/" + mysql.getDatabaseName())
 		.withEnv("QUARKUS_DATASOURCE_USERNAME", mysql.getUsername())
 		.withEnv("QUARKUS_DATASOURCE_PASSWORD", mysql.getPassword())
+		.withEnv("QUARKUS_THREAD_POOL_MAX_THREADS", "64")
 		.dependsOn(mysql, carrier);
 
 	/**

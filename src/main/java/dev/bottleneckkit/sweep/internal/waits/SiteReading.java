@@ -40,6 +40,16 @@ public record SiteReading(WaitSite site, List<AtStep> steps) {
 	public record AtStep(int users, double throughput, int dumps, double waiters, double holders,
 			Optional<Holding> holding) {
 
+		/**
+		 * The waiters queued beyond what the holders are doing: a future's waiters
+		 * include the requests whose work the busy workers run, one each; at a permit or
+		 * a monitor every waiter is queued.
+		 */
+		public double queued() {
+			boolean workers = this.holding.filter((held) -> held.how() == Holding.How.BUSY_WORKERS).isPresent();
+			return workers ? Math.max(0, this.waiters - this.holders) : this.waiters;
+		}
+
 	}
 
 	/**
@@ -145,9 +155,9 @@ public record SiteReading(WaitSite site, List<AtStep> steps) {
 
 	/**
 	 * The cap among {@code sites}, when one is: at the top step {@code topUsers} its
-	 * waiters are more than the step before's, other threads hold what they wait for, and
-	 * those holders stayed within one (or a tenth) of each other over every step that
-	 * showed waiters. Of those, the one with the most waiters.
+	 * queued waiters ({@link AtStep#queued}) are more than the step before's, other
+	 * threads hold what they wait for, and those holders stayed within one (or a tenth)
+	 * of each other over every step that queued. Of those, the one with the most waiters.
 	 */
 	public static Optional<Cap> cap(List<SiteReading> sites, int topUsers, Duration w1) {
 		return sites.stream()
@@ -158,7 +168,7 @@ public record SiteReading(WaitSite site, List<AtStep> steps) {
 
 	private Optional<Cap> capAt(int topUsers, Duration w1) {
 		Optional<AtStep> top = this.steps.stream().filter((step) -> step.users() == topUsers).findFirst();
-		if (top.isEmpty() || top.get().holding().isEmpty() || top.get().waiters() <= 0) {
+		if (top.isEmpty() || top.get().holding().isEmpty() || top.get().queued() <= 0) {
 			return Optional.empty();
 		}
 		Holding holding = top.get().holding().get();
@@ -168,14 +178,14 @@ public record SiteReading(WaitSite site, List<AtStep> steps) {
 		double before = this.steps.stream()
 			.filter((step) -> step.users() < topUsers)
 			.max(Comparator.comparingInt(AtStep::users))
-			.map(AtStep::waiters)
+			.map(AtStep::queued)
 			.orElse(0.0);
-		if (top.get().waiters() <= before) {
+		if (top.get().queued() <= before) {
 			return Optional.empty();
 		}
 		double most = this.steps.stream().mapToDouble(AtStep::holders).max().orElse(0);
 		double least = this.steps.stream()
-			.filter((step) -> step.waiters() > 0)
+			.filter((step) -> step.queued() > 0)
 			.mapToDouble(AtStep::holders)
 			.min()
 			.orElse(0);
