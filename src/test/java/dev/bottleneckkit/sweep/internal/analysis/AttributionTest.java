@@ -579,12 +579,7 @@ class AttributionTest {
 	 */
 	@Test
 	void connectionsFlatWhileUsersDoubleAreEvidenceNotAName() {
-		List<Step.Destination> sixteen = pricing(16);
-		List<Step> steps = List.of(connectionsStep(1, 2.4, 410, pricing(1)), connectionsStep(2, 4.9, 410, pricing(2)),
-				connectionsStep(4, 9.7, 412, pricing(4)), connectionsStep(8, 19.3, 414, pricing(8)),
-				connectionsStep(16, 39.2, 408, sixteen), connectionsStep(32, 39.0, 820, sixteen));
-
-		SweepResult sweep = result(steps, true);
+		SweepResult sweep = result(connectionSteps(), true);
 
 		assertThat(sweep).isUnexplained().isNotCappedBy(Resource.CONNECTION_POOL);
 		assertThat(sweep.verdict().line()).contains("connections pricing:8080 16");
@@ -1199,6 +1194,76 @@ class AttributionTest {
 		assertThat(sweep.verdict().line()).contains("connection pool to toxiproxy:8666: requests wait in"
 				+ " `org.apache.hc.core5.concurrent.BasicFuture.get` (a condition), 16 at once: 5 holders, connections"
 				+ " carrying a request");
+	}
+
+	/**
+	 * The stock service's /dispatched on the branch's dev run: a dispatcher of the team's
+	 * own runs 4 calls to the partner at once on its cached pool of {@code dispatcher-*}
+	 * threads and keeps the rest in a deque no thread waits in; each request thread waits
+	 * for its call's future. The 4 connections carrying the calls agree with the ceiling
+	 * (4 / 0.51 s = 7.9 rps), as any count of things in flight does, yet the requests
+	 * wait on the dispatcher's threads: its pool is named, by its threads and the frame
+	 * that starts each call, with the thread-seconds a request needs of it read at 1
+	 * user.
+	 */
+	@Test
+	void connectionsThatAgreeWhileTheHoldersAreAPoolsThreadsAreNoConnectionPool() {
+		double[] rps = { 1.9, 3.9, 7.8, 7.9 };
+		List<Step> steps = new ArrayList<>();
+		for (int i = 0; i < rps.length; i++) {
+			int users = 1 << i;
+			int inUse = Math.min(users, 4);
+			Step.Destination partner = new Step.Destination("toxiproxy:8666", "172.18.0.4:8666", inUse, inUse, 12,
+					OptionalInt.of(inUse));
+			List<ThreadDump> dumps = (users == 8) ? List.of(recorded("dispatched-4"), recorded("dispatched-5"))
+					: List.of(recorded("dispatched-" + (i + 1)));
+			steps.add(step(users, rps[i], Math.round(users / rps[i] * 1000), empty(), dumps, List.of(partner)));
+		}
+
+		SweepResult sweep = result(steps, true);
+
+		assertThat(sweep).isCappedBy(Resource.EXECUTOR)
+			.isNotCappedBy(Resource.CONNECTION_POOL)
+			.hasCeilingNearItsModel(withPercentage(15));
+		assertThat(sweep.verdict().line()).contains("the service's own pool dispatcher-*: 4 threads busy, each unit"
+				+ " of work starting in `com.example.stock.Dispatcher$Call.run`; requests wait in"
+				+ " `com.example.stock.StockApplication.dispatched` (a future), 8 at once");
+		assertThat(((Verdict.Capped) sweep.verdict()).where()).hasValue("dispatcher-");
+	}
+
+	/**
+	 * A step at or past the knee that had errors puts their count, share and kind into
+	 * the verdict's line, whatever it says: here connections flat at 16, no name, while a
+	 * tenth of the answers at 32 users timed out or were refused.
+	 */
+	@Test
+	void aVerdictAtAStepWithErrorsCarriesTheErrors() {
+		Duration window = Duration.ofSeconds(10);
+		List<Step> steps = new ArrayList<>(connectionSteps());
+		Step top = steps.remove(steps.size() - 1);
+		steps.add(new Step(top.users(),
+				LoadResults.closedLoop("load", top.users(), window, top.result().succeeded(), Duration.ofMillis(820),
+						Map.of("timeout", 40L, "http-503", 2L), Duration.ofSeconds(2)),
+				top.service(), top.downstream(), Optional.empty(), List.of(), OptionalInt.empty(), top.threads(),
+				top.connections(), window));
+
+		SweepResult sweep = result(steps, true);
+
+		assertThat(sweep.verdict().line())
+			.endsWith("; failed answers: 42 of 432 at 32 users (10 %, timeout, http-503)");
+		assertThat(sweep.verdict().readings()).containsEntry(Verdict.FAILED,
+				"42 of 432 at 32 users (10 %, timeout, http-503)");
+	}
+
+	/**
+	 * The connection pool's steps of
+	 * {@link #connectionsFlatWhileUsersDoubleAreEvidenceNotAName}.
+	 */
+	private static List<Step> connectionSteps() {
+		List<Step.Destination> sixteen = pricing(16);
+		return List.of(connectionsStep(1, 2.4, 410, pricing(1)), connectionsStep(2, 4.9, 410, pricing(2)),
+				connectionsStep(4, 9.7, 412, pricing(4)), connectionsStep(8, 19.3, 414, pricing(8)),
+				connectionsStep(16, 39.2, 408, sixteen), connectionsStep(32, 39.0, 820, sixteen));
 	}
 
 	/**
