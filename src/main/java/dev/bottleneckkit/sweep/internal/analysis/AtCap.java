@@ -97,11 +97,6 @@ public record AtCap(Readings readings, Step last, List<Step> atCap, double ceili
 			waits = List.copyOf(waits);
 		}
 
-		/** The first wait of {@code kind}, the most waited. */
-		public Optional<Upstream.Wait> first(Upstream.Kind kind) {
-			return this.waits.stream().filter((wait) -> wait.kind() == kind).findFirst();
-		}
-
 	}
 
 	/**

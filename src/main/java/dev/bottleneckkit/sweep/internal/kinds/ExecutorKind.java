@@ -1,15 +1,12 @@
 package dev.bottleneckkit.sweep.internal.kinds;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -18,14 +15,12 @@ import dev.bottleneckkit.internal.Knobs;
 import dev.bottleneckkit.probe.Gauge;
 import dev.bottleneckkit.probe.GaugeTimeline;
 import dev.bottleneckkit.probe.ThreadDump;
-import dev.bottleneckkit.sweep.Kind;
 import dev.bottleneckkit.sweep.Knob;
 import dev.bottleneckkit.sweep.Resource;
 import dev.bottleneckkit.sweep.Step;
 import dev.bottleneckkit.sweep.Verdict;
 import dev.bottleneckkit.sweep.Verdict.Capped;
 import dev.bottleneckkit.sweep.internal.analysis.AtCap;
-import dev.bottleneckkit.sweep.internal.read.ThreadDumps;
 import dev.bottleneckkit.sweep.internal.waits.Holding;
 import dev.bottleneckkit.sweep.internal.waits.SiteReading;
 import dev.bottleneckkit.sweep.internal.waits.Upstream;
@@ -56,7 +51,7 @@ public final class ExecutorKind implements ResourceKind {
 
 	@Override
 	public List<Function<AtCap, Optional<Capped>>> rules() {
-		return List.of(ExecutorKind::ownPool, ExecutorKind::heldByItsThreads);
+		return List.of(ExecutorKind::heldByItsThreads);
 	}
 
 	/**
@@ -92,93 +87,52 @@ public final class ExecutorKind implements ResourceKind {
 	 */
 	static final String SPRING_TASK_EXECUTOR = "applicationTaskExecutor";
 
-	static Optional<Capped> ownPool(AtCap at) {
-		Map<String, Map<Integer, List<String>>> fullBySize = new LinkedHashMap<>();
-		int waitingDumps = 0;
-		int waiting = 0;
-		for (AtCap.DumpWaits dump : at.waits()) {
-			Optional<Upstream.Wait> wait = dump.first(Upstream.Kind.EXECUTOR);
-			if (wait.isEmpty()) {
-				continue;
-			}
-			waitingDumps++;
-			waiting = Math.max(waiting, wait.get().threads());
-			for (Upstream.Executor pool : Upstream.executors(dump.dump(), ResourceKinds.SERVING)) {
-				if (pool.full()) {
-					fullBySize.computeIfAbsent(pool.name(), (name) -> new TreeMap<>())
-						.computeIfAbsent(pool.threads(), (size) -> new ArrayList<>())
-						.add(String.valueOf(dump.dump().file().getFileName()));
-				}
-			}
-		}
-		if (!at.inMostDumps(waitingDumps)) {
-			return Optional.empty();
-		}
-		int requestsWaiting = waiting;
-		return fullBySize.entrySet()
-			.stream()
-			.filter((pool) -> at.inMostDumps(pool.getValue().values().stream().mapToInt(List::size).sum()))
-			.map((pool) -> ThreadDumps.agreed(pool.getValue())
-				.flatMap((size) -> capped(at, pool.getKey(), size.getKey(), requestsWaiting)))
-			.flatMap(Optional::stream)
-			.min(Comparator.comparingDouble(Capped::modelError));
-	}
-
 	/**
 	 * The pool whose busy threads hold what the requests wait for, where the dumps find
 	 * the cap ({@link SiteReading#cap}): a future or a latch the threads of one pool
-	 * complete, those threads flat while the waiters grow. A dispatcher of the team's own
-	 * or a client's runs a few calls at once on its threads and keeps the rest in a queue
-	 * no thread waits in, so the pool need not be full: a cached pool keeps idle threads
-	 * beside the ones its queue lets work. It is named by its threads and the frame that
-	 * starts each unit of work, not by the connections those threads use. Its model is
-	 * the utilization law, as a full pool's: its busy threads at the cap over the
-	 * thread-seconds a request needs of them, read below the knee ({@link #demand}).
+	 * complete, those threads flat while the waiters queue beyond them. A fan-out to the
+	 * team's pool fills it; a dispatcher of the team's own or a client's runs a few calls
+	 * at once on its threads and keeps the rest in a queue no thread waits in, so the
+	 * pool need not be full (a cached pool keeps idle threads beside the ones its queue
+	 * lets work). It is named by its threads and the frame that starts each unit of work,
+	 * not by the connections those threads use; a kind whose threads they are names it
+	 * ({@link ResourceKind#namesExecutor}), and Spring's own by its meters. Its model is
+	 * the utilization law: its busy threads at the cap over the thread-seconds a request
+	 * needs of them, read below the knee ({@link #demand}).
 	 */
 	static Optional<Capped> heldByItsThreads(AtCap at) {
 		List<SiteReading> sites = SiteReading.of(at.readings().steps(), ResourceKinds.SERVING::serves);
 		return SiteReading.cap(sites, at.last().users(), at.w1())
 			.filter((cap) -> cap.holding().how() == Holding.How.BUSY_WORKERS)
-			.flatMap((cap) -> cap.holding().pool().flatMap((pool) -> demand(at, pool).map((demand) -> {
-				Map<String, String> readings = new LinkedHashMap<>(cap.readings(sites));
-				readings.put("a request's demand", demand.line());
-				String saw = String.format(Locale.ROOT,
-						"the service's own pool %s*: %d threads busy, each unit of work starting in `%s`; requests"
-								+ " wait in %s, %.0f at once, the rest queued where no thread waits",
-						pool, cap.holders(), cap.holding().frame().orElse("its task"), cap.site(), cap.waiters());
-				return at.capped(Resource.EXECUTOR, saw,
-						new Verdict.Model(cap.holders(), "threads", demand.seconds(), demand.holdIs()),
-						Optional.of(pool), readings);
-			})));
+			.flatMap((cap) -> cap.holding()
+				.pool()
+				.flatMap((pool) -> demand(at, pool).map((demand) -> capped(at, pool, cap, sites, demand))));
 	}
 
-	private static Optional<Capped> capped(AtCap at, String pool, int threads, int waiting) {
-		return demand(at, pool).map((demand) -> {
-			Map<String, String> readings = new LinkedHashMap<>();
-			readings.put("pool " + pool + "*", threads + " threads, every one running a task in most dumps at the cap");
-			readings.put("waiting", waiting + " request threads on its work, at most");
-			readings.put("a request's demand", demand.line());
-			Verdict.Model model = new Verdict.Model(threads, "threads", demand.seconds(), demand.holdIs());
-			Optional<Capped> claimed = ResourceKinds.ALL.stream()
-				.flatMap((kind) -> kind.namesExecutor(at, pool, threads, waiting, model, readings).stream())
-				.findFirst();
-			if (claimed.isPresent()) {
-				return claimed.get();
-			}
-			Optional<String> spring = springTaskExecutorMeters(at.last().service(), threads);
-			if (spring.isPresent()) {
-				readings.put("sizes", spring.get());
-				return at.capped(Resource.EXECUTOR, String.format(Locale.ROOT,
-						"Spring's task executor %s (%s*): %d/%d threads busy, %d request threads waiting on its work",
-						SPRING_TASK_EXECUTOR, pool, threads, threads, waiting), model,
-						Optional.of(SPRING_TASK_EXECUTOR), readings);
-			}
+	private static Capped capped(AtCap at, String pool, SiteReading.Cap cap, List<SiteReading> sites, Demand demand) {
+		int threads = cap.holders();
+		int waiting = (int) Math.round(cap.waiters());
+		Map<String, String> readings = new LinkedHashMap<>(cap.readings(sites));
+		readings.put("a request's demand", demand.line());
+		Verdict.Model model = new Verdict.Model(threads, "threads", demand.seconds(), demand.holdIs());
+		Optional<Capped> claimed = ResourceKinds.ALL.stream()
+			.flatMap((kind) -> kind.namesExecutor(at, pool, threads, waiting, model, readings).stream())
+			.findFirst();
+		if (claimed.isPresent()) {
+			return claimed.get();
+		}
+		String work = String.format(Locale.ROOT,
+				"%d thread%s busy, each unit of work starting in `%s`; requests wait in %s, %d at once", threads,
+				(threads == 1) ? "" : "s", cap.holding().frame().orElse("its task"), cap.site(), waiting);
+		Optional<String> spring = springTaskExecutorMeters(at.last().service(), threads);
+		if (spring.isPresent()) {
+			readings.put("sizes", spring.get());
 			return at.capped(Resource.EXECUTOR,
-					String.format(Locale.ROOT,
-							"the service's own pool %s*: %d/%d threads busy, %d request threads waiting on its work",
-							pool, threads, threads, waiting),
-					model, Optional.of(pool), readings);
-		});
+					String.format(Locale.ROOT, "Spring's task executor %s (%s*): %s", SPRING_TASK_EXECUTOR, pool, work),
+					model, Optional.of(SPRING_TASK_EXECUTOR), readings);
+		}
+		return at.capped(Resource.EXECUTOR, String.format(Locale.ROOT, "the service's own pool %s*: %s", pool, work),
+				model, Optional.of(pool), readings);
 	}
 
 	/**

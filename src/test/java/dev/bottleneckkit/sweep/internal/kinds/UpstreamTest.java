@@ -350,16 +350,16 @@ class UpstreamTest {
 		List<String> joining = List.of("jdk.internal.misc.Unsafe.park", "java.util.concurrent.CompletableFuture.join",
 				"com.example.shop.Fanout.quotes");
 		List<DumpedThread> oneUser = new ArrayList<>(threads(1, "http-nio-8080-exec-", joining));
-		List<DumpedThread> full = new ArrayList<>(threads(8, "http-nio-8080-exec-", joining));
+		List<DumpedThread> workers = new ArrayList<>();
 		for (int i = 1; i <= 4; i++) {
 			oneUser.add(new DumpedThread("quotes-" + i, (i <= 2) ? worker : idle));
-			full.add(new DumpedThread("quotes-" + i, worker));
+			workers.add(new DumpedThread("quotes-" + i, worker));
 		}
 		GaugeTimeline none = new GaugeTimeline(Map.of());
 		ThreadDump atOne = new ThreadDump(Path.of("threads-1.json"), oneUser);
-		ThreadDump atCap = new ThreadDump(Path.of("threads-3.json"), full);
 		List<Step> steps = List.of(step(1, 2.4, 410, 2, List.of(atOne), none), step(2, 3.9, 510, 4, List.of(), none),
-				step(4, 4.8, 830, 4, List.of(atCap), none), step(8, 4.9, 1630, 4, List.of(atCap), none));
+				step(4, 4.8, 830, 4, List.of(dump(threads(4, "http-nio-8080-exec-", joining), workers)), none),
+				step(8, 4.9, 1630, 4, List.of(dump(threads(8, "http-nio-8080-exec-", joining), workers)), none));
 
 		SweepResult sweep = SweepResults.analysed("test", URI.create("http://localhost/"), steps, true);
 
@@ -367,7 +367,8 @@ class UpstreamTest {
 			.hasCeilingNearItsModel(withPercentage(3))
 			.isNotCappedBy(Resource.CONNECTION_POOL);
 		assertThat(sweep.verdict().line()).isEqualTo("capped at 4.9 rps from 4 users: the service's own pool quotes-*:"
-				+ " 4/4 threads busy, 8 request threads waiting on its work — 4 threads / 0.820 s = 4.9 rps");
+				+ " 4 threads busy, each unit of work starting in `com.example.shop.Fanout.lambda$quotes$0`; requests"
+				+ " wait in `com.example.shop.Fanout.quotes` (a future), 8 at once — 4 threads / 0.820 s = 4.9 rps");
 		assertThat(((Verdict.Capped) sweep.verdict()).readings()).containsEntry("a request's demand",
 				"0.820 thread-seconds: 2.0 threads busy while the request was in flight, in 1 of 1 dumps at 1 user,"
 						+ " for its median 0.410 s");
@@ -409,20 +410,20 @@ class UpstreamTest {
 		List<String> joining = List.of("jdk.internal.misc.Unsafe.park", "java.util.concurrent.CompletableFuture.join",
 				"com.example.shop.ShopApplication.offers");
 		List<DumpedThread> oneUser = new ArrayList<>(threads(1, "http-nio-8080-exec-", joining));
-		List<DumpedThread> full = new ArrayList<>(threads(16, "http-nio-8080-exec-", joining));
+		List<DumpedThread> workers = new ArrayList<>();
 		oneUser.add(new DumpedThread("bulkhead-offers-1", worker));
 		for (int i = 1; i <= 2; i++) {
-			full.add(new DumpedThread("bulkhead-offers-" + i, worker));
+			workers.add(new DumpedThread("bulkhead-offers-" + i, worker));
 		}
 		GaugeTimeline none = new GaugeTimeline(Map.of());
 		GaugeTimeline sizes = new GaugeTimeline(Map.of(Gauge.THREAD_POOL_BULKHEAD_CORE.label(), flat(2),
 				Gauge.THREAD_POOL_BULKHEAD_MAX.label(), flat(4), Gauge.THREAD_POOL_BULKHEAD_QUEUED.label(), flat(14),
 				Gauge.THREAD_POOL_BULKHEAD_QUEUE_CAPACITY.label(), flat(100)));
 		ThreadDump atOne = new ThreadDump(Path.of("threads-1.json"), oneUser);
-		ThreadDump atCap = new ThreadDump(Path.of("threads-4.json"), full);
 		List<Step> steps = List.of(step(1, 4.9, 205, 1, List.of(atOne), none), step(2, 9.7, 206, 2, List.of(), none),
-				step(4, 9.8, 408, 2, List.of(atCap), sizes), step(8, 9.8, 816, 2, List.of(atCap), sizes),
-				step(16, 9.8, 1632, 2, List.of(atCap), sizes));
+				step(4, 9.8, 408, 2, List.of(dump(threads(4, "http-nio-8080-exec-", joining), workers)), sizes),
+				step(8, 9.8, 816, 2, List.of(dump(threads(8, "http-nio-8080-exec-", joining), workers)), sizes),
+				step(16, 9.8, 1632, 2, List.of(dump(threads(16, "http-nio-8080-exec-", joining), workers)), sizes));
 
 		SweepResult sweep = SweepResults.analysed("test", URI.create("http://localhost/"), steps, true);
 
@@ -459,22 +460,22 @@ class UpstreamTest {
 		List<String> joining = List.of("jdk.internal.misc.Unsafe.park", "java.util.concurrent.CompletableFuture.join",
 				"com.example.stock.StockApplication.compare");
 		List<DumpedThread> oneUser = new ArrayList<>(threads(1, "http-nio-8080-exec-", joining));
-		List<DumpedThread> full = new ArrayList<>(threads(8, "http-nio-8080-exec-", joining));
+		List<DumpedThread> workers = new ArrayList<>();
 		for (int i = 1; i <= 2; i++) {
 			oneUser.add(new DumpedThread("task-" + i, worker));
 		}
 		for (int i = 1; i <= 4; i++) {
-			full.add(new DumpedThread("task-" + i, worker));
+			workers.add(new DumpedThread("task-" + i, worker));
 		}
 		GaugeTimeline none = new GaugeTimeline(Map.of());
 		GaugeTimeline meters = new GaugeTimeline(
 				Map.of(Gauge.TASK_EXECUTOR_CORE.label(), flat(4), Gauge.TASK_EXECUTOR_MAX.label(), flat(4),
 						Gauge.TASK_EXECUTOR_ACTIVE.label(), flat(4), Gauge.TASK_EXECUTOR_QUEUED.label(), flat(12)));
 		ThreadDump atOne = new ThreadDump(Path.of("threads-1.json"), oneUser);
-		ThreadDump atCap = new ThreadDump(Path.of("threads-8.json"), full);
 		List<Step> steps = List.of(step(1, 2.0, 500, 2, List.of(atOne), none), step(2, 3.9, 510, 4, List.of(), none),
-				step(4, 4.0, 1000, 4, List.of(atCap), meters), step(8, 4.0, 2000, 4, List.of(atCap), meters),
-				step(16, 4.0, 4000, 4, List.of(atCap), meters));
+				step(4, 4.0, 1000, 4, List.of(dump(threads(4, "http-nio-8080-exec-", joining), workers)), meters),
+				step(8, 4.0, 2000, 4, List.of(dump(threads(8, "http-nio-8080-exec-", joining), workers)), meters),
+				step(16, 4.0, 4000, 4, List.of(dump(threads(16, "http-nio-8080-exec-", joining), workers)), meters));
 
 		SweepResult sweep = SweepResults.analysed("test", URI.create("http://localhost/"), steps, true);
 
@@ -482,8 +483,9 @@ class UpstreamTest {
 			.hasCeilingNearItsModel(withPercentage(3))
 			.isNotCappedBy(Resource.CONNECTION_POOL);
 		Verdict.Capped verdict = (Verdict.Capped) sweep.verdict();
-		assertThat(verdict.line()).contains("Spring's task executor applicationTaskExecutor (task-*): 4/4 threads busy,"
-				+ " 8 request threads waiting on its work — 4 threads / 1.000 s = 4.0 rps");
+		assertThat(verdict.line()).contains("Spring's task executor applicationTaskExecutor (task-*): 4 threads busy,"
+				+ " each unit of work starting in `com.example.stock.StockApplication.quoteBytes`; requests wait in"
+				+ " `com.example.stock.StockApplication.compare` (a future), 16 at once — 4 threads / 1.000 s = 4.0 rps");
 		assertThat(verdict.readings()).containsEntry("sizes",
 				"core 4, max 4 threads (spring.task.execution.pool.*), 4 active at most; 12 tasks queued at most");
 		assertThat(ResourceKinds.doubling(verdict, null)).map(Knob::name).hasValue("Spring's task executor 8 threads");
@@ -524,17 +526,17 @@ class UpstreamTest {
 		DumpedThread busy = new DumpedThread("ForkJoinPool.commonPool-worker-1", worker);
 		ThreadDump atOne = new ThreadDump(Path.of("threads-1.json"),
 				concat(threads(1, "http-nio-8080-exec-", joining), busy));
-		ThreadDump atCap = new ThreadDump(Path.of("threads-3.json"),
-				concat(threads(7, "http-nio-8080-exec-", joining), busy));
 		GaugeTimeline none = new GaugeTimeline(Map.of());
 		List<Step> steps = List.of(step(1, 2.4, 415, 1, List.of(atOne), none), step(2, 2.4, 830, 1, List.of(), none),
-				step(4, 2.4, 1660, 1, List.of(atCap), none), step(8, 2.4, 3320, 1, List.of(atCap), none));
+				step(4, 2.4, 1660, 1, List.of(dump(threads(4, "http-nio-8080-exec-", joining), List.of(busy))), none),
+				step(8, 2.4, 3320, 1, List.of(dump(threads(8, "http-nio-8080-exec-", joining), List.of(busy))), none));
 
 		SweepResult sweep = SweepResults.analysed("test", URI.create("http://localhost/"), steps, true);
 
 		assertThat(sweep).isCappedBy(Resource.EXECUTOR).hasCeilingNearItsModel(withPercentage(3));
 		assertThat(sweep.verdict().line()).contains("the service's own pool ForkJoinPool.commonPool-worker-*:"
-				+ " 1/1 threads busy, 7 request threads waiting on its work");
+				+ " 1 thread busy, each unit of work starting in `com.example.shop.Fanout.lambda$quote$0`; requests"
+				+ " wait in `com.example.shop.Fanout.quote` (a future), 8 at once");
 		assertThat(ResourceKinds.doubling((Verdict.Capped) sweep.verdict(), null)).map(Knob::name)
 			.hasValue("common pool 2 threads");
 	}
@@ -574,8 +576,10 @@ class UpstreamTest {
 		ThreadDump atCap = new ThreadDump(Path.of("threads-4.json"),
 				concat(concat(threads(4, "tomcat-handler-", joining), first), second));
 		GaugeTimeline none = new GaugeTimeline(Map.of());
+		ThreadDump atTwo = new ThreadDump(Path.of("threads-5.json"),
+				concat(concat(threads(2, "tomcat-handler-", joining), first), second));
 		List<Step> steps = List.of(step(1, 4.8, 206, 1, List.of(inFlight, leftBehind, between), none),
-				step(2, 5.0, 403, 1, List.of(atCap), none), step(4, 5.1, 786, 1, List.of(atCap, atCap, atCap), none));
+				step(2, 5.0, 403, 1, List.of(atTwo), none), step(4, 5.1, 786, 1, List.of(atCap, atCap, atCap), none));
 
 		SweepResult sweep = SweepResults.analysed("test", URI.create("http://localhost/"), steps, true);
 
