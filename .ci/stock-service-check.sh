@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Proof on services the kit did not build (stock starters, no kit code inside, no probe set up by hand):
 #   containers/stock-service        Spring Boot 4.1: webmvc, restclient + httpclient5, jdbc + MySQL driver, actuator
-#   containers/stock-service-vt     Spring Boot 3.5 at real speed: virtual threads, Connector/J 8.3 with millisecond
-#                                   queries, a WebClient pool of 16 without meters, the JDK HttpClient (behind a
-#                                   Resilience4j bulkhead, a rate limiter), a CPU route
+#   containers/stock-service-vt     Spring Boot 3.5 at real speed: virtual threads, Connector/J 8.0.33 with
+#                                   millisecond queries (also 15 ms away behind Toxiproxy), a WebClient pool of 16
+#                                   without meters, the JDK HttpClient (behind a Resilience4j bulkhead, a rate limiter),
+#                                   a CPU route
 #   containers/stock-service-jetty  Spring Boot 4.1 on Jetty, platform threads
 #   containers/quarkus-service      Quarkus 3.33: REST, REST client, Agroal with MariaDB's driver, Micrometer's
-#                                   Prometheus registry (the fulfilment service)
+#                                   Prometheus registry, SmallRye Fault Tolerance (the fulfilment service)
 #   containers/catalog-service      Spring Boot 3.5: Thymeleaf pages over Spring Data JPA on virtual threads, pages
 #                                   that cost the JIT much work before they run fast
 #   containers/gateway-service      Spring Boot 4.1: WebFlux on Reactor Netty, one route calling a blocking client
@@ -28,7 +29,8 @@
 #   stock-service-check.sh nightly  the rest of the proof (.ci/nightly):
 #     - every other sweep and confirmation of the six services: HttpClient's pool, Hikari (confirmed, the smallest
 #       pool for a target, at the hold of a use, twice a request), a team's own pool, renderers and executor, pinned
-#       carriers, a meterless connection pool, the downstream, bulkheads and rate limiters, the common pool, the CPU,
+#       carriers (also with the database a network away), a meterless connection pool, the downstream, bulkheads and
+#       rate limiters (one that refuses), the common pool, a dispatcher of the team's own, the CPU,
 #       a pool full because its uses wait for the core (the CPU named the root), Agroal, blocked event loops, the
 #       reactive route; the catalog in two fresh JVMs and once more in the first (one cap, one ceiling);
 #     - that run held against a baseline with a bigger Hikari pool (6 instead of 4) by the kit's comparison

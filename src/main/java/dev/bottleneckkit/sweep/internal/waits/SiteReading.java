@@ -40,16 +40,6 @@ public record SiteReading(WaitSite site, List<AtStep> steps) {
 	public record AtStep(int users, double throughput, int dumps, double waiters, double holders,
 			Optional<Holding> holding) {
 
-		/**
-		 * The waiters queued beyond what the holders are doing: a future's waiters
-		 * include the requests whose work the busy workers run, one each; at a permit or
-		 * a monitor every waiter is queued.
-		 */
-		public double queued() {
-			boolean workers = this.holding.filter((held) -> held.how() == Holding.How.BUSY_WORKERS).isPresent();
-			return workers ? Math.max(0, this.waiters - this.holders) : this.waiters;
-		}
-
 	}
 
 	/**
@@ -154,10 +144,14 @@ public record SiteReading(WaitSite site, List<AtStep> steps) {
 	}
 
 	/**
-	 * The cap among {@code sites}, when one is: at the top step {@code topUsers} its
-	 * queued waiters ({@link AtStep#queued}) are more than the step before's, other
-	 * threads hold what they wait for, and those holders stayed within one (or a tenth)
-	 * of each other over every step that queued. Of those, the one with the most waiters.
+	 * The cap among {@code sites}, when one is: the waiters grow while the holders stay
+	 * flat. At the top step {@code topUsers} other threads hold what the requests wait
+	 * for; over the steps up to it whose holders stayed at the top's (within one, or a
+	 * tenth), the waiters grew (from the first of them, or from the step before the top
+	 * where it is the only one), and no step before had more holders. Below the knee a
+	 * future's holders grow with the users (each request's work on a thread of its own)
+	 * while every request waits on its future; at the cap they stop. Of those, the one
+	 * with the most waiters.
 	 */
 	public static Optional<Cap> cap(List<SiteReading> sites, int topUsers, Duration w1) {
 		return sites.stream()
@@ -167,32 +161,32 @@ public record SiteReading(WaitSite site, List<AtStep> steps) {
 	}
 
 	private Optional<Cap> capAt(int topUsers, Duration w1) {
-		Optional<AtStep> top = this.steps.stream().filter((step) -> step.users() == topUsers).findFirst();
-		if (top.isEmpty() || top.get().holding().isEmpty() || top.get().queued() <= 0) {
+		List<AtStep> upToTop = this.steps.stream().filter((step) -> step.users() <= topUsers).toList();
+		if (upToTop.isEmpty() || upToTop.get(upToTop.size() - 1).users() != topUsers) {
 			return Optional.empty();
 		}
-		Holding holding = top.get().holding().get();
-		if (holding.how() == Holding.How.NOT_IN_THE_DUMP || top.get().holders() < 1) {
+		AtStep top = upToTop.get(upToTop.size() - 1);
+		if (top.holding().isEmpty() || top.waiters() <= 0) {
 			return Optional.empty();
 		}
-		double before = this.steps.stream()
-			.filter((step) -> step.users() < topUsers)
-			.max(Comparator.comparingInt(AtStep::users))
-			.map(AtStep::queued)
-			.orElse(0.0);
-		if (top.get().queued() <= before) {
+		Holding holding = top.holding().get();
+		if (holding.how() == Holding.How.NOT_IN_THE_DUMP || top.holders() < 1) {
 			return Optional.empty();
 		}
-		double most = this.steps.stream().mapToDouble(AtStep::holders).max().orElse(0);
-		double least = this.steps.stream()
-			.filter((step) -> step.queued() > 0)
-			.mapToDouble(AtStep::holders)
-			.min()
-			.orElse(0);
-		if (most - least > Math.max(1, 0.1 * most)) {
+		double tolerance = Math.max(1, 0.1 * top.holders());
+		int first = upToTop.size() - 1;
+		while (first > 0 && Math.abs(upToTop.get(first - 1).holders() - top.holders()) <= tolerance) {
+			first--;
+		}
+		double before = (first < upToTop.size() - 1) ? upToTop.get(first).waiters()
+				: (first > 0) ? upToTop.get(first - 1).waiters() : 0;
+		boolean moreHeldBefore = upToTop.subList(0, first)
+			.stream()
+			.anyMatch((step) -> step.holders() > top.holders() + tolerance);
+		if (top.waiters() <= before || moreHeldBefore) {
 			return Optional.empty();
 		}
-		return Optional.of(new Cap(this.site, (int) Math.round(top.get().holders()), holding, top.get().waiters(), w1));
+		return Optional.of(new Cap(this.site, (int) Math.round(top.holders()), holding, top.waiters(), w1));
 	}
 
 	/** "1 user", "8 users". */
