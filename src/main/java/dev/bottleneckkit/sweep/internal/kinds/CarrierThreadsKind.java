@@ -1,6 +1,7 @@
 package dev.bottleneckkit.sweep.internal.kinds;
 
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -105,7 +106,9 @@ public final class CarrierThreadsKind implements ResourceKind {
 		readings.put("on a carrier per request",
 				String.format(Locale.ROOT, "%.1f ms pinned + %.1f ms on the CPU%s, at %s",
 						pinnedPerRequest.toNanos() / 1e6, cpuPerRequest.toNanos() / 1e6,
-						at.last().carrierCores().isPresent() ? " (read from the carrier threads)" : "", read));
+						below.stream().allMatch((step) -> step.carrierCores().isPresent())
+								? " (read from the carrier threads)" : "",
+						read));
 		readings.put("carriers held at once", String.format(Locale.ROOT, "%.2f of %d", heldAtOnce, carriers));
 		readings.put("culprit", culprit.getKey() + " ×" + culprit.getValue());
 		pinned.stream()
@@ -137,7 +140,7 @@ public final class CarrierThreadsKind implements ResourceKind {
 		}
 		return pinnedSteps.stream()
 			.filter((step) -> step.users() >= at.kneeUsers())
-			.min(java.util.Comparator.comparingInt(Step::users))
+			.min(Comparator.comparingInt(Step::users))
 			.map(List::of)
 			.orElse(List.of(at.last()));
 	}

@@ -76,10 +76,6 @@ public record Holding(WaitSite site, List<DumpedThread> waiters, List<DumpedThre
 	static final List<String> WORKERS = List.of("java.util.concurrent.ThreadPoolExecutor.runWorker",
 			"java.util.concurrent.ForkJoinWorkerThread.run", "java.util.concurrent.ThreadPerTaskExecutor$");
 
-	/** Frames of an executor's worker idle in its pool, waiting for a task. */
-	static final List<String> IDLE = List.of("java.util.concurrent.ThreadPoolExecutor.getTask",
-			"java.util.concurrent.ForkJoinPool.awaitWork");
-
 	/**
 	 * Every wait site of {@code requests} in {@code dump}, the most waiters first, each
 	 * with its holders.
@@ -132,7 +128,7 @@ public record Holding(WaitSite site, List<DumpedThread> waiters, List<DumpedThre
 		Map<String, List<DumpedThread>> outsideTheJdk = new LinkedHashMap<>();
 		for (DumpedThread thread : dump.matching(requests.negate())) {
 			boolean worker = thread.frames().stream().anyMatch((frame) -> WORKERS.stream().anyMatch(frame::startsWith));
-			boolean idle = thread.frames().stream().anyMatch((frame) -> IDLE.stream().anyMatch(frame::startsWith));
+			boolean idle = Upstream.IDLE.stream().anyMatch(thread::hasFrame);
 			if (!worker || idle || thread.hasFrame(Upstream.JMX_CONNECTION)) {
 				continue;
 			}
