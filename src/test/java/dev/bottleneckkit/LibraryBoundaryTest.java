@@ -40,7 +40,8 @@ class LibraryBoundaryTest {
 
 	/** Where the code users copy lives. */
 	private static final List<Path> COPIED = List.of(Path.of("src/test/java/dev/bottleneckkit/scenarios"),
-			Path.of(".ci/stock-service"), Path.of("README.md"));
+			Path.of(".ci/stock-service"), Path.of("README.md"), Path.of("docs/guards.md"),
+			Path.of("docs/scenarios.md"));
 
 	private static final Pattern INTERNAL_IMPORT = Pattern
 		.compile("import (static )?dev\\.bottleneckkit\\.(\\w+\\.)*internal\\.");

@@ -31,8 +31,9 @@ final class ShouldNotHaveRegressedAgainstItsBase extends AssertionMessage {
 
 	static ShouldNotHaveRegressedAgainstItsBase shouldHaveABase(SweepResult actual) {
 		return new ShouldNotHaveRegressedAgainstItsBase(String.format(Locale.ROOT,
-				"%s was not measured against a base image: name main's with Sweep.against(image) or"
-						+ " -Dbottleneck.against=<image>",
+				"%s was not measured against a base image: name main's with -Dbottleneck.against=<image> (the guard"
+						+ " workflow does on a pull request) or Sweep.against(image); -Dbottleneck.against=none runs it"
+						+ " alone",
 				actual.name()));
 	}
 

@@ -121,7 +121,19 @@ final class Charts {
 				steps.stream().mapToDouble((s) -> s.meanLatency().toMillis()).max().orElse(1) * 1.1);
 		double plotW = width - left - right;
 		double plotH = height - bottom - 8;
-		double slot = plotW / steps.size();
+		// The confirmation's steps fall beyond the climb's last (a knob doubled, two
+		// steps past the knee): the axis holds them too, users doubling from slot to
+		// slot.
+		int firstUsers = steps.get(0).users();
+		double slots = Math.max(steps.size(),
+				sweep.confirmation()
+					.map((confirmation) -> confirmation.steps()
+						.stream()
+						.mapToDouble((step) -> slotOf(step.users(), firstUsers) + 1)
+						.max()
+						.orElse(0))
+					.orElse(0.0));
+		double slot = plotW / slots;
 		StringBuilder svg = new StringBuilder(svgOpen(width, height));
 		axis(svg, left, width - right, height, bottom, top, " rps");
 		svg.append(String.format(Locale.ROOT,
@@ -175,13 +187,18 @@ final class Charts {
 		});
 		// The confirmation's steps, where their users fall, as rings.
 		sweep.confirmation().ifPresent((confirmation) -> confirmation.steps().forEach((step) -> {
-			double at = Math.log(step.users() / (double) steps.get(0).users()) / Math.log(2);
+			double at = slotOf(step.users(), firstUsers);
 			double y = height - bottom - Math.min(top, step.throughput()) / top * plotH;
 			svg.append(String.format(Locale.ROOT,
 					"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"none\" stroke=\"#8250df\" stroke-width=\"2\">"
 							+ "<title>with %s, %d users: %.1f rps</title></circle>",
 					left + (at + 0.5) * slot, y, ReportText.escape(confirmation.knob()), step.users(),
 					step.throughput()));
+			if (at >= steps.size()) {
+				svg.append(String.format(Locale.ROOT,
+						"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" style=\"fill:#8250df\">%d</text>",
+						left + (at + 0.5) * slot, height - bottom + 12, step.users()));
+			}
 		}));
 		sweep.comparison()
 			.ifPresent((comparison) -> baseCurve(svg, comparison, steps, left, slot, height, bottom, top));
@@ -195,6 +212,11 @@ final class Charts {
 		svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">users</text>",
 				left + plotW / 2, height - 2));
 		return svg.append("</svg>").toString();
+	}
+
+	/** Where {@code users} fall on a sweep's axis: users double from slot to slot. */
+	private static double slotOf(int users, int firstUsers) {
+		return Math.log(users / (double) firstUsers) / Math.log(2);
 	}
 
 	/**

@@ -223,7 +223,10 @@ public final class Sweep {
 				this.warmUpAtMost, this.checks, this.own, this.routes);
 	}
 
-	/** The users of the last step, 2 to 4096 (steps double from one). */
+	/**
+	 * The users of the last step, 2 to 4096 (steps double from one);
+	 * {@value #DEFAULT_MAX_USERS} unless told.
+	 */
 	public Sweep upToUsers(int users) {
 		return new Sweep(this.mix, this.name, Knobs.between("users", users, 2, 4096), this.requestTimeout, this.service,
 				this.downstream, this.warmUpAtMost, this.checks, this.own, this.routes);
@@ -231,7 +234,7 @@ public final class Sweep {
 
 	/**
 	 * How long one request may take before it counts as a {@code timeout}, 1 ms to 10
-	 * min.
+	 * min; 60 s unless told.
 	 */
 	public Sweep requestTimeout(Duration timeout) {
 		return new Sweep(this.mix, this.name, this.maxUsers,
@@ -240,8 +243,9 @@ public final class Sweep {
 	}
 
 	/**
-	 * The longest the warm-up before the first step may last, 0 (none) to 5 min; 20 s
-	 * unless told. It ends as soon as the route's latency settles.
+	 * The longest the warm-up before the first step may last, 0 (none) to 5 min; 3
+	 * minutes unless told. It ends as soon as the service's JIT compilers are quiet and a
+	 * request's CPU stopped falling.
 	 */
 	public Sweep warmUpAtMost(Duration atMost) {
 		return new Sweep(this.mix, this.name, this.maxUsers, this.requestTimeout, this.service, this.downstream,
@@ -340,8 +344,8 @@ public final class Sweep {
 	 * The time an A/B guard ({@link #against(String)}) may spend after both images
 	 * started, its warm-ups, knee, settling and blocks, for all its routes:
 	 * {@code against(image).within(Duration.ofMinutes(3))}. It stops as soon as it knows,
-	 * red or green; a guard whose budget ends first is unresolved, never green. Five
-	 * minutes unless told.
+	 * red or green; a guard whose budget ends first is unresolved, never green. 5 minutes
+	 * unless told.
 	 */
 	public Sweep within(Duration budget) {
 		if (budget == null || budget.isNegative() || budget.isZero()) {

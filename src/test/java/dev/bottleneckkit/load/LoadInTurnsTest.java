@@ -62,9 +62,13 @@ class LoadInTurnsTest {
 			double holdsRatio = (double) first.meanHold().toNanos() / second.meanHold().toNanos();
 			assertThat(holdsRatio).as("the holds measured: %s and %s", first.meanHold(), second.meanHold())
 				.isCloseTo(fast.latency().toNanos() / (double) slow.latency().toNanos(), withPercentage(15));
+			// Within 6 %: alone, six runs read the rates' ratio within 1 % of the holds'
+			// (0.8146 against 0.8104 at most, under two busy loops too); the whole unit
+			// suite, other classes loading the cores beside it, read 0.845 against 0.812
+			// (4.0 %). 20 against 25 ms is a 20 % step.
 			assertThat(turns.ratio().getAsDouble())
 				.as("second over first: the servers' holds of %s over %s", first.meanHold(), second.meanHold())
-				.isCloseTo(holdsRatio, withPercentage(4));
+				.isCloseTo(holdsRatio, withPercentage(6));
 			for (LoadResult.InTurns.Side side : List.of(turns.firstSide(), turns.secondSide())) {
 				assertThat(side.fullLoad()).as("the other side's drain, two of its latencies, leaves most of a turn")
 					.isGreaterThan(Duration.ofMillis(10 * 200 / 2));

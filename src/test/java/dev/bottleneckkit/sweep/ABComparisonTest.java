@@ -125,6 +125,29 @@ class ABComparisonTest {
 	}
 
 	/**
+	 * A sweep with no base fails the A/B assertion naming how to give it one, unless the
+	 * run says it has none (a push to main): then the assertion is skipped, the rest
+	 * holds.
+	 */
+	@Test
+	void aSweepWithoutABaseFailsUnlessTheRunSaysItHasNone() {
+		SweepResult alone = SweepResults.cappedByAPoolOfFive();
+		assertThatExceptionOfType(AssertionError.class)
+			.isThrownBy(() -> assertThat(alone).hasNotRegressedAgainstItsBase())
+			.withMessageContaining("was not measured against a base image")
+			.withMessageContaining("-Dbottleneck.against=none runs it alone");
+		System.setProperty("bottleneck.against", "none");
+		try {
+			assertThat(alone).hasNotRegressedAgainstItsBase().hasNotRegressedAgainstItsBase(withPercentage(5));
+			assertThatExceptionOfType(AssertionError.class)
+				.isThrownBy(() -> assertThat(alone).isCappedBy(Resource.TOMCAT_THREADS));
+		}
+		finally {
+			System.clearProperty("bottleneck.against");
+		}
+	}
+
+	/**
 	 * Eight blocks of a 7 % cut, one of which met a pause on A's side (B read 30 % above
 	 * A there): still a regression, its ratio unmoved by the block.
 	 */
